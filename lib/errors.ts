@@ -1,0 +1,73 @@
+/**
+ * Error classes shared by the contract, the reconcilers and the providers. Callers branch on the
+ * class (never on message text), and every class keeps its `cause`.
+ */
+
+/** A transient condition: try again later, after about `retryAfterSeconds` if given. */
+export class RetryLaterError extends Error {
+  override name = 'RetryLaterError';
+  readonly retryAfterSeconds: number | undefined;
+  constructor(message: string, options: { retryAfterSeconds?: number; cause?: unknown } = {}) {
+    super(message, { cause: options.cause });
+    this.retryAfterSeconds = options.retryAfterSeconds;
+  }
+}
+
+/**
+ * The object cannot be turned into a load balancer as it stands (a bad annotation, a missing
+ * backend, a limit exceeded). Retrying does not help until the object changes; the reconciler
+ * reports it on the object (Event and status) instead of failing the delivery forever.
+ */
+export class InvalidObjectError extends Error {
+  override name = 'InvalidObjectError';
+  /** The field path or annotation key at fault, e.g. `spec.rules[0].http.paths[1].backend`. */
+  readonly field: string | undefined;
+  /** A short CamelCase reason for Events and conditions. */
+  readonly reason: string;
+  constructor(message: string, options: { field?: string; reason?: string; cause?: unknown } = {}) {
+    super(message, { cause: options.cause });
+    this.field = options.field;
+    this.reason = options.reason ?? 'InvalidSpec';
+  }
+}
+
+/** A cloud resource with the name we need exists but is not ours: we never touch it. */
+export class OwnershipConflictError extends Error {
+  override name = 'OwnershipConflictError';
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super(message, { cause: options.cause });
+  }
+}
+
+/** The provider's configuration file is missing, unreadable or invalid. */
+export class ProviderConfigError extends Error {
+  override name = 'ProviderConfigError';
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super(message, { cause: options.cause });
+  }
+}
+
+/** The work was cancelled through its AbortSignal (e.g. the function is about to time out). */
+export class CancelledError extends Error {
+  override name = 'CancelledError';
+  constructor(message = 'operation cancelled', options: { cause?: unknown } = {}) {
+    super(message, { cause: options.cause });
+  }
+}
+
+/** Walks an error's `cause` chain and returns the first error of the given class. */
+export function findCause<T extends Error>(
+  err: unknown,
+  cls: abstract new (...args: never[]) => T,
+): T | undefined {
+  let cur: unknown = err;
+  for (let i = 0; i < 16 && cur != null; i++) {
+    if (cur instanceof cls) return cur;
+    cur = (cur as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+export function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
