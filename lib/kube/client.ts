@@ -23,7 +23,11 @@ export interface DeleteOptions {
 
 export interface KubeClient {
   /** The object, or `undefined` when it does not exist. */
-  get<T extends KubeObject>(type: ResourceType, namespace: string | undefined, name: string): Promise<T | undefined>;
+  get<T extends KubeObject>(
+    type: ResourceType,
+    namespace: string | undefined,
+    name: string,
+  ): Promise<T | undefined>;
   /** One page, or every page when `limit` is not set. */
   list<T extends KubeObject>(type: ResourceType, options?: ListOptions): Promise<KubeList<T>>;
   create<T extends KubeObject>(type: ResourceType, obj: T): Promise<T>;
@@ -39,7 +43,12 @@ export interface KubeClient {
     patchType?: PatchType,
   ): Promise<T>;
   /** Deletes the object; a missing object is not an error. */
-  delete(type: ResourceType, namespace: string | undefined, name: string, options?: DeleteOptions): Promise<void>;
+  delete(
+    type: ResourceType,
+    namespace: string | undefined,
+    name: string,
+    options?: DeleteOptions,
+  ): Promise<void>;
 }
 
 /** A failed API call, with kube-apiserver's status code and reason (`NotFound`, `Conflict`...). */

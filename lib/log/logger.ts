@@ -71,7 +71,8 @@ export function createLogger(options: CreateLoggerOptions = {}): Logger {
   const level = (options.level ?? process.env.LOG_LEVEL ?? 'INFO').toUpperCase();
   return new PowertoolsAdapter(
     new PowertoolsLogger({
-      serviceName: options.serviceName ?? process.env.POWERTOOLS_SERVICE_NAME ?? 'multicluster-cloud-provider',
+      serviceName:
+        options.serviceName ?? process.env.POWERTOOLS_SERVICE_NAME ?? 'multicluster-cloud-provider',
       logLevel: level as 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'SILENT',
       logFormatter: new RedactingFormatter(),
     }),

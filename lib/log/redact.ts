@@ -3,7 +3,8 @@
  * `token`, `client-key-data`, a Secret's `data`...), and an Error is reduced to its name, message
  * and cause so that a request object hanging off an SDK error cannot leak headers.
  */
-const SENSITIVE_KEY = /^(token|id-token|refresh-token|access-token|password|client-key-data|client-key|clientKey|keyData|authorization|secret|secretString|SecretString|data|stringData|x-amz-security-token|sessionToken|secretAccessKey)$/i;
+const SENSITIVE_KEY =
+  /^(token|id-token|refresh-token|access-token|password|client-key-data|client-key|clientKey|keyData|authorization|secret|secretString|SecretString|data|stringData|x-amz-security-token|sessionToken|secretAccessKey)$/i;
 
 export const REDACTED = '[redacted]';
 

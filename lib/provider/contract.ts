@@ -38,11 +38,20 @@ export interface GetResult<S> {
 /** Load balancers for MultiClusterIngress (Go: `LoadBalancer`). */
 export interface LoadBalancer {
   /** Whether the load balancer exists, and if so its status. */
-  get(ctx: ProviderContext, mci: Readonly<MultiClusterIngress>): Promise<GetResult<IngressLoadBalancerStatus>>;
+  get(
+    ctx: ProviderContext,
+    mci: Readonly<MultiClusterIngress>,
+  ): Promise<GetResult<IngressLoadBalancerStatus>>;
   /** Creates the load balancer. `undefined` means "no status to report yet". */
-  ensure(ctx: ProviderContext, mci: Readonly<MultiClusterIngress>): Promise<IngressLoadBalancerStatus | undefined>;
+  ensure(
+    ctx: ProviderContext,
+    mci: Readonly<MultiClusterIngress>,
+  ): Promise<IngressLoadBalancerStatus | undefined>;
   /** Brings an existing load balancer in line with the object. */
-  update(ctx: ProviderContext, mci: Readonly<MultiClusterIngress>): Promise<IngressLoadBalancerStatus | undefined>;
+  update(
+    ctx: ProviderContext,
+    mci: Readonly<MultiClusterIngress>,
+  ): Promise<IngressLoadBalancerStatus | undefined>;
   /** Deletes the load balancer and everything it owns, if it exists. */
   ensureDeleted(ctx: ProviderContext, mci: Readonly<MultiClusterIngress>): Promise<void>;
 }

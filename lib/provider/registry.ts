@@ -50,9 +50,12 @@ export async function initMultiClusterProvider(
     try {
       config = await readFile(configPath, 'utf8');
     } catch (err) {
-      throw new Error(`couldn't open multicluster provider configuration "${configPath}": ${errorMessage(err)}`, {
-        cause: err,
-      });
+      throw new Error(
+        `couldn't open multicluster provider configuration "${configPath}": ${errorMessage(err)}`,
+        {
+          cause: err,
+        },
+      );
     }
   }
   let provider: MultiClusterProvider;

@@ -1,0 +1,38 @@
+/**
+ * HTTP handler (Lambda function URL / API Gateway HTTP API, and the local pipeline): the forwarder
+ * or a user POSTs notifications. 200 when every object reconciled; 400 for a malformed request;
+ * 500 with per-notification results when some failed, so the sender retries.
+ */
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { errorMessage } from '../lib/errors.js';
+import { notificationsFromHttp } from '../lib/notification/http.js';
+import { dependentRequests } from '../lib/reconcile/dependents.js';
+import { lambdaHandler, logger, runtimeFor } from '../lib/runtime/lambda.js';
+import { processBatch } from '../lib/runtime/process.js';
+
+function json(statusCode: number, body: unknown): APIGatewayProxyStructuredResultV2 {
+  return { statusCode, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
+}
+
+export const handler = lambdaHandler<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>(
+  async (event, context, { signal }) => {
+    const method = event.requestContext?.http?.method ?? 'POST';
+    if (method !== 'POST') return json(405, { error: 'only POST is supported' });
+    const body =
+      event.isBase64Encoded && event.body ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+    let notifications;
+    try {
+      notifications = notificationsFromHttp(event.headers ?? {}, body);
+    } catch (error) {
+      logger.error('notification rejected', { error });
+      return json(400, { error: errorMessage(error) });
+    }
+    const runtime = await runtimeFor(context);
+    const results = await processBatch(
+      runtime,
+      notifications.map((n, i) => ({ id: String(i), notifications: () => [n] })),
+      { signal, holder: context.awsRequestId, dependents: dependentRequests },
+    );
+    return json(results.every((r) => r.ok) ? 200 : 500, { results });
+  },
+);

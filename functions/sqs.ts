@@ -1,0 +1,27 @@
+/**
+ * SQS (FIFO) batch handler: the production path. Reports partial batch failures, so one failing
+ * object never blocks the others, and lets the queue's redrive policy carry poison messages to the
+ * dead-letter queue.
+ */
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { parseSqsBody } from '../lib/notification/parse.js';
+import { dependentRequests } from '../lib/reconcile/dependents.js';
+import { lambdaHandler, logger, runtimeFor } from '../lib/runtime/lambda.js';
+import { processBatch } from '../lib/runtime/process.js';
+import { delayRedelivery } from '../lib/runtime/sqs-retry.js';
+
+export const handler = lambdaHandler<SQSEvent, SQSBatchResponse>(async (event, context, { signal }) => {
+  const runtime = await runtimeFor(context);
+  const records = event.Records ?? [];
+  const results = await processBatch(
+    runtime,
+    records.map((r) => ({ id: r.messageId, notifications: () => parseSqsBody(r.body) })),
+    { signal, holder: context.awsRequestId, dependents: dependentRequests },
+  );
+  const failed = results.filter((r) => !r.ok);
+  if (failed.length) {
+    logger.warn('batch had failures', { failed: failed.map((f) => ({ messageId: f.id, error: f.error })) });
+    await delayRedelivery(records, failed, logger);
+  }
+  return { batchItemFailures: failed.map((f) => ({ itemIdentifier: f.id })) };
+});

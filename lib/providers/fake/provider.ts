@@ -1,0 +1,195 @@
+/**
+ * The fake provider: upstream's test double (karmada-io/multicluster-cloud-provider fake/fake.go),
+ * registered as `fake`. Create answers ip 1.2.3.4, update 1.2.3.5; create-when-exists and
+ * update-when-missing fail with upstream's messages; delete is idempotent; every call is logged.
+ * Beyond upstream: update persists the new object, failures can be injected, and state can live
+ * in a file shared by separate local invocations.
+ */
+import { objectKey, type KubeObject } from '../../kube/types.js';
+import type {
+  GetResult,
+  LoadBalancer,
+  MCSLoadBalancer,
+  MultiClusterProvider,
+  ProviderContext,
+  ProviderFactory,
+} from '../../provider/contract.js';
+import type {
+  IngressLoadBalancerStatus,
+  LoadBalancerStatus,
+  MultiClusterIngress,
+  MultiClusterService,
+} from '../../karmada/types.js';
+import { serviceRefs } from '../../karmada/refs.js';
+import { seededRandom } from '../../util/random.js';
+import { sleep } from '../../util/sleep.js';
+import { parseFakeConfig, type FakeConfig, type FakeMethod } from './config.js';
+import { fileStore, memoryStore, type FakeState, type StateStore } from './state.js';
+
+export const FAKE_PROVIDER_NAME = 'fake';
+export const CREATED_IP = '1.2.3.4';
+export const UPDATED_IP = '1.2.3.5';
+export const ALREADY_EXISTS_MESSAGE = 'there already exist a LoadBalancer';
+export const NOT_EXISTS_MESSAGE = 'there not exist a LoadBalancer';
+
+export interface FakeCall {
+  method: FakeMethod;
+  kind: 'mci' | 'mcs';
+  key: string;
+}
+
+export class InjectedFailureError extends Error {
+  override name = 'InjectedFailureError';
+}
+
+type Table = keyof FakeState;
+
+export class FakeProvider implements MultiClusterProvider {
+  readonly calls: FakeCall[] = [];
+  private readonly store: StateStore;
+  private readonly random: () => number;
+  private readonly remainingFailures = new Map<FakeMethod, number>();
+  /** Serialises state access inside one process; the file store is for separate processes. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(readonly config: FakeConfig = {}) {
+    this.store = config.stateFile ? fileStore(config.stateFile) : memoryStore();
+    this.random = seededRandom(config.seed ?? 1);
+    for (const [method, rule] of Object.entries(config.failures ?? {})) {
+      if (rule?.next) this.remainingFailures.set(method as FakeMethod, rule.next);
+    }
+  }
+
+  providerName(): string {
+    return FAKE_PROVIDER_NAME;
+  }
+  loadBalancer(): LoadBalancer {
+    return this.mci;
+  }
+  mcsLoadBalancer(): MCSLoadBalancer {
+    return this.mcs;
+  }
+
+  /** Upstream's call log, as plain method names. */
+  callNames(): string[] {
+    return this.calls.map((c) => c.method);
+  }
+  clearCalls(): void {
+    this.calls.length = 0;
+  }
+  /** Fail the next `count` calls of `method` (tests and local experiments). */
+  failNext(method: FakeMethod, count = 1): void {
+    this.remainingFailures.set(method, (this.remainingFailures.get(method) ?? 0) + count);
+  }
+  /** A copy of the current state. */
+  snapshot(): Promise<FakeState> {
+    return this.store.read();
+  }
+
+  private readonly mci = {
+    get: (ctx: ProviderContext, o: Readonly<MultiClusterIngress>) =>
+      this.get<IngressLoadBalancerStatus>(ctx, 'mci', o),
+    ensure: (ctx: ProviderContext, o: Readonly<MultiClusterIngress>) =>
+      this.create<IngressLoadBalancerStatus>(ctx, 'mci', o, serviceRefs(o)),
+    update: (ctx: ProviderContext, o: Readonly<MultiClusterIngress>) =>
+      this.update<IngressLoadBalancerStatus>(ctx, 'mci', o, serviceRefs(o)),
+    ensureDeleted: (ctx: ProviderContext, o: Readonly<MultiClusterIngress>) => this.remove(ctx, 'mci', o),
+  } satisfies LoadBalancer;
+
+  private readonly mcs = {
+    get: (ctx: ProviderContext, o: Readonly<MultiClusterService>) =>
+      this.get<LoadBalancerStatus>(ctx, 'mcs', o),
+    ensure: (ctx: ProviderContext, o: Readonly<MultiClusterService>) =>
+      this.create<LoadBalancerStatus>(ctx, 'mcs', o),
+    update: (ctx: ProviderContext, o: Readonly<MultiClusterService>) =>
+      this.update<LoadBalancerStatus>(ctx, 'mcs', o),
+    ensureDeleted: (ctx: ProviderContext, o: Readonly<MultiClusterService>) => this.remove(ctx, 'mcs', o),
+  } satisfies MCSLoadBalancer;
+
+  private async begin(
+    ctx: ProviderContext,
+    method: FakeMethod,
+    kind: Table,
+    obj: KubeObject,
+  ): Promise<string> {
+    const key = objectKey(obj.metadata);
+    this.calls.push({ method, kind, key });
+    ctx.logger.debug('fake provider call', { method, kind, key });
+    if (this.config.requestDelayMs) await sleep(this.config.requestDelayMs, ctx.signal);
+    const left = this.remainingFailures.get(method) ?? 0;
+    const rule = this.config.failures?.[method];
+    if (left > 0) {
+      this.remainingFailures.set(method, left - 1);
+      throw new InjectedFailureError(rule?.message ?? `injected failure of ${method} for ${kind} ${key}`);
+    }
+    if (rule?.probability && this.random() < rule.probability) {
+      throw new InjectedFailureError(rule.message ?? `injected failure of ${method} for ${kind} ${key}`);
+    }
+    return key;
+  }
+
+  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(fn, fn);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async get<S>(ctx: ProviderContext, kind: Table, obj: KubeObject): Promise<GetResult<S>> {
+    const key = await this.begin(ctx, 'get', kind, obj);
+    const state = await this.exclusive(() => this.store.read());
+    return state[kind][key] ? { exists: true, status: {} as S } : { exists: false };
+  }
+
+  private async create<S>(
+    ctx: ProviderContext,
+    kind: Table,
+    obj: KubeObject,
+    services?: string[],
+  ): Promise<S> {
+    const key = await this.begin(ctx, 'create', kind, obj);
+    await this.exclusive(async () => {
+      const state = await this.store.read();
+      if (state[kind][key]) throw new Error(ALREADY_EXISTS_MESSAGE);
+      state[kind][key] = record(obj, services);
+      await this.store.write(state);
+    });
+    return { ingress: [{ ip: CREATED_IP }] } as S;
+  }
+
+  private async update<S>(
+    ctx: ProviderContext,
+    kind: Table,
+    obj: KubeObject,
+    services?: string[],
+  ): Promise<S> {
+    const key = await this.begin(ctx, 'update', kind, obj);
+    await this.exclusive(async () => {
+      const state = await this.store.read();
+      if (!state[kind][key]) throw new Error(NOT_EXISTS_MESSAGE);
+      state[kind][key] = record(obj, services);
+      await this.store.write(state);
+    });
+    return { ingress: [{ ip: UPDATED_IP }] } as S;
+  }
+
+  private async remove(ctx: ProviderContext, kind: Table, obj: KubeObject): Promise<void> {
+    const key = await this.begin(ctx, 'delete', kind, obj);
+    await this.exclusive(async () => {
+      const state = await this.store.read();
+      if (!state[kind][key]) return;
+      delete state[kind][key];
+      await this.store.write(state);
+    });
+  }
+}
+
+function record(obj: KubeObject, services?: string[]) {
+  return {
+    name: obj.metadata.name ?? '',
+    namespace: obj.metadata.namespace ?? '',
+    object: structuredClone(obj),
+    ...(services ? { services } : {}),
+  };
+}
+
+export const createFakeProvider: ProviderFactory = (config) => new FakeProvider(parseFakeConfig(config));

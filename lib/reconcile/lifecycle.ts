@@ -1,0 +1,213 @@
+/**
+ * The load-balancer lifecycle shared by the MultiClusterIngress and MultiClusterService
+ * controllers (upstream sections 5.1 and 5.2), as one stateless pass over one object:
+ *
+ *   read → (being deleted, or no longer ours?) → ensureDeleted → remove finalizer
+ *        → otherwise: add finalizer → get → update | ensure → write status if it changed.
+ *
+ * Every write carries the resourceVersion read, so a concurrent writer makes ours fail with 409
+ * and we re-read instead of acting on stale state; the finalizer is removed only after
+ * ensureDeleted succeeded.
+ */
+import { findCause, errorMessage, InvalidObjectError } from '../errors.js';
+import { retryOnConflict } from '../kube/conflict.js';
+import { hasFinalizer, withFinalizer, withoutFinalizer } from '../kube/finalizers.js';
+import { isBeingDeleted, type KubeObject, type ResourceType } from '../kube/types.js';
+import type { GetResult, ProviderContext } from '../provider/contract.js';
+import { semanticEqual } from '../util/equal.js';
+import type { ReconcileDeps, ReconcileResult } from './types.js';
+
+export interface Balancer<T, S> {
+  get(ctx: ProviderContext, obj: Readonly<T>): Promise<GetResult<S>>;
+  ensure(ctx: ProviderContext, obj: Readonly<T>): Promise<S | undefined>;
+  update(ctx: ProviderContext, obj: Readonly<T>): Promise<S | undefined>;
+  ensureDeleted(ctx: ProviderContext, obj: Readonly<T>): Promise<void>;
+}
+
+export interface LifecycleSpec<T extends KubeObject, S> {
+  controller: string;
+  type: ResourceType;
+  finalizer: string;
+  balancer: Balancer<T, S>;
+  /** Whether this object should have a load balancer from us (class match, LoadBalancer type). */
+  wants(obj: T): Promise<{ wants: boolean; detail: string }>;
+  /** Throws InvalidObjectError when the object cannot be served. */
+  validate(obj: T): void;
+  /** The object's metadata as we keep it (index labels), applied together with the finalizer. */
+  decorate?(obj: T): T;
+  /** Status bookkeeping that must happen before the provider sees the object (traffic blocking). */
+  prepare?(obj: T): Promise<T>;
+  loadBalancerStatus(obj: T): S | undefined;
+  /** A copy of `obj` whose status carries `status` as its load balancer status (or none). */
+  withLoadBalancerStatus(obj: T, status: S | undefined): T;
+  describe(status: S | undefined): string;
+}
+
+export async function reconcileLifecycle<T extends KubeObject, S>(
+  deps: ReconcileDeps,
+  spec: LifecycleSpec<T, S>,
+  namespace: string | undefined,
+  name: string,
+): Promise<ReconcileResult> {
+  const key = namespace ? `${namespace}/${name}` : name;
+  const result = (outcome: ReconcileResult['outcome'], detail?: string): ReconcileResult => ({
+    controller: spec.controller,
+    key,
+    outcome,
+    ...(detail ? { detail } : {}),
+  });
+  const log = deps.logger.child({ controller: spec.controller, key });
+  const ctx: ProviderContext = { signal: deps.signal, logger: log, resync: deps.resync ?? false };
+
+  let obj = await deps.kube.get<T>(spec.type, namespace, name);
+  if (!obj) return result('gone');
+
+  const deleting = isBeingDeleted(obj);
+  const decision = deleting ? { wants: false, detail: 'being deleted' } : await spec.wants(obj);
+
+  if (!decision.wants) {
+    if (!hasFinalizer(obj, spec.finalizer)) {
+      log.debug('not ours, nothing to do', { detail: decision.detail });
+      return result('ignored', decision.detail);
+    }
+    log.info('deleting load balancer', { detail: decision.detail });
+    try {
+      await spec.balancer.ensureDeleted(ctx, obj);
+    } catch (err) {
+      await deps.events.record(
+        obj,
+        'Warning',
+        'DeleteLoadBalancerFailed',
+        `Failed to delete load balancer: ${errorMessage(err)}`,
+      );
+      throw err;
+    }
+    const removed = await removeFinalizer(deps, spec, obj, !deleting);
+    await deps.events.record(
+      removed ?? obj,
+      'Normal',
+      'DeletedLoadBalancer',
+      deleting ? 'Deleted load balancer' : `Deleted load balancer: ${decision.detail}`,
+    );
+    log.info('load balancer deleted, finalizer removed');
+    return result('deleted', decision.detail);
+  }
+
+  try {
+    spec.validate(obj);
+  } catch (err) {
+    const invalid = findCause(err, InvalidObjectError);
+    if (!invalid) throw err;
+    await deps.events.record(obj, 'Warning', invalid.reason, invalid.message);
+    log.warn('object is invalid, not reconciled', { field: invalid.field, error: invalid.message });
+    return result('invalid', invalid.message);
+  }
+
+  const decorate = (o: T): T => {
+    const next = withFinalizer(o, spec.finalizer);
+    return spec.decorate ? spec.decorate(next) : next;
+  };
+  if (!semanticEqual(decorate(obj).metadata, obj.metadata)) {
+    const hadFinalizer = hasFinalizer(obj, spec.finalizer);
+    const written = await writeWithRetry(deps, spec, obj, 'update', (current) => {
+      const next = decorate(current);
+      return semanticEqual(next.metadata, current.metadata) ? undefined : next;
+    });
+    if (!written) return result('gone');
+    obj = written;
+    if (!hadFinalizer) log.info('finalizer added', { finalizer: spec.finalizer });
+  }
+  if (spec.prepare) obj = await spec.prepare(obj);
+
+  let status: S | undefined;
+  let created: boolean;
+  try {
+    const existing = await spec.balancer.get(ctx, obj);
+    created = !existing.exists;
+    status = existing.exists ? await spec.balancer.update(ctx, obj) : await spec.balancer.ensure(ctx, obj);
+  } catch (err) {
+    const invalid = findCause(err, InvalidObjectError);
+    if (invalid) {
+      await deps.events.record(obj, 'Warning', invalid.reason, invalid.message);
+      log.warn('provider rejected the object', { field: invalid.field, error: invalid.message });
+      return result('invalid', invalid.message);
+    }
+    await deps.events.record(
+      obj,
+      'Warning',
+      'SyncLoadBalancerFailed',
+      `Failed to ensure load balancer: ${errorMessage(err)}`,
+    );
+    throw err;
+  }
+
+  await deps.events.record(
+    obj,
+    'Normal',
+    created ? 'EnsuredLoadBalancer' : 'UpdatedLoadBalancer',
+    `${created ? 'Created' : 'Updated'} load balancer${status === undefined ? '' : `: ${spec.describe(status)}`}`,
+  );
+  const wrote = status === undefined ? false : await writeStatus(deps, spec, obj, status);
+  log.info(created ? 'load balancer created' : 'load balancer updated', { statusWritten: wrote });
+  return result(
+    created ? 'created' : 'updated',
+    status === undefined ? 'provider reported no status' : undefined,
+  );
+}
+
+/**
+ * Applies `change` to the object and writes it (main resource or status), re-reading and
+ * re-applying on 409 Conflict. `change` returns undefined when there is nothing to write.
+ * Resolves to the object as written (or as read when nothing was written), undefined if it is gone.
+ */
+async function writeWithRetry<T extends KubeObject, S>(
+  deps: ReconcileDeps,
+  spec: LifecycleSpec<T, S>,
+  obj: T,
+  target: 'update' | 'status',
+  change: (current: T) => T | undefined,
+): Promise<T | undefined> {
+  let first: T | undefined = obj;
+  return retryOnConflict(async () => {
+    const current =
+      first ?? (await deps.kube.get<T>(spec.type, obj.metadata.namespace, obj.metadata.name ?? ''));
+    first = undefined;
+    if (!current) return undefined;
+    const next = change(current);
+    if (!next) return current;
+    return target === 'update'
+      ? deps.kube.update<T>(spec.type, next)
+      : deps.kube.updateStatus<T>(spec.type, next);
+  });
+}
+
+/** Writes the load balancer status when it differs from what the object carries. */
+async function writeStatus<T extends KubeObject, S>(
+  deps: ReconcileDeps,
+  spec: LifecycleSpec<T, S>,
+  obj: T,
+  status: S | undefined,
+): Promise<boolean> {
+  let wrote = false;
+  await writeWithRetry(deps, spec, obj, 'status', (current) => {
+    wrote = !semanticEqual(spec.loadBalancerStatus(current), status);
+    return wrote ? spec.withLoadBalancerStatus(current, status) : undefined;
+  });
+  return wrote;
+}
+
+/** Removes our finalizer (and, for a live object, its load balancer status); the object may then vanish. */
+async function removeFinalizer<T extends KubeObject, S>(
+  deps: ReconcileDeps,
+  spec: LifecycleSpec<T, S>,
+  obj: T,
+  clearStatus: boolean,
+): Promise<T | undefined> {
+  const updated = await writeWithRetry(deps, spec, obj, 'update', (current) =>
+    hasFinalizer(current, spec.finalizer) ? withoutFinalizer(current, spec.finalizer) : undefined,
+  );
+  if (clearStatus && updated && spec.loadBalancerStatus(updated) !== undefined) {
+    await writeStatus(deps, spec, updated, undefined);
+  }
+  return updated;
+}

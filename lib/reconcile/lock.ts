@@ -1,0 +1,104 @@
+/**
+ * A per-object lock held in a coordination.k8s.io Lease, so that two invocations reconciling the
+ * same object (a duplicated notification, a direct invoke racing the queue) never interleave:
+ * one acquires, the other gets RetryLaterError and is redelivered. Acquisition relies only on the
+ * API server's concurrency control: `create` fails with AlreadyExists, and taking over an expired
+ * Lease is an update guarded by its resourceVersion. An invocation that dies holding the lock
+ * loses it when the Lease expires (the function timeout).
+ */
+import { createHash } from 'node:crypto';
+import type { KubeClient } from '../kube/client.js';
+import { isAlreadyExists, isConflict } from '../kube/client.js';
+import { Resources } from '../kube/resources.js';
+import type { KubeObject } from '../kube/types.js';
+import { RetryLaterError } from '../errors.js';
+
+interface Lease extends KubeObject {
+  spec: {
+    holderIdentity?: string;
+    leaseDurationSeconds?: number;
+    acquireTime?: string;
+    renewTime?: string;
+  };
+}
+
+export interface LockOptions {
+  namespace: string;
+  holder: string;
+  durationSeconds: number;
+  now?: () => Date;
+}
+
+export interface Lock {
+  release(): Promise<void>;
+}
+
+export function lockName(key: string): string {
+  const hash = createHash('sha256').update(key).digest('hex').slice(0, 12);
+  const readable = key
+    .toLowerCase()
+    .replace(/[^a-z0-9-]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 40);
+  return `mcp-${readable}-${hash}`.replace(/-+/g, '-');
+}
+
+function microTime(d: Date): string {
+  return d.toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+}
+
+function expired(lease: Lease, now: Date): boolean {
+  const renew = Date.parse(lease.spec.renewTime ?? lease.spec.acquireTime ?? '');
+  const duration = (lease.spec.leaseDurationSeconds ?? 0) * 1000;
+  return !Number.isFinite(renew) || renew + duration < now.getTime();
+}
+
+export async function acquireLock(kube: KubeClient, key: string, options: LockOptions): Promise<Lock> {
+  const now = (options.now ?? (() => new Date()))();
+  const name = lockName(key);
+  const spec = {
+    holderIdentity: options.holder,
+    leaseDurationSeconds: options.durationSeconds,
+    acquireTime: microTime(now),
+    renewTime: microTime(now),
+  };
+  let held: Lease;
+  try {
+    held = await kube.create<Lease>(Resources.Lease, {
+      metadata: { name, namespace: options.namespace, labels: { 'multicluster.karmada.io/lock': 'true' } },
+      spec,
+    });
+  } catch (err) {
+    if (!isAlreadyExists(err)) throw err;
+    const current = await kube.get<Lease>(Resources.Lease, options.namespace, name);
+    if (current && !expired(current, now)) {
+      throw new RetryLaterError(
+        `${key} is being reconciled by ${current.spec.holderIdentity ?? 'another invocation'}`,
+        {
+          retryAfterSeconds: 2,
+        },
+      );
+    }
+    try {
+      held = current
+        ? await kube.update<Lease>(Resources.Lease, { ...current, spec })
+        : await kube.create<Lease>(Resources.Lease, {
+            metadata: { name, namespace: options.namespace },
+            spec,
+          });
+    } catch (e) {
+      if (isConflict(e))
+        throw new RetryLaterError(`${key} was locked by another invocation`, { retryAfterSeconds: 2 });
+      throw e;
+    }
+  }
+  return {
+    async release() {
+      // Preconditions make sure we never delete a Lease someone took over after ours expired.
+      await kube.delete(Resources.Lease, options.namespace, name, {
+        uid: held.metadata.uid,
+        resourceVersion: held.metadata.resourceVersion,
+      });
+    },
+  };
+}

@@ -1,0 +1,51 @@
+/**
+ * The `multiclusterservice` controller (upstream section 5.2) for one MultiClusterService: only
+ * MultiClusterServices whose `spec.types` contains `LoadBalancer` get a load balancer; when the
+ * type is removed the load balancer is deleted and the finalizer dropped. `status.conditions`
+ * belong to Karmada and are kept as they are.
+ */
+import { LOAD_BALANCER_TYPE, MCS_FINALIZER } from '../karmada/constants.js';
+import type { LoadBalancerStatus, MultiClusterService } from '../karmada/types.js';
+import { assertValidMultiClusterService } from '../karmada/validate.js';
+import { Resources } from '../kube/resources.js';
+import { reconcileLifecycle, type LifecycleSpec } from './lifecycle.js';
+import { describeIngress } from './mci.js';
+import type { ReconcileDeps, ReconcileResult } from './types.js';
+
+export const MCS_CONTROLLER = 'multiclusterservice';
+
+export function wantsLoadBalancer(mcs: Readonly<MultiClusterService>): boolean {
+  return Array.isArray(mcs.spec?.types) && mcs.spec.types.includes(LOAD_BALANCER_TYPE);
+}
+
+export async function reconcileMultiClusterService(
+  deps: ReconcileDeps,
+  namespace: string,
+  name: string,
+): Promise<ReconcileResult> {
+  const balancer = deps.provider.mcsLoadBalancer();
+  if (!balancer) {
+    throw new Error(
+      `provider "${deps.provider.providerName()}" does not support MultiClusterService load balancers`,
+    );
+  }
+  const spec: LifecycleSpec<MultiClusterService, LoadBalancerStatus> = {
+    controller: MCS_CONTROLLER,
+    type: Resources.MultiClusterService,
+    finalizer: MCS_FINALIZER,
+    balancer,
+    async wants(mcs) {
+      return wantsLoadBalancer(mcs)
+        ? { wants: true, detail: 'type LoadBalancer' }
+        : { wants: false, detail: 'spec.types does not contain LoadBalancer' };
+    },
+    validate: (mcs) => assertValidMultiClusterService(mcs),
+    loadBalancerStatus: (mcs) => mcs.status?.loadBalancer,
+    withLoadBalancerStatus(mcs, status) {
+      const { loadBalancer: _old, ...rest } = mcs.status ?? {};
+      return { ...mcs, status: status === undefined ? rest : { ...rest, loadBalancer: status } };
+    },
+    describe: describeIngress,
+  };
+  return reconcileLifecycle(deps, spec, namespace, name);
+}

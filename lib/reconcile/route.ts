@@ -1,0 +1,65 @@
+/**
+ * Which reconciles a notification asks for. A notification names one object; the answer is the
+ * controllers and keys whose result may depend on it. Kinds that trigger nothing are an error, so
+ * a misrouted stream shows up in the dead-letter queue instead of vanishing.
+ */
+import type { NormalizedNotification } from '../notification/types.js';
+import { NotificationError } from '../notification/parse.js';
+import { Resources } from '../kube/resources.js';
+import { changed } from './dependents.js';
+import type { ReconcileDeps } from './types.js';
+
+export type ControllerName = 'multiclusteringress' | 'multiclusterservice';
+
+export interface ReconcileRequest {
+  controller: ControllerName;
+  namespace: string;
+  name: string;
+}
+
+export function requestKey(r: ReconcileRequest): string {
+  return `${r.controller}/${r.namespace}/${r.name}`;
+}
+
+/** Maps the kind named by a notification to reconcile requests; dependents are added by `dependents`. */
+export type DependentMapper = (deps: ReconcileDeps, n: NormalizedNotification) => Promise<ReconcileRequest[]>;
+
+export async function routeNotification(
+  deps: ReconcileDeps,
+  n: NormalizedNotification,
+  dependents?: DependentMapper,
+): Promise<ReconcileRequest[]> {
+  const { apiVersion, kind, namespace, name } = n.ref;
+  const is = (t: { apiVersion: string; kind: string }) => apiVersion === t.apiVersion && kind === t.kind;
+  if (is(Resources.MultiClusterIngress) || is(Resources.MultiClusterService)) {
+    if (!namespace) throw new NotificationError(`${kind} ${name} has no namespace`);
+    const controller = is(Resources.MultiClusterIngress) ? 'multiclusteringress' : 'multiclusterservice';
+    // Upstream's update filter: a status-only or metadata-only change (our own writes) is not a reason to run.
+    const own: ReconcileRequest[] = changed(n, ['spec']) ? [{ controller, namespace, name }] : [];
+    return dedupe([...own, ...((await dependents?.(deps, n)) ?? [])]);
+  }
+  if (dependents) {
+    const mapped = await dependents(deps, n);
+    if (mapped.length || isWatchedDependent(apiVersion, kind)) return dedupe(mapped);
+  }
+  throw new NotificationError(`notifications about ${apiVersion} ${kind} are not handled`);
+}
+
+const DEPENDENT_KINDS = [
+  Resources.Service,
+  Resources.EndpointSlice,
+  Resources.Secret,
+  Resources.Cluster,
+  Resources.ResourceBinding,
+  Resources.IngressClass,
+];
+
+export function isWatchedDependent(apiVersion: string, kind: string): boolean {
+  return DEPENDENT_KINDS.some((t) => t.apiVersion === apiVersion && t.kind === kind);
+}
+
+export function dedupe(requests: ReconcileRequest[]): ReconcileRequest[] {
+  const seen = new Map<string, ReconcileRequest>();
+  for (const r of requests) seen.set(requestKey(r), r);
+  return [...seen.values()];
+}

@@ -1,0 +1,55 @@
+/**
+ * Function configuration from the environment, checked once per container with messages that
+ * name the variable at fault.
+ */
+export interface RuntimeConfig {
+  /** MULTICLUSTER_PROVIDER: registered provider name (`fake`, `aws`). */
+  provider: string;
+  /** CLOUD_CONFIG: path of the provider's configuration file. */
+  cloudConfigPath?: string;
+  /** PROVIDER_INGRESS_CLASS: the IngressClass `spec.controller` we serve. */
+  providerIngressClass: string;
+  /** KUBECONFIG: kubeconfig file for local runs (in Lambda the kubeconfig comes from a secret). */
+  kubeconfigPath?: string;
+  /** LOCK_NAMESPACE: where per-object reconcile locks live; `none` disables locking. */
+  lockNamespace?: string;
+  /** ALLOWED_NAMESPACES: comma-separated; notifications for objects elsewhere are refused. */
+  allowedNamespaces?: string[];
+  /** RECONCILE_TIMEOUT_SECONDS: also the lifetime of a lock whose holder died. */
+  timeoutSeconds: number;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export function loadRuntimeConfig(env: NodeJS.ProcessEnv = process.env): RuntimeConfig {
+  const provider = env.MULTICLUSTER_PROVIDER?.trim();
+  if (!provider)
+    throw new ConfigError('MULTICLUSTER_PROVIDER is not set: name the provider to load (e.g. fake, aws)');
+  const providerIngressClass = env.PROVIDER_INGRESS_CLASS?.trim();
+  if (!providerIngressClass) {
+    throw new ConfigError(
+      'PROVIDER_INGRESS_CLASS is not set: give the spec.controller of the IngressClass this provider serves (e.g. karmada.io/fake)',
+    );
+  }
+  const timeout = Number(env.RECONCILE_TIMEOUT_SECONDS ?? '60');
+  if (!Number.isFinite(timeout) || timeout <= 0) {
+    throw new ConfigError(
+      `RECONCILE_TIMEOUT_SECONDS must be a positive number, got "${env.RECONCILE_TIMEOUT_SECONDS}"`,
+    );
+  }
+  const lock = env.LOCK_NAMESPACE?.trim() || 'karmada-system';
+  const allowed = env.ALLOWED_NAMESPACES?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  return {
+    provider,
+    providerIngressClass,
+    timeoutSeconds: timeout,
+    ...(env.CLOUD_CONFIG ? { cloudConfigPath: env.CLOUD_CONFIG } : {}),
+    ...(env.KUBECONFIG ? { kubeconfigPath: env.KUBECONFIG } : {}),
+    ...(lock === 'none' ? {} : { lockNamespace: lock }),
+    ...(allowed?.length ? { allowedNamespaces: allowed } : {}),
+  };
+}

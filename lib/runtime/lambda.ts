@@ -1,0 +1,79 @@
+/**
+ * Lambda plumbing shared by the function entry points: middy with an early-timeout AbortSignal,
+ * Powertools' Lambda context on every log line, the kubeconfig fetched from AWS Secrets Manager or
+ * SSM Parameter Store by the official middy middlewares (cached across invocations), and one
+ * Runtime per container, rebuilt only when the kubeconfig changes.
+ */
+import middy from '@middy/core';
+import secretsManager from '@middy/secrets-manager';
+import ssm from '@middy/ssm';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import type { Context } from 'aws-lambda';
+import { createHash } from 'node:crypto';
+import { createLogger, powertoolsOf, type Logger } from '../log/logger.js';
+import type { KubeConfigSource } from '../kube/client-node.js';
+import { loadRuntimeConfig } from './config.js';
+import { createRuntime, type Runtime } from './runtime.js';
+
+export const logger: Logger = createLogger();
+
+/** Stop a few seconds before Lambda's own timeout so that work in flight can be abandoned cleanly. */
+const EARLY_TIMEOUT_MS = 3_000;
+/** How long a fetched kubeconfig is reused before it is read again (secret rotation). */
+const KUBECONFIG_CACHE_MS = 5 * 60_000;
+
+type KubeconfigContext = Context & { kubeconfig?: string | Record<string, unknown> };
+
+let cached: { fingerprint: string; runtime: Promise<Runtime> } | undefined;
+
+function kubeconfigSource(context: KubeconfigContext): KubeConfigSource {
+  const fetched = context.kubeconfig;
+  if (typeof fetched === 'string' && fetched) return { text: fetched };
+  if (fetched && typeof fetched === 'object') return { text: JSON.stringify(fetched) };
+  if (process.env.KUBECONFIG) return { file: process.env.KUBECONFIG };
+  if (process.env.KUBERNETES_SERVICE_HOST) return { inCluster: true };
+  throw new Error(
+    'no kubeconfig: set KUBECONFIG_SECRET_ID (Secrets Manager), KUBECONFIG_PARAMETER (SSM) or KUBECONFIG (a file path)',
+  );
+}
+
+/** The container's Runtime; a bad configuration fails here, with a clear message, at the first invocation. */
+export function runtimeFor(context: Context): Promise<Runtime> {
+  const source = kubeconfigSource(context as KubeconfigContext);
+  const fingerprint = createHash('sha256').update(JSON.stringify(source)).digest('hex');
+  if (!cached || cached.fingerprint !== fingerprint) {
+    const runtime = createRuntime(loadRuntimeConfig(), source, logger);
+    // A failed start is not kept: the next invocation tries again (the secret may have been fixed).
+    runtime.catch(() => {
+      if (cached?.runtime === runtime) cached = undefined;
+    });
+    cached = { fingerprint, runtime };
+  }
+  return cached.runtime;
+}
+
+export type Handler<E, R> = (event: E, context: Context, opts: { signal: AbortSignal }) => Promise<R>;
+
+export function lambdaHandler<E, R>(handler: Handler<E, R>) {
+  const fn = middy<E, R, Error, Context>({ timeoutEarlyInMillis: EARLY_TIMEOUT_MS }).handler(handler);
+  const pt = powertoolsOf(logger);
+  if (pt) fn.use(injectLambdaContext(pt, { resetKeys: true }));
+  if (process.env.KUBECONFIG_SECRET_ID) {
+    fn.use(
+      secretsManager({
+        fetchData: { kubeconfig: process.env.KUBECONFIG_SECRET_ID },
+        setToContext: true,
+        cacheExpiry: KUBECONFIG_CACHE_MS,
+      }),
+    );
+  } else if (process.env.KUBECONFIG_PARAMETER) {
+    fn.use(
+      ssm({
+        fetchData: { kubeconfig: process.env.KUBECONFIG_PARAMETER },
+        setToContext: true,
+        cacheExpiry: KUBECONFIG_CACHE_MS,
+      }),
+    );
+  }
+  return fn;
+}

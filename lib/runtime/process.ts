@@ -1,0 +1,160 @@
+/**
+ * Processes a batch of notifications (an SQS batch, a forwarder POST, a direct invoke): parse
+ * each item, map it to reconcile requests, run each distinct request once (in parallel across
+ * objects), and report per item. One bad item or one failing object never fails the others.
+ */
+import { errorMessage, findCause, RetryLaterError } from '../errors.js';
+import type { NormalizedNotification } from '../notification/types.js';
+import {
+  dedupe,
+  requestKey,
+  routeNotification,
+  type DependentMapper,
+  type ReconcileRequest,
+} from '../reconcile/route.js';
+import { runRequest, type RunOptions } from '../reconcile/run.js';
+import type { ReconcileDeps, ReconcileResult } from '../reconcile/types.js';
+import type { Runtime } from './runtime.js';
+
+export interface BatchItem {
+  /** The SQS messageId, or an index. */
+  id: string;
+  /** Parses the item; throws a NotificationError when it is malformed. */
+  notifications: () => NormalizedNotification[];
+}
+
+export interface ItemResult {
+  id: string;
+  ok: boolean;
+  error?: string;
+  /** Set when the failure is transient and says when to try again. */
+  retryAfterSeconds?: number;
+  results: ReconcileResult[];
+}
+
+export interface ProcessOptions {
+  signal: AbortSignal;
+  /** Identity for locks and logs (the Lambda request id). */
+  holder: string;
+  dependents?: DependentMapper;
+  mci?: RunOptions['mci'];
+  /** How many objects are reconciled at once. */
+  concurrency?: number;
+}
+
+interface Planned {
+  id: string;
+  requests: ReconcileRequest[];
+  error?: unknown;
+  resync: boolean;
+}
+
+export async function processBatch(
+  rt: Runtime,
+  items: BatchItem[],
+  options: ProcessOptions,
+): Promise<ItemResult[]> {
+  const base: ReconcileDeps = {
+    kube: rt.kube,
+    provider: rt.provider,
+    providerIngressClass: rt.config.providerIngressClass,
+    events: rt.events,
+    logger: rt.logger,
+    signal: options.signal,
+  };
+
+  const planned: Planned[] = await Promise.all(
+    items.map(async (item): Promise<Planned> => {
+      try {
+        const notifications = item.notifications();
+        const requests: ReconcileRequest[] = [];
+        for (const n of notifications) {
+          checkNamespace(rt, n);
+          requests.push(...(await routeNotification(base, n, options.dependents)));
+        }
+        return {
+          id: item.id,
+          requests: dedupe(requests),
+          resync: notifications.some((n) => n.change === 'resync'),
+        };
+      } catch (error) {
+        rt.logger.error('notification rejected', { item: item.id, error });
+        return { id: item.id, requests: [], error, resync: false };
+      }
+    }),
+  );
+
+  // Each object once, even when several items name it; a resync anywhere makes it a full check.
+  const unique = new Map<string, { request: ReconcileRequest; resync: boolean }>();
+  for (const p of planned) {
+    for (const r of p.requests) {
+      const k = requestKey(r);
+      unique.set(k, { request: r, resync: (unique.get(k)?.resync ?? false) || p.resync });
+    }
+  }
+  const outcomes = new Map<string, { result?: ReconcileResult; error?: unknown }>();
+  const runOptions: RunOptions = {
+    holder: options.holder,
+    lockSeconds: rt.config.timeoutSeconds,
+    ...(rt.config.lockNamespace ? { lockNamespace: rt.config.lockNamespace } : {}),
+    ...(options.mci ? { mci: options.mci } : {}),
+  };
+  await forEachLimited([...unique.entries()], options.concurrency ?? 8, async ([k, { request, resync }]) => {
+    const logger = rt.logger.child({
+      key: `${request.namespace}/${request.name}`,
+      controller: request.controller,
+    });
+    try {
+      const result = await runRequest({ ...base, logger, resync }, request, runOptions);
+      logger.info('reconciled', {
+        outcome: result.outcome,
+        ...(result.detail ? { detail: result.detail } : {}),
+      });
+      outcomes.set(k, { result });
+    } catch (error) {
+      logger.error('reconcile failed', { error });
+      outcomes.set(k, { error });
+    }
+  });
+
+  return planned.map((p): ItemResult => {
+    if (p.error !== undefined) return { id: p.id, ok: false, error: errorMessage(p.error), results: [] };
+    const results: ReconcileResult[] = [];
+    const errors: unknown[] = [];
+    for (const r of p.requests) {
+      const o = outcomes.get(requestKey(r));
+      if (o?.result) results.push(o.result);
+      if (o?.error !== undefined) errors.push(o.error);
+    }
+    if (!errors.length) return { id: p.id, ok: true, results };
+    const retry = errors.map((e) => findCause(e, RetryLaterError)).find((e) => e !== undefined);
+    return {
+      id: p.id,
+      ok: false,
+      error: errors.map(errorMessage).join('; '),
+      results,
+      ...(retry?.retryAfterSeconds !== undefined ? { retryAfterSeconds: retry.retryAfterSeconds } : {}),
+    };
+  });
+}
+
+function checkNamespace(rt: Runtime, n: NormalizedNotification): void {
+  const allowed = rt.config.allowedNamespaces;
+  if (!allowed || !n.ref.namespace) return;
+  if (!allowed.includes(n.ref.namespace)) {
+    throw new Error(
+      `refused: ${n.ref.kind} ${n.ref.namespace}/${n.ref.name} is outside the allowed namespaces (${allowed.join(', ')})`,
+    );
+  }
+}
+
+async function forEachLimited<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) {
+      const item = items[next++] as T;
+      await fn(item);
+    }
+  });
+  await Promise.all(workers);
+}

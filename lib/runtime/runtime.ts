@@ -1,0 +1,51 @@
+/**
+ * What an invocation needs, built once per function container: the Kubernetes client, the
+ * provider loaded through the registry, the event recorder and the logger.
+ */
+import { loadKubeConfig, createKubeClient, type KubeConfigSource } from '../kube/client-node.js';
+import type { KubeClient } from '../kube/client.js';
+import { KubeEventRecorder, type EventRecorder } from '../kube/events.js';
+import type { Logger } from '../log/logger.js';
+import type { MultiClusterProvider } from '../provider/contract.js';
+import { initMultiClusterProvider } from '../provider/registry.js';
+import { registerBuiltinProviders } from '../providers/builtin.js';
+import type { RuntimeConfig } from './config.js';
+
+export interface Runtime {
+  config: RuntimeConfig;
+  kube: KubeClient;
+  provider: MultiClusterProvider;
+  events: EventRecorder;
+  logger: Logger;
+}
+
+export async function createRuntime(
+  config: RuntimeConfig,
+  kubeconfig: KubeConfigSource,
+  logger: Logger,
+): Promise<Runtime> {
+  const kube = createKubeClient(loadKubeConfig(kubeconfig));
+  return createRuntimeWith(config, kube, logger);
+}
+
+/** Same as createRuntime with an existing client (tests, local tools). */
+export async function createRuntimeWith(
+  config: RuntimeConfig,
+  kube: KubeClient,
+  logger: Logger,
+): Promise<Runtime> {
+  registerBuiltinProviders();
+  const provider = await initMultiClusterProvider(config.provider, config.cloudConfigPath, { kube, logger });
+  if (!provider) throw new Error('MULTICLUSTER_PROVIDER is empty: no provider to run');
+  if (!provider.loadBalancer() && !provider.mcsLoadBalancer()) {
+    throw new Error(
+      `provider "${config.provider}" supports neither MultiClusterIngress nor MultiClusterService`,
+    );
+  }
+  logger.info('provider loaded', {
+    provider: provider.providerName(),
+    multiClusterIngress: provider.loadBalancer() !== undefined,
+    multiClusterService: provider.mcsLoadBalancer() !== undefined,
+  });
+  return { config, kube, provider, events: new KubeEventRecorder(kube, logger), logger };
+}

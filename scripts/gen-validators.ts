@@ -1,0 +1,200 @@
+/**
+ * Precompiles the `openAPIV3Schema` of the Karmada CRDs in infra/crds/ into standalone ajv
+ * validators (lib/generated/crd-validators.js + .d.ts), so functions validate incoming objects
+ * without shipping ajv's compiler. Run `npm run gen` after changing a CRD; a unit test fails
+ * when the committed file no longer matches what this produces.
+ */
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Ajv } from 'ajv';
+// A CommonJS module: under NodeNext its default import is `module.exports`, whose `default` is the function.
+import standalone from 'ajv/dist/standalone/index.js';
+import { parse } from 'yaml';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const OUT_JS = join(ROOT, 'lib/generated/crd-validators.js');
+const OUT_DTS = join(ROOT, 'lib/generated/crd-validators.d.ts');
+
+/** Export name in the generated module → CRD file it is compiled from. */
+const SOURCES = {
+  validateMultiClusterIngressSchema: 'infra/crds/networking.karmada.io_multiclusteringresses.yaml',
+  validateMultiClusterServiceSchema: 'infra/crds/networking.karmada.io_multiclusterservices.yaml',
+} as const;
+
+const INT32_MIN = -2147483648;
+const INT32_MAX = 2147483647;
+
+/**
+ * RFC 3339 as Kubernetes serialises metav1.Time. A RegExp format is inlined by ajv's standalone
+ * output; a function format would need a runtime import of a formats module.
+ */
+const DATE_TIME = /^\d{4}-\d\d-\d\d[Tt ]\d\d:\d\d:\d\d(?:\.\d+)?(?:[Zz]|[+-]\d\d:\d\d)$/;
+
+/**
+ * Drops `description` (size; the generated code never needs it) and turns the integer formats
+ * into bounds: ajv only applies function formats to numbers, and those cannot be inlined into
+ * standalone code. int64 needs no check beyond `type: integer` for JSON numbers in JavaScript.
+ */
+function prepareSchema(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(prepareSchema);
+  if (node === null || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node as Record<string, unknown>)) {
+    if (key === 'description') continue;
+    // `properties` maps field names to schemas: a field called "description" must survive.
+    out[key] =
+      key === 'properties'
+        ? Object.fromEntries(Object.entries(value as object).map(([k, v]) => [k, prepareSchema(v)]))
+        : prepareSchema(value);
+  }
+  if (out.type === 'integer' && (out.format === 'int32' || out.format === 'int64')) {
+    if (out.format === 'int32') {
+      out.minimum = Math.max(typeof out.minimum === 'number' ? out.minimum : INT32_MIN, INT32_MIN);
+      out.maximum = Math.min(typeof out.maximum === 'number' ? out.maximum : INT32_MAX, INT32_MAX);
+    }
+    delete out.format;
+  }
+  return out;
+}
+
+function crdSchema(file: string): unknown {
+  const crd = parse(readFileSync(join(ROOT, file), 'utf8')) as {
+    spec?: { versions?: Array<{ name: string; schema?: { openAPIV3Schema?: unknown } }> };
+  };
+  const versions = crd.spec?.versions ?? [];
+  if (versions.length !== 1)
+    throw new Error(`${file}: expected exactly one version, found ${versions.length}`);
+  const schema = versions[0]!.schema?.openAPIV3Schema;
+  if (schema == null) throw new Error(`${file}: no openAPIV3Schema`);
+  // Status is written by the controllers and validated by the API server; a reconcile decides on
+  // metadata and spec alone, so an odd status never blocks it (and the bundle is half the size).
+  const prepared = prepareSchema(schema) as { properties?: Record<string, unknown> };
+  delete prepared.properties?.status;
+  return prepared;
+}
+
+/**
+ * Hoists large subschemas that occur more than once (across both CRDs: IngressBackend twice in
+ * MCI, the load-balancer PortStatus in both) into schemas of their own, referenced by `$ref`, so
+ * ajv emits each as one function instead of repeating its code at every use.
+ */
+function hoistDuplicates(roots: Record<string, unknown>): {
+  roots: Record<string, unknown>;
+  defs: Record<string, unknown>;
+} {
+  const counts = new Map<string, number>();
+  const count = (node: unknown): void => {
+    if (node === null || typeof node !== 'object') return;
+    // Small ones (`metadata: {type: object}`) cost less inline than as a function call.
+    if (!Array.isArray(node) && 'properties' in node && JSON.stringify(node).length > 200) {
+      const key = JSON.stringify(node);
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+    for (const child of Object.values(node)) count(child);
+  };
+  Object.values(roots).forEach(count);
+
+  const defs: Record<string, unknown> = {};
+  const names = new Map<string, string>();
+  const replace = (node: unknown): unknown => {
+    if (node === null || typeof node !== 'object') return node;
+    if (Array.isArray(node)) return node.map(replace);
+    const key = JSON.stringify(node);
+    if ((counts.get(key) ?? 0) > 1) {
+      let name = names.get(key);
+      if (name === undefined) {
+        name = `def${names.size}`;
+        names.set(key, name);
+        defs[name] = node; // its own children are duplicated only through its copies
+      }
+      // A schema of its own (not a fragment of a shared one): ajv compiles it once for both roots.
+      return { $ref: name };
+    }
+    return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, replace(v)]));
+  };
+  const out = Object.fromEntries(Object.entries(roots).map(([name, root]) => [name, replace(root)]));
+  return { roots: out, defs };
+}
+
+/**
+ * Shrinks ajv's output without changing behaviour: drops `schemaPath` from error objects (nothing
+ * reads it, and it is the largest part of every error literal), and replaces references into the
+ * embedded schema objects (enum `allowedValues`) with their literal value, so that a whole schema
+ * object is not kept in the bundle just for that.
+ */
+function shrink(code: string): string {
+  const schemas = new Map<string, unknown>();
+  for (const m of code.matchAll(/^const (schema\d+) = (.*);$/gm)) schemas.set(m[1]!, JSON.parse(m[2]!));
+  let out = code.replace(/schemaPath:"(?:[^"\\]|\\.)*",/g, '');
+  out = out.replace(/\b(schema\d+)((?:\.[A-Za-z_$][\w$]*)+)/g, (whole, name: string, path: string) => {
+    let cur: unknown = schemas.get(name);
+    for (const seg of path.slice(1).split('.')) cur = (cur as Record<string, unknown> | undefined)?.[seg];
+    if (cur === undefined) throw new Error(`cannot resolve ${whole} in the generated code`);
+    return JSON.stringify(cur);
+  });
+  for (const name of schemas.keys()) {
+    const decl = new RegExp(`^const ${name} = .*;\\n`, 'm');
+    if (!new RegExp(`\\b${name}\\b`).test(out.replace(decl, ''))) out = out.replace(decl, '');
+  }
+  if (out.includes('schemaPath')) throw new Error('a schemaPath was left in the generated code');
+  return out;
+}
+
+const HEADER =
+  `// Generated by scripts/gen-validators.ts from ${Object.values(SOURCES).join(', ')}.\n` +
+  '// DO NOT EDIT: change the CRDs or the generator and run `npm run gen`.\n';
+
+const DTS = `${HEADER}
+/** An ajv error object, compiled without \`message\` and \`schemaPath\` (validate.ts words the messages). */
+export interface SchemaError {
+  keyword: string;
+  instancePath: string;
+  params: Record<string, unknown>;
+}
+
+export interface SchemaValidator {
+  (data: unknown): boolean;
+  errors?: SchemaError[] | null;
+}
+${Object.keys(SOURCES)
+  .map((name) => `\nexport declare const ${name}: SchemaValidator;`)
+  .join('')}
+`;
+
+/** Returns the generated module source and its declarations; pure, so a test can diff them. */
+export function generateValidators(): { js: string; dts: string } {
+  const ajv = new Ajv({
+    strict: false, // the CRDs carry x-kubernetes-* keywords ajv does not know
+    allErrors: true, // report every problem at once, not the first
+    messages: false, // validate.ts words the messages; ajv's strings would only add bytes
+    inlineRefs: false, // keep hoisted duplicates as shared functions (see hoistDuplicates)
+    // Count UTF-16 units instead of pulling in ajv's ucs2length runtime helper; only status
+    // fields have length limits, and they differ only for astral characters.
+    unicode: false,
+    code: { source: true, esm: true, lines: true },
+    formats: { 'date-time': DATE_TIME },
+    // `unicode` is deprecated (not removed) in ajv 8; keep its warning out of the output.
+    logger: { log: console.log, warn: () => undefined, error: console.error },
+  });
+  const roots = Object.fromEntries(Object.entries(SOURCES).map(([name, file]) => [name, crdSchema(file)]));
+  const hoisted = hoistDuplicates(roots);
+  for (const [name, schema] of Object.entries(hoisted.defs)) ajv.addSchema(schema as object, name);
+  for (const [name, schema] of Object.entries(hoisted.roots)) ajv.addSchema(schema as object, name);
+  const body = shrink(standalone.default(ajv, Object.fromEntries(Object.keys(SOURCES).map((n) => [n, n]))));
+  if (/\brequire\(|\bimport\b/.test(body)) {
+    throw new Error('the generated validators must not import anything at runtime');
+  }
+  return { js: `${HEADER}${body}\n`, dts: DTS };
+}
+
+function main(): void {
+  const { js, dts } = generateValidators();
+  mkdirSync(dirname(OUT_JS), { recursive: true });
+  writeFileSync(OUT_JS, js);
+  writeFileSync(OUT_DTS, dts);
+  console.log(`wrote ${relative(ROOT, OUT_JS)} (${js.length} bytes) and ${relative(ROOT, OUT_DTS)}`);
+}
+
+// Only when run as a script: the unit test imports generateValidators() to diff the output.
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) main();
