@@ -12,6 +12,7 @@ import { isAlreadyExists, isConflict } from '../kube/client.js';
 import { Resources } from '../kube/resources.js';
 import type { KubeObject } from '../kube/types.js';
 import { RetryLaterError } from '../errors.js';
+import { sleep } from '../util/sleep.js';
 
 interface Lease extends KubeObject {
   spec: {
@@ -26,6 +27,9 @@ export interface LockOptions {
   namespace: string;
   holder: string;
   durationSeconds: number;
+  /** How long to wait for a held lock before giving up with RetryLaterError. */
+  waitMs?: number;
+  signal?: AbortSignal;
   now?: () => Date;
 }
 
@@ -53,7 +57,23 @@ function expired(lease: Lease, now: Date): boolean {
   return !Number.isFinite(renew) || renew + duration < now.getTime();
 }
 
+/**
+ * Acquires the lock, waiting up to `waitMs` for a holder to finish: reconciles of one object are
+ * short, and waiting briefly is cheaper than a redelivery.
+ */
 export async function acquireLock(kube: KubeClient, key: string, options: LockOptions): Promise<Lock> {
+  const deadline = Date.now() + (options.waitMs ?? 0);
+  for (;;) {
+    try {
+      return await tryAcquire(kube, key, options);
+    } catch (err) {
+      if (!(err instanceof RetryLaterError) || Date.now() >= deadline || options.signal?.aborted) throw err;
+      await sleep(50 + Math.random() * 100, options.signal);
+    }
+  }
+}
+
+async function tryAcquire(kube: KubeClient, key: string, options: LockOptions): Promise<Lock> {
   const now = (options.now ?? (() => new Date()))();
   const name = lockName(key);
   const spec = {

@@ -15,6 +15,8 @@ export interface RunOptions {
   holder: string;
   /** How long a lock lives if its holder dies: the function timeout. */
   lockSeconds: number;
+  /** How long to wait for another invocation to finish with the same object. */
+  lockWaitMs?: number;
   mci?: MciOptions;
 }
 
@@ -28,6 +30,8 @@ export async function runRequest(
         namespace: options.lockNamespace,
         holder: options.holder,
         durationSeconds: options.lockSeconds,
+        waitMs: options.lockWaitMs ?? 5_000,
+        signal: deps.signal,
       })
     : undefined;
   try {

@@ -112,7 +112,8 @@ export async function processBatch(
       });
       outcomes.set(k, { result });
     } catch (error) {
-      logger.error('reconcile failed', { error });
+      if (findCause(error, RetryLaterError)) logger.warn('reconcile deferred, will retry', { error });
+      else logger.error('reconcile failed', { error });
       outcomes.set(k, { error });
     }
   });

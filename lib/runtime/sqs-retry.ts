@@ -51,7 +51,8 @@ export async function delayRedelivery(
     byQueue.set(url, list);
   }
   if (!byQueue.size) return;
-  client ??= new SQSClient({});
+  // The regional endpoint (or AWS_ENDPOINT_URL_SQS) is where the queue lives; never redirect to another host.
+  client ??= new SQSClient({ useQueueUrlAsEndpoint: false });
   for (const [QueueUrl, entries] of byQueue) {
     for (let i = 0; i < entries.length; i += 10) {
       try {

@@ -161,3 +161,14 @@ describe('Class: FakeProvider', () => {
     expect(() => createFakeProvider(text, deps)).toThrow(message);
   });
 });
+
+describe('FakeProvider failure rules scoped to one object', () => {
+  it('fails only the named object', async () => {
+    const p = createFakeProvider(
+      'failures: { create: { probability: 1, object: default/b } }',
+      deps,
+    ) as FakeProvider;
+    await expect(p.loadBalancer().ensure(ctx(), mci('a'))).resolves.toBeDefined();
+    await expect(p.loadBalancer().ensure(ctx(), mci('b'))).rejects.toBeInstanceOf(InjectedFailureError);
+  });
+});

@@ -8,6 +8,8 @@ const failureRule = z.object({
   /** Fail each call with this probability (seeded, so runs are reproducible). */
   probability: z.optional(z.number().check(z.minimum(0), z.maximum(1))),
   message: z.optional(z.string()),
+  /** Only calls for this object (`namespace/name`) are affected. */
+  object: z.optional(z.string()),
 });
 
 const methods = ['get', 'create', 'update', 'delete'] as const;

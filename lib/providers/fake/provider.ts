@@ -116,8 +116,9 @@ export class FakeProvider implements MultiClusterProvider {
     this.calls.push({ method, kind, key });
     ctx.logger.debug('fake provider call', { method, kind, key });
     if (this.config.requestDelayMs) await sleep(this.config.requestDelayMs, ctx.signal);
-    const left = this.remainingFailures.get(method) ?? 0;
     const rule = this.config.failures?.[method];
+    if (rule?.object !== undefined && rule.object !== key) return key;
+    const left = this.remainingFailures.get(method) ?? 0;
     if (left > 0) {
       this.remainingFailures.set(method, left - 1);
       throw new InjectedFailureError(rule?.message ?? `injected failure of ${method} for ${kind} ${key}`);

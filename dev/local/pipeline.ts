@@ -1,0 +1,117 @@
+/**
+ * The local pipeline: the Kubernetes API stand-in, the HTTP function running the deployed handler
+ * code, and a notification source between them (the cluster watch forwarder's job in production),
+ * optionally seeded with the upstream README's scenario. `npm start` and end-to-end tests use it.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { KubeConfig } from '@kubernetes/client-node';
+import { startKubeApiServer, type KubeApiServer } from '../kube-apiserver/index.js';
+import { createKubeClient } from '../../lib/kube/client-node.js';
+import type { KubeClient } from '../../lib/kube/client.js';
+import { resourceFor } from '../../lib/kube/resources.js';
+import type { KubeObject } from '../../lib/kube/types.js';
+import type { ChangeNotification } from '../../lib/notification/types.js';
+import { startFunctionServer, type FunctionServer } from './function-server.js';
+import { INGRESS_CLASS_CONTROLLER, upstreamScenario } from './scenario.js';
+import { startWatchLoop } from './watch-loop.js';
+
+export interface PipelineOptions {
+  /** Where state (API objects, fake load balancers, kubeconfig) is kept. */
+  stateDir: string;
+  /** API server port; 0 picks a free one. */
+  apiPort?: number;
+  /** Keep API objects in stateDir across runs. */
+  persist?: boolean;
+  /** Create the upstream scenario's objects at start. */
+  seed?: boolean;
+  /** LOG_LEVEL of the functions. */
+  logLevel?: string;
+}
+
+export interface Pipeline {
+  api: KubeApiServer;
+  functionUrl: string;
+  kubeconfigPath: string;
+  kube: KubeClient;
+  kubeConfig: KubeConfig;
+  /** Notifications delivered to the function, and how many failed (the sender retried them). */
+  stats: { delivered: number; failed: number };
+  close(): Promise<void>;
+}
+
+async function deliver(url: string, n: ChangeNotification, stats: Pipeline['stats']): Promise<void> {
+  for (let attempt = 1; attempt <= 8; attempt++) {
+    try {
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ notifications: [n] }),
+      });
+      if (res.ok) {
+        stats.delivered++;
+        return;
+      }
+      stats.failed++;
+    } catch {
+      stats.failed++;
+    }
+    await new Promise((r) => setTimeout(r, Math.min(2000, 50 * 2 ** attempt)));
+  }
+}
+
+export async function startPipeline(options: PipelineOptions): Promise<Pipeline> {
+  const stateDir = resolve(options.stateDir);
+  mkdirSync(stateDir, { recursive: true });
+  const api = await startKubeApiServer({
+    port: options.apiPort ?? 0,
+    ...(options.persist ? { persistFile: join(stateDir, 'api-objects.json') } : {}),
+  });
+  const kubeconfigPath = api.writeKubeconfig(join(stateDir, 'kubeconfig.yaml'));
+  const cloudConfig = join(stateDir, 'fake-provider.yaml');
+  writeFileSync(cloudConfig, `stateFile: ${join(stateDir, 'fake-load-balancers.json')}\n`);
+
+  // The function reads its configuration from the environment, exactly as in Lambda.
+  process.env.MULTICLUSTER_PROVIDER ??= 'fake';
+  process.env.PROVIDER_INGRESS_CLASS ??= INGRESS_CLASS_CONTROLLER;
+  process.env.CLOUD_CONFIG ??= cloudConfig;
+  process.env.KUBECONFIG = kubeconfigPath;
+  process.env.LOG_LEVEL ??= options.logLevel ?? 'WARN';
+  process.env.AWS_LAMBDA_FUNCTION_NAME ??= 'multicluster-cloud-provider-local-http';
+  const { handler } = await import('../../functions/http.js');
+  const fn: FunctionServer = await startFunctionServer(handler, 'http');
+
+  const kubeConfig = new KubeConfig();
+  kubeConfig.loadFromFile(kubeconfigPath);
+  const kube = createKubeClient(kubeConfig);
+  if (options.seed) await seed(kube, upstreamScenario());
+
+  const stats = { delivered: 0, failed: 0 };
+  const loop = startWatchLoop(kubeConfig, (n) => deliver(fn.url, n, stats));
+  return {
+    api,
+    functionUrl: fn.url,
+    kubeconfigPath,
+    kube,
+    kubeConfig,
+    stats,
+    async close() {
+      loop.stop();
+      await fn.close();
+      await api.close();
+    },
+  };
+}
+
+/** Creates each object unless it exists (a resumed run keeps what the user changed). */
+export async function seed(kube: KubeClient, objects: KubeObject[]): Promise<void> {
+  for (const obj of objects) {
+    const type = resourceFor(obj.apiVersion ?? '', obj.kind ?? '');
+    if (!type) throw new Error(`no resource type for ${obj.apiVersion} ${obj.kind}`);
+    const existing = await kube.get(type, obj.metadata.namespace, obj.metadata.name ?? '');
+    if (existing) continue;
+    const { status, ...rest } = obj as KubeObject & { status?: unknown };
+    const created = await kube.create(type, rest as KubeObject);
+    if (status && type.statusSubresource) await kube.updateStatus(type, { ...created, status } as KubeObject);
+  }
+}

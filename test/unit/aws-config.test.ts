@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { ProviderConfigError } from '../../lib/errors.js';
+import { createElbv2Client, DEFAULT_HEALTH_CHECK, parseAwsConfig } from '../../lib/providers/aws/config.js';
+
+const minimalYaml = `
+region: eu-west-1
+vpc:
+  id: vpc-123
+  cidrs: [10.0.0.0/16]
+subnets: [subnet-a, subnet-b]
+ownerId: karmada-prod
+`;
+
+describe('Function: parseAwsConfig', () => {
+  it('applies the defaults (scheme internal, LBC health check, 5 attempts)', () => {
+    expect(parseAwsConfig(minimalYaml)).toStrictEqual({
+      region: 'eu-west-1',
+      vpc: { id: 'vpc-123', cidrs: ['10.0.0.0/16'] },
+      subnets: ['subnet-a', 'subnet-b'],
+      scheme: 'internal',
+      ownerId: 'karmada-prod',
+      defaultTags: {},
+      healthCheck: DEFAULT_HEALTH_CHECK,
+      maxAttempts: 5,
+    });
+  });
+
+  it('reads JSON as well, and merges health-check overrides over the defaults', () => {
+    const cfg = parseAwsConfig(
+      JSON.stringify({
+        region: 'us-east-1',
+        endpoint: 'http://127.0.0.1:4566',
+        vpc: { id: 'vpc-1', cidrs: ['10.0.0.0/8'] },
+        subnets: ['s'],
+        securityGroups: ['sg-1'],
+        scheme: 'internet-facing',
+        ownerId: 'a',
+        defaultTags: { team: 'x' },
+        healthCheck: { path: '/healthz', intervalSeconds: 30 },
+        maxAttempts: 3,
+      }),
+    );
+    expect(cfg).toMatchObject({
+      endpoint: 'http://127.0.0.1:4566',
+      securityGroups: ['sg-1'],
+      scheme: 'internet-facing',
+      defaultTags: { team: 'x' },
+      healthCheck: { ...DEFAULT_HEALTH_CHECK, path: '/healthz', intervalSeconds: 30 },
+      maxAttempts: 3,
+    });
+  });
+
+  it.each([
+    { name: 'no file', text: undefined, message: /needs a configuration file/ },
+    { name: 'not YAML', text: 'a: [', message: /not valid YAML/ },
+    { name: 'missing ownerId', text: minimalYaml.replace('ownerId: karmada-prod', ''), message: /ownerId: required/ },
+    { name: 'ownerId not a DNS label', text: minimalYaml.replace('karmada-prod', 'Karmada_Prod'), message: /ownerId: must be a DNS label/ },
+    { name: 'bad CIDR', text: minimalYaml.replace('10.0.0.0/16', '10.0.0.0/99'), message: /vpc\.cidrs\.0/ },
+    { name: 'bad scheme', text: `${minimalYaml}scheme: public\n`, message: /scheme: must be one of "internal", "internet-facing"/ },
+    { name: 'unknown field', text: `${minimalYaml}regoin: x\n`, message: /unknown field\(s\) regoin/ },
+    { name: 'bad health-check interval', text: `${minimalYaml}healthCheck: { intervalSeconds: 1 }\n`, message: /healthCheck\.intervalSeconds/ },
+    { name: 'reserved default tag', text: `${minimalYaml}defaultTags: { multicluster.karmada.io/owner: x }\n`, message: /defaultTags\.multicluster\.karmada\.io\/owner: reserved/ },
+    { name: 'empty subnets', text: minimalYaml.replace('[subnet-a, subnet-b]', '[]'), message: /subnets/ },
+  ])('rejects $name with ProviderConfigError naming the field', ({ text, message }) => {
+    expect(() => parseAwsConfig(text)).toThrow(ProviderConfigError);
+    expect(() => parseAwsConfig(text)).toThrow(message);
+  });
+});
+
+describe('Function: createElbv2Client', () => {
+  it('uses adaptive retry with the configured attempts', async () => {
+    const client = createElbv2Client({ ...parseAwsConfig(minimalYaml), maxAttempts: 3 });
+    expect(await client.config.maxAttempts()).toBe(3);
+    expect(client.config.retryMode).toBe('adaptive');
+    expect(((await client.config.retryStrategy()) as { mode?: string }).mode).toBe('adaptive');
+    client.destroy();
+  });
+});

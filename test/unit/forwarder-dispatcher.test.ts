@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { Dispatcher } from '../../lib/forwarder/dispatcher.js';
+import { createMetrics } from '../../lib/forwarder/metrics.js';
+import { PendingQueue } from '../../lib/forwarder/pending.js';
+import type { SendResult, Sink } from '../../lib/forwarder/sinks/types.js';
+import { MemoryLogger } from '../../lib/log/logger.js';
+import type { ChangeNotification } from '../../lib/notification/types.js';
+import { note } from './forwarder-fixtures.js';
+
+class FlakySink implements Sink {
+  readonly name = 'fake';
+  readonly maxBatch = 10;
+  down = false;
+  /** Fail every other entry of each call (partial failure). */
+  partial = false;
+  delivered: ChangeNotification[] = [];
+  calls = 0;
+  async send(batch: readonly ChangeNotification[]): Promise<SendResult> {
+    this.calls++;
+    await new Promise((r) => setTimeout(r, 1));
+    if (this.down) return { failed: [...batch], calls: 1, errors: 1, lastError: new Error('down') };
+    const failed = this.partial ? batch.filter((_, i) => i % 2 === 1) : [];
+    this.delivered.push(...batch.filter((n) => !failed.includes(n)));
+    return { failed, calls: 1, errors: failed.length ? 1 : 0 };
+  }
+}
+
+async function until(check: () => boolean, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timeout');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+function setup(sink: FlakySink, windowMs = 10) {
+  const metrics = createMetrics();
+  let dispatcher: Dispatcher | undefined;
+  const queue = new PendingQueue({ windowMs, onAdd: () => dispatcher?.wake() });
+  dispatcher = new Dispatcher({
+    queue,
+    sink,
+    logger: new MemoryLogger(),
+    metrics,
+    backoff: { initialMs: 5, maxMs: 20 },
+  });
+  return { queue, dispatcher, metrics };
+}
+
+describe('Class: Dispatcher', () => {
+  it('delivers in batches of the sink size after the coalescing window', async () => {
+    const sink = new FlakySink();
+    const { queue } = setup(sink);
+    for (let i = 0; i < 35; i++) queue.add(note('added', `o${i}`, 1));
+    await until(() => sink.delivered.length === 35);
+    expect(sink.calls).toBe(4);
+    expect(queue.size).toBe(0);
+  });
+
+  it('loses nothing while the sink is down and delivers only the latest per object when it returns', async () => {
+    // Prepare
+    const sink = new FlakySink();
+    sink.down = true;
+    const { queue, metrics, dispatcher } = setup(sink, 1);
+    // Act: 50 objects × 40 changes while failing.
+    let maxPending = 0;
+    for (let round = 0; round < 40; round++) {
+      for (let i = 0; i < 50; i++) queue.add(note('modified', `o${i}`, round + 2, round + 1));
+      maxPending = Math.max(maxPending, queue.size);
+      await new Promise((r) => setTimeout(r, 2));
+    }
+    await until(() => sink.calls > 20);
+    sink.down = false;
+    await until(() => queue.size === 0 && sink.delivered.length >= 50);
+    // Assess
+    expect(maxPending).toBeLessThanOrEqual(50);
+    const last = new Map<string, string | undefined>();
+    for (const n of sink.delivered) last.set(n.ref.name, n.ref.resourceVersion);
+    expect(last.size).toBe(50);
+    for (const rv of last.values()) expect(rv).toBe('41');
+    expect((await metrics.registry.getSingleMetric('forwarder_sink_errors_total')?.get())?.values[0]?.value).toBeGreaterThan(0);
+    dispatcher.stop();
+  });
+
+  it('re-queues only the failed entries of a partial failure', async () => {
+    const sink = new FlakySink();
+    sink.partial = true;
+    const { queue } = setup(sink, 0);
+    for (let i = 0; i < 10; i++) queue.add(note('added', `o${i}`, 1));
+    await until(() => new Set(sink.delivered.map((n) => n.ref.name)).size === 10);
+    expect(queue.size).toBe(0);
+  });
+
+  it('sends nothing when canSend() is false', async () => {
+    const sink = new FlakySink();
+    const queue = new PendingQueue({ windowMs: 0 });
+    const d = new Dispatcher({ queue, sink, logger: new MemoryLogger(), metrics: createMetrics(), canSend: () => false });
+    queue.add(note('added', 'a', 1));
+    d.wake();
+    await new Promise((r) => setTimeout(r, 30));
+    expect(sink.calls).toBe(0);
+    d.stop();
+  });
+
+  it('flush() sends everything at once, ignoring the window', async () => {
+    const sink = new FlakySink();
+    const { queue, dispatcher } = setup(sink, 60_000);
+    for (let i = 0; i < 25; i++) queue.add(note('added', `o${i}`, 1));
+    expect(await dispatcher.flush(5_000)).toBe(true);
+    expect(sink.delivered).toHaveLength(25);
+    dispatcher.stop();
+  });
+});
