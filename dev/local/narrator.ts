@@ -2,7 +2,7 @@
  * Tells a newcomer what the functions are doing, in plain lines: finalizers added and removed,
  * load balancer status written, Events recorded. It watches the API server like `kubectl get -w`.
  */
-import type { KubeConfig} from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { Watch } from '@kubernetes/client-node';
 import type { KubeObject } from '../../lib/kube/types.js';
 import { canonical } from '../../lib/util/equal.js';

@@ -27,6 +27,8 @@ export interface PipelineOptions {
   seed?: boolean;
   /** LOG_LEVEL of the functions. */
   logLevel?: string;
+  /** What delivers notifications to the function: a watch of the API server, or nothing (callers POST). */
+  notificationSource?: 'watch' | 'none';
 }
 
 export interface Pipeline {
@@ -87,7 +89,10 @@ export async function startPipeline(options: PipelineOptions): Promise<Pipeline>
   if (options.seed) await seed(kube, upstreamScenario());
 
   const stats = { delivered: 0, failed: 0 };
-  const loop = startWatchLoop(kubeConfig, (n) => deliver(fn.url, n, stats));
+  const loop =
+    options.notificationSource === 'none'
+      ? undefined
+      : startWatchLoop(kubeConfig, (n) => deliver(fn.url, n, stats));
   return {
     api,
     functionUrl: fn.url,
@@ -96,7 +101,7 @@ export async function startPipeline(options: PipelineOptions): Promise<Pipeline>
     kubeConfig,
     stats,
     async close() {
-      loop.stop();
+      loop?.stop();
       await fn.close();
       await api.close();
     },

@@ -3,7 +3,7 @@
  * server and POST one ChangeNotification per object and event to the function URL.
  * (The cluster watch forwarder replaces this in the local pipeline when it is available.)
  */
-import type { KubeConfig} from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { Watch } from '@kubernetes/client-node';
 import { Resources } from '../../lib/kube/resources.js';
 import type { KubeObject, ResourceType } from '../../lib/kube/types.js';

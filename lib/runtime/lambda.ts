@@ -4,9 +4,7 @@
  * SSM Parameter Store by the official middy middlewares (cached across invocations), and one
  * Runtime per container, rebuilt only when the kubeconfig changes.
  */
-import middy from '@middy/core';
-import secretsManager from '@middy/secrets-manager';
-import ssm from '@middy/ssm';
+import middy, { type MiddlewareObj } from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { Context } from 'aws-lambda';
 import { createHash } from 'node:crypto';
@@ -27,10 +25,10 @@ type KubeconfigContext = Context & { kubeconfig?: string | Record<string, unknow
 let cached: { fingerprint: string; runtime: Promise<Runtime> } | undefined;
 
 function kubeconfigSource(context: KubeconfigContext): KubeConfigSource {
+  if (process.env.KUBECONFIG) return { file: process.env.KUBECONFIG };
   const fetched = context.kubeconfig;
   if (typeof fetched === 'string' && fetched) return { text: fetched };
   if (fetched && typeof fetched === 'object') return { text: JSON.stringify(fetched) };
-  if (process.env.KUBECONFIG) return { file: process.env.KUBECONFIG };
   if (process.env.KUBERNETES_SERVICE_HOST) return { inCluster: true };
   throw new Error(
     'no kubeconfig: set KUBECONFIG_SECRET_ID (Secrets Manager), KUBECONFIG_PARAMETER (SSM) or KUBECONFIG (a file path)',
@@ -58,22 +56,48 @@ export function lambdaHandler<E, R>(handler: Handler<E, R>) {
   const fn = middy<E, R, Error, Context>({ timeoutEarlyInMillis: EARLY_TIMEOUT_MS }).handler(handler);
   const pt = powertoolsOf(logger);
   if (pt) fn.use(injectLambdaContext(pt, { resetKeys: true }));
-  if (process.env.KUBECONFIG_SECRET_ID) {
+  // An explicit kubeconfig file (local runs, `osls invoke local`) wins over a stored secret.
+  if (process.env.KUBECONFIG) return fn;
+  const secretId = process.env.KUBECONFIG_SECRET_ID;
+  const parameter = process.env.KUBECONFIG_PARAMETER;
+  if (secretId) {
     fn.use(
-      secretsManager({
-        fetchData: { kubeconfig: process.env.KUBECONFIG_SECRET_ID },
-        setToContext: true,
-        cacheExpiry: KUBECONFIG_CACHE_MS,
-      }),
+      lazy(async () =>
+        (await import('@middy/secrets-manager')).default({
+          fetchData: { kubeconfig: secretId },
+          setToContext: true,
+          cacheExpiry: KUBECONFIG_CACHE_MS,
+        }),
+      ),
     );
-  } else if (process.env.KUBECONFIG_PARAMETER) {
+  } else if (parameter) {
     fn.use(
-      ssm({
-        fetchData: { kubeconfig: process.env.KUBECONFIG_PARAMETER },
-        setToContext: true,
-        cacheExpiry: KUBECONFIG_CACHE_MS,
-      }),
+      lazy(async () =>
+        (await import('@middy/ssm')).default({
+          fetchData: { kubeconfig: parameter },
+          setToContext: true,
+          cacheExpiry: KUBECONFIG_CACHE_MS,
+        }),
+      ),
     );
   }
   return fn;
+}
+
+/**
+ * A middleware loaded at its first use: the AWS SDK client behind it is only evaluated in
+ * containers that need it, which keeps cold starts of the others short.
+ */
+function lazy<E, R>(
+  load: () => Promise<MiddlewareObj<E, R, Error, Context & { kubeconfig: unknown }, { kubeconfig: unknown }>>,
+): MiddlewareObj<E, R, Error, Context> {
+  let loaded: ReturnType<typeof load> | undefined;
+  return {
+    before: async (request) => {
+      loaded ??= load();
+      // The fetching middleware adds `kubeconfig` to the context it is given.
+      const middleware = await loaded;
+      return middleware.before?.(request as Parameters<NonNullable<typeof middleware.before>>[0]);
+    },
+  };
 }

@@ -4,7 +4,7 @@
  * `retryAfterSeconds` when it gave one (a throttled or busy object), else 5 s × 2^(receives − 1),
  * capped at 5 minutes. This is the workqueue's rate-limited requeue, for a stateless consumer.
  */
-import { ChangeMessageVisibilityBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSRecord } from 'aws-lambda';
 import type { Logger } from '../log/logger.js';
 import type { ItemResult } from './process.js';
@@ -52,7 +52,9 @@ export async function delayRedelivery(
   }
   if (!byQueue.size) return;
   // The regional endpoint (or AWS_ENDPOINT_URL_SQS) is where the queue lives; never redirect to another host.
-  client ??= new SQSClient({ useQueueUrlAsEndpoint: false });
+  // Loaded on the first failure only: most batches never need it.
+  const { SQSClient: Client, ChangeMessageVisibilityBatchCommand } = await import('@aws-sdk/client-sqs');
+  client ??= new Client({ useQueueUrlAsEndpoint: false });
   for (const [QueueUrl, entries] of byQueue) {
     for (let i = 0; i < entries.length; i += 10) {
       try {

@@ -1,0 +1,76 @@
+import type { AddressInfo } from 'node:net';
+import { CallCounters } from './calls.js';
+import { SIM_ACCOUNT_ID, SIM_NETWORK, SIM_REGION } from './config.js';
+import type { BehaviourOptions, SimNetwork } from './config.js';
+import { Faults } from './faults.js';
+import type { FaultOptions } from './faults.js';
+import { startServer, SUPPORTED_ACTIONS } from './server.js';
+import { Elbv2State } from './state/index.js';
+import type { Elbv2Snapshot } from './state/index.js';
+
+export { elbv2ClientFor } from './client.js';
+export type { SimClientOptions } from './client.js';
+export { DEFAULT_LIMITS, HOSTED_ZONE_IDS, SIM_ACCOUNT_ID, SIM_NETWORK, SIM_REGION } from './config.js';
+export type { BehaviourOptions, SimLimits, SimNetwork, SimSubnet, TargetHealthOptions } from './config.js';
+export { SimError } from './errors.js';
+export { Faults } from './faults.js';
+export type { FaultDecision, FaultKind, FaultOptions, FaultRates, ScriptedFailure } from './faults.js';
+export { CallCounters } from './calls.js';
+export type { ActionCounters, CallOutcome, CallRecord } from './calls.js';
+export { Elbv2State } from './state/index.js';
+export type { Elbv2Snapshot, SnapshotTarget } from './state/index.js';
+export type { HealthOverride } from './state/model.js';
+export { SUPPORTED_ACTIONS } from './server.js';
+
+export interface Elbv2SimulatorOptions extends BehaviourOptions {
+  /** Loopback by default; the simulator has no auth. */
+  host?: string;
+  /** 0 (default) picks a free port. */
+  port?: number;
+  /** Seeds both the fault dice and the generated resource IDs (default 1). */
+  seed?: number;
+  faults?: FaultOptions;
+}
+
+export interface Elbv2Simulator {
+  /** Endpoint for the SDK's `endpoint` setting, e.g. http://127.0.0.1:41234 */
+  readonly url: string;
+  readonly port: number;
+  readonly region: string;
+  readonly accountId: string;
+  readonly network: SimNetwork;
+  readonly supportedActions: readonly string[];
+  readonly state: Elbv2State;
+  readonly faults: Faults;
+  readonly calls: CallCounters;
+  snapshot(): Elbv2Snapshot;
+  close(): Promise<void>;
+}
+
+export async function startElbv2Simulator(options: Elbv2SimulatorOptions = {}): Promise<Elbv2Simulator> {
+  const seed = options.seed ?? 1;
+  const state = new Elbv2State({ ...options, seed });
+  const faults = new Faults(seed, options.faults);
+  const calls = new CallCounters();
+  const host = options.host ?? '127.0.0.1';
+  const server = await startServer({ state, faults, calls }, host, options.port ?? 0);
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    region: SIM_REGION,
+    accountId: SIM_ACCOUNT_ID,
+    network: SIM_NETWORK,
+    supportedActions: SUPPORTED_ACTIONS,
+    state,
+    faults,
+    calls,
+    snapshot: () => state.snapshot(),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((err) => (err ? reject(err) : resolve()));
+        // Keep-alive sockets from SDK clients would otherwise hold close() open.
+        server.closeAllConnections();
+      }),
+  };
+}

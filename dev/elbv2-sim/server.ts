@@ -1,0 +1,125 @@
+import { createServer } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { CallCounters } from './calls.js';
+import { SimError } from './errors.js';
+import type { Faults } from './faults.js';
+import { QueryParams } from './query.js';
+import { INPUT_SHAPES } from './shapes.js';
+import type { Elbv2State } from './state/index.js';
+import { errorXml, successXml } from './xml.js';
+
+export interface ServerDeps {
+  state: Elbv2State;
+  faults: Faults;
+  calls: CallCounters;
+}
+
+export const SUPPORTED_ACTIONS: readonly string[] = Object.keys(INPUT_SHAPES).sort();
+
+const MAX_BODY_BYTES = 5 * 1024 * 1024;
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) reject(new SimError('ValidationError', 'Request body too large'));
+      else chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+function invoke(state: Elbv2State, action: string, params: QueryParams): unknown {
+  const shape = INPUT_SHAPES[action];
+  const method = (state as unknown as Record<string, ((input: unknown) => unknown) | undefined>)[
+    action.charAt(0).toLowerCase() + action.slice(1)
+  ];
+  if (!shape || !method)
+    throw new SimError('InvalidAction', `The action ${action} is not valid for this web service`);
+  return method(params.decode(shape));
+}
+
+export function startServer(deps: ServerDeps, host: string, port: number): Promise<Server> {
+  let requestSeq = 0;
+  const send = (res: ServerResponse, status: number, body: string, requestId: string) => {
+    res.writeHead(status, {
+      'content-type': 'text/xml',
+      'content-length': Buffer.byteLength(body),
+      'x-amzn-requestid': requestId,
+    });
+    res.end(body);
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const requestId = `51a0e1b5-0000-4000-8000-${String(++requestSeq).padStart(12, '0')}`;
+    let body: string;
+    try {
+      body = await readBody(req);
+    } catch (err) {
+      const e = err instanceof SimError ? err : new SimError('InternalFailure', String(err), 500);
+      send(res, e.status, errorXml(e, requestId), requestId);
+      return;
+    }
+    const query = req.url?.includes('?') ? req.url.slice(req.url.indexOf('?') + 1) : '';
+    const params = new QueryParams([query, body].filter(Boolean).join('&'));
+    const action = params.get('Action') ?? '';
+    if (!action) {
+      send(
+        res,
+        400,
+        errorXml(new SimError('MissingAction', 'Missing Action parameter'), requestId),
+        requestId,
+      );
+      return;
+    }
+
+    const decision = deps.faults.decide(action);
+    const latency = deps.faults.latencyFor(action);
+    if (latency > 0) await sleep(latency);
+
+    if (decision.kind === 'drop') {
+      deps.calls.record(action, 'fault', { fault: decision.fault });
+      req.socket.destroy();
+      return;
+    }
+    if (decision.kind === 'error') {
+      deps.calls.record(action, 'fault', { fault: decision.fault, code: decision.code });
+      const error = new SimError(decision.code, decision.message, decision.status);
+      send(res, error.status, errorXml(error, requestId), requestId);
+      return;
+    }
+
+    let result: unknown;
+    try {
+      result = invoke(deps.state, action, params);
+    } catch (err) {
+      const error =
+        err instanceof SimError ? err : new SimError('InternalFailure', `Simulator bug: ${String(err)}`, 500);
+      deps.calls.record(action, 'error', { code: error.code });
+      send(res, error.status, errorXml(error, requestId), requestId);
+      return;
+    }
+    if (decision.kind === 'dropAfterCommit') {
+      deps.calls.record(action, 'fault', { fault: decision.fault });
+      req.socket.destroy();
+      return;
+    }
+    deps.calls.record(action, 'ok');
+    send(res, 200, successXml(action, result, requestId), requestId);
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      if (!res.headersSent) res.writeHead(500).end(String(err));
+    });
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve(server));
+  });
+}

@@ -1,0 +1,275 @@
+import type {
+  CreateLoadBalancerInput,
+  CreateLoadBalancerOutput,
+  DeleteLoadBalancerInput,
+  DescribeLoadBalancerAttributesInput,
+  DescribeLoadBalancerAttributesOutput,
+  DescribeLoadBalancersInput,
+  DescribeLoadBalancersOutput,
+  LoadBalancer,
+  LoadBalancerAttribute,
+  ModifyLoadBalancerAttributesInput,
+  ModifyLoadBalancerAttributesOutput,
+  SetSecurityGroupsInput,
+  SetSecurityGroupsOutput,
+  SetSubnetsInput,
+  SetSubnetsOutput,
+  SubnetMapping,
+} from '@aws-sdk/client-elastic-load-balancing-v2';
+import { HOSTED_ZONE_IDS } from '../config.js';
+import type { SimSubnet } from '../config.js';
+import { SimError, required, validation } from '../errors.js';
+import type { LoadBalancerKind, LoadBalancerRecord } from './model.js';
+import { paginate } from './store.js';
+import type { Store } from './store.js';
+import { applyTags, checkTagQuota } from './tags.js';
+import { checkEnum, checkName, checkTags, sameSet } from './validate.js';
+import { deleteListenerRecord } from './listeners.js';
+
+const ATTRIBUTE_DEFAULTS: Record<LoadBalancerKind, Record<string, string>> = {
+  application: {
+    'access_logs.s3.enabled': 'false',
+    'access_logs.s3.bucket': '',
+    'access_logs.s3.prefix': '',
+    'deletion_protection.enabled': 'false',
+    'idle_timeout.timeout_seconds': '60',
+    'routing.http.desync_mitigation_mode': 'defensive',
+    'routing.http.drop_invalid_header_fields.enabled': 'false',
+    'routing.http.preserve_host_header.enabled': 'false',
+    'routing.http.x_amzn_tls_version_and_cipher_suite.enabled': 'false',
+    'routing.http.xff_client_port.enabled': 'false',
+    'routing.http.xff_header_processing.mode': 'append',
+    'routing.http2.enabled': 'true',
+    'waf.fail_open.enabled': 'false',
+    'load_balancing.cross_zone.enabled': 'true',
+    'client_keep_alive.seconds': '3600',
+  },
+  network: {
+    'access_logs.s3.enabled': 'false',
+    'access_logs.s3.bucket': '',
+    'access_logs.s3.prefix': '',
+    'deletion_protection.enabled': 'false',
+    'load_balancing.cross_zone.enabled': 'false',
+    'dns_record.client_routing_policy': 'any_availability_zone',
+  },
+};
+
+export function renderLoadBalancer(store: Store, lb: LoadBalancerRecord): LoadBalancer {
+  const provisioning = store.now() - lb.createdAt < store.provisioningMs;
+  return {
+    LoadBalancerArn: lb.arn,
+    DNSName: lb.dnsName,
+    CanonicalHostedZoneId: HOSTED_ZONE_IDS[lb.type],
+    CreatedTime: new Date(lb.createdAt),
+    LoadBalancerName: lb.name,
+    Scheme: lb.scheme,
+    VpcId: store.network.vpcId,
+    State: { Code: lb.stateOverride ?? (provisioning ? 'provisioning' : 'active') },
+    Type: lb.type,
+    AvailabilityZones: lb.subnets.map((subnetId) => ({
+      ZoneName: store.network.subnets.find((s) => s.subnetId === subnetId)?.availabilityZone,
+      SubnetId: subnetId,
+      LoadBalancerAddresses: lb.type === 'network' ? [] : undefined,
+    })),
+    SecurityGroups:
+      lb.type === 'application' || lb.securityGroups.length > 0 ? [...lb.securityGroups] : undefined,
+    IpAddressType: lb.ipAddressType,
+    EnforceSecurityGroupInboundRulesOnPrivateLinkTraffic: lb.enforcePrivateLinkSg,
+  };
+}
+
+function resolveSubnets(
+  store: Store,
+  type: LoadBalancerKind,
+  subnets: readonly string[] | undefined,
+  mappings: readonly SubnetMapping[] | undefined,
+): string[] {
+  if (subnets?.length && mappings?.length)
+    throw validation('You can specify subnets or subnet mappings, not both');
+  const ids = subnets?.length ? [...subnets] : (mappings ?? []).map((m) => m.SubnetId ?? '');
+  const found: SimSubnet[] = [];
+  for (const id of ids) {
+    const subnet = store.network.subnets.find((s) => s.subnetId === id);
+    if (!subnet) throw new SimError('SubnetNotFound', `The subnet ID '${id}' is not valid`);
+    if (found.some((s) => s.availabilityZone === subnet.availabilityZone)) {
+      throw validation(
+        `You cannot specify multiple subnets in the same Availability Zone '${subnet.availabilityZone}'`,
+      );
+    }
+    found.push(subnet);
+  }
+  const minimum = type === 'application' ? 2 : 1;
+  if (found.length < minimum) {
+    throw validation(
+      type === 'application'
+        ? 'At least two subnets in two different Availability Zones must be specified'
+        : 'At least one subnet must be specified',
+    );
+  }
+  return found.map((s) => s.subnetId);
+}
+
+function checkSecurityGroups(groups: readonly string[]): void {
+  for (const sg of groups) {
+    // No EC2 is simulated, so any well-formed ID is taken to exist.
+    if (!/^sg-[0-9a-f]{8,17}$/.test(sg))
+      throw new SimError('InvalidSecurityGroup', `Security group '${sg}' does not exist`);
+  }
+}
+
+export function createLoadBalancer(store: Store, input: CreateLoadBalancerInput): CreateLoadBalancerOutput {
+  const name = checkName(input.Name, 'load balancer');
+  checkEnum(input.Type, 'type', ['application', 'network', 'gateway']);
+  if (input.Type === 'gateway') throw validation('Gateway Load Balancers are not supported by the simulator');
+  const type: LoadBalancerKind = input.Type === 'network' ? 'network' : 'application';
+  checkEnum(input.Scheme, 'scheme', ['internet-facing', 'internal']);
+  const scheme = input.Scheme === 'internal' ? 'internal' : 'internet-facing';
+  checkEnum(input.IpAddressType, 'ipAddressType', ['ipv4', 'dualstack', 'dualstack-without-public-ipv4']);
+  const ipAddressType = input.IpAddressType ?? 'ipv4';
+  const subnets = resolveSubnets(store, type, input.Subnets, input.SubnetMappings);
+  const securityGroups = [...(input.SecurityGroups ?? [])];
+  checkSecurityGroups(securityGroups);
+  if (type === 'application' && securityGroups.length === 0)
+    securityGroups.push(store.network.defaultSecurityGroupId);
+  const tags = checkTags(input.Tags);
+  checkTagQuota(store, tags);
+
+  const existing = [...store.loadBalancers.values()].find((lb) => lb.name === name);
+  if (existing) {
+    // AWS answers an identical repeat create with the existing load balancer (idempotent create).
+    const identical =
+      existing.type === type &&
+      existing.scheme === scheme &&
+      existing.ipAddressType === ipAddressType &&
+      sameSet(existing.subnets, subnets) &&
+      sameSet(existing.securityGroups, securityGroups);
+    if (!identical)
+      throw new SimError(
+        'DuplicateLoadBalancerName',
+        `A load balancer with the name '${name}' already exists`,
+      );
+    return { LoadBalancers: [renderLoadBalancer(store, existing)] };
+  }
+  const sameType = [...store.loadBalancers.values()].filter((lb) => lb.type === type).length;
+  if (sameType >= store.limits.loadBalancersPerType) {
+    throw new SimError(
+      'TooManyLoadBalancers',
+      `The quota for the number of load balancers (${sameType}) has been reached`,
+    );
+  }
+
+  const id = store.newHexId();
+  const dnsPrefix = scheme === 'internal' ? 'internal-' : '';
+  const dnsName =
+    type === 'application'
+      ? `${dnsPrefix}${name}-${store.newDigits(10)}.${store.region}.elb.amazonaws.com`
+      : `${dnsPrefix}${name}-${id}.elb.${store.region}.amazonaws.com`;
+  const record: LoadBalancerRecord = {
+    seq: store.nextSeq(),
+    arn: store.arn(`loadbalancer/${type === 'application' ? 'app' : 'net'}/${name}/${id}`),
+    name,
+    type,
+    scheme,
+    ipAddressType,
+    createdAt: store.now(),
+    dnsName,
+    subnets,
+    securityGroups,
+    enforcePrivateLinkSg: type === 'network' && securityGroups.length > 0 ? 'on' : undefined,
+    attributes: new Map(Object.entries(ATTRIBUTE_DEFAULTS[type])),
+  };
+  store.loadBalancers.set(record.arn, record);
+  if (tags.length > 0) applyTags(store, record.arn, tags);
+  return { LoadBalancers: [renderLoadBalancer(store, record)] };
+}
+
+export function describeLoadBalancers(
+  store: Store,
+  input: DescribeLoadBalancersInput,
+): DescribeLoadBalancersOutput {
+  const arns = input.LoadBalancerArns ?? [];
+  const names = input.Names ?? [];
+  if (arns.length > 0 && names.length > 0)
+    throw validation('Load balancer ARNs and names cannot be specified at the same time');
+  let items = [...store.loadBalancers.values()];
+  if (arns.length > 0) {
+    items = arns.map((arn) => store.loadBalancer(arn));
+  } else if (names.length > 0) {
+    items = names.map((name) => {
+      const lb = items.find((l) => l.name === name);
+      if (!lb) throw new SimError('LoadBalancerNotFound', `Load balancers '[${name}]' not found`);
+      return lb;
+    });
+  }
+  const { page, nextMarker } = paginate([...new Set(items)], input.Marker, input.PageSize);
+  return { LoadBalancers: page.map((lb) => renderLoadBalancer(store, lb)), NextMarker: nextMarker };
+}
+
+export function deleteLoadBalancer(store: Store, input: DeleteLoadBalancerInput): Record<string, never> {
+  // Deleting a load balancer that does not exist (any more) succeeds, as in AWS.
+  const lb = store.lookup(store.loadBalancers, 'loadbalancer', input.LoadBalancerArn, 'loadBalancerArn');
+  if (!lb) return {};
+  if (lb.attributes.get('deletion_protection.enabled') === 'true') {
+    throw new SimError(
+      'OperationNotPermitted',
+      `Load balancer '${lb.arn}' cannot be deleted because deletion protection is enabled`,
+    );
+  }
+  for (const listener of store.listenersOf(lb.arn)) deleteListenerRecord(store, listener);
+  store.loadBalancers.delete(lb.arn);
+  store.deleteTags(lb.arn);
+  return {};
+}
+
+const attributeList = (lb: LoadBalancerRecord): LoadBalancerAttribute[] =>
+  [...lb.attributes].map(([Key, Value]) => ({ Key, Value }));
+
+export function describeLoadBalancerAttributes(
+  store: Store,
+  input: DescribeLoadBalancerAttributesInput,
+): DescribeLoadBalancerAttributesOutput {
+  return { Attributes: attributeList(store.loadBalancer(input.LoadBalancerArn)) };
+}
+
+export function modifyLoadBalancerAttributes(
+  store: Store,
+  input: ModifyLoadBalancerAttributesInput,
+): ModifyLoadBalancerAttributesOutput {
+  const lb = store.loadBalancer(input.LoadBalancerArn);
+  if (!input.Attributes || input.Attributes.length === 0) throw required('attributes');
+  for (const attr of input.Attributes) {
+    if (!attr.Key || !lb.attributes.has(attr.Key))
+      throw validation(`Load balancer attribute key '${attr.Key}' is not recognized`);
+  }
+  for (const attr of input.Attributes) lb.attributes.set(attr.Key!, attr.Value ?? '');
+  return { Attributes: attributeList(lb) };
+}
+
+export function setSecurityGroups(store: Store, input: SetSecurityGroupsInput): SetSecurityGroupsOutput {
+  const lb = store.loadBalancer(input.LoadBalancerArn);
+  const groups = input.SecurityGroups ?? [];
+  checkSecurityGroups(groups);
+  if (lb.type === 'application' && groups.length === 0) throw required('securityGroups');
+  if (lb.type === 'network' && lb.securityGroups.length === 0 && groups.length > 0) {
+    throw new SimError(
+      'InvalidConfigurationRequest',
+      'You cannot add security groups to a Network Load Balancer created without them',
+    );
+  }
+  lb.securityGroups = [...groups];
+  if (input.EnforceSecurityGroupInboundRulesOnPrivateLinkTraffic) {
+    lb.enforcePrivateLinkSg = input.EnforceSecurityGroupInboundRulesOnPrivateLinkTraffic;
+  }
+  return {
+    SecurityGroupIds: [...lb.securityGroups],
+    EnforceSecurityGroupInboundRulesOnPrivateLinkTraffic: lb.enforcePrivateLinkSg,
+  };
+}
+
+export function setSubnets(store: Store, input: SetSubnetsInput): SetSubnetsOutput {
+  const lb = store.loadBalancer(input.LoadBalancerArn);
+  lb.subnets = resolveSubnets(store, lb.type, input.Subnets, input.SubnetMappings);
+  if (input.IpAddressType) lb.ipAddressType = input.IpAddressType;
+  const rendered = renderLoadBalancer(store, lb);
+  return { AvailabilityZones: rendered.AvailabilityZones, IpAddressType: lb.ipAddressType };
+}

@@ -1,0 +1,96 @@
+import type {
+  Action,
+  EnforceSecurityGroupInboundRulesOnPrivateLinkTrafficEnum,
+  IpAddressType,
+  LoadBalancerStateEnum,
+  Matcher,
+  ProtocolEnum,
+  RuleCondition,
+  TargetGroupIpAddressTypeEnum,
+  TargetHealthReasonEnum,
+  TargetHealthStateEnum,
+  TargetTypeEnum,
+} from '@aws-sdk/client-elastic-load-balancing-v2';
+
+// Internal records. Every record carries `seq` (creation order) which drives paging markers and
+// the deterministic ordering of describe results and snapshots.
+
+export type LoadBalancerKind = 'application' | 'network';
+
+export interface LoadBalancerRecord {
+  seq: number;
+  arn: string;
+  name: string;
+  type: LoadBalancerKind;
+  scheme: 'internet-facing' | 'internal';
+  ipAddressType: IpAddressType;
+  createdAt: number;
+  dnsName: string;
+  subnets: string[];
+  securityGroups: string[];
+  enforcePrivateLinkSg?: EnforceSecurityGroupInboundRulesOnPrivateLinkTrafficEnum;
+  attributes: Map<string, string>;
+  stateOverride?: LoadBalancerStateEnum;
+}
+
+export interface HealthOverride {
+  State: TargetHealthStateEnum;
+  Reason?: TargetHealthReasonEnum;
+  Description?: string;
+}
+
+export interface TargetRecord {
+  id: string;
+  port: number;
+  availabilityZone?: string;
+  registeredAt: number;
+  drainingSince?: number;
+  healthOverride?: HealthOverride;
+}
+
+export interface TargetGroupRecord {
+  seq: number;
+  arn: string;
+  name: string;
+  protocol?: ProtocolEnum;
+  protocolVersion?: string;
+  port?: number;
+  vpcId?: string;
+  targetType: TargetTypeEnum;
+  ipAddressType: TargetGroupIpAddressTypeEnum;
+  healthCheckProtocol?: ProtocolEnum;
+  healthCheckPort?: string;
+  healthCheckEnabled: boolean;
+  healthCheckPath?: string;
+  healthCheckIntervalSeconds: number;
+  healthCheckTimeoutSeconds: number;
+  healthyThresholdCount: number;
+  unhealthyThresholdCount: number;
+  matcher?: Matcher;
+  attributes: Map<string, string>;
+  /** Keyed by `${id}:${port}`, in registration order. */
+  targets: Map<string, TargetRecord>;
+}
+
+export interface ListenerRecord {
+  seq: number;
+  arn: string;
+  loadBalancerArn: string;
+  port: number;
+  protocol: ProtocolEnum;
+  sslPolicy?: string;
+  defaultCertificate?: string;
+  extraCertificates: string[];
+  alpnPolicy?: string[];
+  defaultRuleArn: string;
+}
+
+export interface RuleRecord {
+  seq: number;
+  arn: string;
+  listenerArn: string;
+  priority: number | 'default';
+  conditions: RuleCondition[];
+  /** For the default rule these are the listener's DefaultActions (single source of truth). */
+  actions: Action[];
+}

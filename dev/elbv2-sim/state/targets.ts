@@ -1,0 +1,185 @@
+import type {
+  DeregisterTargetsInput,
+  DescribeTargetHealthInput,
+  DescribeTargetHealthOutput,
+  RegisterTargetsInput,
+  TargetDescription,
+  TargetHealthDescription,
+} from '@aws-sdk/client-elastic-load-balancing-v2';
+import { SimError, required } from '../errors.js';
+import { inCidr, isPrivateIpv4, parseIpv4, subnetOf } from '../network.js';
+import type { HealthOverride, TargetGroupRecord, TargetRecord } from './model.js';
+import type { Store } from './store.js';
+import { checkPort } from './validate.js';
+
+const key = (id: string, port: number): string => `${id}:${port}`;
+
+/** Drops targets whose draining period is over; done lazily whenever targets are read. */
+export function purgeDrained(store: Store, tg: TargetGroupRecord): void {
+  for (const [k, t] of tg.targets) {
+    if (t.drainingSince !== undefined && store.now() - t.drainingSince >= store.drainingMs)
+      tg.targets.delete(k);
+  }
+}
+
+function resolveTarget(store: Store, tg: TargetGroupRecord, target: TargetDescription): TargetRecord {
+  if (!target.Id) throw required('targets.member.id');
+  const port = target.Port ?? tg.port;
+  if (tg.targetType !== 'lambda') checkPort(port, 'targets.member.port');
+  const az = target.AvailabilityZone;
+  const zones = new Set(store.network.subnets.map((s) => s.availabilityZone));
+  if (az !== undefined && az !== 'all' && !zones.has(az)) {
+    throw new SimError('InvalidTarget', `Availability Zone '${az}' is not valid for target '${target.Id}'`);
+  }
+  if (tg.targetType === 'ip') {
+    const ip = parseIpv4(target.Id);
+    if (ip === undefined)
+      throw new SimError('InvalidTarget', `The IP address '${target.Id}' is not a valid IPv4 address`);
+    const inVpc = inCidr(ip, store.network.vpcCidr);
+    // Outside the VPC AWS only accepts private (RFC 1918 / RFC 6598) addresses, and only with AZ "all".
+    if (!inVpc && !isPrivateIpv4(ip)) {
+      throw new SimError(
+        'InvalidTarget',
+        `The IP address '${target.Id}' is not a private address and cannot be registered`,
+      );
+    }
+    if (!inVpc && az !== 'all') {
+      throw new SimError(
+        'InvalidTarget',
+        `The IP address '${target.Id}' is outside the VPC; the Availability Zone must be 'all'`,
+      );
+    }
+    return {
+      id: target.Id,
+      port: port!,
+      availabilityZone: az ?? subnetOf(store.network, ip)?.availabilityZone,
+      registeredAt: store.now(),
+    };
+  }
+  if (tg.targetType === 'instance' && !/^i-[0-9a-f]{8,17}$/.test(target.Id)) {
+    throw new SimError('InvalidTarget', `The following targets are not valid instances: '${target.Id}'`);
+  }
+  return { id: target.Id, port: port ?? 0, availabilityZone: az, registeredAt: store.now() };
+}
+
+export function registerTargets(store: Store, input: RegisterTargetsInput): Record<string, never> {
+  const tg = store.targetGroup(input.TargetGroupArn);
+  if (!input.Targets?.length) throw required('targets');
+  purgeDrained(store, tg);
+  const resolved = input.Targets.map((t) => resolveTarget(store, tg, t));
+  const fresh = new Set(resolved.map((t) => key(t.id, t.port)).filter((k) => !tg.targets.has(k)));
+  if (tg.targets.size + fresh.size > store.limits.targetsPerTargetGroup) {
+    throw new SimError(
+      'TooManyTargets',
+      `You've reached the limit on the number of targets (${store.limits.targetsPerTargetGroup})`,
+    );
+  }
+  for (const t of resolved) {
+    const existing = tg.targets.get(key(t.id, t.port));
+    // Re-registering a live target is a no-op; a draining one starts over as a new registration.
+    if (existing && existing.drainingSince === undefined) continue;
+    tg.targets.set(key(t.id, t.port), t);
+  }
+  return {};
+}
+
+export function deregisterTargets(store: Store, input: DeregisterTargetsInput): Record<string, never> {
+  const tg = store.targetGroup(input.TargetGroupArn);
+  if (!input.Targets?.length) throw required('targets');
+  purgeDrained(store, tg);
+  const found = input.Targets.map((t) => {
+    const record = tg.targets.get(key(t.Id ?? '', t.Port ?? tg.port ?? 0));
+    if (!record)
+      throw new SimError(
+        'InvalidTarget',
+        `The following targets are not registered in target group '${tg.arn}': '${t.Id}'`,
+      );
+    return record;
+  });
+  for (const record of found) {
+    if (store.drainingMs <= 0) tg.targets.delete(key(record.id, record.port));
+    else record.drainingSince ??= store.now();
+  }
+  purgeDrained(store, tg);
+  return {};
+}
+
+function health(store: Store, tg: TargetGroupRecord, t: TargetRecord): HealthOverride {
+  if (t.drainingSince !== undefined) {
+    return {
+      State: 'draining',
+      Reason: 'Target.DeregistrationInProgress',
+      Description: 'Target deregistration is in progress',
+    };
+  }
+  if (t.healthOverride) return { ...t.healthOverride };
+  if (store.loadBalancersOfTargetGroup(tg.arn).length === 0) {
+    return {
+      State: 'unused',
+      Reason: 'Target.NotInUse',
+      Description: 'Target group is not configured to receive traffic from the load balancer',
+    };
+  }
+  if (!tg.healthCheckEnabled)
+    return {
+      State: 'unavailable',
+      Reason: 'Target.HealthCheckDisabled',
+      Description: 'Health checks disabled',
+    };
+  if (store.now() - t.registeredAt < store.initialMs) {
+    return {
+      State: 'initial',
+      Reason: 'Elb.RegistrationInProgress',
+      Description: 'Target registration is in progress',
+    };
+  }
+  return { State: 'healthy' };
+}
+
+function describeOne(store: Store, tg: TargetGroupRecord, t: TargetRecord): TargetHealthDescription {
+  return {
+    Target: { Id: t.id, Port: t.port, AvailabilityZone: t.availabilityZone },
+    HealthCheckPort: tg.healthCheckPort === 'traffic-port' ? String(t.port) : tg.healthCheckPort,
+    TargetHealth: health(store, tg, t),
+  };
+}
+
+export function describeTargetHealth(
+  store: Store,
+  input: DescribeTargetHealthInput,
+): DescribeTargetHealthOutput {
+  const tg = store.targetGroup(input.TargetGroupArn);
+  purgeDrained(store, tg);
+  if (!input.Targets?.length) {
+    return { TargetHealthDescriptions: [...tg.targets.values()].map((t) => describeOne(store, tg, t)) };
+  }
+  return {
+    TargetHealthDescriptions: input.Targets.map((q) => {
+      const port = q.Port ?? tg.port ?? 0;
+      const t = tg.targets.get(key(q.Id ?? '', port));
+      if (t) return describeOne(store, tg, t);
+      return {
+        Target: { Id: q.Id, Port: port, AvailabilityZone: q.AvailabilityZone },
+        TargetHealth: {
+          State: 'unused',
+          Reason: 'Target.NotRegistered',
+          Description: 'Target is not registered to the target group',
+        },
+      };
+    }),
+  };
+}
+
+/** Test hook: pin a target's health (e.g. `unhealthy`), or pass undefined to return to the model. */
+export function setTargetHealth(
+  store: Store,
+  targetGroupArn: string,
+  target: { Id: string; Port?: number },
+  override: HealthOverride | undefined,
+): void {
+  const tg = store.targetGroup(targetGroupArn);
+  const record = tg.targets.get(key(target.Id, target.Port ?? tg.port ?? 0));
+  if (!record)
+    throw new SimError('InvalidTarget', `Target '${target.Id}' is not registered in '${targetGroupArn}'`);
+  record.healthOverride = override;
+}
