@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ProviderConfigError } from '../../lib/errors.js';
+import { silentLogger } from '../../lib/log/logger.js';
 import { createElbv2Client, DEFAULT_HEALTH_CHECK, parseAwsConfig } from '../../lib/providers/aws/config.js';
+import { createAwsProvider } from '../../lib/providers/aws/index.js';
+import { MemoryKube } from '../support/memory-kube.js';
 
 const minimalYaml = `
 region: eu-west-1
@@ -53,13 +56,33 @@ describe('Function: parseAwsConfig', () => {
   it.each([
     { name: 'no file', text: undefined, message: /needs a configuration file/ },
     { name: 'not YAML', text: 'a: [', message: /not valid YAML/ },
-    { name: 'missing ownerId', text: minimalYaml.replace('ownerId: karmada-prod', ''), message: /ownerId: required/ },
-    { name: 'ownerId not a DNS label', text: minimalYaml.replace('karmada-prod', 'Karmada_Prod'), message: /ownerId: must be a DNS label/ },
+    {
+      name: 'missing ownerId',
+      text: minimalYaml.replace('ownerId: karmada-prod', ''),
+      message: /ownerId: required/,
+    },
+    {
+      name: 'ownerId not a DNS label',
+      text: minimalYaml.replace('karmada-prod', 'Karmada_Prod'),
+      message: /ownerId: must be a DNS label/,
+    },
     { name: 'bad CIDR', text: minimalYaml.replace('10.0.0.0/16', '10.0.0.0/99'), message: /vpc\.cidrs\.0/ },
-    { name: 'bad scheme', text: `${minimalYaml}scheme: public\n`, message: /scheme: must be one of "internal", "internet-facing"/ },
+    {
+      name: 'bad scheme',
+      text: `${minimalYaml}scheme: public\n`,
+      message: /scheme: must be one of "internal", "internet-facing"/,
+    },
     { name: 'unknown field', text: `${minimalYaml}regoin: x\n`, message: /unknown field\(s\) regoin/ },
-    { name: 'bad health-check interval', text: `${minimalYaml}healthCheck: { intervalSeconds: 1 }\n`, message: /healthCheck\.intervalSeconds/ },
-    { name: 'reserved default tag', text: `${minimalYaml}defaultTags: { multicluster.karmada.io/owner: x }\n`, message: /defaultTags\.multicluster\.karmada\.io\/owner: reserved/ },
+    {
+      name: 'bad health-check interval',
+      text: `${minimalYaml}healthCheck: { intervalSeconds: 1 }\n`,
+      message: /healthCheck\.intervalSeconds/,
+    },
+    {
+      name: 'reserved default tag',
+      text: `${minimalYaml}defaultTags: { multicluster.karmada.io/owner: x }\n`,
+      message: /defaultTags\.multicluster\.karmada\.io\/owner: reserved/,
+    },
     { name: 'empty subnets', text: minimalYaml.replace('[subnet-a, subnet-b]', '[]'), message: /subnets/ },
   ])('rejects $name with ProviderConfigError naming the field', ({ text, message }) => {
     expect(() => parseAwsConfig(text)).toThrow(ProviderConfigError);
@@ -74,5 +97,20 @@ describe('Function: createElbv2Client', () => {
     expect(client.config.retryMode).toBe('adaptive');
     expect(((await client.config.retryStrategy()) as { mode?: string }).mode).toBe('adaptive');
     client.destroy();
+  });
+});
+
+describe('Function: createAwsProvider', () => {
+  const deps = { kube: new MemoryKube(), logger: silentLogger };
+
+  it('builds the aws provider: ingress supported, MCS not yet', async () => {
+    const provider = await createAwsProvider(minimalYaml, deps);
+    expect(provider.providerName()).toBe('aws');
+    expect(provider.loadBalancer()).toBeDefined();
+    expect(provider.mcsLoadBalancer()).toBeUndefined();
+  });
+
+  it('fails with ProviderConfigError on a bad file', () => {
+    expect(() => createAwsProvider('region: x', deps)).toThrow(ProviderConfigError);
   });
 });

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { elbv2Name, loadBalancerName, MAX_NAME_LENGTH, targetGroupName } from '../../lib/providers/aws/naming.js';
+import {
+  elbv2Name,
+  loadBalancerName,
+  MAX_NAME_LENGTH,
+  targetGroupName,
+} from '../../lib/providers/aws/naming.js';
 import { isOwnedBy, resourceTags, stackId, tagsToUpsert } from '../../lib/providers/aws/tagging.js';
 
 const lb = {
@@ -14,8 +19,18 @@ const lb = {
 describe('Function: elbv2Name', () => {
   it.each([
     { name: 'short names', ns: 'a', n: 'b', expected: /^k8s-a-b-[0-9a-f]{10}$/ },
-    { name: 'long names are cut to 8', ns: 'production-europe', n: 'very-long-ingress-name', expected: /^k8s-producti-verylong-[0-9a-f]{10}$/ },
-    { name: 'non-alphanumerics are stripped', ns: 'team.a_b', n: 'my.ing-ress', expected: /^k8s-teamab-mying[a-z]*-[0-9a-f]{10}$/ },
+    {
+      name: 'long names are cut to 8',
+      ns: 'production-europe',
+      n: 'very-long-ingress-name',
+      expected: /^k8s-producti-verylong-[0-9a-f]{10}$/,
+    },
+    {
+      name: 'non-alphanumerics are stripped',
+      ns: 'team.a_b',
+      n: 'my.ing-ress',
+      expected: /^k8s-teamab-mying[a-z]*-[0-9a-f]{10}$/,
+    },
   ])('$name', ({ ns, n, expected }) => {
     const name = elbv2Name(ns, n, ['x']);
     expect(name).toMatch(expected);
@@ -72,7 +87,9 @@ describe('Module: tagging', () => {
   });
 
   it('lets ownership tags win over default tags', () => {
-    expect(resourceTags(owner, 'LoadBalancer', { 'multicluster.karmada.io/owner': 'evil', team: 'x' })).toStrictEqual({
+    expect(
+      resourceTags(owner, 'LoadBalancer', { 'multicluster.karmada.io/owner': 'evil', team: 'x' }),
+    ).toStrictEqual({
       'multicluster.karmada.io/owner': 'karmada-prod',
       team: 'x',
       'multicluster.karmada.io/stack': 'mci/default/demo',

@@ -12,7 +12,13 @@ describe('Function: sortPaths', () => {
   it.each([
     {
       name: 'Exact first, then Prefix longest first, then ImplementationSpecific in order',
-      input: [p('/is-b', 'ImplementationSpecific'), p('/a', 'Prefix'), p('/exact', 'Exact'), p('/is-a', 'ImplementationSpecific'), p('/abc', 'Prefix')],
+      input: [
+        p('/is-b', 'ImplementationSpecific'),
+        p('/a', 'Prefix'),
+        p('/exact', 'Exact'),
+        p('/is-a', 'ImplementationSpecific'),
+        p('/abc', 'Prefix'),
+      ],
       expected: ['/exact', '/abc', '/a', '/is-b', '/is-a'],
     },
     {
@@ -52,9 +58,27 @@ describe('Function: pathPatterns', () => {
 
 describe('Function: ruleConditions', () => {
   it.each([
-    { name: 'host and path', host: 'a.example.com', path: p('/x', 'Exact'), expected: [{ field: 'host-header', values: ['a.example.com'] }, { field: 'path-pattern', values: ['/x'] }] },
-    { name: 'host only', host: 'a.example.com', path: p('', 'ImplementationSpecific'), expected: [{ field: 'host-header', values: ['a.example.com'] }] },
-    { name: 'neither: match all', host: undefined, path: p('', 'ImplementationSpecific'), expected: [{ field: 'path-pattern', values: ['/*'] }] },
+    {
+      name: 'host and path',
+      host: 'a.example.com',
+      path: p('/x', 'Exact'),
+      expected: [
+        { field: 'host-header', values: ['a.example.com'] },
+        { field: 'path-pattern', values: ['/x'] },
+      ],
+    },
+    {
+      name: 'host only',
+      host: 'a.example.com',
+      path: p('', 'ImplementationSpecific'),
+      expected: [{ field: 'host-header', values: ['a.example.com'] }],
+    },
+    {
+      name: 'neither: match all',
+      host: undefined,
+      path: p('', 'ImplementationSpecific'),
+      expected: [{ field: 'path-pattern', values: ['/*'] }],
+    },
   ])('$name', ({ host, path, expected }) => {
     expect(ruleConditions(host, path, 'f')).toStrictEqual(expected);
   });

@@ -6,7 +6,12 @@ import { collectedSlice } from '../fixtures/aws/objects.js';
 
 describe('Function: sourceClusterOf', () => {
   it.each([
-    { name: 'work namespace annotation', slice: collectedSlice('member-1', 's', { addresses: [] }), known: [], expected: 'member-1' },
+    {
+      name: 'work namespace annotation',
+      slice: collectedSlice('member-1', 's', { addresses: [] }),
+      known: [],
+      expected: 'member-1',
+    },
     {
       name: 'work namespace label (older Karmada)',
       slice: (() => {
@@ -17,24 +22,55 @@ describe('Function: sourceClusterOf', () => {
       known: [],
       expected: 'member-1',
     },
-    { name: 'name prefix, longest known cluster wins', slice: collectedSlice('a-b', 's', { addresses: [], noAnnotation: true }), known: ['a', 'a-b'], expected: 'a-b' },
-    { name: 'name prefix, nothing known', slice: collectedSlice('a-b', 's', { addresses: [], noAnnotation: true }), known: [], expected: undefined },
+    {
+      name: 'name prefix, longest known cluster wins',
+      slice: collectedSlice('a-b', 's', { addresses: [], noAnnotation: true }),
+      known: ['a', 'a-b'],
+      expected: 'a-b',
+    },
+    {
+      name: 'name prefix, nothing known',
+      slice: collectedSlice('a-b', 's', { addresses: [], noAnnotation: true }),
+      known: [],
+      expected: undefined,
+    },
   ])('$name', ({ slice, known, expected }) => {
     expect(sourceClusterOf(slice, known)).toBe(expected);
   });
 });
 
 describe('Function: endpointPortFor', () => {
-  const slice = collectedSlice('m', 's', { addresses: [], ports: [{ name: 'http', port: 8081 }, { name: '', port: 9000 }] });
+  const slice = collectedSlice('m', 's', {
+    addresses: [],
+    ports: [
+      { name: 'http', port: 8081 },
+      { name: '', port: 9000 },
+    ],
+  });
   it.each([
     { name: 'by port name', sp: { name: 'http', port: 80, targetPort: 'web' }, expected: 8081 },
-    { name: 'unnamed port matches the unnamed slice port', sp: { port: 80, targetPort: 1234 }, expected: 9000 },
-    { name: 'numeric targetPort fallback', sp: { name: 'other', port: 80, targetPort: 7000 }, expected: 7000 },
+    {
+      name: 'unnamed port matches the unnamed slice port',
+      sp: { port: 80, targetPort: 1234 },
+      expected: 9000,
+    },
+    {
+      name: 'numeric targetPort fallback',
+      sp: { name: 'other', port: 80, targetPort: 7000 },
+      expected: 7000,
+    },
     { name: 'no targetPort: the port', sp: { name: 'other', port: 80 }, expected: 80 },
-    { name: 'named targetPort not in the slice', sp: { name: 'other', port: 80, targetPort: 'x' }, expected: undefined },
-  ] as Array<{ name: string; sp: ServicePort; expected: number | undefined }>)('$name', ({ sp, expected }) => {
-    expect(endpointPortFor(slice, sp)).toBe(expected);
-  });
+    {
+      name: 'named targetPort not in the slice',
+      sp: { name: 'other', port: 80, targetPort: 'x' },
+      expected: undefined,
+    },
+  ] as Array<{ name: string; sp: ServicePort; expected: number | undefined }>)(
+    '$name',
+    ({ sp, expected }) => {
+      expect(endpointPortFor(slice, sp)).toBe(expected);
+    },
+  );
 });
 
 describe('Module: ip', () => {

@@ -62,17 +62,37 @@ const cases: Array<{ name: string; input: IngressStackInput }> = [
         },
       }),
       services: [
-        { ...service('web', [{ name: 'http', port: 80, targetPort: 'http-web' }]), metadata: { name: 'web', namespace: 'production-eu' } },
-        { ...service('api', [{ name: 'grpc', port: 9090 }, { name: 'rest', port: 8080, targetPort: 3000 }]), metadata: { name: 'api', namespace: 'production-eu' } },
+        {
+          ...service('web', [{ name: 'http', port: 80, targetPort: 'http-web' }]),
+          metadata: { name: 'web', namespace: 'production-eu' },
+        },
+        {
+          ...service('api', [
+            { name: 'grpc', port: 9090 },
+            { name: 'rest', port: 8080, targetPort: 3000 },
+          ]),
+          metadata: { name: 'api', namespace: 'production-eu' },
+        },
         { ...service('admin'), metadata: { name: 'admin', namespace: 'production-eu' } },
       ],
       endpointSlices: [
-        collectedSlice('member1', 'web', { namespace: 'production-eu', addresses: ['10.0.1.5'], ports: [{ name: 'http', port: 8081 }] }),
-        collectedSlice('member2', 'web', { namespace: 'production-eu', addresses: ['10.0.2.5'], ports: [{ name: 'http', port: 8082 }] }),
+        collectedSlice('member1', 'web', {
+          namespace: 'production-eu',
+          addresses: ['10.0.1.5'],
+          ports: [{ name: 'http', port: 8081 }],
+        }),
+        collectedSlice('member2', 'web', {
+          namespace: 'production-eu',
+          addresses: ['10.0.2.5'],
+          ports: [{ name: 'http', port: 8082 }],
+        }),
         collectedSlice('member1', 'api', {
           namespace: 'production-eu',
           addresses: ['10.0.1.7'],
-          ports: [{ name: 'grpc', port: 9090 }, { name: 'rest', port: 3000 }],
+          ports: [
+            { name: 'grpc', port: 9090 },
+            { name: 'rest', port: 3000 },
+          ],
         }),
         // Not a Service this MCI uses: ignored.
         collectedSlice('member1', 'other', { namespace: 'production-eu', addresses: ['10.0.1.99'] }),
@@ -89,7 +109,8 @@ describe('Function: buildIngressStack', () => {
     // Act
     const stack = JSON.parse(JSON.stringify(buildIngressStack(input)));
     // Assess
-    if (process.env.UPDATE_AWS_FIXTURES || !existsSync(file)) writeFileSync(file, `${JSON.stringify(stack, null, 2)}\n`);
+    if (process.env.UPDATE_AWS_FIXTURES || !existsSync(file))
+      writeFileSync(file, `${JSON.stringify(stack, null, 2)}\n`);
     expect(stack).toStrictEqual(JSON.parse(readFileSync(file, 'utf8')));
   });
 
@@ -100,33 +121,53 @@ describe('Function: buildIngressStack', () => {
   it('answers with a fixed 404 when there is no default backend', () => {
     const listener = buildIngressStack(minimalInput()).resources.find((r) => r.id === '80');
     expect(listener?.spec).toMatchObject({
-      defaultActions: [{ type: 'fixed-response', fixedResponse: { statusCode: '404', contentType: 'text/plain' } }],
+      defaultActions: [
+        { type: 'fixed-response', fixedResponse: { statusCode: '404', contentType: 'text/plain' } },
+      ],
     });
   });
 
   it('excludes the blocked cluster and not-ready endpoints from the targets', () => {
-    const tg = buildIngressStack(minimalInput(minimalIngress({ status: { trafficBlockClusters: ['member2'] } })))
-      .resources.find((r) => r.type === 'AWS::ElasticLoadBalancingV2::TargetGroup');
-    expect(tg?.spec).toMatchObject({ targets: [{ id: '10.0.1.10', port: 8080 }, { id: '10.0.1.11', port: 8080 }] });
+    const tg = buildIngressStack(
+      minimalInput(minimalIngress({ status: { trafficBlockClusters: ['member2'] } })),
+    ).resources.find((r) => r.type === 'AWS::ElasticLoadBalancingV2::TargetGroup');
+    expect(tg?.spec).toMatchObject({
+      targets: [
+        { id: '10.0.1.10', port: 8080 },
+        { id: '10.0.1.11', port: 8080 },
+      ],
+    });
   });
 
   it.each([
-    { name: 'known from serviceLocations', locations: ['member2', 'member2-eu'], targets: [{ id: '10.0.3.30', port: 8080 }] },
+    {
+      name: 'known from serviceLocations',
+      locations: ['member2', 'member2-eu'],
+      targets: [{ id: '10.0.3.30', port: 8080 }],
+    },
     // Unknown cluster names cannot be told apart from a blocked prefix: err on the side of blocking.
     { name: 'unknown', locations: [], targets: [] },
-  ])('blocks a cluster by slice name when Karmada did not annotate the slice ($name)', ({ locations, targets }) => {
-    const input = minimalInput(
-      minimalIngress({
-        status: { trafficBlockClusters: ['member2'], serviceLocations: [{ name: 'serve', clusters: locations }] },
-      }),
-    );
-    input.endpointSlices = [
-      collectedSlice('member2', 'serve', { addresses: ['10.0.2.20'], noAnnotation: true }),
-      collectedSlice('member2-eu', 'serve', { addresses: ['10.0.3.30'], noAnnotation: true }),
-    ];
-    const tg = buildIngressStack(input).resources.find((r) => r.type === 'AWS::ElasticLoadBalancingV2::TargetGroup');
-    expect(tg?.spec).toMatchObject({ targets });
-  });
+  ])(
+    'blocks a cluster by slice name when Karmada did not annotate the slice ($name)',
+    ({ locations, targets }) => {
+      const input = minimalInput(
+        minimalIngress({
+          status: {
+            trafficBlockClusters: ['member2'],
+            serviceLocations: [{ name: 'serve', clusters: locations }],
+          },
+        }),
+      );
+      input.endpointSlices = [
+        collectedSlice('member2', 'serve', { addresses: ['10.0.2.20'], noAnnotation: true }),
+        collectedSlice('member2-eu', 'serve', { addresses: ['10.0.3.30'], noAnnotation: true }),
+      ];
+      const tg = buildIngressStack(input).resources.find(
+        (r) => r.type === 'AWS::ElasticLoadBalancingV2::TargetGroup',
+      );
+      expect(tg?.spec).toMatchObject({ targets });
+    },
+  );
 
   it('tags every resource with owner, stack and resource ID plus the default tags', () => {
     for (const r of buildIngressStack(minimalInput()).resources) {
@@ -153,7 +194,13 @@ describe('Function: buildIngressStack (invalid objects)', () => {
               {
                 http: {
                   paths: [
-                    { path: '/x', pathType: 'Prefix', backend: { resource: { apiGroup: 'k8s.example.com', kind: 'StorageBucket', name: 'b' } } },
+                    {
+                      path: '/x',
+                      pathType: 'Prefix',
+                      backend: {
+                        resource: { apiGroup: 'k8s.example.com', kind: 'StorageBucket', name: 'b' },
+                      },
+                    },
                   ],
                 },
               },
@@ -178,7 +225,9 @@ describe('Function: buildIngressStack (invalid objects)', () => {
     },
     {
       name: 'an unknown port number',
-      input: minimalInput(minimalIngress({ spec: { defaultBackend: { service: { name: 'serve', port: { number: 81 } } } } })),
+      input: minimalInput(
+        minimalIngress({ spec: { defaultBackend: { service: { name: 'serve', port: { number: 81 } } } } }),
+      ),
       field: 'spec.defaultBackend.service.port',
       message: /has no port "81"/,
     },

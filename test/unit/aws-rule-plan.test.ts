@@ -17,7 +17,13 @@ describe('Function: planRules', () => {
       name: 'a new rule in front: move the old one, create the new one',
       desired: [d('N', 1), d('A', 2)],
       actual: [a('r1', 'A', 1)],
-      expected: { setPriorities: [{ arn: 'r1', priority: 2 }], modify: [], create: [d('N', 1)], delete: [], unchanged: 0 },
+      expected: {
+        setPriorities: [{ arn: 'r1', priority: 2 }],
+        modify: [],
+        create: [d('N', 1)],
+        delete: [],
+        unchanged: 0,
+      },
     },
     {
       name: 're-order: one atomic swap, nothing modified',
@@ -38,7 +44,13 @@ describe('Function: planRules', () => {
       name: 'changed action at the same priority: modify in place',
       desired: [d('A2', 1)],
       actual: [a('r1', 'A', 1)],
-      expected: { setPriorities: [], modify: [{ arn: 'r1', desired: d('A2', 1) }], create: [], delete: [], unchanged: 0 },
+      expected: {
+        setPriorities: [],
+        modify: [{ arn: 'r1', desired: d('A2', 1) }],
+        create: [],
+        delete: [],
+        unchanged: 0,
+      },
     },
     {
       name: 'a removed rule on a needed priority is pushed away before the move, deleted after',
@@ -85,15 +97,29 @@ describe('Function: diffTargets', () => {
   it.each([
     {
       name: 'register new, deregister gone, keep AWS-assigned zones',
-      desired: [{ id: '10.0.0.1', port: 80 }, { id: '10.0.0.2', port: 80 }],
-      actual: [{ Id: '10.0.0.1', Port: 80, AvailabilityZone: 'eu-west-1a' }, { Id: '10.0.0.3', Port: 80 }],
-      expected: { rezone: [], register: [{ Id: '10.0.0.2', Port: 80 }], deregister: [{ Id: '10.0.0.3', Port: 80, AvailabilityZone: undefined }] },
+      desired: [
+        { id: '10.0.0.1', port: 80 },
+        { id: '10.0.0.2', port: 80 },
+      ],
+      actual: [
+        { Id: '10.0.0.1', Port: 80, AvailabilityZone: 'eu-west-1a' },
+        { Id: '10.0.0.3', Port: 80 },
+      ],
+      expected: {
+        rezone: [],
+        register: [{ Id: '10.0.0.2', Port: 80 }],
+        deregister: [{ Id: '10.0.0.3', Port: 80, AvailabilityZone: undefined }],
+      },
     },
     {
       name: 'a port change is a new target',
       desired: [{ id: '10.0.0.1', port: 81 }],
       actual: [{ Id: '10.0.0.1', Port: 80 }],
-      expected: { rezone: [], register: [{ Id: '10.0.0.1', Port: 81 }], deregister: [{ Id: '10.0.0.1', Port: 80, AvailabilityZone: undefined }] },
+      expected: {
+        rezone: [],
+        register: [{ Id: '10.0.0.1', Port: 81 }],
+        deregister: [{ Id: '10.0.0.1', Port: 80, AvailabilityZone: undefined }],
+      },
     },
     {
       name: 'an off-VPC target registered without zone all is re-registered',

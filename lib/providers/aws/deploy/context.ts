@@ -1,0 +1,140 @@
+/**
+ * What every deploy step needs, and the one door to the ELBv2 API: `call` passes the abort signal,
+ * stops before starting work once the signal fired, and turns throttling / server errors that
+ * survived the SDK's bounded retries, and write conflicts, into RetryLaterError (the caller
+ * requeues instead of sleeping).
+ */
+import type { ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
+import { CancelledError, RetryLaterError, errorMessage } from '../../../errors.js';
+import type { Logger } from '../../../log/logger.js';
+import type { StackOwner } from '../tagging.js';
+
+export interface DeployOptions {
+  /** Bounded retry of DeleteTargetGroup while a deleted rule/LB still references it (LBC: 2 s, 20 s). */
+  resourceInUseAttempts: number;
+  resourceInUseDelayMs: number;
+}
+
+export const DEFAULT_DEPLOY_OPTIONS: DeployOptions = {
+  resourceInUseAttempts: 10,
+  resourceInUseDelayMs: 2000,
+};
+
+export interface DeployContext {
+  client: ElasticLoadBalancingV2Client;
+  signal: AbortSignal;
+  logger: Logger;
+  owner: StackOwner;
+  /** The VPC our target groups live in: narrows the tag sweep over target groups. */
+  vpcId: string;
+  options: DeployOptions;
+}
+
+/** Stops between steps once the caller gave up. */
+export function checkAborted(ctx: Pick<DeployContext, 'signal'>): void {
+  if (ctx.signal.aborted) throw new CancelledError('reconcile cancelled', { cause: ctx.signal.reason });
+}
+
+interface SdkErrorShape {
+  name?: string;
+  code?: string;
+  Code?: string;
+  $fault?: 'client' | 'server';
+  $metadata?: { httpStatusCode?: number };
+}
+
+/** Whether an SDK error is the given ELBv2 error code (`LoadBalancerNotFound`, `ResourceInUse`...). */
+export function isAwsError(err: unknown, code: string): boolean {
+  if (typeof err !== 'object' || err === null) return false;
+  const e = err as SdkErrorShape;
+  // awsQuery errors surface as `<Code>Exception` classes, or as the bare code when unmodelled.
+  return e.name === code || e.name === `${code}Exception` || e.Code === code;
+}
+
+const THROTTLING = new Set([
+  'Throttling',
+  'ThrottlingException',
+  'ThrottledException',
+  'RequestLimitExceeded',
+  'RequestThrottled',
+  'RequestThrottledException',
+  'TooManyRequestsException',
+  'SlowDown',
+]);
+/**
+ * Conflicts a fresh reconcile resolves: a write whose response was lost (the SDK's retry then
+ * meets its own result) or a concurrent writer. Re-reading AWS adopts ours or reports a foreign one.
+ */
+const CONFLICTS = [
+  'PriorityInUse',
+  'DuplicateListener',
+  'DuplicateTargetGroupName',
+  'DuplicateLoadBalancerName',
+];
+
+export function isConflict(err: unknown): boolean {
+  return CONFLICTS.some((code) => isAwsError(err, code));
+}
+
+const NETWORK = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN']);
+
+/** Throttling, 5xx and network failures: worth trying again later, not worth reporting as invalid. */
+export function isTransient(err: unknown): boolean {
+  if (typeof err !== 'object' || err === null) return false;
+  const e = err as SdkErrorShape;
+  if (e.name !== undefined && THROTTLING.has(e.name)) return true;
+  if (e.$fault === 'server') return true;
+  const status = e.$metadata?.httpStatusCode;
+  if (status !== undefined && (status === 429 || status >= 500)) return true;
+  if (e.name === 'TimeoutError') return true;
+  return e.code !== undefined && NETWORK.has(e.code);
+}
+
+/** Runs one ELBv2 call under the context's signal; see the module comment for error mapping. */
+export async function call<T>(
+  ctx: DeployContext,
+  operation: string,
+  send: (options: { abortSignal: AbortSignal }) => Promise<T>,
+): Promise<T> {
+  checkAborted(ctx);
+  try {
+    return await send({ abortSignal: ctx.signal });
+  } catch (err) {
+    if (ctx.signal.aborted)
+      throw new CancelledError(`reconcile cancelled during ${operation}`, { cause: err });
+    if (isTransient(err)) {
+      throw new RetryLaterError(`ELBv2 ${operation} failed after retries: ${errorMessage(err)}`, {
+        cause: err,
+      });
+    }
+    if (isConflict(err)) {
+      throw new RetryLaterError(
+        `ELBv2 ${operation} conflicted with the current state, reconcile again: ${errorMessage(err)}`,
+        { cause: err, retryAfterSeconds: 1 },
+      );
+    }
+    throw err;
+  }
+}
+
+/** Waits `ms`, or rejects with CancelledError when the signal fires first. */
+export function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(new CancelledError('reconcile cancelled', { cause: signal.reason }));
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new CancelledError('reconcile cancelled', { cause: signal.reason }));
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+export function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}

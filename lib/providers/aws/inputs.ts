@@ -1,0 +1,43 @@
+/**
+ * Reads what the model needs for one MCI from the Karmada API: the Services its backends name and
+ * the EndpointSlices Karmada collected for them. Slices are listed per Service with a label
+ * selector (`kubernetes.io/service-name=derived-<svc>`), never by listing everything.
+ */
+import { DERIVED_SERVICE_PREFIX, SERVICE_NAME_LABEL } from '../../karmada/constants.js';
+import type { EndpointSlice, MultiClusterIngress, Service } from '../../karmada/types.js';
+import type { KubeClient } from '../../kube/client.js';
+import { Resources } from '../../kube/resources.js';
+import { backendServiceNames } from './model/backends.js';
+
+export interface IngressInputs {
+  services: Service[];
+  endpointSlices: EndpointSlice[];
+}
+
+export function ingressBackendServiceNames(mci: Readonly<MultiClusterIngress>): string[] {
+  return backendServiceNames([
+    mci.spec?.defaultBackend,
+    ...(mci.spec?.rules ?? []).flatMap((r) => (r.http?.paths ?? []).map((p) => p.backend)),
+  ]);
+}
+
+export async function readIngressInputs(
+  kube: KubeClient,
+  mci: Readonly<MultiClusterIngress>,
+): Promise<IngressInputs> {
+  const namespace = mci.metadata.namespace ?? '';
+  const services: Service[] = [];
+  const endpointSlices: EndpointSlice[] = [];
+  for (const name of ingressBackendServiceNames(mci)) {
+    // A missing Service is not an error here: the model reports it with the field that names it.
+    const svc = await kube.get<Service>(Resources.Service, namespace, name);
+    if (!svc) continue;
+    services.push(svc);
+    const slices = await kube.list<EndpointSlice>(Resources.EndpointSlice, {
+      namespace,
+      labelSelector: `${SERVICE_NAME_LABEL}=${DERIVED_SERVICE_PREFIX}${name}`,
+    });
+    endpointSlices.push(...slices.items);
+  }
+  return { services, endpointSlices };
+}

@@ -1,0 +1,229 @@
+/**
+ * MultiClusterIngress → desired ALB stack. Pure: everything it needs is in its input, so the same
+ * input always yields the same stack (names, priorities, target order), and it can be tested and
+ * printed without AWS.
+ */
+import { InvalidObjectError } from '../../../errors.js';
+import type { EndpointSlice, IngressBackend, MultiClusterIngress, Service } from '../../../karmada/types.js';
+import type { AwsProviderConfig } from '../config.js';
+import { loadBalancerName, targetGroupName } from '../naming.js';
+import { resourceTags, stackId, type StackOwner } from '../tagging.js';
+import { resolveBackend } from './backends.js';
+import { ruleConditions, sortPaths } from './rules.js';
+import { buildTargets } from './targets.js';
+import {
+  ref,
+  ResourceTypes,
+  type Action,
+  type HealthCheckSpec,
+  type ListenerRuleResource,
+  type Stack,
+  type TargetGroupResource,
+} from './types.js';
+import { DERIVED_SERVICE_PREFIX, SERVICE_NAME_LABEL } from '../../../karmada/constants.js';
+
+/** The configuration the model reads (a subset of the provider configuration). */
+export type ModelConfig = Pick<
+  AwsProviderConfig,
+  'ownerId' | 'scheme' | 'subnets' | 'securityGroups' | 'vpc' | 'defaultTags' | 'healthCheck'
+>;
+
+export interface IngressStackInput {
+  mci: MultiClusterIngress;
+  /** Services of the MCI's namespace that its backends name (others are ignored). */
+  services: readonly Service[];
+  /** EndpointSlices Karmada collected for those Services (`kubernetes.io/service-name: derived-<svc>`). */
+  endpointSlices: readonly EndpointSlice[];
+  config: ModelConfig;
+}
+
+export const LOAD_BALANCER_ID = 'LoadBalancer';
+/** ALB rule quota (rules-per-application-load-balancer, default 100, excluding default rules). */
+export const MAX_RULES = 100;
+const HTTP_PORT = 80;
+
+export const FIXED_404: Action = {
+  type: 'fixed-response',
+  fixedResponse: { statusCode: '404', contentType: 'text/plain' },
+};
+
+/** The `mci/<ns>/<name>` stack owner of an MCI; needs only metadata, so deletion can use it. */
+export function ingressStackOwner(mci: Readonly<MultiClusterIngress>, ownerId: string): StackOwner {
+  const { namespace, name } = mci.metadata;
+  if (!namespace || !name) {
+    throw new InvalidObjectError('metadata.name and metadata.namespace are required', { field: 'metadata' });
+  }
+  return { ownerId, stackId: stackId('mci', namespace, name) };
+}
+
+/** The deterministic ALB name of an MCI for a scheme. */
+export function ingressLoadBalancerName(
+  mci: Readonly<MultiClusterIngress>,
+  ownerId: string,
+  scheme: ModelConfig['scheme'],
+): string {
+  const owner = ingressStackOwner(mci, ownerId);
+  return loadBalancerName({
+    ...owner,
+    namespace: mci.metadata.namespace ?? '',
+    name: mci.metadata.name ?? '',
+    type: 'application',
+    scheme,
+  });
+}
+
+function healthCheckSpec(config: ModelConfig): HealthCheckSpec {
+  const hc = config.healthCheck;
+  return {
+    enabled: true,
+    path: hc.path,
+    port: String(hc.port),
+    protocol: hc.protocol,
+    intervalSeconds: hc.intervalSeconds,
+    timeoutSeconds: hc.timeoutSeconds,
+    healthyThresholdCount: hc.healthyThresholdCount,
+    unhealthyThresholdCount: hc.unhealthyThresholdCount,
+    matcher: { httpCode: hc.matcher },
+  };
+}
+
+function sliceServiceName(slice: EndpointSlice): string | undefined {
+  const label = slice.metadata.labels?.[SERVICE_NAME_LABEL];
+  return label?.startsWith(DERIVED_SERVICE_PREFIX) ? label.slice(DERIVED_SERVICE_PREFIX.length) : undefined;
+}
+
+export function buildIngressStack(input: IngressStackInput): Stack {
+  const { mci, config } = input;
+  const owner = ingressStackOwner(mci, config.ownerId);
+  const namespace = mci.metadata.namespace ?? '';
+  const mciName = mci.metadata.name ?? '';
+  const tags = (resourceId: string) => resourceTags(owner, resourceId, config.defaultTags);
+
+  const services = new Map(
+    input.services
+      .filter((s) => (s.metadata.namespace ?? namespace) === namespace)
+      .map((s) => [s.metadata.name ?? '', s]),
+  );
+  const slicesByService = new Map<string, EndpointSlice[]>();
+  for (const slice of input.endpointSlices) {
+    const svc = sliceServiceName(slice);
+    if (svc === undefined || (slice.metadata.namespace ?? namespace) !== namespace) continue;
+    slicesByService.set(svc, [...(slicesByService.get(svc) ?? []), slice]);
+  }
+  const blocked = new Set(mci.status?.trafficBlockClusters ?? []);
+  const knownClusters = [
+    ...new Set([...blocked, ...(mci.status?.serviceLocations ?? []).flatMap((l) => l.clusters ?? [])]),
+  ];
+
+  const targetGroups = new Map<string, TargetGroupResource>();
+  const forwardTo = (backend: IngressBackend, field: string): Action => {
+    const b = resolveBackend(backend, field, services);
+    // LBC's target group resource ID: one target group per (ingress, service, service port).
+    const id = `${namespace}/${mciName}-${b.serviceName}:${b.portKey}`;
+    if (!targetGroups.has(id)) {
+      // Target type ip: LBC uses a numeric targetPort, or 1 when it is named (each target carries its own port).
+      const tp = b.servicePort.targetPort;
+      const port = typeof tp === 'number' ? tp : tp === undefined ? b.servicePort.port : 1;
+      const name = targetGroupName({
+        ...owner,
+        serviceNamespace: namespace,
+        serviceName: b.serviceName,
+        servicePort: b.portKey,
+        port,
+        protocol: 'HTTP',
+        targetType: 'ip',
+        vpcId: config.vpc.id,
+      });
+      const targets = buildTargets({
+        serviceKey: `${namespace}/${b.serviceName}`,
+        servicePort: b.servicePort,
+        slices: slicesByService.get(b.serviceName) ?? [],
+        blockedClusters: blocked,
+        knownClusters,
+        vpcCidrs: config.vpc.cidrs,
+      });
+      targetGroups.set(id, {
+        id,
+        type: ResourceTypes.TargetGroup,
+        spec: {
+          name,
+          targetType: 'ip',
+          protocol: 'HTTP',
+          protocolVersion: 'HTTP1',
+          port,
+          ipAddressType: 'ipv4',
+          vpcId: config.vpc.id,
+          healthCheck: healthCheckSpec(config),
+          targets,
+          tags: tags(id),
+        },
+      });
+    }
+    return { type: 'forward', targetGroup: ref(id) };
+  };
+
+  const listenerId = String(HTTP_PORT);
+  const defaultAction = mci.spec?.defaultBackend
+    ? forwardTo(mci.spec.defaultBackend, 'spec.defaultBackend')
+    : FIXED_404;
+
+  const rules: ListenerRuleResource[] = [];
+  const usedIds = new Set<string>();
+  (mci.spec?.rules ?? []).forEach((rule, ri) => {
+    for (const { index, path } of sortPaths(rule.http?.paths ?? [])) {
+      const field = `spec.rules[${ri}].http.paths[${index}]`;
+      const conditions = ruleConditions(rule.host, path, field);
+      const action = forwardTo(path.backend, `${field}.backend`);
+      const priority = rules.length + 1;
+      // Content-derived IDs keep a rule's resource tag true when re-ordering changes its priority.
+      const base = `${listenerId}:${rule.host || '*'}:${path.pathType ?? 'ImplementationSpecific'}:${path.path ?? ''}`;
+      let id = base;
+      for (let n = 2; usedIds.has(id); n++) id = `${base}#${n}`;
+      usedIds.add(id);
+      rules.push({
+        id,
+        type: ResourceTypes.ListenerRule,
+        spec: { listener: ref(listenerId), priority, conditions, actions: [action], tags: tags(id) },
+      });
+    }
+  });
+  if (rules.length > MAX_RULES) {
+    throw new InvalidObjectError(
+      `spec.rules: ${rules.length} host/path rules exceed the ALB quota of ${MAX_RULES} rules per load balancer`,
+      { field: 'spec.rules', reason: 'TooManyRules' },
+    );
+  }
+
+  return {
+    id: owner.stackId,
+    ownerId: owner.ownerId,
+    resources: [
+      {
+        id: LOAD_BALANCER_ID,
+        type: ResourceTypes.LoadBalancer,
+        spec: {
+          name: ingressLoadBalancerName(mci, config.ownerId, config.scheme),
+          type: 'application',
+          scheme: config.scheme,
+          ipAddressType: 'ipv4',
+          subnets: [...config.subnets],
+          ...(config.securityGroups ? { securityGroups: [...config.securityGroups] } : {}),
+          tags: tags(LOAD_BALANCER_ID),
+        },
+      },
+      ...[...targetGroups.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
+      {
+        id: listenerId,
+        type: ResourceTypes.Listener,
+        spec: {
+          loadBalancer: ref(LOAD_BALANCER_ID),
+          port: HTTP_PORT,
+          protocol: 'HTTP',
+          defaultActions: [defaultAction],
+          tags: tags(listenerId),
+        },
+      },
+      ...rules,
+    ],
+  };
+}

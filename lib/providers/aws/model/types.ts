@@ -1,0 +1,136 @@
+/**
+ * The desired-state model: a plain, JSON-serialisable stack of ELBv2 resources (LBC's
+ * pkg/model/core + pkg/model/elbv2, without the runtime machinery). Resources refer to each other
+ * by resource ID (`{ $ref: id }`), so a stack can be built, printed and compared before anything
+ * exists in AWS; the deployer resolves references to ARNs as it creates resources.
+ */
+
+export const ResourceTypes = {
+  LoadBalancer: 'AWS::ElasticLoadBalancingV2::LoadBalancer',
+  TargetGroup: 'AWS::ElasticLoadBalancingV2::TargetGroup',
+  Listener: 'AWS::ElasticLoadBalancingV2::Listener',
+  ListenerRule: 'AWS::ElasticLoadBalancingV2::ListenerRule',
+} as const;
+
+/** A reference to another resource of the same stack, by resource ID. */
+export interface Ref {
+  $ref: string;
+}
+
+export type Tags = Record<string, string>;
+
+export interface LoadBalancerSpec {
+  name: string;
+  type: 'application' | 'network';
+  scheme: 'internal' | 'internet-facing';
+  ipAddressType: 'ipv4';
+  subnets: string[];
+  /** Absent: AWS picks (ALB: the VPC's default group); we then leave security groups alone. */
+  securityGroups?: string[];
+  tags: Tags;
+}
+
+export interface HealthCheckSpec {
+  enabled: true;
+  path?: string;
+  port: string;
+  protocol: 'HTTP' | 'HTTPS' | 'TCP';
+  intervalSeconds: number;
+  timeoutSeconds: number;
+  healthyThresholdCount: number;
+  unhealthyThresholdCount: number;
+  matcher?: { httpCode: string };
+}
+
+export interface TargetSpec {
+  /** An IPv4 address (target type ip). */
+  id: string;
+  port: number;
+  /** `all` for addresses outside the target group's VPC (peered VPCs, other clusters' networks). */
+  availabilityZone?: 'all';
+}
+
+export interface TargetGroupSpec {
+  name: string;
+  targetType: 'ip';
+  protocol: 'HTTP' | 'HTTPS' | 'TCP' | 'UDP' | 'TCP_UDP';
+  protocolVersion?: 'HTTP1';
+  port: number;
+  ipAddressType: 'ipv4';
+  vpcId: string;
+  healthCheck: HealthCheckSpec;
+  /** The registered targets: exactly these, sorted by address then port. */
+  targets: TargetSpec[];
+  tags: Tags;
+}
+
+export type Action =
+  | { type: 'forward'; targetGroup: Ref }
+  | {
+      type: 'fixed-response';
+      fixedResponse: { statusCode: string; contentType: string; messageBody?: string };
+    };
+
+export type RuleCondition =
+  { field: 'host-header'; values: string[] } | { field: 'path-pattern'; values: string[] };
+
+export interface ListenerSpec {
+  loadBalancer: Ref;
+  port: number;
+  protocol: 'HTTP' | 'HTTPS' | 'TCP' | 'UDP' | 'TCP_UDP';
+  defaultActions: Action[];
+  tags: Tags;
+}
+
+export interface ListenerRuleSpec {
+  listener: Ref;
+  priority: number;
+  conditions: RuleCondition[];
+  actions: Action[];
+  tags: Tags;
+}
+
+export interface LoadBalancerResource {
+  id: string;
+  type: typeof ResourceTypes.LoadBalancer;
+  spec: LoadBalancerSpec;
+}
+export interface TargetGroupResource {
+  id: string;
+  type: typeof ResourceTypes.TargetGroup;
+  spec: TargetGroupSpec;
+}
+export interface ListenerResource {
+  id: string;
+  type: typeof ResourceTypes.Listener;
+  spec: ListenerSpec;
+}
+export interface ListenerRuleResource {
+  id: string;
+  type: typeof ResourceTypes.ListenerRule;
+  spec: ListenerRuleSpec;
+}
+
+export type StackResource =
+  LoadBalancerResource | TargetGroupResource | ListenerResource | ListenerRuleResource;
+
+export interface Stack {
+  /** The stack tag's value, e.g. `mci/default/demo`. */
+  id: string;
+  ownerId: string;
+  resources: StackResource[];
+}
+
+type ResourceOfType<T extends StackResource['type']> = Extract<StackResource, { type: T }>;
+
+/** The stack's resources of one type, in stack order. */
+export function resourcesOf<T extends StackResource['type']>(
+  stack: Stack,
+  type: T,
+): Array<ResourceOfType<T>> {
+  return stack.resources.filter((r): r is ResourceOfType<T> => r.type === type);
+}
+
+export function ref(id: string): Ref {
+  return { $ref: id };
+}

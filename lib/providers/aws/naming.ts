@@ -1,0 +1,63 @@
+/**
+ * Deterministic AWS names (ELBv2 allows at most 32 characters), with LBC's recipe
+ * (pkg/ingress/model_build_load_balancer.go, model_build_target_group.go):
+ * `k8s-<namespace:8>-<name:8>-<sha256 hex:10>`, non-alphanumerics stripped.
+ *
+ * Names are for uniqueness and readability only; ownership is decided by tags (tagging.ts). The hash
+ * covers every input that forces a replacement (scheme, protocol, port...), so a replacement gets a
+ * new name and never collides with the resource it replaces.
+ */
+import { createHash } from 'node:crypto';
+
+export const MAX_NAME_LENGTH = 32;
+
+function sanitize(s: string): string {
+  return s.replace(/[^a-zA-Z0-9]/g, '');
+}
+
+/** `k8s-<ns:8>-<name:8>-<hash:10>`, where the hash covers `hashInputs` (in order). */
+export function elbv2Name(namespace: string, name: string, hashInputs: readonly string[]): string {
+  const hash = createHash('sha256');
+  // A separator byte keeps ("ab","c") and ("a","bc") apart; LBC concatenates without one.
+  for (const input of hashInputs) hash.update(input).update('\0');
+  const digest = hash.digest('hex').slice(0, 10);
+  return `k8s-${sanitize(namespace).slice(0, 8)}-${sanitize(name).slice(0, 8)}-${digest}`;
+}
+
+export interface LoadBalancerNameInput {
+  ownerId: string;
+  stackId: string;
+  namespace: string;
+  name: string;
+  type: 'application' | 'network';
+  scheme: 'internal' | 'internet-facing';
+}
+
+export function loadBalancerName(i: LoadBalancerNameInput): string {
+  return elbv2Name(i.namespace, i.name, [i.ownerId, i.stackId, i.type, i.scheme]);
+}
+
+export interface TargetGroupNameInput {
+  ownerId: string;
+  stackId: string;
+  serviceNamespace: string;
+  serviceName: string;
+  /** The backend's service port as written (number or name). */
+  servicePort: string;
+  port: number;
+  protocol: string;
+  targetType: string;
+  vpcId: string;
+}
+
+export function targetGroupName(i: TargetGroupNameInput): string {
+  return elbv2Name(i.serviceNamespace, i.serviceName, [
+    i.ownerId,
+    i.stackId,
+    i.servicePort,
+    String(i.port),
+    i.protocol,
+    i.targetType,
+    i.vpcId,
+  ]);
+}

@@ -1,0 +1,79 @@
+/**
+ * Ownership tags and stack IDs: the only place that knows their keys and formats.
+ *
+ * As in LBC (pkg/deploy/tracking/provider.go), AWS resources are *owned* through tags, never through
+ * names: `owner` names this deployment (so two deployments in one account never fight), `stack`
+ * names the Kubernetes object, `resource` names the resource inside the stack.
+ */
+
+export const TAG_PREFIX = 'multicluster.karmada.io';
+export const OWNER_TAG = `${TAG_PREFIX}/owner`;
+export const STACK_TAG = `${TAG_PREFIX}/stack`;
+export const RESOURCE_TAG = `${TAG_PREFIX}/resource`;
+export const RESERVED_TAG_KEYS: readonly string[] = [OWNER_TAG, STACK_TAG, RESOURCE_TAG];
+
+/** `mci` for MultiClusterIngress (ALB), `mcs` for MultiClusterService (NLB). */
+export type StackKind = 'mci' | 'mcs';
+
+/** `mci/<namespace>/<name>`: the value of the stack tag. */
+export function stackId(kind: StackKind, namespace: string, name: string): string {
+  return `${kind}/${namespace}/${name}`;
+}
+
+export interface StackOwner {
+  ownerId: string;
+  stackId: string;
+}
+
+/** The full tag set of one resource: configured default tags first, ownership tags win. */
+export function resourceTags(
+  owner: StackOwner,
+  resourceId: string,
+  defaultTags: Readonly<Record<string, string>> = {},
+): Record<string, string> {
+  return {
+    ...defaultTags,
+    [OWNER_TAG]: owner.ownerId,
+    [STACK_TAG]: owner.stackId,
+    [RESOURCE_TAG]: resourceId,
+  };
+}
+
+/** Whether a resource's tags say it belongs to this deployment's stack. */
+export function isOwnedBy(tags: Readonly<Record<string, string>>, owner: StackOwner): boolean {
+  return tags[OWNER_TAG] === owner.ownerId && tags[STACK_TAG] === owner.stackId;
+}
+
+/** The resource ID a resource was tagged with, if any. */
+export function resourceIdOf(tags: Readonly<Record<string, string>>): string | undefined {
+  return tags[RESOURCE_TAG];
+}
+
+/** Converts the SDK's `[{Key, Value}]` to a record. */
+export function tagsToRecord(
+  tags: ReadonlyArray<{ Key?: string; Value?: string }> | undefined,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const t of tags ?? []) if (t.Key !== undefined) out[t.Key] = t.Value ?? '';
+  return out;
+}
+
+export function recordToTags(tags: Readonly<Record<string, string>>): Array<{ Key: string; Value: string }> {
+  return Object.keys(tags)
+    .sort()
+    .map((Key) => ({ Key, Value: tags[Key] ?? '' }));
+}
+
+/**
+ * Tags to add or overwrite so that `actual` carries every desired tag. Tags we did not ask for are
+ * left alone: other tools (cost allocation, security scanners) tag load balancers too, and removing
+ * their tags would make us fight them.
+ */
+export function tagsToUpsert(
+  desired: Readonly<Record<string, string>>,
+  actual: Readonly<Record<string, string>>,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(desired)) if (actual[k] !== v) out[k] = v;
+  return out;
+}

@@ -1,0 +1,200 @@
+/**
+ * Helpers for the AWS provider's simulator tests: a readable summary of the simulator's FULL state
+ * (names instead of ARNs), and the same summary derived from a desired stack, so a test can assert
+ * "AWS now holds exactly this stack and nothing else".
+ */
+import type { Action as SdkAction } from '@aws-sdk/client-elastic-load-balancing-v2';
+import type { Elbv2Snapshot } from '../../dev/elbv2-sim/index.js';
+import { resourcesOf, ResourceTypes, type Action, type Stack } from '../../lib/providers/aws/model/types.js';
+
+export interface StateSummary {
+  loadBalancers: Array<Record<string, unknown>>;
+  targetGroups: Array<Record<string, unknown>>;
+  listeners: Array<Record<string, unknown>>;
+  rules: Array<Record<string, unknown>>;
+  targets: Array<{ targetGroup: string; id: string; port: number; zone: 'all' | 'vpc' }>;
+}
+
+// Plain code-unit order, as the simulator sorts (localeCompare may weigh punctuation differently).
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const byName = (a: Record<string, unknown>, b: Record<string, unknown>) =>
+  cmp(String(a.name), String(b.name));
+
+export function summarize(s: Elbv2Snapshot): StateSummary {
+  const tags = new Map(s.tags.map((t) => [t.ResourceArn, t.Tags]));
+  const tgName = new Map(s.targetGroups.map((tg) => [tg.TargetGroupArn, tg.TargetGroupName]));
+  const lbName = new Map(s.loadBalancers.map((lb) => [lb.LoadBalancerArn, lb.LoadBalancerName]));
+  const listenerPort = new Map(s.listeners.map((l) => [l.ListenerArn, l.Port]));
+  const actions = (as: SdkAction[] | undefined) =>
+    (as ?? []).map((a) =>
+      a.Type === 'forward'
+        ? {
+            type: 'forward',
+            targetGroup: tgName.get(a.TargetGroupArn ?? a.ForwardConfig?.TargetGroups?.[0]?.TargetGroupArn),
+          }
+        : {
+            type: a.Type,
+            statusCode: a.FixedResponseConfig?.StatusCode,
+            contentType: a.FixedResponseConfig?.ContentType,
+          },
+    );
+  return {
+    loadBalancers: s.loadBalancers
+      .map((lb) => ({
+        name: lb.LoadBalancerName,
+        type: lb.Type,
+        scheme: lb.Scheme,
+        subnets: (lb.AvailabilityZones ?? []).map((az) => az.SubnetId).sort(),
+        securityGroups: [...(lb.SecurityGroups ?? [])].sort(),
+        tags: tags.get(lb.LoadBalancerArn ?? '') ?? {},
+      }))
+      .sort(byName),
+    targetGroups: s.targetGroups
+      .map((tg) => ({
+        name: tg.TargetGroupName,
+        targetType: tg.TargetType,
+        protocol: tg.Protocol,
+        port: tg.Port,
+        vpcId: tg.VpcId,
+        healthCheck: [
+          tg.HealthCheckPath,
+          tg.HealthCheckPort,
+          tg.HealthCheckProtocol,
+          tg.HealthCheckIntervalSeconds,
+          tg.HealthCheckTimeoutSeconds,
+          tg.HealthyThresholdCount,
+          tg.UnhealthyThresholdCount,
+          tg.Matcher?.HttpCode,
+        ].join(' '),
+        loadBalancers: (tg.LoadBalancerArns ?? []).map((a) => lbName.get(a)),
+        tags: tags.get(tg.TargetGroupArn ?? '') ?? {},
+      }))
+      .sort(byName),
+    listeners: s.listeners.map((l) => ({
+      loadBalancer: lbName.get(l.LoadBalancerArn),
+      port: l.Port,
+      protocol: l.Protocol,
+      defaultActions: actions(l.DefaultActions),
+      tags: tags.get(l.ListenerArn ?? '') ?? {},
+    })),
+    rules: s.rules
+      .filter((r) => !r.IsDefault)
+      .map((r) => ({
+        listener: listenerPort.get(r.ListenerArn),
+        priority: Number(r.Priority),
+        conditions: (r.Conditions ?? []).map((c) => ({
+          field: c.Field,
+          values: c.HostHeaderConfig?.Values ?? c.PathPatternConfig?.Values ?? c.Values,
+        })),
+        actions: actions(r.Actions),
+        tags: tags.get(r.RuleArn ?? '') ?? {},
+      }))
+      .sort((a, b) => Number(a.listener) - Number(b.listener) || a.priority - b.priority),
+    targets: s.targets.map((t) => ({
+      targetGroup: t.TargetGroupName,
+      id: t.Id,
+      port: t.Port,
+      zone: t.AvailabilityZone === 'all' ? ('all' as const) : ('vpc' as const),
+    })),
+  };
+}
+
+/** What `summarize` should return when AWS holds exactly `stack`. */
+export function expectedSummary(stack: Stack): StateSummary {
+  const tgs = resourcesOf(stack, ResourceTypes.TargetGroup);
+  const tgNameById = new Map(tgs.map((t) => [t.id, t.spec.name]));
+  const [lb] = resourcesOf(stack, ResourceTypes.LoadBalancer);
+  const listeners = resourcesOf(stack, ResourceTypes.Listener);
+  const rules = resourcesOf(stack, ResourceTypes.ListenerRule);
+  const portById = new Map(listeners.map((l) => [l.id, l.spec.port]));
+  const actions = (as: Action[]) =>
+    as.map((a) =>
+      a.type === 'forward'
+        ? { type: 'forward', targetGroup: tgNameById.get(a.targetGroup.$ref) }
+        : {
+            type: 'fixed-response',
+            statusCode: a.fixedResponse.statusCode,
+            contentType: a.fixedResponse.contentType,
+          },
+    );
+  const referenced = new Set(
+    [...listeners.flatMap((l) => l.spec.defaultActions), ...rules.flatMap((r) => r.spec.actions)].flatMap(
+      (a) => (a.type === 'forward' ? [a.targetGroup.$ref] : []),
+    ),
+  );
+  return {
+    loadBalancers: lb
+      ? [
+          {
+            name: lb.spec.name,
+            type: lb.spec.type,
+            scheme: lb.spec.scheme,
+            subnets: [...lb.spec.subnets].sort(),
+            securityGroups: [...(lb.spec.securityGroups ?? [])].sort(),
+            tags: lb.spec.tags,
+          },
+        ]
+      : [],
+    targetGroups: tgs
+      .map((t) => {
+        const hc = t.spec.healthCheck;
+        return {
+          name: t.spec.name,
+          targetType: t.spec.targetType,
+          protocol: t.spec.protocol,
+          port: t.spec.port,
+          vpcId: t.spec.vpcId,
+          healthCheck: [
+            hc.path,
+            hc.port,
+            hc.protocol,
+            hc.intervalSeconds,
+            hc.timeoutSeconds,
+            hc.healthyThresholdCount,
+            hc.unhealthyThresholdCount,
+            hc.matcher?.httpCode,
+          ].join(' '),
+          loadBalancers: lb && referenced.has(t.id) ? [lb.spec.name] : [],
+          tags: t.spec.tags,
+        };
+      })
+      .sort(byName),
+    listeners: listeners.map((l) => ({
+      loadBalancer: lb?.spec.name,
+      port: l.spec.port,
+      protocol: l.spec.protocol,
+      defaultActions: actions(l.spec.defaultActions),
+      tags: l.spec.tags,
+    })),
+    rules: rules
+      .map((r) => ({
+        listener: portById.get(r.spec.listener.$ref),
+        priority: r.spec.priority,
+        conditions: r.spec.conditions.map((c) => ({ field: c.field, values: c.values })),
+        actions: actions(r.spec.actions),
+        tags: r.spec.tags,
+      }))
+      .sort((a, b) => Number(a.listener) - Number(b.listener) || a.priority - b.priority),
+    targets: tgs
+      .sort((a, b) => cmp(a.spec.name, b.spec.name))
+      .flatMap((t) =>
+        [...t.spec.targets]
+          .sort((a, b) => cmp(a.id, b.id) || a.port - b.port)
+          .map((x) => ({
+            targetGroup: t.spec.name,
+            id: x.id,
+            port: x.port,
+            zone: x.availabilityZone === 'all' ? ('all' as const) : ('vpc' as const),
+          })),
+      ),
+  };
+}
+
+/** Call counts per action, without the zero-call noise: `{ DescribeTags: 1, ... }`. */
+export function callCounts(all: Record<string, { calls: number }>): Record<string, number> {
+  return Object.fromEntries(
+    Object.entries(all)
+      .filter(([, c]) => c.calls > 0)
+      .map(([k, c]) => [k, c.calls]),
+  );
+}
