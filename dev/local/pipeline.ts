@@ -12,6 +12,7 @@ import type { KubeClient } from '../../lib/kube/client.js';
 import { resourceFor } from '../../lib/kube/resources.js';
 import type { KubeObject } from '../../lib/kube/types.js';
 import type { ChangeNotification } from '../../lib/notification/types.js';
+import { startElbv2Simulator, type Elbv2Simulator } from '../elbv2-sim/index.js';
 import { startFunctionServer, type FunctionServer } from './function-server.js';
 import { INGRESS_CLASS_CONTROLLER, upstreamScenario } from './scenario.js';
 import { startWatchLoop } from './watch-loop.js';
@@ -29,10 +30,14 @@ export interface PipelineOptions {
   logLevel?: string;
   /** What delivers notifications to the function: a watch of the API server, or nothing (callers POST). */
   notificationSource?: 'watch' | 'none';
+  /** `fake` (default) or `aws`, which runs against the ELBv2 simulator started here. */
+  provider?: 'fake' | 'aws';
 }
 
 export interface Pipeline {
   api: KubeApiServer;
+  /** The ELBv2 simulator, when the provider is `aws`. */
+  elbv2?: Elbv2Simulator;
   functionUrl: string;
   kubeconfigPath: string;
   kube: KubeClient;
@@ -70,11 +75,22 @@ export async function startPipeline(options: PipelineOptions): Promise<Pipeline>
     ...(options.persist ? { persistFile: join(stateDir, 'api-objects.json') } : {}),
   });
   const kubeconfigPath = api.writeKubeconfig(join(stateDir, 'kubeconfig.yaml'));
-  const cloudConfig = join(stateDir, 'fake-provider.yaml');
-  writeFileSync(cloudConfig, `stateFile: ${join(stateDir, 'fake-load-balancers.json')}\n`);
+  const provider = options.provider ?? 'fake';
+  const elbv2 = provider === 'aws' ? await startElbv2Simulator() : undefined;
+  const cloudConfig = join(stateDir, `${provider}-provider.yaml`);
+  writeFileSync(
+    cloudConfig,
+    elbv2 ? awsConfigFor(elbv2) : `stateFile: ${join(stateDir, 'fake-load-balancers.json')}\n`,
+  );
+  if (elbv2) {
+    // The SDK insists on credentials; the simulator ignores them.
+    process.env.AWS_ACCESS_KEY_ID ??= 'local';
+    process.env.AWS_SECRET_ACCESS_KEY ??= 'local';
+    process.env.AWS_REGION ??= elbv2.region;
+  }
 
   // The function reads its configuration from the environment, exactly as in Lambda.
-  process.env.MULTICLUSTER_PROVIDER ??= 'fake';
+  process.env.MULTICLUSTER_PROVIDER ??= provider;
   process.env.PROVIDER_INGRESS_CLASS ??= INGRESS_CLASS_CONTROLLER;
   process.env.CLOUD_CONFIG ??= cloudConfig;
   process.env.KUBECONFIG = kubeconfigPath;
@@ -95,6 +111,7 @@ export async function startPipeline(options: PipelineOptions): Promise<Pipeline>
       : startWatchLoop(kubeConfig, (n) => deliver(fn.url, n, stats));
   return {
     api,
+    ...(elbv2 ? { elbv2 } : {}),
     functionUrl: fn.url,
     kubeconfigPath,
     kube,
@@ -104,6 +121,7 @@ export async function startPipeline(options: PipelineOptions): Promise<Pipeline>
       loop?.stop();
       await fn.close();
       await api.close();
+      await elbv2?.close();
     },
   };
 }
@@ -119,4 +137,21 @@ export async function seed(kube: KubeClient, objects: KubeObject[]): Promise<voi
     const created = await kube.create(type, rest as KubeObject);
     if (status && type.statusSubresource) await kube.updateStatus(type, { ...created, status } as KubeObject);
   }
+}
+
+/** An AWS provider configuration for the ELBv2 simulator's account, VPC and subnets. */
+export function awsConfigFor(sim: Elbv2Simulator, extra: Record<string, unknown> = {}): string {
+  return JSON.stringify(
+    {
+      region: sim.region,
+      endpoint: sim.url,
+      ownerId: 'local',
+      vpc: { id: sim.network.vpcId, cidrs: [sim.network.vpcCidr] },
+      subnets: sim.network.subnets.filter((s) => !s.public).map((s) => s.subnetId),
+      securityGroups: [sim.network.defaultSecurityGroupId],
+      ...extra,
+    },
+    null,
+    2,
+  );
 }

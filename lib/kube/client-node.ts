@@ -87,7 +87,9 @@ function toKubeApiError(err: unknown, what: string): unknown {
     reason = status.reason ?? '';
     if (status.message) message = `${what}: ${status.message}`;
   }
-  return new KubeApiError(message, err.code, reason, { cause: err });
+  // The ApiException itself is not kept as the cause: its message repeats the whole response,
+  // headers included, and everything useful is in code, reason and message.
+  return new KubeApiError(message, err.code, reason);
 }
 
 function safeJson(text: string): unknown {

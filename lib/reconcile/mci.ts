@@ -32,9 +32,13 @@ export async function reconcileMultiClusterIngress(
 ): Promise<ReconcileResult> {
   const balancer = deps.provider.loadBalancer();
   if (!balancer) {
-    throw new Error(
-      `provider "${deps.provider.providerName()}" does not support MultiClusterIngress load balancers`,
-    );
+    // Upstream refuses to start; a function simply has nothing to do for this kind.
+    return {
+      controller: MCI_CONTROLLER,
+      key: `${namespace}/${name}`,
+      outcome: 'ignored',
+      detail: `provider "${deps.provider.providerName()}" does not support MultiClusterIngress load balancers`,
+    };
   }
   const spec: LifecycleSpec<MultiClusterIngress, IngressLoadBalancerStatus> = {
     controller: MCI_CONTROLLER,

@@ -25,9 +25,13 @@ export async function reconcileMultiClusterService(
 ): Promise<ReconcileResult> {
   const balancer = deps.provider.mcsLoadBalancer();
   if (!balancer) {
-    throw new Error(
-      `provider "${deps.provider.providerName()}" does not support MultiClusterService load balancers`,
-    );
+    // Upstream refuses to start; a function simply has nothing to do for this kind.
+    return {
+      controller: MCS_CONTROLLER,
+      key: `${namespace}/${name}`,
+      outcome: 'ignored',
+      detail: `provider "${deps.provider.providerName()}" does not support MultiClusterService load balancers`,
+    };
   }
   const spec: LifecycleSpec<MultiClusterService, LoadBalancerStatus> = {
     controller: MCS_CONTROLLER,

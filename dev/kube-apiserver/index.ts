@@ -1,0 +1,206 @@
+import { writeFileSync, mkdirSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { dirname } from 'node:path';
+import { timestamp } from './admission.js';
+import { ConflictInjector, type ConflictInjection } from './chaos.js';
+import type { ServerContext } from './context.js';
+import { kubeconfigYaml } from './kubeconfig.js';
+import { Persistence } from './persist.js';
+import {
+  BUILTIN_RESOURCES,
+  crdFilesIn,
+  crdToInputs,
+  DEFAULT_CRD_DIR,
+  loadCrdFiles,
+  ResourceRegistry,
+} from './registry.js';
+import { RequestLog } from './request-log.js';
+import { createHandler } from './server.js';
+import { ObjectStore } from './store.js';
+import { createObject } from './writes.js';
+import { resourceKeyOf, type KObject, type ResourceDef, type ResourceTypeInput } from './types.js';
+
+export type { ConflictInjection } from './chaos.js';
+export type { RequestRecord } from './request-log.js';
+export type { KObject, ResourceDef, ResourceTypeInput } from './types.js';
+
+export interface KubeApiServerOptions {
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 0: any free port. */
+  port?: number;
+  /** JSON state file: loaded at start if present, written (debounced) after writes and on close. */
+  persistFile?: string;
+  persistDebounceMs?: number;
+  /** CRD YAML files to serve; default: every file in infra/crds/. */
+  crdFiles?: string[];
+  /** Extra resource types on top of the defaults. */
+  resources?: ResourceTypeInput[];
+  /** Namespaces that exist at start (when not loaded from persistFile). Default: default, karmada-system. */
+  namespaces?: string[];
+  /** How often watches with allowWatchBookmarks get a BOOKMARK. Default 5000 ms. */
+  bookmarkIntervalMs?: number;
+  /** Events kept for watch replay; older ones are compacted away. Default 10000. */
+  historyLimit?: number;
+  /** Bearer token written into kubeConfig(); the server accepts any. */
+  token?: string;
+}
+
+/** Direct reads and raw writes that bypass HTTP and admission, for tests. */
+export interface StoreAccess {
+  readonly resourceVersion: number;
+  readonly compactedResourceVersion: number;
+  get(apiVersion: string, kind: string, namespace: string | undefined, name: string): KObject | undefined;
+  list(apiVersion: string, kind: string, namespace?: string): KObject[];
+  /**
+   * Stores the object as given (status included, no validation), filling in uid/creationTimestamp/
+   * generation when missing; watchers see ADDED or MODIFIED. For seeding test state.
+   */
+  put(obj: KObject): KObject;
+  /** Removes the object outright (finalizers ignored); watchers see DELETED. */
+  remove(apiVersion: string, kind: string, namespace: string | undefined, name: string): boolean;
+}
+
+export interface KubeApiServer {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+  kubeConfig(namespace?: string): string;
+  /** Writes kubeConfig() to `path` (creating directories) and returns the path. */
+  writeKubeconfig(path: string, namespace?: string): string;
+  register(input: ResourceTypeInput): ResourceDef;
+  /** Registers every served version of a CustomResourceDefinition object. */
+  registerCrd(crd: unknown): ResourceDef[];
+  store: StoreAccess;
+  /** Forgets history: watches and continue tokens from older versions now get 410 Gone. */
+  compact(): number;
+  /** Makes a fraction of PUT/PATCH (status included) fail with 409 Conflict; null turns it off. */
+  injectConflicts(settings: ConflictInjection | null): void;
+  /** Conflicts injected since the last injectConflicts(). */
+  readonly injectedConflicts: number;
+  requests: RequestLog;
+  /** Open watch streams. */
+  readonly openWatches: number;
+  /** Ends every open watch stream (as an apiserver restart or a dropped connection would); clients re-watch. */
+  dropWatches(): number;
+  /** Writes the persist file now (no-op without persistFile). */
+  flush(): void;
+}
+
+export async function startKubeApiServer(options: KubeApiServerOptions = {}): Promise<KubeApiServer> {
+  const registry = new ResourceRegistry();
+  for (const r of [
+    ...BUILTIN_RESOURCES,
+    ...loadCrdFiles(options.crdFiles ?? crdFilesIn(DEFAULT_CRD_DIR)),
+    ...(options.resources ?? []),
+  ]) {
+    registry.register(r);
+  }
+  const store = new ObjectStore(options.historyLimit);
+  const chaos = new ConflictInjector();
+  const ctx: ServerContext = {
+    registry,
+    store,
+    chaos,
+    bookmarkIntervalMs: options.bookmarkIntervalMs ?? 5000,
+    watches: new Set(),
+  };
+  const persistence = options.persistFile
+    ? new Persistence(options.persistFile, store, options.persistDebounceMs ?? 200)
+    : undefined;
+  if (!persistence?.load()) {
+    const nsDef = registry.lookup('', 'v1', 'namespaces')!;
+    for (const name of options.namespaces ?? ['default', 'karmada-system']) {
+      createObject(
+        ctx,
+        nsDef,
+        undefined,
+        { metadata: { name } },
+        { dryRun: false, fieldValidation: 'Strict', warnings: [] },
+      );
+    }
+  }
+  const requests = new RequestLog();
+  const server = createServer(createHandler(ctx, requests));
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const { port, address } = server.address() as AddressInfo;
+  const url = `http://${address}:${port}`;
+  const token = options.token ?? 'dev-token';
+  const defFor = (apiVersion: string, kind: string): ResourceDef => {
+    const def = registry.byKind(apiVersion, kind);
+    if (!def) throw new Error(`unknown resource type ${apiVersion} ${kind}`);
+    return def;
+  };
+  let closed = false;
+  const handle: KubeApiServer = {
+    url,
+    port,
+    async close() {
+      if (closed) return;
+      closed = true;
+      for (const w of [...ctx.watches]) w.end();
+      persistence?.close();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+    kubeConfig: (namespace) => kubeconfigYaml({ server: url, token, ...(namespace ? { namespace } : {}) }),
+    writeKubeconfig(path, namespace) {
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, handle.kubeConfig(namespace), { mode: 0o600 });
+      return path;
+    },
+    register: (input) => registry.register(input),
+    registerCrd: (crd) => crdToInputs(crd).map((i) => registry.register(i)),
+    store: {
+      get resourceVersion() {
+        return store.revision;
+      },
+      get compactedResourceVersion() {
+        return store.compactedRevision;
+      },
+      get: (apiVersion, kind, namespace, name) =>
+        store.get(resourceKeyOf(defFor(apiVersion, kind)), namespace, name),
+      list: (apiVersion, kind, namespace) => store.list(resourceKeyOf(defFor(apiVersion, kind)), namespace),
+      put(obj) {
+        const key = resourceKeyOf(defFor(obj.apiVersion ?? '', obj.kind ?? ''));
+        const { namespace, name = '' } = obj.metadata;
+        const old = store.get(key, namespace, name);
+        const m = { ...obj.metadata };
+        m.uid ??= old?.metadata.uid ?? randomUUID();
+        m.creationTimestamp ??= old?.metadata.creationTimestamp ?? timestamp();
+        m.generation ??= old?.metadata.generation ?? 1;
+        return store.put(key, { ...obj, metadata: m }, old ? 'MODIFIED' : 'ADDED');
+      },
+      remove(apiVersion, kind, namespace, name) {
+        const key = resourceKeyOf(defFor(apiVersion, kind));
+        const old = store.get(key, namespace, name);
+        if (old) store.remove(key, old);
+        return old != null;
+      },
+    },
+    compact: () => store.compact(),
+    injectConflicts: (settings) => chaos.configure(settings),
+    get injectedConflicts() {
+      return chaos.injected;
+    },
+    requests,
+    get openWatches() {
+      return ctx.watches.size;
+    },
+    dropWatches() {
+      const open = [...ctx.watches];
+      for (const w of open) w.end();
+      return open.length;
+    },
+    flush: () => persistence?.flush(),
+  };
+  return handle;
+}
