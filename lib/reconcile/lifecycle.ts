@@ -15,6 +15,7 @@ import { hasFinalizer, withFinalizer, withoutFinalizer } from '../kube/finalizer
 import { isBeingDeleted, type KubeObject, type ResourceType } from '../kube/types.js';
 import type { GetResult, ProviderContext } from '../provider/contract.js';
 import { semanticEqual } from '../util/equal.js';
+import { nextCondition, type ConditionStore, type ConditionUpdate } from './conditions.js';
 import type { ReconcileDeps, ReconcileResult } from './types.js';
 
 export interface Balancer<T, S> {
@@ -41,6 +42,8 @@ export interface LifecycleSpec<T extends KubeObject, S> {
   /** A copy of `obj` whose status carries `status` as its load balancer status (or none). */
   withLoadBalancerStatus(obj: T, status: S | undefined): T;
   describe(status: S | undefined): string;
+  /** Where the LoadBalancerReady condition is kept. */
+  condition: ConditionStore<T>;
 }
 
 export async function reconcileLifecycle<T extends KubeObject, S>(
@@ -99,6 +102,11 @@ export async function reconcileLifecycle<T extends KubeObject, S>(
     const invalid = findCause(err, InvalidObjectError);
     if (!invalid) throw err;
     await deps.events.record(obj, 'Warning', invalid.reason, invalid.message);
+    await reportCondition(deps, spec, obj, {
+      status: 'False',
+      reason: invalid.reason,
+      message: invalid.message,
+    });
     log.warn('object is invalid, not reconciled', { field: invalid.field, error: invalid.message });
     return result('invalid', invalid.message);
   }
@@ -129,15 +137,21 @@ export async function reconcileLifecycle<T extends KubeObject, S>(
     const invalid = findCause(err, InvalidObjectError);
     if (invalid) {
       await deps.events.record(obj, 'Warning', invalid.reason, invalid.message);
+      await reportCondition(deps, spec, obj, {
+        status: 'False',
+        reason: invalid.reason,
+        message: invalid.message,
+      });
       log.warn('provider rejected the object', { field: invalid.field, error: invalid.message });
       return result('invalid', invalid.message);
     }
-    await deps.events.record(
-      obj,
-      'Warning',
-      'SyncLoadBalancerFailed',
-      `Failed to ensure load balancer: ${errorMessage(err)}`,
-    );
+    const message = `Failed to ensure load balancer: ${errorMessage(err)}`;
+    await deps.events.record(obj, 'Warning', 'SyncLoadBalancerFailed', message);
+    await reportCondition(deps, spec, obj, {
+      status: 'False',
+      reason: 'SyncLoadBalancerFailed',
+      message,
+    }).catch((e: unknown) => log.warn('could not report the condition', { error: e }));
     throw err;
   }
 
@@ -147,7 +161,12 @@ export async function reconcileLifecycle<T extends KubeObject, S>(
     created ? 'EnsuredLoadBalancer' : 'UpdatedLoadBalancer',
     `${created ? 'Created' : 'Updated'} load balancer${status === undefined ? '' : `: ${spec.describe(status)}`}`,
   );
-  const wrote = status === undefined ? false : await writeStatus(deps, spec, obj, status);
+  const ready: ConditionUpdate = {
+    status: 'True',
+    reason: created ? 'LoadBalancerCreated' : 'LoadBalancerUpdated',
+    message: `Load balancer ready: ${spec.describe(status)}`,
+  };
+  const wrote = await writeStatus(deps, spec, obj, status, ready);
   log.info(created ? 'load balancer created' : 'load balancer updated', { statusWritten: wrote });
   return result(
     created ? 'created' : 'updated',
@@ -181,19 +200,56 @@ async function writeWithRetry<T extends KubeObject, S>(
   });
 }
 
-/** Writes the load balancer status when it differs from what the object carries. */
+/**
+ * Writes the load balancer status (unless `status` is undefined: the provider has nothing to
+ * report yet) and, when it lives in status, the condition, in one write when either changed.
+ */
 async function writeStatus<T extends KubeObject, S>(
   deps: ReconcileDeps,
   spec: LifecycleSpec<T, S>,
   obj: T,
   status: S | undefined,
+  condition?: ConditionUpdate,
+  clear = false,
 ): Promise<boolean> {
   let wrote = false;
-  await writeWithRetry(deps, spec, obj, 'status', (current) => {
-    wrote = !semanticEqual(spec.loadBalancerStatus(current), status);
-    return wrote ? spec.withLoadBalancerStatus(current, status) : undefined;
+  const written = await writeWithRetry(deps, spec, obj, 'status', (current) => {
+    let next = current;
+    if ((status !== undefined || clear) && !semanticEqual(spec.loadBalancerStatus(current), status)) {
+      next = spec.withLoadBalancerStatus(next, status);
+    }
+    if (condition && spec.condition.target === 'status') {
+      const c = nextCondition(
+        spec.condition.get(current),
+        condition,
+        current.metadata.generation,
+        new Date(),
+      );
+      if (c) next = spec.condition.set(next, c);
+    }
+    wrote = next !== current;
+    return wrote ? next : undefined;
   });
+  if (condition && spec.condition.target === 'update' && written)
+    await reportCondition(deps, spec, written, condition);
   return wrote;
+}
+
+/** Records the LoadBalancerReady condition where the kind keeps it, when it changed. */
+async function reportCondition<T extends KubeObject, S>(
+  deps: ReconcileDeps,
+  spec: LifecycleSpec<T, S>,
+  obj: T,
+  update: ConditionUpdate,
+): Promise<void> {
+  if (spec.condition.target === 'status') {
+    await writeStatus(deps, spec, obj, undefined, update);
+    return;
+  }
+  await writeWithRetry(deps, spec, obj, 'update', (current) => {
+    const c = nextCondition(spec.condition.get(current), update, current.metadata.generation, new Date());
+    return c ? spec.condition.set(current, c) : undefined;
+  });
 }
 
 /** Removes our finalizer (and, for a live object, its load balancer status); the object may then vanish. */
@@ -207,7 +263,7 @@ async function removeFinalizer<T extends KubeObject, S>(
     hasFinalizer(current, spec.finalizer) ? withoutFinalizer(current, spec.finalizer) : undefined,
   );
   if (clearStatus && updated && spec.loadBalancerStatus(updated) !== undefined) {
-    await writeStatus(deps, spec, updated, undefined);
+    await writeStatus(deps, spec, updated, undefined, undefined, true);
   }
   return updated;
 }

@@ -7,6 +7,7 @@ import { assertValidMultiClusterIngress } from '../karmada/validate.js';
 import { indexedLabels, withIndexLabels } from '../karmada/index-labels.js';
 import { Resources } from '../kube/resources.js';
 import { ingressClassMatches } from './ingress-class.js';
+import { annotationCondition } from './conditions.js';
 import { reconcileLifecycle, type LifecycleSpec } from './lifecycle.js';
 import type { ReconcileDeps, ReconcileResult } from './types.js';
 
@@ -58,6 +59,7 @@ export async function reconcileMultiClusterIngress(
       return { ...mci, status: status === undefined ? rest : { ...rest, loadBalancer: status } };
     },
     describe: describeIngress,
+    condition: annotationCondition<MultiClusterIngress>(),
   };
   return reconcileLifecycle(deps, spec, namespace, name);
 }

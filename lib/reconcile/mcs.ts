@@ -8,6 +8,7 @@ import { LOAD_BALANCER_TYPE, MCS_FINALIZER } from '../karmada/constants.js';
 import type { LoadBalancerStatus, MultiClusterService } from '../karmada/types.js';
 import { assertValidMultiClusterService } from '../karmada/validate.js';
 import { Resources } from '../kube/resources.js';
+import { statusConditions } from './conditions.js';
 import { reconcileLifecycle, type LifecycleSpec } from './lifecycle.js';
 import { describeIngress } from './mci.js';
 import type { ReconcileDeps, ReconcileResult } from './types.js';
@@ -50,6 +51,7 @@ export async function reconcileMultiClusterService(
       return { ...mcs, status: status === undefined ? rest : { ...rest, loadBalancer: status } };
     },
     describe: describeIngress,
+    condition: statusConditions<MultiClusterService>(),
   };
   return reconcileLifecycle(deps, spec, namespace, name);
 }

@@ -58,6 +58,12 @@ describe('MultiClusterIngress lifecycle with the fake provider', () => {
     expect(mci?.metadata.finalizers).toContain(MCI_FINALIZER);
     expect(mci?.status?.loadBalancer).toEqual({ ingress: [{ ip: '1.2.3.4' }] });
     expect(fake.callNames()).toEqual(['get', 'create']);
+    expect(
+      JSON.parse(mci!.metadata.annotations!['multicluster.karmada.io/load-balancer-condition']!),
+    ).toMatchObject({
+      status: 'True',
+      reason: 'LoadBalancerCreated',
+    });
     expect((await events('minimal-ingress')).map((e) => [e.type, e.reason, e.message])).toEqual([
       ['Normal', 'EnsuredLoadBalancer', 'Created load balancer: 1.2.3.4'],
     ]);
@@ -211,6 +217,12 @@ describe('MultiClusterIngress lifecycle with the fake provider', () => {
     const evs = await events('minimal-ingress');
     expect(evs[0]).toMatchObject({ type: 'Warning', reason: 'InvalidSpec' });
     expect(evs[0]?.message).toContain('spec.rules[0].http.paths[0].backend');
+    // the MultiClusterIngress CRD has no status.conditions: the condition is kept in an annotation
+    const condition = JSON.parse(
+      (await getMci())!.metadata.annotations!['multicluster.karmada.io/load-balancer-condition']!,
+    );
+    expect(condition).toMatchObject({ type: 'LoadBalancerReady', status: 'False', reason: 'InvalidSpec' });
+    expect(condition.message).toContain('spec.rules[0].http.paths[0].backend');
     await h.kube.delete(MCI, 'default', 'minimal-ingress');
     expect(await getMci()).toBeUndefined();
   });
@@ -247,10 +259,18 @@ describe('MultiClusterService lifecycle with the fake provider', () => {
     expect(res).toMatchObject({ ok: true, results: [{ outcome: 'created' }] });
     const after = await getMcs();
     expect(after?.metadata.finalizers).toContain(MCS_FINALIZER);
-    expect(after?.status).toEqual({
-      conditions: [condition],
-      loadBalancer: { ingress: [{ ip: '1.2.3.4' }] },
-    });
+    expect(after?.status?.loadBalancer).toEqual({ ingress: [{ ip: '1.2.3.4' }] });
+    expect(after?.status?.conditions).toEqual([
+      condition,
+      {
+        type: 'LoadBalancerReady',
+        status: 'True',
+        reason: 'LoadBalancerCreated',
+        message: 'Load balancer ready: 1.2.3.4',
+        observedGeneration: 1,
+        lastTransitionTime: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
+      },
+    ]);
   });
 
   it('LoadBalancer removed from the types → load balancer deleted, finalizer dropped, status cleared', async () => {
