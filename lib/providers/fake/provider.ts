@@ -21,6 +21,7 @@ import type {
   MultiClusterService,
 } from '../../karmada/types.js';
 import { serviceRefs } from '../../karmada/refs.js';
+import type { OwnedStack } from '../../maintenance/inventory.js';
 import { seededRandom } from '../../util/random.js';
 import { sleep } from '../../util/sleep.js';
 import { parseFakeConfig, type FakeConfig, type FakeMethod } from './config.js';
@@ -135,6 +136,30 @@ export class FakeProvider implements MultiClusterProvider {
     return run;
   }
 
+  /** The orphan sweep's inventory (lib/maintenance/inventory.ts). */
+  async listOwnedStacks(_ctx: ProviderContext): Promise<OwnedStack[]> {
+    const state = await this.store.read();
+    return (['mci', 'mcs'] as const).flatMap((kind) =>
+      Object.entries(state[kind]).map(([key, rec]) => ({
+        kind,
+        namespace: rec.namespace,
+        name: rec.name,
+        stackId: `${kind}/${key}`,
+        ...(rec.createdAt ? { createdAt: new Date(rec.createdAt) } : {}),
+      })),
+    );
+  }
+
+  async deleteOwnedStack(_ctx: ProviderContext, stackId: string): Promise<void> {
+    const [kind, ...rest] = stackId.split('/');
+    if (kind !== 'mci' && kind !== 'mcs') throw new Error(`not a fake provider stack id: "${stackId}"`);
+    await this.exclusive(async () => {
+      const state = await this.store.read();
+      delete state[kind][rest.join('/')];
+      await this.store.write(state);
+    });
+  }
+
   private async get<S>(ctx: ProviderContext, kind: Table, obj: KubeObject): Promise<GetResult<S>> {
     const key = await this.begin(ctx, 'get', kind, obj);
     const state = await this.exclusive(() => this.store.read());
@@ -151,7 +176,7 @@ export class FakeProvider implements MultiClusterProvider {
     await this.exclusive(async () => {
       const state = await this.store.read();
       if (state[kind][key]) throw new Error(ALREADY_EXISTS_MESSAGE);
-      state[kind][key] = record(obj, services);
+      state[kind][key] = { ...record(obj, services), createdAt: new Date().toISOString() };
       await this.store.write(state);
     });
     return { ingress: [{ ip: CREATED_IP }] } as S;
@@ -166,8 +191,12 @@ export class FakeProvider implements MultiClusterProvider {
     const key = await this.begin(ctx, 'update', kind, obj);
     await this.exclusive(async () => {
       const state = await this.store.read();
-      if (!state[kind][key]) throw new Error(NOT_EXISTS_MESSAGE);
-      state[kind][key] = record(obj, services);
+      const existing = state[kind][key];
+      if (!existing) throw new Error(NOT_EXISTS_MESSAGE);
+      state[kind][key] = {
+        ...record(obj, services),
+        ...(existing.createdAt ? { createdAt: existing.createdAt } : {}),
+      };
       await this.store.write(state);
     });
     return { ingress: [{ ip: UPDATED_IP }] } as S;

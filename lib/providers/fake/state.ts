@@ -13,6 +13,8 @@ export interface BalancerRecord {
   object: unknown;
   /** Backend Service names of a MultiClusterIngress. */
   services?: string[];
+  /** When the load balancer was created (RFC 3339). */
+  createdAt?: string;
 }
 
 export interface FakeState {
