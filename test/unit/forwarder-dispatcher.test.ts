@@ -35,9 +35,8 @@ async function until(check: () => boolean, ms = 10_000): Promise<void> {
 
 function setup(sink: FlakySink, windowMs = 10) {
   const metrics = createMetrics();
-  let dispatcher: Dispatcher | undefined;
-  const queue = new PendingQueue({ windowMs, onAdd: () => dispatcher?.wake() });
-  dispatcher = new Dispatcher({
+  const queue = new PendingQueue({ windowMs, onAdd: () => dispatcher.wake() });
+  const dispatcher: Dispatcher = new Dispatcher({
     queue,
     sink,
     logger: new MemoryLogger(),
@@ -78,7 +77,9 @@ describe('Class: Dispatcher', () => {
     for (const n of sink.delivered) last.set(n.ref.name, n.ref.resourceVersion);
     expect(last.size).toBe(50);
     for (const rv of last.values()) expect(rv).toBe('41');
-    expect((await metrics.registry.getSingleMetric('forwarder_sink_errors_total')?.get())?.values[0]?.value).toBeGreaterThan(0);
+    expect(
+      (await metrics.registry.getSingleMetric('forwarder_sink_errors_total')?.get())?.values[0]?.value,
+    ).toBeGreaterThan(0);
     dispatcher.stop();
   });
 
@@ -94,7 +95,13 @@ describe('Class: Dispatcher', () => {
   it('sends nothing when canSend() is false', async () => {
     const sink = new FlakySink();
     const queue = new PendingQueue({ windowMs: 0 });
-    const d = new Dispatcher({ queue, sink, logger: new MemoryLogger(), metrics: createMetrics(), canSend: () => false });
+    const d = new Dispatcher({
+      queue,
+      sink,
+      logger: new MemoryLogger(),
+      metrics: createMetrics(),
+      canSend: () => false,
+    });
     queue.add(note('added', 'a', 1));
     d.wake();
     await new Promise((r) => setTimeout(r, 30));

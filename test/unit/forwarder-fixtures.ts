@@ -3,7 +3,12 @@ import type { ChangeNotification, ChangeType } from '../../lib/notification/type
 import { makeNotification } from '../../lib/forwarder/notify.js';
 import { Resources } from '../../lib/kube/resources.js';
 
-export function svc(name: string, rv: number, namespace = 'default', extra: Record<string, unknown> = {}): KubeObject {
+export function svc(
+  name: string,
+  rv: number,
+  namespace = 'default',
+  extra: Record<string, unknown> = {},
+): KubeObject {
   return {
     apiVersion: 'v1',
     kind: 'Service',

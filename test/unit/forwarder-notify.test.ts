@@ -36,18 +36,32 @@ describe('Function: sanitize', () => {
     expect(out).toEqual({
       apiVersion: 'v1',
       kind: 'Secret',
-      metadata: { name: 'tls', namespace: 'default', uid: 'u1', resourceVersion: '7', annotations: { keep: 'me' } },
+      metadata: {
+        name: 'tls',
+        namespace: 'default',
+        uid: 'u1',
+        resourceVersion: '7',
+        annotations: { keep: 'me' },
+      },
       type: 'kubernetes.io/tls',
     });
   });
 
   it('turns a PartialObjectMetadata back into the watched kind', () => {
-    const partial = { apiVersion: 'meta.k8s.io/v1', kind: 'PartialObjectMetadata', metadata: { name: 's', namespace: 'n' } };
+    const partial = {
+      apiVersion: 'meta.k8s.io/v1',
+      kind: 'PartialObjectMetadata',
+      metadata: { name: 's', namespace: 'n' },
+    };
     expect(sanitize(Resources.Secret, partial)).toMatchObject({ apiVersion: 'v1', kind: 'Secret' });
   });
 
   it('keeps spec/status of other kinds but drops managedFields, and sets apiVersion/kind of list items', () => {
-    const item = { metadata: { name: 'a', managedFields: [{}] }, spec: { ports: [] }, status: {} } as unknown as KubeObject;
+    const item = {
+      metadata: { name: 'a', managedFields: [{}] },
+      spec: { ports: [] },
+      status: {},
+    } as unknown as KubeObject;
     expect(sanitize(Resources.Service, item)).toEqual({
       apiVersion: 'v1',
       kind: 'Service',
@@ -60,8 +74,16 @@ describe('Function: sanitize', () => {
 
 describe('Function: makeNotification', () => {
   it('builds the wire format with a ref naming the object version', () => {
-    const obj = sanitize(Resources.MultiClusterIngress, { metadata: { name: 'web', namespace: 'shop', uid: 'u', resourceVersion: '3' } });
-    const n = makeNotification('added', Resources.MultiClusterIngress, obj, undefined, new Date('2026-01-01T00:00:00Z'));
+    const obj = sanitize(Resources.MultiClusterIngress, {
+      metadata: { name: 'web', namespace: 'shop', uid: 'u', resourceVersion: '3' },
+    });
+    const n = makeNotification(
+      'added',
+      Resources.MultiClusterIngress,
+      obj,
+      undefined,
+      new Date('2026-01-01T00:00:00Z'),
+    );
     expect(n).toEqual({
       apiVersion: 'notifications.multicluster.karmada.io/v1',
       kind: 'ChangeNotification',

@@ -1,0 +1,107 @@
+/**
+ * Entry point of the cluster watch forwarder: `node dist/forwarder/forwarder.mjs --help`.
+ * Everything but process wiring (flags, signals, exit codes) lives in lib/forwarder/.
+ */
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import { KubeConfig } from '@kubernetes/client-node';
+import { createLogger } from '../../lib/log/logger.js';
+import { ConfigError, helpText, loadConfig, type ForwarderConfig } from '../../lib/forwarder/config.js';
+import { Forwarder } from '../../lib/forwarder/forwarder.js';
+import { createKubeApi } from '../../lib/forwarder/kube-api.js';
+import { createLeaseStore } from '../../lib/forwarder/lease-store.js';
+import { createMetrics } from '../../lib/forwarder/metrics.js';
+import { createSink } from '../../lib/forwarder/sinks/index.js';
+
+function loadKubeConfig(config: ForwarderConfig): KubeConfig {
+  const kc = new KubeConfig();
+  const source = config.kubeconfig ?? 'default locations ($KUBECONFIG, ~/.kube/config, in-cluster)';
+  try {
+    // loadFromDefault reads $KUBECONFIG, then ~/.kube/config, then the in-cluster service account.
+    if (config.kubeconfig) kc.loadFromFile(config.kubeconfig);
+    else kc.loadFromDefault();
+  } catch (err) {
+    throw new ConfigError(
+      `cannot load kubeconfig from ${source}: ${err instanceof Error ? err.message : String(err)}`,
+    );
+  }
+  if (!kc.getCurrentCluster()) throw new ConfigError(`kubeconfig from ${source} has no current cluster`);
+  return kc;
+}
+
+async function main(): Promise<number> {
+  let config: ForwarderConfig;
+  try {
+    config = loadConfig(process.argv.slice(2));
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`${err.message} (see --help)\n`);
+    return 2;
+  }
+  if (config.help) {
+    process.stdout.write(helpText());
+    return 0;
+  }
+  const logger = createLogger({ serviceName: 'multicluster-forwarder', level: config.logLevel });
+  let kc: KubeConfig;
+  try {
+    kc = loadKubeConfig(config);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    logger.error(err.message);
+    return 2;
+  }
+  const identity = config.identity ?? `${hostname()}-${randomBytes(3).toString('hex')}`;
+  const forwarder = new Forwarder({
+    api: createKubeApi(kc),
+    sink: createSink({
+      type: config.sink,
+      target: config.sinkTarget,
+      ...(config.region ? { region: config.region } : {}),
+      ...(config.sinkEndpoint ? { endpoint: config.sinkEndpoint } : {}),
+      ...(config.batchSize ? { batchSize: config.batchSize } : {}),
+    }),
+    ...(config.leaderElect
+      ? { leaseStore: createLeaseStore(kc, config.leaseNamespace, config.leaseName) }
+      : {}),
+    identity,
+    ...(config.namespaces ? { namespaces: config.namespaces } : {}),
+    coalesceWindowMs: config.coalesceWindowMs,
+    resyncPeriodMs: config.resyncPeriodMs,
+    port: config.port,
+    shutdownTimeoutMs: config.shutdownTimeoutMs,
+    logger,
+    metrics: createMetrics({ defaultMetrics: true }),
+  });
+  await forwarder.start();
+  return new Promise<number>((resolve) => {
+    let signalled = false;
+    const onSignal = (signal: string): void => {
+      if (signalled) {
+        logger.warn('second signal: exiting now', { signal });
+        return resolve(1);
+      }
+      signalled = true;
+      logger.info('signal received', { signal });
+      forwarder.shutdown().then(
+        (flushed) => resolve(flushed ? 0 : 1),
+        (err: unknown) => {
+          logger.error('shutdown failed', { error: err });
+          resolve(1);
+        },
+      );
+    };
+    process.on('SIGTERM', () => onSignal('SIGTERM'));
+    process.on('SIGINT', () => onSignal('SIGINT'));
+  });
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(
+      `forwarder failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+    );
+    process.exit(1);
+  },
+);

@@ -1,0 +1,159 @@
+/**
+ * Moves ready notifications from the pending queue to the sink: a few batches in flight at once,
+ * exponential backoff with jitter after failures, and nothing dropped. Failed notifications go
+ * back into the queue (merged with newer changes), so an outage costs memory per object, not per
+ * event.
+ */
+import type { Logger } from '../log/logger.js';
+import type { ChangeNotification } from '../notification/types.js';
+import { backoffDelay, DEFAULT_BACKOFF, type BackoffOptions } from './backoff.js';
+import type { ForwarderMetrics } from './metrics.js';
+import type { PendingQueue } from './pending.js';
+import type { Sink } from './sinks/types.js';
+
+const NOT_ALLOWED_RECHECK_MS = 250;
+
+export interface DispatcherOptions {
+  queue: PendingQueue;
+  sink: Sink;
+  logger: Logger;
+  metrics: ForwarderMetrics;
+  /** Batches in flight at once. */
+  concurrency?: number;
+  backoff?: BackoffOptions;
+  /** Checked before every call: a replica that lost its lease must not send. */
+  canSend?: () => boolean;
+  /** Monotonic clock (ms), as the queue's. */
+  now?: () => number;
+}
+
+export class Dispatcher {
+  private readonly concurrency: number;
+  private readonly backoff: BackoffOptions;
+  private readonly now: () => number;
+  private readonly abort = new AbortController();
+  private inFlight = 0;
+  private failures = 0;
+  private backoffUntil = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private timerAt = Number.POSITIVE_INFINITY;
+  private stopped = false;
+  private flushing = false;
+  private idleWaiters: Array<() => void> = [];
+
+  constructor(private readonly options: DispatcherOptions) {
+    this.concurrency = options.concurrency ?? 4;
+    this.backoff = options.backoff ?? DEFAULT_BACKOFF;
+    this.now = options.now ?? (() => performance.now());
+  }
+
+  /** A notification was queued: make sure a timer will pick it up. */
+  wake(): void {
+    if (this.stopped || this.timer !== undefined) return;
+    const at = this.options.queue.nextReadyAt();
+    if (at !== undefined) this.schedule(at);
+  }
+
+  /** Sends everything now, ignoring the coalescing window; resolves true when all was delivered. */
+  async flush(timeoutMs: number): Promise<boolean> {
+    this.flushing = true;
+    const deadline = Date.now() + timeoutMs;
+    this.pump();
+    while (!this.stopped && this.options.queue.size > 0 && Date.now() < deadline) {
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, Math.max(1, deadline - Date.now()));
+        this.idleWaiters.push(() => {
+          clearTimeout(t);
+          resolve();
+        });
+      });
+    }
+    return this.options.queue.size === 0;
+  }
+
+  /** Stops at once: no further call is made and calls in progress are aborted. */
+  stop(): void {
+    this.stopped = true;
+    this.abort.abort();
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    for (const w of this.idleWaiters.splice(0)) w();
+  }
+
+  private schedule(at: number): void {
+    if (this.stopped) return;
+    const when = Math.max(at, this.backoffUntil);
+    if (this.timer !== undefined && this.timerAt <= when) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timerAt = when;
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        this.timerAt = Number.POSITIVE_INFINITY;
+        this.pump();
+      },
+      Math.max(0, Math.ceil(when - this.now())),
+    );
+  }
+
+  private pump(): void {
+    if (this.stopped) return;
+    const { queue, sink } = this.options;
+    if (this.now() < this.backoffUntil) return this.schedule(this.backoffUntil);
+    // Not allowed to send (lease not renewed in time): look again shortly, without busy-looping.
+    if (this.options.canSend && !this.options.canSend())
+      return this.schedule(this.now() + NOT_ALLOWED_RECHECK_MS);
+    while (this.inFlight < this.concurrency) {
+      const batch = queue.take(sink.maxBatch, this.flushing);
+      if (batch.length === 0) break;
+      this.inFlight++;
+      void this.deliver(batch).finally(() => {
+        this.inFlight--;
+        this.options.metrics.pendingObjects.set(queue.size);
+        for (const w of this.idleWaiters.splice(0)) w();
+        this.pump();
+      });
+    }
+    const next = queue.nextReadyAt();
+    if (next !== undefined && this.inFlight < this.concurrency)
+      this.schedule(this.flushing ? this.now() : next);
+  }
+
+  private async deliver(batch: ChangeNotification[]): Promise<void> {
+    const { queue, sink, metrics, logger } = this.options;
+    if (this.options.canSend && !this.options.canSend()) {
+      queue.requeue(batch);
+      this.backoffUntil = Math.max(this.backoffUntil, this.now() + NOT_ALLOWED_RECHECK_MS);
+      return;
+    }
+    const result = await sink.send(batch, this.abort.signal);
+    if (this.stopped) return;
+    metrics.sinkCalls.inc({ sink: sink.name }, result.calls);
+    if (result.errors > 0) metrics.sinkErrors.inc({ sink: sink.name }, result.errors);
+    const failed = new Set(result.failed);
+    const delivered = batch.filter((n) => !failed.has(n));
+    queue.done(delivered);
+    const now = Date.now();
+    for (const n of delivered) {
+      metrics.notificationsSent.inc({ sink: sink.name, change: n.change });
+      if (n.observedAt)
+        metrics.deliveryLatency.observe({ sink: sink.name }, (now - Date.parse(n.observedAt)) / 1000);
+    }
+    if (result.failed.length === 0) {
+      this.failures = 0;
+      logger.debug('delivered', { sink: sink.name, notifications: delivered.length, calls: result.calls });
+      return;
+    }
+    queue.requeue(result.failed);
+    const delay = backoffDelay(this.failures++, this.backoff);
+    this.backoffUntil = Math.max(this.backoffUntil, this.now() + delay);
+    logger.warn('sink delivery failed; will retry', {
+      sink: sink.name,
+      failed: result.failed.length,
+      delivered: delivered.length,
+      retryInMs: Math.round(delay),
+      pendingObjects: queue.size,
+      error: result.lastError,
+    });
+  }
+}
