@@ -1,7 +1,8 @@
 /**
- * The local pipeline: the Kubernetes API stand-in, the HTTP function running the deployed handler
- * code, and a notification source between them (the cluster watch forwarder's job in production),
- * optionally seeded with the upstream README's scenario. `npm start` and end-to-end tests use it.
+ * The local pipeline – the deployed pipeline minus AWS: the Kubernetes API stand-in, the cluster
+ * watch forwarder, and the HTTP function running the deployed handler code behind the forwarder's
+ * HTTP sink; optionally seeded with the upstream README's scenario. `npm start` and end-to-end
+ * tests use it.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -11,11 +12,13 @@ import { createKubeClient } from '../../lib/kube/client-node.js';
 import type { KubeClient } from '../../lib/kube/client.js';
 import { resourceFor } from '../../lib/kube/resources.js';
 import type { KubeObject } from '../../lib/kube/types.js';
-import type { ChangeNotification } from '../../lib/notification/types.js';
 import { startElbv2Simulator, type Elbv2Simulator } from '../elbv2-sim/index.js';
 import { startFunctionServer, type FunctionServer } from './function-server.js';
 import { INGRESS_CLASS_CONTROLLER, upstreamScenario } from './scenario.js';
-import { startWatchLoop } from './watch-loop.js';
+import { Forwarder } from '../../lib/forwarder/forwarder.js';
+import { createKubeApi } from '../../lib/forwarder/kube-api.js';
+import { HttpSink } from '../../lib/forwarder/sinks/http.js';
+import { createLogger } from '../../lib/log/logger.js';
 
 export interface PipelineOptions {
   /** Where state (API objects, fake load balancers, kubeconfig) is kept. */
@@ -28,8 +31,8 @@ export interface PipelineOptions {
   seed?: boolean;
   /** LOG_LEVEL of the functions. */
   logLevel?: string;
-  /** What delivers notifications to the function: a watch of the API server, or nothing (callers POST). */
-  notificationSource?: 'watch' | 'none';
+  /** What delivers notifications to the function: the cluster watch forwarder, or nothing (callers POST). */
+  notificationSource?: 'forwarder' | 'none';
   /** `fake` (default) or `aws`, which runs against the ELBv2 simulator started here. */
   provider?: 'fake' | 'aws';
 }
@@ -42,29 +45,9 @@ export interface Pipeline {
   kubeconfigPath: string;
   kube: KubeClient;
   kubeConfig: KubeConfig;
-  /** Notifications delivered to the function, and how many failed (the sender retried them). */
-  stats: { delivered: number; failed: number };
+  /** The cluster watch forwarder delivering notifications to the function (HTTP sink). */
+  forwarder?: Forwarder;
   close(): Promise<void>;
-}
-
-async function deliver(url: string, n: ChangeNotification, stats: Pipeline['stats']): Promise<void> {
-  for (let attempt = 1; attempt <= 8; attempt++) {
-    try {
-      const res = await fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ notifications: [n] }),
-      });
-      if (res.ok) {
-        stats.delivered++;
-        return;
-      }
-      stats.failed++;
-    } catch {
-      stats.failed++;
-    }
-    await new Promise((r) => setTimeout(r, Math.min(2000, 50 * 2 ** attempt)));
-  }
 }
 
 export async function startPipeline(options: PipelineOptions): Promise<Pipeline> {
@@ -104,11 +87,19 @@ export async function startPipeline(options: PipelineOptions): Promise<Pipeline>
   const kube = createKubeClient(kubeConfig);
   if (options.seed) await seed(kube, upstreamScenario());
 
-  const stats = { delivered: 0, failed: 0 };
-  const loop =
+  // The deployed pipeline minus AWS: the real forwarder, its HTTP sink pointed at the function.
+  const forwarder =
     options.notificationSource === 'none'
       ? undefined
-      : startWatchLoop(kubeConfig, (n) => deliver(fn.url, n, stats));
+      : new Forwarder({
+          api: createKubeApi(kubeConfig),
+          sink: new HttpSink({ url: fn.url }),
+          identity: 'local',
+          coalesceWindowMs: 50,
+          resyncPeriodMs: 10 * 60_000,
+          logger: createLogger({ serviceName: 'multicluster-forwarder', level: process.env.LOG_LEVEL }),
+        });
+  await forwarder?.start();
   return {
     api,
     ...(elbv2 ? { elbv2 } : {}),
@@ -116,9 +107,9 @@ export async function startPipeline(options: PipelineOptions): Promise<Pipeline>
     kubeconfigPath,
     kube,
     kubeConfig,
-    stats,
+    ...(forwarder ? { forwarder } : {}),
     async close() {
-      loop?.stop();
+      await forwarder?.shutdown();
       await fn.close();
       await api.close();
       await elbv2?.close();

@@ -22,7 +22,12 @@ import {
 import { createKubeClient, loadKubeConfig } from '../../lib/kube/client-node.js';
 import { Resources } from '../../lib/kube/resources.js';
 import type { MultiClusterIngress } from '../../lib/karmada/types.js';
-import { notificationFor } from '../../dev/local/watch-loop.js';
+import { makeNotification } from '../../lib/forwarder/notify.js';
+import { resourceFor } from '../../lib/kube/resources.js';
+import type { KubeObject } from '../../lib/kube/types.js';
+
+const notificationFor = (change: 'added', obj: KubeObject) =>
+  makeNotification(change, resourceFor(obj.apiVersion!, obj.kind!)!, obj);
 
 let api: KubeApiServer;
 let sqs: Server;
