@@ -67,6 +67,7 @@ async function main(): Promise<number> {
     identity,
     ...(config.namespaces ? { namespaces: config.namespaces } : {}),
     coalesceWindowMs: config.coalesceWindowMs,
+    batchIntervalMs: config.batchIntervalMs,
     resyncPeriodMs: config.resyncPeriodMs,
     port: config.port,
     shutdownTimeoutMs: config.shutdownTimeoutMs,

@@ -11,6 +11,7 @@ export interface ForwarderConfig {
   batchSize?: number;
   resyncPeriodMs: number;
   coalesceWindowMs: number;
+  batchIntervalMs: number;
   namespaces?: string[];
   leaderElect: boolean;
   leaseName: string;
@@ -68,6 +69,12 @@ const OPTIONS: Option[] = [
     env: 'FORWARDER_COALESCE_WINDOW',
     help: 'merge changes to one object within this window',
     default: '100ms',
+  },
+  {
+    flag: 'batch-interval',
+    env: 'FORWARDER_BATCH_INTERVAL',
+    help: 'under load, send what is ready on ticks this far apart, so calls carry full batches; 0 = at once',
+    default: '20ms',
   },
   {
     flag: 'namespaces',
@@ -186,6 +193,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     batchSize,
     resyncPeriodMs: parseDuration(get('resync-period') ?? '10m'),
     coalesceWindowMs: parseDuration(get('coalesce-window') ?? '100ms'),
+    batchIntervalMs: parseDuration(get('batch-interval') ?? '20ms'),
     ...(namespaces && namespaces.length > 0 ? { namespaces } : {}),
     leaderElect: parseBool(get('leader-elect') ?? 'true', 'leader-elect'),
     leaseName: get('lease-name') ?? 'multicluster-forwarder',

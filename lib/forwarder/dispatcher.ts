@@ -20,6 +20,12 @@ export interface DispatcherOptions {
   metrics: ForwarderMetrics;
   /** Batches in flight at once. */
   concurrency?: number;
+  /**
+   * Ready notifications are sent on ticks this far apart (except when nothing is in flight), so
+   * that under load each call carries a full batch instead of whatever became ready that
+   * millisecond. Adds at most this much latency. 0 = send as soon as anything is ready.
+   */
+  batchIntervalMs?: number;
   backoff?: BackoffOptions;
   /** Checked before every call: a replica that lost its lease must not send. */
   canSend?: () => boolean;
@@ -29,6 +35,7 @@ export interface DispatcherOptions {
 
 export class Dispatcher {
   private readonly concurrency: number;
+  private readonly batchIntervalMs: number;
   private readonly backoff: BackoffOptions;
   private readonly now: () => number;
   private readonly abort = new AbortController();
@@ -43,6 +50,7 @@ export class Dispatcher {
 
   constructor(private readonly options: DispatcherOptions) {
     this.concurrency = options.concurrency ?? 4;
+    this.batchIntervalMs = options.batchIntervalMs ?? 0;
     this.backoff = options.backoff ?? DEFAULT_BACKOFF;
     this.now = options.now ?? (() => performance.now());
   }
@@ -51,7 +59,13 @@ export class Dispatcher {
   wake(): void {
     if (this.stopped || this.timer !== undefined) return;
     const at = this.options.queue.nextReadyAt();
-    if (at !== undefined) this.schedule(at);
+    if (at !== undefined) this.schedule(this.inFlight > 0 ? this.tick(at) : at);
+  }
+
+  /** The first batch tick at or after `at`. */
+  private tick(at: number): number {
+    const t = this.batchIntervalMs;
+    return t > 0 ? Math.ceil(at / t) * t : at;
   }
 
   /** Sends everything now, ignoring the coalescing window; resolves true when all was delivered. */
@@ -111,12 +125,14 @@ export class Dispatcher {
         this.inFlight--;
         this.options.metrics.pendingObjects.set(queue.size);
         for (const w of this.idleWaiters.splice(0)) w();
-        this.pump();
+        // While other calls are in flight, wait for the next tick so the ready set can fill up.
+        if (this.flushing || this.batchIntervalMs === 0 || this.inFlight === 0) this.pump();
+        else this.wake();
       });
     }
     const next = queue.nextReadyAt();
     if (next !== undefined && this.inFlight < this.concurrency)
-      this.schedule(this.flushing ? this.now() : next);
+      this.schedule(this.flushing ? this.now() : this.inFlight > 0 ? this.tick(next) : next);
   }
 
   private async deliver(batch: ChangeNotification[]): Promise<void> {

@@ -23,6 +23,8 @@ export interface ForwarderOptions {
   types?: readonly ResourceType[];
   namespaces?: readonly string[];
   coalesceWindowMs: number;
+  /** Dispatch ticks (see Dispatcher); 0 sends as soon as something is ready. */
+  batchIntervalMs?: number;
   resyncPeriodMs: number;
   concurrency?: number;
   backoff?: BackoffOptions;
@@ -113,6 +115,7 @@ export class Forwarder {
       types: o.types ?? WATCHED_TYPES,
       ...(o.namespaces ? { namespaces: o.namespaces } : {}),
       coalesceWindowMs: o.coalesceWindowMs,
+      ...(o.batchIntervalMs !== undefined ? { batchIntervalMs: o.batchIntervalMs } : {}),
       resyncPeriodMs: o.resyncPeriodMs,
       ...(o.concurrency ? { concurrency: o.concurrency } : {}),
       ...(o.backoff ? { backoff: o.backoff } : {}),

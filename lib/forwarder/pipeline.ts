@@ -20,6 +20,7 @@ export interface PipelineOptions {
   types: readonly ResourceType[];
   namespaces?: readonly string[];
   coalesceWindowMs: number;
+  batchIntervalMs?: number;
   resyncPeriodMs: number;
   concurrency?: number;
   backoff?: BackoffOptions;
@@ -64,6 +65,7 @@ export class Pipeline {
       metrics,
       canSend: options.canSend,
       ...(options.concurrency ? { concurrency: options.concurrency } : {}),
+      ...(options.batchIntervalMs !== undefined ? { batchIntervalMs: options.batchIntervalMs } : {}),
       ...(options.backoff ? { backoff: options.backoff } : {}),
     });
     const emit = this.queue.add.bind(this.queue);

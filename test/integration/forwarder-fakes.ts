@@ -73,6 +73,12 @@ export interface FakeSqs {
   requests: number;
   /** Decides per entry whether to fail it (partial batch failure). */
   failEntry: (entry: { Id: string; MessageBody: string }) => boolean;
+  /** Time each SendMessageBatch takes, like a real queue's round trip (benchmarks). */
+  latencyMs: number;
+  /** When each message arrived (Date.now()), in arrival order. */
+  arrivals: number[];
+  /** Entries per SendMessageBatch call. */
+  batchSizes: number[];
   close(): Promise<void>;
 }
 
@@ -84,12 +90,16 @@ export async function startFakeSqs(): Promise<FakeSqs> {
     messages: [],
     requests: 0,
     failEntry: () => false,
+    latencyMs: 0,
+    arrivals: [],
+    batchSizes: [],
     close: () => closeServer(server),
   };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
+    req.on('end', () => void setTimeout(respond, fake.latencyMs));
+    const respond = () => {
       fake.requests++;
       const target = req.headers['x-amz-target'];
       if (target !== 'AmazonSQS.SendMessageBatch') {
@@ -114,6 +124,7 @@ export async function startFakeSqs(): Promise<FakeSqs> {
           continue;
         }
         fake.messages.push(e);
+        fake.arrivals.push(Date.now());
         Successful.push({
           Id: e.Id,
           MessageId: randomUUID(),
@@ -121,9 +132,10 @@ export async function startFakeSqs(): Promise<FakeSqs> {
           SequenceNumber: String(fake.messages.length),
         });
       }
+      fake.batchSizes.push(input.Entries.length);
       res.writeHead(200, { 'content-type': 'application/x-amz-json-1.0' });
       res.end(JSON.stringify({ Successful, Failed }));
-    });
+    };
   });
   const port = await listen(server);
   fake.url = `http://127.0.0.1:${port}`;
