@@ -19,8 +19,11 @@ export const WATCHED: ResourceType[] = [
   Resources.MultiClusterService,
   Resources.Service,
   Resources.EndpointSlice,
+  Resources.Secret,
   Resources.IngressClass,
   Resources.Cluster,
+  Resources.ResourceBinding,
+  Resources.ClusterPropagationPolicy,
 ];
 
 function basePath(t: ResourceType): string {

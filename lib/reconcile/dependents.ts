@@ -1,44 +1,27 @@
 /**
- * Upstream's event handlers, done statelessly: a notification about an object the load balancers
- * depend on becomes the reconcile requests of the objects that depend on it.
+ * Upstream's event handlers, done statelessly: a notification about an object becomes the reconcile
+ * requests of every controller whose result may depend on it. The load-balancer controllers'
+ * triggers are here; each other controller's are in its own module.
  *
- * Cost (API calls) of the mapping itself, before any reconcile:
+ * Cost (API calls) of the load-balancer mapping, before any reconcile:
  *   Service, EndpointSlice, Secret: 1 label-selected LIST of MultiClusterIngresses in the namespace
+ *   (+1 GET of the EndpointSlice when the notification does not carry it)
  *   Cluster (TrafficControl toggled), IngressClass: 1 LIST of MultiClusterIngresses (rare events)
  * The same-named MultiClusterService is requested without a lookup: its reconcile reads it anyway.
  */
 import type { KubeObject } from '../kube/types.js';
 import { Resources } from '../kube/resources.js';
-import { DERIVED_SERVICE_PREFIX, SERVICE_NAME_LABEL, TRAFFIC_CONTROL_REMEDY } from '../karmada/constants.js';
+import { DERIVED_SERVICE_PREFIX, SERVICE_NAME_LABEL } from '../karmada/constants.js';
 import { backendLabel, tlsLabel } from '../karmada/index-labels.js';
 import type { Cluster, MultiClusterIngress } from '../karmada/types.js';
 import type { NormalizedNotification } from '../notification/types.js';
-import { semanticEqual } from '../util/equal.js';
-import type { ReconcileRequest } from './route.js';
+import { crdInstallationRequests } from './crd-installation.js';
+import { changed, isKind, versions } from './filters.js';
+import { dedupe, type ReconcileRequest } from './route.js';
+import { serviceExportRequests } from './service-export-triggers.js';
+import { serviceLocationRequests } from './service-locations.js';
+import { hasTrafficControl } from './traffic-block.js';
 import type { ReconcileDeps } from './types.js';
-
-type Fields = Record<string, unknown>;
-
-function is(n: NormalizedNotification, t: { apiVersion: string; kind: string }): boolean {
-  return n.ref.apiVersion === t.apiVersion && n.ref.kind === t.kind;
-}
-
-/**
- * Upstream's update filters: with both versions at hand, a change matters only if one of `fields`
- * (or the deletion state) changed. Without them we cannot tell, so it matters (reconciles are idempotent).
- */
-export function changed(n: NormalizedNotification, fields: string[]): boolean {
-  if (n.change !== 'modified' || !n.object || !n.oldObject) return true;
-  const pick = (o: KubeObject) => {
-    const f = o as unknown as Fields;
-    return {
-      deleting: o.metadata.deletionTimestamp != null,
-      annotations: o.metadata.annotations,
-      ...Object.fromEntries(fields.map((k) => [k, f[k]])),
-    };
-  };
-  return !semanticEqual(pick(n.object), pick(n.oldObject));
-}
 
 async function mcisLabelled(
   deps: ReconcileDeps,
@@ -75,10 +58,6 @@ export function serviceOfEndpointSlice(slice: KubeObject | undefined): string | 
   return label.startsWith(DERIVED_SERVICE_PREFIX) ? label.slice(DERIVED_SERVICE_PREFIX.length) : label;
 }
 
-function hasTrafficControl(c: KubeObject | undefined): boolean {
-  return ((c as Cluster | undefined)?.status?.remedyActions ?? []).includes(TRAFFIC_CONTROL_REMEDY);
-}
-
 async function allMcis(
   deps: ReconcileDeps,
   filter: (m: MultiClusterIngress) => boolean,
@@ -91,15 +70,26 @@ async function allMcis(
   }));
 }
 
-export async function dependentRequests(
+/**
+ * Upstream only reacts to a Cluster update that toggles TrafficControl. Changes we cannot diff
+ * count, and so do a Cluster's creation and deletion (upstream ignores them; a deleted blocked
+ * cluster would otherwise stay in trafficBlockClusters).
+ */
+export function trafficControlToggled(n: NormalizedNotification): boolean {
+  const both = versions<Cluster>(n);
+  return both ? hasTrafficControl(both.now) !== hasTrafficControl(both.old) : true;
+}
+
+/** The `multiclusteringress` and `multiclusterservice` triggers on objects other than their own. */
+export async function loadBalancerRequests(
   deps: ReconcileDeps,
   n: NormalizedNotification,
 ): Promise<ReconcileRequest[]> {
   const ns = n.ref.namespace ?? '';
-  if (is(n, Resources.Service)) {
+  if (isKind(n, Resources.Service)) {
     return changed(n, ['spec']) ? forService(deps, ns, n.ref.name) : [];
   }
-  if (is(n, Resources.EndpointSlice)) {
+  if (isKind(n, Resources.EndpointSlice)) {
     // The notification may not carry the slice (a reference-mode CloudEvent, a deletion): read it.
     const slice = n.object ?? (await deps.kube.get(Resources.EndpointSlice, ns, n.ref.name));
     const service = serviceOfEndpointSlice(slice ?? n.oldObject);
@@ -111,26 +101,33 @@ export async function dependentRequests(
     }
     return forService(deps, ns, service);
   }
-  if (is(n, Resources.Secret)) {
+  if (isKind(n, Resources.Secret)) {
     // The forwarder never carries Secret data, so any change to a referenced Secret counts.
     return mcisLabelled(deps, ns, tlsLabel(n.ref.name));
   }
-  if (is(n, Resources.Cluster)) {
-    if (
-      n.change === 'modified' &&
-      n.object &&
-      n.oldObject &&
-      hasTrafficControl(n.object) === hasTrafficControl(n.oldObject)
-    ) {
-      return [];
-    }
+  if (isKind(n, Resources.Cluster)) {
+    if (!trafficControlToggled(n)) return [];
     const cluster = n.ref.name;
     return allMcis(deps, (m) =>
       (m.status?.serviceLocations ?? []).some((l) => l.clusters?.includes(cluster)),
     );
   }
-  if (is(n, Resources.IngressClass)) {
+  if (isKind(n, Resources.IngressClass)) {
     return changed(n, ['spec']) ? allMcis(deps, () => true) : [];
   }
   return [];
+}
+
+/** Every controller's triggers: what `processBatch` is given as `dependents` by the functions. */
+export async function dependentRequests(
+  deps: ReconcileDeps,
+  n: NormalizedNotification,
+): Promise<ReconcileRequest[]> {
+  const mapped = await Promise.all([
+    loadBalancerRequests(deps, n),
+    serviceLocationRequests(deps, n),
+    serviceExportRequests(deps, n),
+    crdInstallationRequests(n),
+  ]);
+  return dedupe(mapped.flat());
 }

@@ -6,10 +6,21 @@
 import type { NormalizedNotification } from '../notification/types.js';
 import { NotificationError } from '../notification/parse.js';
 import { Resources } from '../kube/resources.js';
-import { changed } from './dependents.js';
+import { MCS_FINALIZER } from '../karmada/constants.js';
+import type { MultiClusterIngress, MultiClusterService } from '../karmada/types.js';
+import { hasFinalizer } from '../kube/finalizers.js';
+import type { KubeObject } from '../kube/types.js';
+import { changed, changedBy } from './filters.js';
+import { wantsLoadBalancer } from './mcs.js';
 import type { ReconcileDeps } from './types.js';
 
-export type ControllerName = 'multiclusteringress' | 'multiclusterservice';
+/** Upstream's controller names; each has one module in lib/reconcile (see docs/controllers.md). */
+export type ControllerName =
+  | 'crd-installation'
+  | 'mci-service-locations'
+  | 'multiclusteringress'
+  | 'multiclusterservice'
+  | 'serviceexport-propagation';
 
 export interface ReconcileRequest {
   controller: ControllerName;
@@ -34,8 +45,8 @@ export async function routeNotification(
   if (is(Resources.MultiClusterIngress) || is(Resources.MultiClusterService)) {
     if (!namespace) throw new NotificationError(`${kind} ${name} has no namespace`);
     const controller = is(Resources.MultiClusterIngress) ? 'multiclusteringress' : 'multiclusterservice';
-    // Upstream's update filter: a status-only or metadata-only change (our own writes) is not a reason to run.
-    const own: ReconcileRequest[] = changed(n, ['spec']) ? [{ controller, namespace, name }] : [];
+    const matters = controller === 'multiclusteringress' ? mciChangeMatters(n) : mcsChangeMatters(n);
+    const own: ReconcileRequest[] = matters ? [{ controller, namespace, name }] : [];
     return dedupe([...own, ...((await dependents?.(deps, n)) ?? [])]);
   }
   if (dependents) {
@@ -45,6 +56,24 @@ export async function routeNotification(
   throw new NotificationError(`notifications about ${apiVersion} ${kind} are not handled`);
 }
 
+/**
+ * Upstream's MCI update filter (a status-only or metadata-only change, such as our own writes, is
+ * not a reason to run), plus one reason upstream lacks: new `status.serviceLocations` change which
+ * clusters' traffic is blocked, so the load balancer is reconciled again.
+ */
+export function mciChangeMatters(n: NormalizedNotification): boolean {
+  return changed(n, ['spec']) || changedBy(n, (o) => (o as MultiClusterIngress).status?.serviceLocations);
+}
+
+/** Upstream's MCS filter: only MCSs that have (or had) type LoadBalancer, or still carry our finalizer. */
+export function mcsChangeMatters(n: NormalizedNotification): boolean {
+  const carried = [n.object, n.oldObject].filter((o): o is KubeObject => o !== undefined);
+  const ours = (o: KubeObject) =>
+    wantsLoadBalancer(o as MultiClusterService) || hasFinalizer(o, MCS_FINALIZER);
+  if (carried.length && !carried.some(ours)) return false;
+  return changed(n, ['spec']);
+}
+
 const DEPENDENT_KINDS = [
   Resources.Service,
   Resources.EndpointSlice,
@@ -52,6 +81,7 @@ const DEPENDENT_KINDS = [
   Resources.Cluster,
   Resources.ResourceBinding,
   Resources.IngressClass,
+  Resources.ClusterPropagationPolicy,
 ];
 
 export function isWatchedDependent(apiVersion: string, kind: string): boolean {

@@ -4,8 +4,12 @@
 import { isConflict } from '../kube/client.js';
 import { acquireLock } from './lock.js';
 import { reconcileMultiClusterIngress, type MciOptions } from './mci.js';
+import { reconcileCrdInstallation } from './crd-installation.js';
 import { reconcileMultiClusterService } from './mcs.js';
-import { requestKey, type ReconcileRequest } from './route.js';
+import { requestKey, type ControllerName, type ReconcileRequest } from './route.js';
+import { reconcileServiceExport } from './service-export.js';
+import { reconcileServiceLocations } from './service-locations.js';
+import { prepareTrafficBlock } from './traffic-block.js';
 import type { ReconcileDeps, ReconcileResult } from './types.js';
 
 export interface RunOptions {
@@ -17,8 +21,21 @@ export interface RunOptions {
   lockSeconds: number;
   /** How long to wait for another invocation to finish with the same object. */
   lockWaitMs?: number;
+  /** Defaults to traffic blocking (status.trafficBlockClusters) as the `prepare` hook. */
   mci?: MciOptions;
 }
+
+type Reconciler = (deps: ReconcileDeps, r: ReconcileRequest, o: RunOptions) => Promise<ReconcileResult>;
+
+/** One entry per upstream controller. */
+const CONTROLLERS: Record<ControllerName, Reconciler> = {
+  multiclusteringress: (deps, r, o) =>
+    reconcileMultiClusterIngress(deps, r.namespace, r.name, { prepare: prepareTrafficBlock, ...o.mci }),
+  multiclusterservice: (deps, r) => reconcileMultiClusterService(deps, r.namespace, r.name),
+  'mci-service-locations': (deps, r) => reconcileServiceLocations(deps, r.namespace, r.name),
+  'serviceexport-propagation': (deps, r) => reconcileServiceExport(deps, r.namespace, r.name),
+  'crd-installation': (deps) => reconcileCrdInstallation(deps),
+};
 
 export async function runRequest(
   deps: ReconcileDeps,
@@ -35,10 +52,7 @@ export async function runRequest(
       })
     : undefined;
   try {
-    if (request.controller === 'multiclusteringress') {
-      return await reconcileMultiClusterIngress(deps, request.namespace, request.name, options.mci);
-    }
-    return await reconcileMultiClusterService(deps, request.namespace, request.name);
+    return await CONTROLLERS[request.controller](deps, request, options);
   } finally {
     await lock?.release().catch((err: unknown) => {
       // A lock someone took over after ours expired is theirs now; anything else only delays the next holder.

@@ -43,7 +43,7 @@ async function edit<T extends KubeObject>(
 }
 
 beforeEach(async () => {
-  h = await startHarness();
+  h = await startHarness({ controllers: ['multiclusteringress', 'multiclusterservice'] });
   fake = h.runtime.provider as FakeProvider;
   await h.seed([ingressClass(), cluster('member1'), serveService(), collectedSlice('member1', ['10.1.0.1'])]);
 });

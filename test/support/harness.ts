@@ -15,6 +15,7 @@ import type { KubeObject } from '../../lib/kube/types.js';
 import { MemoryLogger } from '../../lib/log/logger.js';
 import type { NormalizedNotification, ChangeType } from '../../lib/notification/types.js';
 import { dependentRequests } from '../../lib/reconcile/dependents.js';
+import type { ControllerName, DependentMapper } from '../../lib/reconcile/route.js';
 import type { RuntimeConfig } from '../../lib/runtime/config.js';
 import { processBatch, type ItemResult } from '../../lib/runtime/process.js';
 import { createRuntimeWith, type Runtime } from '../../lib/runtime/runtime.js';
@@ -36,6 +37,11 @@ export interface HarnessOptions {
   provider?: string;
   providerConfig?: string;
   runtime?: Partial<RuntimeConfig>;
+  /**
+   * Run only these controllers' requests (all by default, as the functions do). The load-balancer
+   * controllers' requests for their own objects are always made.
+   */
+  controllers?: readonly ControllerName[];
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
@@ -59,6 +65,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     ...options.runtime,
   };
   const runtime = await createRuntimeWith(config, kube, logger);
+  const only = options.controllers;
+  const dependents: DependentMapper = only
+    ? async (deps, note) => (await dependentRequests(deps, note)).filter((r) => only.includes(r.controller))
+    : dependentRequests;
   let n = 0;
   return {
     api,
@@ -74,10 +84,25 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
           id: String(n++),
           notifications: () => (Array.isArray(item) ? item : [item]),
         })),
-        { signal: new AbortController().signal, holder: `test-${n}`, dependents: dependentRequests },
+        { signal: new AbortController().signal, holder: `test-${n}`, dependents },
       ),
     seed: (objects) => seed(kube, objects),
     close: () => api.close(),
+  };
+}
+
+/** A notification carrying the object after (and, for an update, before) the change, as the forwarder sends. */
+export function notifyChange(
+  change: ChangeType,
+  object: KubeObject | undefined,
+  oldObject?: KubeObject,
+): NormalizedNotification {
+  const obj = object ?? oldObject;
+  if (!obj) throw new Error('notifyChange needs an object');
+  return {
+    ...notify(obj, change),
+    ...(object ? { object } : {}),
+    ...(oldObject ? { oldObject } : {}),
   };
 }
 
