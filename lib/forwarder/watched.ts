@@ -11,4 +11,6 @@ export const WATCHED_TYPES: readonly ResourceType[] = [
   Resources.IngressClass,
   Resources.Cluster,
   Resources.ResourceBinding,
+  // crd-installation recreates its ClusterPropagationPolicy as soon as it is deleted.
+  Resources.ClusterPropagationPolicy,
 ];
