@@ -28,6 +28,8 @@ export interface ProviderContext {
    * its full drift check instead.
    */
   resync?: boolean;
+  /** Optional: tells the object's users about something disruptive before it happens (an Event). */
+  announce?: (reason: string, message: string) => Promise<void>;
 }
 
 export interface GetResult<S> {

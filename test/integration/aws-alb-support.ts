@@ -5,7 +5,9 @@
  */
 import type { Action as SdkAction } from '@aws-sdk/client-elastic-load-balancing-v2';
 import type { Elbv2Snapshot } from '../../dev/elbv2-sim/index.js';
+import { stackFingerprint } from '../../lib/providers/aws/model/fingerprint.js';
 import { resourcesOf, ResourceTypes, type Action, type Stack } from '../../lib/providers/aws/model/types.js';
+import { FINGERPRINT_TAG } from '../../lib/providers/aws/tagging.js';
 
 export interface StateSummary {
   loadBalancers: Array<Record<string, unknown>>;
@@ -32,11 +34,18 @@ export function summarize(s: Elbv2Snapshot): StateSummary {
             type: 'forward',
             targetGroup: tgName.get(a.TargetGroupArn ?? a.ForwardConfig?.TargetGroups?.[0]?.TargetGroupArn),
           }
-        : {
-            type: a.Type,
-            statusCode: a.FixedResponseConfig?.StatusCode,
-            contentType: a.FixedResponseConfig?.ContentType,
-          },
+        : a.Type === 'redirect'
+          ? {
+              type: 'redirect',
+              protocol: a.RedirectConfig?.Protocol,
+              port: a.RedirectConfig?.Port,
+              statusCode: a.RedirectConfig?.StatusCode,
+            }
+          : {
+              type: a.Type,
+              statusCode: a.FixedResponseConfig?.StatusCode,
+              contentType: a.FixedResponseConfig?.ContentType,
+            },
     );
   return {
     loadBalancers: s.loadBalancers
@@ -74,6 +83,8 @@ export function summarize(s: Elbv2Snapshot): StateSummary {
       loadBalancer: lbName.get(l.LoadBalancerArn),
       port: l.Port,
       protocol: l.Protocol,
+      certificate: l.Certificates?.[0]?.CertificateArn,
+      sslPolicy: l.SslPolicy,
       defaultActions: actions(l.DefaultActions),
       tags: tags.get(l.ListenerArn ?? '') ?? {},
     })),
@@ -111,11 +122,18 @@ export function expectedSummary(stack: Stack): StateSummary {
     as.map((a) =>
       a.type === 'forward'
         ? { type: 'forward', targetGroup: tgNameById.get(a.targetGroup.$ref) }
-        : {
-            type: 'fixed-response',
-            statusCode: a.fixedResponse.statusCode,
-            contentType: a.fixedResponse.contentType,
-          },
+        : a.type === 'redirect'
+          ? {
+              type: 'redirect',
+              protocol: a.redirect.protocol,
+              port: a.redirect.port,
+              statusCode: a.redirect.statusCode,
+            }
+          : {
+              type: 'fixed-response',
+              statusCode: a.fixedResponse.statusCode,
+              contentType: a.fixedResponse.contentType,
+            },
     );
   const referenced = new Set(
     [...listeners.flatMap((l) => l.spec.defaultActions), ...rules.flatMap((r) => r.spec.actions)].flatMap(
@@ -131,7 +149,8 @@ export function expectedSummary(stack: Stack): StateSummary {
             scheme: lb.spec.scheme,
             subnets: [...lb.spec.subnets].sort(),
             securityGroups: [...(lb.spec.securityGroups ?? [])].sort(),
-            tags: lb.spec.tags,
+            // Written last by every full deploy: the hash of exactly this stack.
+            tags: { ...lb.spec.tags, [FINGERPRINT_TAG]: stackFingerprint(stack) },
           },
         ]
       : [],
@@ -163,6 +182,8 @@ export function expectedSummary(stack: Stack): StateSummary {
       loadBalancer: lb?.spec.name,
       port: l.spec.port,
       protocol: l.spec.protocol,
+      certificate: l.spec.certificates?.[0],
+      sslPolicy: l.spec.sslPolicy,
       defaultActions: actions(l.spec.defaultActions),
       tags: l.spec.tags,
     })),

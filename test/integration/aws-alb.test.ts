@@ -114,10 +114,11 @@ describe('AWS provider: MultiClusterIngress → ALB (simulator)', () => {
     expect(await env.lb.get(env.ctx, mci)).toStrictEqual({ exists: false });
     // Act
     const calls = await measured(async () => {
-      const status = await env.lb.ensure(env.ctx, mci);
+      // A fresh context: on the same one, get() above would have answered the name look-ups.
+      const status = await env.lb.ensure({ ...env.ctx }, mci);
       const dns = env.sim.snapshot().loadBalancers[0]?.DNSName ?? '';
       expect(status).toStrictEqual({
-        ingress: [{ hostname: dns.toLowerCase(), ports: [{ port: 80, protocol: 'TCP' }] }],
+        ingress: [{ hostname: dns.toLowerCase() }],
       });
     });
     // Assess
@@ -143,10 +144,11 @@ describe('AWS provider: MultiClusterIngress → ALB (simulator)', () => {
         team: 'platform',
       });
     }
-    // Nothing found by name, so there are no tags to read.
+    // Nothing found by name, so there are no tags to read; the fingerprint is stamped last.
     expect(calls).toStrictEqual({
-      DescribeLoadBalancers: 1,
+      DescribeLoadBalancers: 2,
       DescribeTargetGroups: 1,
+      AddTags: 1,
       CreateTargetGroup: 1,
       CreateLoadBalancer: 1,
       CreateListener: 1,
@@ -167,16 +169,20 @@ describe('AWS provider: MultiClusterIngress → ALB (simulator)', () => {
     }
   });
 
-  it('does nothing but look when nothing changed', async () => {
+  it('does nothing but confirm the fingerprint when nothing changed', async () => {
     const mci = minimalIngress();
     await env.lb.ensure(env.ctx, mci);
     const before = env.sim.snapshot();
     const calls = await measured(() => env.lb.update(env.ctx, mci));
     expect(env.sim.snapshot()).toStrictEqual(before);
-    expect(calls).toStrictEqual({
+    expect(calls).toStrictEqual({ DescribeLoadBalancers: 1, DescribeTags: 1 });
+    // A resync looks at everything (and finds nothing to do).
+    const resync = await measured(() => env.lb.update({ ...env.ctx, resync: true }, mci));
+    expect(env.sim.snapshot()).toStrictEqual(before);
+    expect(resync).toStrictEqual({
       DescribeLoadBalancers: 1,
-      DescribeTargetGroups: 1,
-      DescribeTags: 1,
+      DescribeTargetGroups: 2,
+      DescribeTags: 4,
       DescribeListeners: 1,
       DescribeRules: 1,
       DescribeTargetHealth: 1,
@@ -252,13 +258,15 @@ describe('AWS provider: MultiClusterIngress → ALB (simulator)', () => {
       '10.0.1.10',
       '172.20.0.20',
     ]);
+    // The fingerprint changed: full look, then the fingerprint is invalidated, the diff applied and re-stamped.
     expect(calls).toStrictEqual({
       DescribeLoadBalancers: 1,
       DescribeTargetGroups: 1,
-      DescribeTags: 1,
+      DescribeTags: 2,
       DescribeListeners: 1,
       DescribeRules: 1,
       DescribeTargetHealth: 1,
+      AddTags: 2,
       DeregisterTargets: 1,
     });
   });
@@ -387,40 +395,47 @@ describe('AWS provider: MultiClusterIngress → ALB (simulator)', () => {
     expect(env.sim.snapshot()).toStrictEqual(before);
   });
 
-  it('measures ELBv2 calls: create, no-op, one rule added, one cluster changed, delete', async () => {
+  it('measures ELBv2 calls: create, no-op, resync, one rule added, one cluster changed, delete', async () => {
     const mci = withPaths([testpath]);
     const create = await measured(() => env.lb.ensure(env.ctx, mci));
     const noop = await measured(() => env.lb.update(env.ctx, mci));
+    const resync = await measured(() => env.lb.update({ ...env.ctx, resync: true }, mci));
     const added = withPaths([testpath, path('/other', 'Prefix', 'serve', 80)]);
     const ruleAdded = await measured(() => env.lb.update(env.ctx, added));
     env.kube.put(member2Slice(['172.20.0.30', '172.20.0.31']));
     const clusterChanged = await measured(() => env.lb.update(env.ctx, added));
     const deleted = await measured(() => env.lb.ensureDeleted(env.ctx, added));
+    // A changed stack: the load balancer and its tags, then its groups' tags and everything else.
     const looks = {
       DescribeLoadBalancers: 1,
       DescribeTargetGroups: 1,
-      DescribeTags: 1,
+      DescribeTags: 2,
       DescribeListeners: 1,
       DescribeRules: 1,
       DescribeTargetHealth: 1,
     };
-    expect({ create, noop, ruleAdded, clusterChanged, deleted }).toStrictEqual({
-      // 7: nothing exists, so nothing to tag-check, describe or diff.
+    // Fingerprint set to "pending" before the first change and to the new hash after the last.
+    const stamp = { AddTags: 2 };
+    expect({ create, noop, resync, ruleAdded, clusterChanged, deleted }).toStrictEqual({
+      // 9: both schemes' names probed (a scheme change would replace), nothing else to describe.
       create: {
-        DescribeLoadBalancers: 1,
+        DescribeLoadBalancers: 2,
         DescribeTargetGroups: 1,
         CreateTargetGroup: 1,
         CreateLoadBalancer: 1,
         CreateListener: 1,
         CreateRule: 1,
         RegisterTargets: 1,
+        AddTags: 1,
       },
-      // 6: reads only.
-      noop: looks,
-      // 7
-      ruleAdded: { ...looks, CreateRule: 1 },
-      // 8: one register and one deregister call for the whole cluster's change.
-      clusterChanged: { ...looks, RegisterTargets: 1, DeregisterTargets: 1 },
+      // 2: the load balancer by name and its fingerprint tag.
+      noop: { DescribeLoadBalancers: 1, DescribeTags: 1 },
+      // 11: the full drift check (listener and rule tags too) plus the tag sweep over the VPC's target groups.
+      resync: { ...looks, DescribeTargetGroups: 2, DescribeTags: 4 },
+      // 10
+      ruleAdded: { ...looks, ...stamp, CreateRule: 1 },
+      // 11: one register and one deregister call for the whole cluster's change.
+      clusterChanged: { ...looks, ...stamp, RegisterTargets: 1, DeregisterTargets: 1 },
       // 7: both schemes' names are probed, then the tag sweep over the VPC's target groups.
       deleted: {
         DescribeLoadBalancers: 2,

@@ -25,7 +25,19 @@ describe('Function: parseAwsConfig', () => {
       defaultTags: {},
       healthCheck: DEFAULT_HEALTH_CHECK,
       maxAttempts: 5,
+      dryRun: false,
     });
+  });
+
+  it('reads the calls-per-second cap and dry-run switch, and rejects a zero cap', () => {
+    expect(parseAwsConfig(`${minimalYaml}maxCallsPerSecond: 5\ndryRun: true\n`)).toMatchObject({
+      maxCallsPerSecond: 5,
+      dryRun: true,
+    });
+    expect(() => parseAwsConfig(`${minimalYaml}maxCallsPerSecond: 0\n`)).toThrow(/maxCallsPerSecond/);
+    expect(() =>
+      parseAwsConfig(`${minimalYaml}defaultTags: { multicluster.karmada.io/fingerprint: x }\n`),
+    ).toThrow(/reserved tag key/);
   });
 
   it('reads JSON as well, and merges health-check overrides over the defaults', () => {
@@ -103,11 +115,11 @@ describe('Function: createElbv2Client', () => {
 describe('Function: createAwsProvider', () => {
   const deps = { kube: new MemoryKube(), logger: silentLogger };
 
-  it('builds the aws provider: ingress supported, MCS not yet', async () => {
+  it('builds the aws provider: ingress and MCS supported', async () => {
     const provider = await createAwsProvider(minimalYaml, deps);
     expect(provider.providerName()).toBe('aws');
     expect(provider.loadBalancer()).toBeDefined();
-    expect(provider.mcsLoadBalancer()).toBeUndefined();
+    expect(provider.mcsLoadBalancer()).toBeDefined();
   });
 
   it('fails with ProviderConfigError on a bad file', () => {

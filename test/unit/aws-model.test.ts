@@ -269,6 +269,8 @@ describe('Function: buildIngressStack (invalid objects)', () => {
 
   it('rejects more rules than the ALB quota', () => {
     const paths = Array.from({ length: 101 }, (_, i) => path(`/p${i}`, 'Prefix', 'serve', 80));
-    expect(() => buildIngressStack(minimalInput(rule(paths)))).toThrow(/exceed the ALB quota/);
+    expect(() => buildIngressStack(minimalInput(rule(paths)))).toThrow(
+      /exceed the quota of 100 rules per load balancer/,
+    );
   });
 });

@@ -94,8 +94,19 @@ function healthCheck(
       ? (input.Matcher ?? base.matcher ?? { HttpCode: HTTP_FAMILY.has(tgProtocol ?? '') ? '200' : '200-399' })
       : undefined,
   };
-  if (out.healthCheckTimeoutSeconds >= out.healthCheckIntervalSeconds) {
-    throw validation('Health check timeout must be smaller than the interval');
+  // ALB: strictly smaller. NLB (TCP/TLS/UDP groups) since Nov 2022: not greater, so LBC's NLB
+  // defaults (interval 10, timeout 10) are valid.
+  const nlbGroup = !HTTP_FAMILY.has(tgProtocol ?? '');
+  if (
+    nlbGroup
+      ? out.healthCheckTimeoutSeconds > out.healthCheckIntervalSeconds
+      : out.healthCheckTimeoutSeconds >= out.healthCheckIntervalSeconds
+  ) {
+    throw validation(
+      nlbGroup
+        ? 'Health check timeout must not be greater than the interval'
+        : 'Health check timeout must be smaller than the interval',
+    );
   }
   return out;
 }

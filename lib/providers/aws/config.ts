@@ -66,6 +66,8 @@ const configSchema = z.strictObject({
   ),
   healthCheck: z.optional(healthCheckSchema),
   maxAttempts: z._default(positiveInt.check(z.maximum(20)), DEFAULT_MAX_ATTEMPTS),
+  maxCallsPerSecond: z.optional(z.number().check(z.positive(), z.maximum(1000))),
+  dryRun: z._default(z.boolean(), false),
 });
 
 export type HealthCheckConfig = {
@@ -91,6 +93,10 @@ export interface AwsProviderConfig {
   /** Always complete: the file's values over LBC's defaults. */
   healthCheck: HealthCheckConfig;
   maxAttempts: number;
+  /** Cap on ELBv2 calls per second for the whole function container (unset: no cap). */
+  maxCallsPerSecond?: number;
+  /** Compute and log change plans, never call a mutating ELBv2 action. */
+  dryRun?: boolean;
 }
 
 // zod/mini ships without locale messages ("Invalid input"): say what was wrong ourselves.
@@ -171,6 +177,8 @@ export function parseAwsConfig(text: string | undefined): AwsProviderConfig {
     defaultTags: { ...defaultTags },
     healthCheck: { ...DEFAULT_HEALTH_CHECK, ...cfg.healthCheck },
     maxAttempts: cfg.maxAttempts,
+    ...(cfg.maxCallsPerSecond !== undefined ? { maxCallsPerSecond: cfg.maxCallsPerSecond } : {}),
+    dryRun: cfg.dryRun,
   };
 }
 

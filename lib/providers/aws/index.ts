@@ -3,10 +3,13 @@
  *
  * Layout (LBC's model/deploy split):
  * - config.ts: configuration file → validated config; the ELBv2 client (adaptive retry).
- * - tagging.ts / naming.ts: ownership tags and stack IDs; deterministic 32-character names.
- * - model/: pure MultiClusterIngress → Stack (load balancer, target groups, listeners, rules).
- * - deploy/: one module per resource type, run by deployer.ts in LBC's order.
- * - inputs.ts: reads Services and collected EndpointSlices; provider.ts: the contract.
+ * - tagging.ts / naming.ts: ownership and fingerprint tags, stack IDs; deterministic 32-character names.
+ * - model/: pure MultiClusterIngress → ALB stack (ingress.ts) and MultiClusterService → NLB stack
+ *   (service.ts); annotations/ (one parser per concern), limits.ts, fingerprint.ts.
+ * - deploy/: discovery → pure plan per resource type (plan.ts) → apply.ts, run by deployer.ts;
+ *   context.ts (the one call wrapper), rate-limit.ts (calls-per-second cap).
+ * - iam.ts: the minimal IAM policy; inputs.ts: reads Services and collected EndpointSlices;
+ *   provider.ts: the contract, plus the orphan-sweep helpers.
  */
 import type { ProviderFactory } from '../../provider/contract.js';
 import { createElbv2Client, parseAwsConfig } from './config.js';
@@ -18,8 +21,19 @@ export const createAwsProvider: ProviderFactory = (configText, deps) => {
   return new AwsProvider(config, deps, { client: createElbv2Client(config) });
 };
 
-export { AwsProvider, AWS_PROVIDER_NAME, ingressStatus, type AwsProviderOptions } from './provider.js';
+export {
+  AwsProvider,
+  AWS_PROVIDER_NAME,
+  ingressStatus,
+  type AwsProviderOptions,
+  type OwnedStack,
+  type PlanResult,
+} from './provider.js';
 export { parseAwsConfig, createElbv2Client, DEFAULT_HEALTH_CHECK, type AwsProviderConfig } from './config.js';
 export { buildIngressStack, type IngressStackInput, type ModelConfig } from './model/ingress.js';
+export { buildServiceStack, providerClusters, type ServiceStackInput } from './model/service.js';
+export { stackFingerprint } from './model/fingerprint.js';
 export type { Stack, StackResource } from './model/types.js';
-export { OWNER_TAG, STACK_TAG, RESOURCE_TAG, stackId } from './tagging.js';
+export { formatPlan, plannedActions, type Operation } from './deploy/operations.js';
+export { OWNER_TAG, STACK_TAG, RESOURCE_TAG, FINGERPRINT_TAG, stackId } from './tagging.js';
+export { elbv2PolicyStatements, ELBV2_DESCRIBE_ACTIONS, ELBV2_MUTATING_ACTIONS } from './iam.js';

@@ -4,7 +4,12 @@
  * selector (`kubernetes.io/service-name=derived-<svc>`), never by listing everything.
  */
 import { DERIVED_SERVICE_PREFIX, SERVICE_NAME_LABEL } from '../../karmada/constants.js';
-import type { EndpointSlice, MultiClusterIngress, Service } from '../../karmada/types.js';
+import type {
+  EndpointSlice,
+  MultiClusterIngress,
+  MultiClusterService,
+  Service,
+} from '../../karmada/types.js';
 import type { KubeClient } from '../../kube/client.js';
 import { Resources } from '../../kube/resources.js';
 import { backendServiceNames } from './model/backends.js';
@@ -40,4 +45,25 @@ export async function readIngressInputs(
     endpointSlices.push(...slices.items);
   }
   return { services, endpointSlices };
+}
+
+export interface ServiceInputs {
+  service: Service | undefined;
+  endpointSlices: EndpointSlice[];
+}
+
+/** The MCS's same-named Service and the slices Karmada collected for it (by label selector). */
+export async function readServiceInputs(
+  kube: KubeClient,
+  mcs: Readonly<MultiClusterService>,
+): Promise<ServiceInputs> {
+  const namespace = mcs.metadata.namespace ?? '';
+  const name = mcs.metadata.name ?? '';
+  const service = await kube.get<Service>(Resources.Service, namespace, name);
+  if (!service) return { service: undefined, endpointSlices: [] };
+  const slices = await kube.list<EndpointSlice>(Resources.EndpointSlice, {
+    namespace,
+    labelSelector: `${SERVICE_NAME_LABEL}=${DERIVED_SERVICE_PREFIX}${name}`,
+  });
+  return { service, endpointSlices: slices.items };
 }

@@ -61,3 +61,17 @@ export function targetGroupName(i: TargetGroupNameInput): string {
     i.vpcId,
   ]);
 }
+
+/**
+ * The load balancer name inside an ELBv2 DNS name (`[internal-]<name>-<id>.<region>.elb.amazonaws.com`
+ * for ALBs, `…-<id>.elb.<region>.amazonaws.com` for NLBs), or undefined. The status we write holds
+ * this hostname, so it remembers the previous name when an explicit name annotation changes.
+ */
+export function loadBalancerNameFromHostname(hostname: string | undefined): string | undefined {
+  const m =
+    /^(?:internal-)?([a-z0-9-]+)-[0-9a-z]+\.(?:elb\.)?[a-z0-9-]+\.(?:elb\.)?amazonaws\.com(?:\.cn)?$/i.exec(
+      hostname ?? '',
+    );
+  const name = m?.[1];
+  return name !== undefined && name.length <= MAX_NAME_LENGTH ? name : undefined;
+}

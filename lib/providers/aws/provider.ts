@@ -1,9 +1,16 @@
 /**
- * The AWS provider: MultiClusterIngress → Application Load Balancer. Stateless: every call
- * re-reads the object's inputs from Kubernetes and the actual state from AWS (by name and tags).
+ * The AWS provider: MultiClusterIngress → Application Load Balancer, MultiClusterService →
+ * Network Load Balancer. Stateless: every call re-reads the object's inputs from Kubernetes and
+ * the actual state from AWS (by name and tags).
  */
 import type { ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
-import type { IngressLoadBalancerStatus, MultiClusterIngress } from '../../karmada/types.js';
+import { InvalidObjectError } from '../../errors.js';
+import type {
+  IngressLoadBalancerStatus,
+  LoadBalancerStatus,
+  MultiClusterIngress,
+  MultiClusterService,
+} from '../../karmada/types.js';
 import type {
   GetResult,
   LoadBalancer,
@@ -13,10 +20,22 @@ import type {
   ProviderDependencies,
 } from '../../provider/contract.js';
 import type { AwsProviderConfig } from './config.js';
-import { DEFAULT_DEPLOY_OPTIONS, type DeployContext, type DeployOptions } from './deploy/context.js';
-import { deleteStack, deployStack, findOwnedLoadBalancer, listenerPorts } from './deploy/deployer.js';
-import { readIngressInputs } from './inputs.js';
-import { buildIngressStack, ingressLoadBalancerName, ingressStackOwner } from './model/ingress.js';
+import {
+  DEFAULT_DEPLOY_OPTIONS,
+  LookupMemo,
+  type DeployContext,
+  type DeployOptions,
+} from './deploy/context.js';
+import { deleteStack, listOwnedStackIds } from './deploy/deletion.js';
+import { deployStack } from './deploy/deployer.js';
+import { findOwnedLoadBalancer } from './deploy/lookup.js';
+import type { Operation } from './deploy/operations.js';
+import { limitCallsPerSecond, TokenBucket } from './deploy/rate-limit.js';
+import { readIngressInputs, readServiceInputs } from './inputs.js';
+import { buildIngressStack, ingressLoadBalancerNames, ingressStackOwner } from './model/ingress.js';
+import { buildServiceStack, serviceLoadBalancerNames, serviceStackOwner } from './model/service.js';
+import type { Stack } from './model/types.js';
+import type { StackKind, StackOwner } from './tagging.js';
 
 export const AWS_PROVIDER_NAME = 'aws';
 
@@ -25,100 +44,204 @@ export interface AwsProviderOptions {
   deploy?: Partial<DeployOptions>;
 }
 
-/** `{ ingress: [{ hostname, ports }] }` as LBC reports it: the lower-cased DNS name and listener ports. */
-export function ingressStatus(dnsName: string, ports: readonly number[]): IngressLoadBalancerStatus {
-  return {
-    ingress: [
-      { hostname: dnsName.toLowerCase(), ports: ports.map((port) => ({ port, protocol: 'TCP' as const })) },
-    ],
-  };
+/**
+ * `{ ingress: [{ hostname }] }`: the lower-cased DNS name, WITHOUT `ports`. LBC also reports the
+ * listener ports, but Karmada's CRDs (infra/crds/) make `ingress[].ports[].error` required, so a
+ * real Karmada API server rejects a port status without an error; we have no error to report.
+ */
+export function ingressStatus(dnsName: string): IngressLoadBalancerStatus & LoadBalancerStatus {
+  return { ingress: [{ hostname: dnsName.toLowerCase() }] };
+}
+
+/** What differs between the ALB (MCI) and the NLB (MCS): everything else is shared. */
+interface StackKindAdapter<O> {
+  owner(obj: Readonly<O>): StackOwner;
+  /** The wanted name first, then names a previous spec may have used. */
+  names(obj: Readonly<O>): string[];
+  build(obj: Readonly<O>): Promise<Stack>;
+}
+
+export interface PlanResult {
+  plan: Operation[];
+  /** Stopped after confirming the fingerprint: nothing to do. */
+  skipped: boolean;
+}
+
+class AwsStackLoadBalancer<O> {
+  constructor(
+    private readonly provider: AwsProvider,
+    private readonly kind: StackKindAdapter<O>,
+  ) {}
+
+  async get(ctx: ProviderContext, obj: Readonly<O>): Promise<GetResult<LoadBalancerStatus>> {
+    const lb = await findOwnedLoadBalancer(
+      this.provider.context(ctx, this.kind.owner(obj)),
+      this.kind.names(obj),
+      'record',
+    );
+    if (!lb?.LoadBalancerArn) return { exists: false };
+    return { exists: true, status: ingressStatus(lb.DNSName ?? '') };
+  }
+
+  // Ensure and update are one level-triggered reconcile: the same desired stack either way.
+  async reconcile(ctx: ProviderContext, obj: Readonly<O>): Promise<LoadBalancerStatus | undefined> {
+    const result = await this.deploy(ctx, obj, this.provider.config.dryRun === true);
+    return result.dnsName !== undefined ? ingressStatus(result.dnsName) : undefined;
+  }
+
+  /** The change plan a reconcile would apply now (a dry run, whatever the configuration says). */
+  async plan(ctx: ProviderContext, obj: Readonly<O>): Promise<PlanResult> {
+    const { plan, skipped } = await this.deploy(ctx, obj, true);
+    return { plan, skipped };
+  }
+
+  private async deploy(ctx: ProviderContext, obj: Readonly<O>, dryRun: boolean) {
+    // The model is built (and every annotation and limit checked) before the first AWS call.
+    const stack = await this.kind.build(obj);
+    const dctx = this.provider.context(ctx, this.kind.owner(obj));
+    dctx.logger.debug('built model', { stack });
+    return deployStack(dctx, stack, {
+      resync: ctx.resync === true,
+      dryRun,
+      previousNames: this.kind.names(obj),
+    });
+  }
+
+  async ensureDeleted(ctx: ProviderContext, obj: Readonly<O>, dryRun = this.provider.config.dryRun === true) {
+    // No model here: deletion must work even when the spec no longer builds one.
+    return deleteStack(this.provider.context(ctx, this.kind.owner(obj)), this.kind.names(obj), { dryRun });
+  }
 }
 
 class AwsIngressLoadBalancer implements LoadBalancer {
-  constructor(
-    private readonly config: AwsProviderConfig,
-    private readonly deps: ProviderDependencies,
-    private readonly options: AwsProviderOptions,
-  ) {}
+  constructor(readonly impl: AwsStackLoadBalancer<MultiClusterIngress>) {}
+  get(
+    ctx: ProviderContext,
+    mci: Readonly<MultiClusterIngress>,
+  ): Promise<GetResult<IngressLoadBalancerStatus>> {
+    return this.impl.get(ctx, mci);
+  }
+  ensure(ctx: ProviderContext, mci: Readonly<MultiClusterIngress>) {
+    return this.impl.reconcile(ctx, mci);
+  }
+  update(ctx: ProviderContext, mci: Readonly<MultiClusterIngress>) {
+    return this.impl.reconcile(ctx, mci);
+  }
+  async ensureDeleted(ctx: ProviderContext, mci: Readonly<MultiClusterIngress>): Promise<void> {
+    await this.impl.ensureDeleted(ctx, mci);
+  }
+}
 
-  private context(ctx: ProviderContext, mci: Readonly<MultiClusterIngress>): DeployContext {
-    const owner = ingressStackOwner(mci, this.config.ownerId);
+class AwsServiceLoadBalancer implements MCSLoadBalancer {
+  constructor(readonly impl: AwsStackLoadBalancer<MultiClusterService>) {}
+  get(ctx: ProviderContext, mcs: Readonly<MultiClusterService>): Promise<GetResult<LoadBalancerStatus>> {
+    return this.impl.get(ctx, mcs);
+  }
+  ensure(ctx: ProviderContext, mcs: Readonly<MultiClusterService>) {
+    return this.impl.reconcile(ctx, mcs);
+  }
+  update(ctx: ProviderContext, mcs: Readonly<MultiClusterService>) {
+    return this.impl.reconcile(ctx, mcs);
+  }
+  async ensureDeleted(ctx: ProviderContext, mcs: Readonly<MultiClusterService>): Promise<void> {
+    await this.impl.ensureDeleted(ctx, mcs);
+  }
+}
+
+export interface OwnedStack {
+  stackId: string;
+  kind: StackKind;
+  namespace: string;
+  name: string;
+}
+
+export class AwsProvider implements MultiClusterProvider {
+  readonly ingress: AwsIngressLoadBalancer;
+  readonly service: AwsServiceLoadBalancer;
+  /** Per reconcile (the lifecycle passes one ProviderContext to get() and then update()). */
+  private readonly memos = new WeakMap<ProviderContext, LookupMemo>();
+
+  constructor(
+    readonly config: AwsProviderConfig,
+    deps: ProviderDependencies,
+    private readonly options: AwsProviderOptions,
+  ) {
+    if (config.maxCallsPerSecond !== undefined) {
+      limitCallsPerSecond(options.client, new TokenBucket(config.maxCallsPerSecond));
+    }
+    this.ingress = new AwsIngressLoadBalancer(
+      new AwsStackLoadBalancer<MultiClusterIngress>(this, {
+        owner: (mci) => ingressStackOwner(mci, config.ownerId),
+        names: (mci) => ingressLoadBalancerNames(mci, config),
+        build: async (mci) =>
+          buildIngressStack({ mci, ...(await readIngressInputs(deps.kube, mci)), config }),
+      }),
+    );
+    this.service = new AwsServiceLoadBalancer(
+      new AwsStackLoadBalancer<MultiClusterService>(this, {
+        owner: (mcs) => serviceStackOwner(mcs, config.ownerId),
+        names: (mcs) => serviceLoadBalancerNames(mcs, config),
+        build: async (mcs) =>
+          buildServiceStack({ mcs, ...(await readServiceInputs(deps.kube, mcs)), config }),
+      }),
+    );
+  }
+
+  context(ctx: ProviderContext, owner: StackOwner): DeployContext {
+    let lookups = this.memos.get(ctx);
+    if (!lookups) {
+      lookups = new LookupMemo();
+      this.memos.set(ctx, lookups);
+    }
     return {
       client: this.options.client,
+      lookups,
       signal: ctx.signal,
       logger: ctx.logger.child({ provider: AWS_PROVIDER_NAME, stack: owner.stackId }),
       owner,
       vpcId: this.config.vpc.id,
       options: { ...DEFAULT_DEPLOY_OPTIONS, ...this.options.deploy },
+      ...(ctx.announce ? { announce: ctx.announce } : {}),
     };
   }
 
-  async get(
-    ctx: ProviderContext,
-    mci: Readonly<MultiClusterIngress>,
-  ): Promise<GetResult<IngressLoadBalancerStatus>> {
-    const dctx = this.context(ctx, mci);
-    const lb = await findOwnedLoadBalancer(dctx, [
-      ingressLoadBalancerName(mci, this.config.ownerId, this.config.scheme),
-    ]);
-    if (!lb?.LoadBalancerArn) return { exists: false };
-    return {
-      exists: true,
-      status: ingressStatus(lb.DNSName ?? '', await listenerPorts(dctx, lb.LoadBalancerArn)),
-    };
-  }
-
-  ensure(
-    ctx: ProviderContext,
-    mci: Readonly<MultiClusterIngress>,
-  ): Promise<IngressLoadBalancerStatus | undefined> {
-    return this.reconcile(ctx, mci);
-  }
-
-  update(
-    ctx: ProviderContext,
-    mci: Readonly<MultiClusterIngress>,
-  ): Promise<IngressLoadBalancerStatus | undefined> {
-    return this.reconcile(ctx, mci);
-  }
-
-  async ensureDeleted(ctx: ProviderContext, mci: Readonly<MultiClusterIngress>): Promise<void> {
-    // No model here: deletion must work even when the spec no longer builds one. Both schemes'
-    // names are tried so a scheme change in the configuration does not strand the old ALB.
-    const names = (['internal', 'internet-facing'] as const).map((scheme) =>
-      ingressLoadBalancerName(mci, this.config.ownerId, scheme),
-    );
-    const current = ingressLoadBalancerName(mci, this.config.ownerId, this.config.scheme);
-    await deleteStack(this.context(ctx, mci), [current, ...names.filter((n) => n !== current)]);
-  }
-
-  // Ensure and update are one level-triggered reconcile: the same desired stack either way.
-  private async reconcile(
-    ctx: ProviderContext,
-    mci: Readonly<MultiClusterIngress>,
-  ): Promise<IngressLoadBalancerStatus | undefined> {
-    const inputs = await readIngressInputs(this.deps.kube, mci);
-    const stack = buildIngressStack({ mci, ...inputs, config: this.config });
-    const dctx = this.context(ctx, mci);
-    dctx.logger.debug('built model', { stack });
-    const result = await deployStack(dctx, stack, { fullSweep: ctx.resync === true });
-    return ingressStatus(result.dnsName, result.listenerPorts);
-  }
-}
-
-export class AwsProvider implements MultiClusterProvider {
-  private readonly ingress: AwsIngressLoadBalancer;
-  constructor(config: AwsProviderConfig, deps: ProviderDependencies, options: AwsProviderOptions) {
-    this.ingress = new AwsIngressLoadBalancer(config, deps, options);
-  }
   loadBalancer(): LoadBalancer {
     return this.ingress;
   }
-  /** Network load balancers for MultiClusterService come later. */
-  mcsLoadBalancer(): MCSLoadBalancer | undefined {
-    return undefined;
+  mcsLoadBalancer(): MCSLoadBalancer {
+    return this.service;
   }
   providerName(): string {
     return AWS_PROVIDER_NAME;
+  }
+
+  /** The change plan a reconcile of this MCI or MCS would apply now; changes nothing. */
+  plan(
+    ctx: ProviderContext,
+    obj: Readonly<MultiClusterIngress> | Readonly<MultiClusterService>,
+  ): Promise<PlanResult> {
+    return obj.kind === 'MultiClusterService'
+      ? this.service.impl.plan(ctx, obj as MultiClusterService)
+      : this.ingress.impl.plan(ctx, obj as MultiClusterIngress);
+  }
+
+  /** For the orphan sweep: every stack that has a load balancer or target group with our owner tag. */
+  async listOwnedStacks(ctx: ProviderContext): Promise<OwnedStack[]> {
+    const ids = await listOwnedStackIds(this.context(ctx, { ownerId: this.config.ownerId, stackId: '' }));
+    return ids.flatMap((stackId): OwnedStack[] => {
+      const [kind, namespace, name, ...rest] = stackId.split('/');
+      if ((kind !== 'mci' && kind !== 'mcs') || !namespace || !name || rest.length > 0) return [];
+      return [{ stackId, kind, namespace, name }];
+    });
+  }
+
+  /** Deletes a stack found by `listOwnedStacks`: its load balancers and target groups, by tags. */
+  async deleteOwnedStack(ctx: ProviderContext, stackId: string): Promise<void> {
+    if (!/^mc[is]\/[^/]+\/[^/]+$/.test(stackId)) {
+      throw new InvalidObjectError(`not a stack ID: ${stackId}`, { field: 'stackId' });
+    }
+    await deleteStack(this.context(ctx, { ownerId: this.config.ownerId, stackId }), undefined, {
+      dryRun: this.config.dryRun === true,
+    });
   }
 }

@@ -10,7 +10,11 @@ export const TAG_PREFIX = 'multicluster.karmada.io';
 export const OWNER_TAG = `${TAG_PREFIX}/owner`;
 export const STACK_TAG = `${TAG_PREFIX}/stack`;
 export const RESOURCE_TAG = `${TAG_PREFIX}/resource`;
-export const RESERVED_TAG_KEYS: readonly string[] = [OWNER_TAG, STACK_TAG, RESOURCE_TAG];
+/** On the load balancer only: the hash of the last stack deployed in full (model/fingerprint.ts). */
+export const FINGERPRINT_TAG = `${TAG_PREFIX}/fingerprint`;
+/** Written before a deploy that changes something, so an interrupted deploy is never mistaken for done. */
+export const FINGERPRINT_PENDING = 'pending';
+export const RESERVED_TAG_KEYS: readonly string[] = [OWNER_TAG, STACK_TAG, RESOURCE_TAG, FINGERPRINT_TAG];
 
 /** `mci` for MultiClusterIngress (ALB), `mcs` for MultiClusterService (NLB). */
 export type StackKind = 'mci' | 'mcs';

@@ -14,6 +14,17 @@ export function toSdkActions(actions: readonly Action[], resolve: ArnResolver): 
   return actions.map((a, i): SdkAction => {
     if (a.type === 'forward')
       return { Type: 'forward', Order: i + 1, TargetGroupArn: resolve(a.targetGroup.$ref) };
+    if (a.type === 'redirect') {
+      return {
+        Type: 'redirect',
+        Order: i + 1,
+        RedirectConfig: {
+          Protocol: a.redirect.protocol,
+          Port: a.redirect.port,
+          StatusCode: a.redirect.statusCode,
+        },
+      };
+    }
     return {
       Type: 'fixed-response',
       Order: i + 1,
@@ -49,6 +60,11 @@ export function actionsKey(actions: readonly SdkAction[] | undefined): string {
       if (a.Type === 'fixed-response') {
         const f = a.FixedResponseConfig;
         return ['fixed-response', f?.StatusCode ?? '', f?.ContentType ?? '', f?.MessageBody ?? ''];
+      }
+      if (a.Type === 'redirect') {
+        // ELBv2 reports the defaults it filled in; compare only what we set.
+        const r = a.RedirectConfig;
+        return ['redirect', r?.Protocol ?? '', r?.Port ?? '', r?.StatusCode ?? ''];
       }
       return [a.Type ?? '', JSON.stringify(a)];
     });

@@ -4,7 +4,7 @@
  * survived the SDK's bounded retries, and write conflicts, into RetryLaterError (the caller
  * requeues instead of sleeping).
  */
-import type { ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
+import type { ElasticLoadBalancingV2Client, LoadBalancer } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { CancelledError, RetryLaterError, errorMessage } from '../../../errors.js';
 import type { Logger } from '../../../log/logger.js';
 import type { StackOwner } from '../tagging.js';
@@ -20,8 +20,40 @@ export const DEFAULT_DEPLOY_OPTIONS: DeployOptions = {
   resourceInUseDelayMs: 2000,
 };
 
+/** A load balancer looked up by name (with its tags), or `null`: no load balancer has that name. */
+export type LoadBalancerLookup = { lb: LoadBalancer; tags: Record<string, string> } | null;
+
+/**
+ * Look-ups made by `get()` that the `ensure()`/`update()` right after it (same ProviderContext, as
+ * the lifecycle calls them) may use once instead of asking ELBv2 again: a no-op reconcile then
+ * costs 2 calls in total, not 2 for get() and 2 more for update().
+ */
+export class LookupMemo {
+  private readonly entries = new Map<string, { at: number; value: LoadBalancerLookup }>();
+  constructor(
+    private readonly ttlMs = 5000,
+    private readonly now: () => number = () => Date.now(),
+  ) {}
+  record(name: string, value: LoadBalancerLookup): void {
+    this.entries.set(name, { at: this.now(), value });
+  }
+  clear(): void {
+    this.entries.clear();
+  }
+  /** The recorded look-up, once (it is forgotten), if recent; undefined when unknown. */
+  take(name: string): LoadBalancerLookup | undefined {
+    const e = this.entries.get(name);
+    this.entries.delete(name);
+    return e && this.now() - e.at <= this.ttlMs ? e.value : undefined;
+  }
+}
+
 export interface DeployContext {
   client: ElasticLoadBalancingV2Client;
+  /** See LookupMemo. */
+  lookups?: LookupMemo;
+  /** Told about replacements before they happen (wired to an Event by the caller). */
+  announce?: (reason: string, message: string) => Promise<void>;
   signal: AbortSignal;
   logger: Logger;
   owner: StackOwner;
@@ -70,6 +102,8 @@ const CONFLICTS = [
   'DuplicateListener',
   'DuplicateTargetGroupName',
   'DuplicateLoadBalancerName',
+  // A target group of a just-deleted (replaced) load balancer is released a moment later.
+  'TargetGroupAssociationLimit',
 ];
 
 export function isConflict(err: unknown): boolean {
@@ -90,9 +124,23 @@ export function isTransient(err: unknown): boolean {
   return e.code !== undefined && NETWORK.has(e.code);
 }
 
+/**
+ * The backoff hint for a call that stayed throttled or failing through the SDK's retries: the
+ * account's API bucket refills at about 10 Describe calls per second, so a throttled reconcile
+ * waits long enough for the bucket (and everyone else sharing it) to recover; jitter spreads the
+ * retries of many objects throttled at once.
+ */
+export function retryAfterFor(err: unknown, random: () => number = Math.random): number {
+  const e = err as SdkErrorShape;
+  const throttled = e.name !== undefined && THROTTLING.has(e.name);
+  const status = e.$metadata?.httpStatusCode;
+  const base = throttled || status === 429 ? 20 : e.$fault === 'server' || (status ?? 0) >= 500 ? 10 : 5;
+  return base + Math.floor(random() * base);
+}
+
 /** Runs one ELBv2 call under the context's signal; see the module comment for error mapping. */
 export async function call<T>(
-  ctx: DeployContext,
+  ctx: Pick<DeployContext, 'signal'>,
   operation: string,
   send: (options: { abortSignal: AbortSignal }) => Promise<T>,
 ): Promise<T> {
@@ -105,6 +153,7 @@ export async function call<T>(
     if (isTransient(err)) {
       throw new RetryLaterError(`ELBv2 ${operation} failed after retries: ${errorMessage(err)}`, {
         cause: err,
+        retryAfterSeconds: retryAfterFor(err),
       });
     }
     if (isConflict(err)) {

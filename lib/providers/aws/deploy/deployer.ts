@@ -1,34 +1,53 @@
 /**
- * Deploys a stack in LBC's order (pkg/deploy/stack_deployer.go): discover and check ownership →
- * target groups → load balancer → listeners → rules → targets → delete orphaned target groups.
- * Nothing is changed until every resource found under one of our names has proved to be ours.
+ * Deploys a stack: the fingerprint fast path, then discovery (by name, ownership checked by tags
+ * before anything else), a pure plan (plan.ts), a log of it, and — unless this is a dry run —
+ * exactly that plan applied (apply.ts). Nothing is changed until every resource found under one of
+ * our names has proved to be ours.
  */
-import { DescribeListenersCommand, type LoadBalancer } from '@aws-sdk/client-elastic-load-balancing-v2';
+import type { TargetDescription } from '@aws-sdk/client-elastic-load-balancing-v2';
+import { errorMessage } from '../../../errors.js';
+import { stackFingerprint } from '../model/fingerprint.js';
 import { resourcesOf, ResourceTypes, type Stack } from '../model/types.js';
-import { isOwnedBy } from '../tagging.js';
-import { call, checkAborted, type DeployContext } from './context.js';
+import { FINGERPRINT_TAG, isOwnedBy } from '../tagging.js';
+import { applyPlan } from './apply.js';
+import { checkAborted, type DeployContext } from './context.js';
+import { ownedByName } from './lookup.js';
 import {
   assertOwned,
+  describeExtraCertificates,
+  describeListeners,
+  describeLoadBalancerAttributes,
+  describeRules,
   describeTags,
-  findLoadBalancerByName,
+  describeTargetGroupAttributes,
+  describeTargets,
   findTargetGroupsByLoadBalancer,
   findTargetGroupsByNames,
   sweepOwnedTargetGroups,
 } from './discovery.js';
-import { synthesizeListenerRules } from './listener-rule.js';
-import { synthesizeListeners } from './listener.js';
-import { deleteLoadBalancer, synthesizeLoadBalancer } from './load-balancer.js';
-import { deleteTargetGroups, synthesizeTargetGroups, type OwnedTargetGroup } from './target-group.js';
-import { synthesizeTargets } from './targets.js';
-
-export interface DeployResult {
-  dnsName: string;
-  listenerPorts: number[];
-}
+import { SECURE_PROTOCOLS, type ActualListener } from './listener.js';
+import { requiresReplacement, type OwnedLoadBalancer } from './load-balancer.js';
+import { formatPlan, type Operation } from './operations.js';
+import { planStack } from './plan.js';
+import { planTargetGroups, type OwnedTargetGroup } from './target-group.js';
+import { liveTargets } from './targets.js';
 
 export interface DeployStackOptions {
-  /** Also sweep target groups by tags (finds orphans no rule points at any more): for resyncs. */
-  fullSweep?: boolean;
+  /** A resync: skip the fingerprint fast path and sweep target groups by tags (finds orphans). */
+  resync?: boolean;
+  /** Compute and log the plan, change nothing. */
+  dryRun?: boolean;
+  /** Names a previous spec may have given the load balancer (scheme or explicit name changed). */
+  previousNames?: readonly string[];
+}
+
+export interface DeployResult {
+  /** The load balancer's DNS name; undefined in a dry run that would create it. */
+  dnsName: string | undefined;
+  plan: Operation[];
+  /** Stopped after confirming the load balancer and its fingerprint. */
+  skipped: boolean;
+  applied: boolean;
 }
 
 export async function deployStack(
@@ -38,121 +57,136 @@ export async function deployStack(
 ): Promise<DeployResult> {
   const [lbRes] = resourcesOf(stack, ResourceTypes.LoadBalancer);
   if (!lbRes) throw new Error(`stack ${stack.id} has no load balancer`);
-  const desiredTgs = resourcesOf(stack, ResourceTypes.TargetGroup);
+  const fingerprint = stackFingerprint(stack);
 
-  // 1. Discover.
-  const lb = await findLoadBalancerByName(ctx, lbRes.spec.name);
-  const attached = lb?.LoadBalancerArn ? await findTargetGroupsByLoadBalancer(ctx, lb.LoadBalancerArn) : [];
+  // 1. The load balancer, and the fast path: same fingerprint, not a resync → done (2 calls).
+  const found = await ownedByName(ctx, lbRes.spec.name, 'use');
+  if (found) assertOwned(ctx, 'load balancer', found.lb.LoadBalancerName, found.tags);
+  const replace = found ? requiresReplacement(lbRes, found.lb) : undefined;
+  if (found && !replace && !options.resync && found.tags[FINGERPRINT_TAG] === fingerprint) {
+    return { dnsName: found.lb.DNSName ?? '', plan: [], skipped: true, applied: false };
+  }
+  const current: OwnedLoadBalancer | undefined = found && !replace ? { ...found } : undefined;
+  const stale: OwnedLoadBalancer[] = found && replace ? [found] : [];
+  if (!found) {
+    for (const name of options.previousNames ?? []) {
+      if (name === lbRes.spec.name) continue;
+      const other = await ownedByName(ctx, name, 'use');
+      if (other && isOwnedBy(other.tags, ctx.owner)) stale.push(other);
+    }
+  }
+
+  // 2. Target groups: attached to our load balancers, or under the names we want.
+  const desiredTgs = resourcesOf(stack, ResourceTypes.TargetGroup);
+  const attached = [];
+  for (const l of [...(current ? [current] : []), ...stale]) {
+    attached.push(...(await findTargetGroupsByLoadBalancer(ctx, l.lb.LoadBalancerArn ?? '')));
+  }
   const attachedNames = new Set(attached.map((tg) => tg.TargetGroupName));
   const byName = await findTargetGroupsByNames(
     ctx,
     desiredTgs.map((t) => t.spec.name).filter((n) => !attachedNames.has(n)),
   );
-  const tags = await describeTags(ctx, [
-    ...(lb?.LoadBalancerArn ? [lb.LoadBalancerArn] : []),
-    ...[...attached, ...byName].flatMap((tg) => (tg.TargetGroupArn ? [tg.TargetGroupArn] : [])),
-  ]);
+  const candidates = [...attached, ...byName];
+  const tags = await describeTags(
+    ctx,
+    candidates.flatMap((tg) => (tg.TargetGroupArn ? [tg.TargetGroupArn] : [])),
+  );
   const tagsOf = (arn: string | undefined) => tags.get(arn ?? '') ?? {};
-  if (lb) assertOwned(ctx, 'load balancer', lb.LoadBalancerName, tagsOf(lb.LoadBalancerArn));
   const desiredNames = new Set(desiredTgs.map((d) => d.spec.name));
-  for (const tg of [...attached, ...byName]) {
+  for (const tg of candidates) {
     if (desiredNames.has(tg.TargetGroupName ?? '')) {
       assertOwned(ctx, 'target group', tg.TargetGroupName, tagsOf(tg.TargetGroupArn));
     }
   }
   const owned = new Map<string, OwnedTargetGroup>();
-  for (const tg of [...attached, ...byName]) {
+  for (const tg of candidates) {
     const t = tagsOf(tg.TargetGroupArn);
     // A foreign group someone attached to our load balancer is not ours to delete.
     if (tg.TargetGroupArn && isOwnedBy(t, ctx.owner)) owned.set(tg.TargetGroupArn, { tg, tags: t });
   }
-  if (options.fullSweep) {
+  if (options.resync) {
     for (const e of await sweepOwnedTargetGroups(ctx)) owned.set(e.tg.TargetGroupArn ?? '', e);
   }
   checkAborted(ctx);
 
-  // 2. Target groups (create/update; deletes wait until rules stopped pointing at them).
-  const tgs = await synthesizeTargetGroups(ctx, desiredTgs, [...owned.values()]);
-  const resolve = (id: string): string => {
-    const arn = tgs.arns.get(id);
-    if (!arn) throw new Error(`stack ${stack.id}: unresolved reference to ${id}`);
-    return arn;
-  };
-  checkAborted(ctx);
-
-  // 3. Load balancer.
-  const deployed = await synthesizeLoadBalancer(
-    ctx,
-    lbRes,
-    lb ? { lb, tags: tagsOf(lb.LoadBalancerArn) } : undefined,
-  );
-  checkAborted(ctx);
-
-  // 4. Listeners, 5. their rules.
-  const listeners = resourcesOf(stack, ResourceTypes.Listener).filter(
-    (l) => l.spec.loadBalancer.$ref === lbRes.id,
-  );
-  const deployedListeners = await synthesizeListeners(ctx, deployed, listeners, resolve);
-  const rules = resourcesOf(stack, ResourceTypes.ListenerRule);
-  for (const [id, listener] of deployedListeners) {
-    checkAborted(ctx);
-    await synthesizeListenerRules(
-      ctx,
-      listener,
-      rules.filter((r) => r.spec.listener.$ref === id),
-      resolve,
-    );
+  // 3. What the plan compares against: listeners, rules, certificates, attributes, targets.
+  const listeners: ActualListener[] = [];
+  if (current) {
+    const desiredPorts = new Set(resourcesOf(stack, ResourceTypes.Listener).map((l) => l.spec.port));
+    for (const listener of await describeListeners(ctx, current.lb.LoadBalancerArn ?? '')) {
+      const arn = listener.ListenerArn ?? '';
+      const kept = listener.Port !== undefined && desiredPorts.has(listener.Port);
+      const secure = SECURE_PROTOCOLS.includes(listener.Protocol ?? '');
+      const http = listener.Protocol === 'HTTP' || listener.Protocol === 'HTTPS';
+      listeners.push({
+        listener,
+        extraCertificates: kept && secure ? await describeExtraCertificates(ctx, arn) : [],
+        rules: kept && http ? await describeRules(ctx, arn) : [],
+      });
+    }
+    if (options.resync) {
+      // Drift repair: listener and rule tags are only worth a DescribeTags when looking for drift.
+      const tags = await describeTags(
+        ctx,
+        listeners.flatMap((l) => [
+          l.listener.ListenerArn ?? '',
+          ...l.rules.filter((r) => !r.IsDefault).map((r) => r.RuleArn ?? ''),
+        ]),
+      );
+      for (const l of listeners) l.tags = tags;
+    }
+    if (lbRes.spec.attributes) {
+      current.attributes = await describeLoadBalancerAttributes(ctx, current.lb.LoadBalancerArn ?? '');
+    }
   }
-
-  // 6. Targets.
+  const kept = planTargetGroups(desiredTgs, [...owned.values()]).kept;
+  const targets = new Map<string, TargetDescription[]>();
   for (const tg of desiredTgs) {
-    checkAborted(ctx);
-    await synthesizeTargets(ctx, resolve(tg.id), tg.spec.targets, tgs.created.has(tg.id));
+    const k = kept.get(tg.id);
+    const arn = k?.tg.TargetGroupArn;
+    if (!k || !arn) continue;
+    targets.set(arn, liveTargets(await describeTargets(ctx, arn)));
+    if (tg.spec.attributes) k.attributes = await describeTargetGroupAttributes(ctx, arn);
   }
-
-  // 7. Orphaned target groups, last.
   checkAborted(ctx);
-  await deleteTargetGroups(ctx, tgs.orphans);
 
-  return {
-    dnsName: deployed.dnsName,
-    listenerPorts: [...deployedListeners.values()].map((l) => l.port).sort((a, b) => a - b),
-  };
-}
-
-/** Our load balancer with one of these names, if any (foreign ones are reported, never returned). */
-export async function findOwnedLoadBalancer(
-  ctx: DeployContext,
-  names: readonly string[],
-): Promise<LoadBalancer | undefined> {
-  for (const name of names) {
-    const lb = await findLoadBalancerByName(ctx, name);
-    if (!lb?.LoadBalancerArn) continue;
-    const tags = (await describeTags(ctx, [lb.LoadBalancerArn])).get(lb.LoadBalancerArn) ?? {};
-    if (isOwnedBy(tags, ctx.owner)) return lb;
-    ctx.logger.warn('a load balancer with our name is not ours; leaving it alone', { name });
-  }
-  return undefined;
-}
-
-export async function listenerPorts(ctx: DeployContext, lbArn: string): Promise<number[]> {
-  const res = await call(ctx, 'DescribeListeners', (o) =>
-    ctx.client.send(new DescribeListenersCommand({ LoadBalancerArn: lbArn }), o),
+  // 4. Plan, log, and stop here in a dry run.
+  const plan = planStack(
+    stack,
+    {
+      ...(current ? { loadBalancer: current } : {}),
+      staleLoadBalancers: stale,
+      listeners,
+      targetGroups: [...owned.values()],
+      targets,
+    },
+    fingerprint,
   );
-  return (res.Listeners ?? []).flatMap((l) => (l.Port !== undefined ? [l.Port] : [])).sort((a, b) => a - b);
-}
-
-/**
- * Deletes a stack without a model (the object's spec may be invalid): the load balancer under any
- * of `lbNames` that is ours, then every target group tagged with our owner and stack.
- * A foreign resource under our name is left alone: it is not ours, so ours does not exist.
- */
-export async function deleteStack(ctx: DeployContext, lbNames: readonly string[]): Promise<void> {
-  for (const name of lbNames) {
-    const lb = await findOwnedLoadBalancer(ctx, [name]);
-    if (lb) await deleteLoadBalancer(ctx, lb);
-    checkAborted(ctx);
+  ctx.logger.info(options.dryRun ? 'change plan (dry run: not applied)' : 'change plan', {
+    stack: stack.id,
+    operations: formatPlan(plan),
+  });
+  if (options.dryRun) {
+    return { dnsName: current?.lb.DNSName, plan, skipped: false, applied: false };
   }
-  const groups = await sweepOwnedTargetGroups(ctx);
-  await deleteTargetGroups(ctx, groups);
+
+  // 5. Announce replacements before they happen, then apply.
+  for (const op of plan.filter((o) => o.op === 'replace')) {
+    const message = `replacing ${op.resource} ${op.id}: ${op.detail}`;
+    ctx.logger.warn(message, { stack: stack.id });
+    try {
+      await ctx.announce?.(`Replacing${op.resource}`, message);
+    } catch (err) {
+      // The announcement is a courtesy (an Event); failing to record it must not wedge the object.
+      ctx.logger.warn('could not announce a replacement', { error: errorMessage(err) });
+    }
+  }
+  const applied = await applyPlan(ctx, plan);
+  return {
+    dnsName: current?.lb.DNSName ?? applied.dnsNames.get(lbRes.id) ?? '',
+    plan,
+    skipped: false,
+    applied: true,
+  };
 }

@@ -3,11 +3,20 @@
  * locate candidates; whether a resource is ours is always decided by its tags.
  */
 import {
+  DescribeListenerCertificatesCommand,
+  DescribeListenersCommand,
+  DescribeLoadBalancerAttributesCommand,
   DescribeLoadBalancersCommand,
+  DescribeRulesCommand,
   DescribeTagsCommand,
+  DescribeTargetGroupAttributesCommand,
   DescribeTargetGroupsCommand,
+  DescribeTargetHealthCommand,
+  type Listener,
   type LoadBalancer,
+  type Rule,
   type TargetGroup,
+  type TargetHealthDescription,
 } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { OwnershipConflictError } from '../../../errors.js';
 import { OWNER_TAG, STACK_TAG, isOwnedBy, tagsToRecord } from '../tagging.js';
@@ -18,7 +27,10 @@ export type TagMap = Map<string, Record<string, string>>;
 /** DescribeTags takes at most 20 ARNs per call. */
 const TAGS_PER_CALL = 20;
 
-export async function describeTags(ctx: DeployContext, arns: readonly string[]): Promise<TagMap> {
+export async function describeTags(
+  ctx: Pick<DeployContext, 'client' | 'signal'>,
+  arns: readonly string[],
+): Promise<TagMap> {
   const out: TagMap = new Map();
   for (const batch of chunks([...new Set(arns)], TAGS_PER_CALL)) {
     const res = await call(ctx, 'DescribeTags', (o) =>
@@ -95,6 +107,7 @@ export async function findTargetGroupsByNames(
  */
 export async function sweepOwnedTargetGroups(
   ctx: DeployContext,
+  match: (tags: Record<string, string>) => boolean = (t) => isOwnedBy(t, ctx.owner),
 ): Promise<Array<{ tg: TargetGroup; tags: Record<string, string> }>> {
   const candidates: TargetGroup[] = [];
   let marker: string | undefined;
@@ -115,7 +128,7 @@ export async function sweepOwnedTargetGroups(
   );
   return candidates
     .map((tg) => ({ tg, tags: tags.get(tg.TargetGroupArn ?? '') ?? {} }))
-    .filter((e) => isOwnedBy(e.tags, ctx.owner));
+    .filter((e) => match(e.tags));
 }
 
 /** Refuses to touch a resource that carries a name we would use but not our ownership tags. */
@@ -132,4 +145,103 @@ export function assertOwned(
   throw new OwnershipConflictError(
     `${kind} "${name ?? ''}" already exists and is not owned by this provider (${who}; expected owner "${ctx.owner.ownerId}", stack "${ctx.owner.stackId}"): refusing to modify or delete it. Rename or delete the foreign ${kind}, or tag it as ours to adopt it.`,
   );
+}
+
+/** Every load balancer of this owner (optionally one stack), by tags: for deletion by stack and the orphan sweep. */
+export async function sweepOwnedLoadBalancers(
+  ctx: Pick<DeployContext, 'client' | 'signal'>,
+  ownerId: string,
+): Promise<Array<{ lb: LoadBalancer; tags: Record<string, string> }>> {
+  const all: LoadBalancer[] = [];
+  let marker: string | undefined;
+  do {
+    const res = await call(ctx, 'DescribeLoadBalancers', (o) =>
+      ctx.client.send(new DescribeLoadBalancersCommand({ Marker: marker, PageSize: 400 }), o),
+    );
+    all.push(...(res.LoadBalancers ?? []).filter((lb) => lb.LoadBalancerArn));
+    marker = res.NextMarker;
+  } while (marker);
+  const tags = await describeTags(
+    ctx,
+    all.map((lb) => lb.LoadBalancerArn ?? ''),
+  );
+  return all
+    .map((lb) => ({ lb, tags: tags.get(lb.LoadBalancerArn ?? '') ?? {} }))
+    .filter((e) => e.tags[OWNER_TAG] === ownerId && e.tags[STACK_TAG] !== undefined);
+}
+
+export async function describeRules(ctx: DeployContext, listenerArn: string): Promise<Rule[]> {
+  const out: Rule[] = [];
+  let marker: string | undefined;
+  do {
+    const res = await call(ctx, 'DescribeRules', (o) =>
+      ctx.client.send(new DescribeRulesCommand({ ListenerArn: listenerArn, Marker: marker }), o),
+    );
+    out.push(...(res.Rules ?? []));
+    marker = res.NextMarker;
+  } while (marker);
+  return out;
+}
+
+export async function describeListeners(ctx: DeployContext, lbArn: string): Promise<Listener[]> {
+  const out: Listener[] = [];
+  let marker: string | undefined;
+  do {
+    const res = await call(ctx, 'DescribeListeners', (o) =>
+      ctx.client.send(new DescribeListenersCommand({ LoadBalancerArn: lbArn, Marker: marker }), o),
+    );
+    out.push(...(res.Listeners ?? []));
+    marker = res.NextMarker;
+  } while (marker);
+  return out;
+}
+
+/** The listener's non-default certificates. */
+export async function describeExtraCertificates(ctx: DeployContext, listenerArn: string): Promise<string[]> {
+  const out: string[] = [];
+  let marker: string | undefined;
+  do {
+    const res = await call(ctx, 'DescribeListenerCertificates', (o) =>
+      ctx.client.send(
+        new DescribeListenerCertificatesCommand({ ListenerArn: listenerArn, Marker: marker }),
+        o,
+      ),
+    );
+    for (const c of res.Certificates ?? []) if (!c.IsDefault && c.CertificateArn) out.push(c.CertificateArn);
+    marker = res.NextMarker;
+  } while (marker);
+  return out;
+}
+
+export async function describeTargets(
+  ctx: DeployContext,
+  targetGroupArn: string,
+): Promise<TargetHealthDescription[]> {
+  const res = await call(ctx, 'DescribeTargetHealth', (o) =>
+    ctx.client.send(new DescribeTargetHealthCommand({ TargetGroupArn: targetGroupArn }), o),
+  );
+  return res.TargetHealthDescriptions ?? [];
+}
+
+const attributeRecord = (attrs: ReadonlyArray<{ Key?: string; Value?: string }> | undefined) =>
+  Object.fromEntries((attrs ?? []).flatMap((a) => (a.Key ? [[a.Key, a.Value ?? '']] : [])));
+
+export async function describeLoadBalancerAttributes(
+  ctx: DeployContext,
+  arn: string,
+): Promise<Record<string, string>> {
+  const res = await call(ctx, 'DescribeLoadBalancerAttributes', (o) =>
+    ctx.client.send(new DescribeLoadBalancerAttributesCommand({ LoadBalancerArn: arn }), o),
+  );
+  return attributeRecord(res.Attributes);
+}
+
+export async function describeTargetGroupAttributes(
+  ctx: DeployContext,
+  arn: string,
+): Promise<Record<string, string>> {
+  const res = await call(ctx, 'DescribeTargetGroupAttributes', (o) =>
+    ctx.client.send(new DescribeTargetGroupAttributesCommand({ TargetGroupArn: arn }), o),
+  );
+  return attributeRecord(res.Attributes);
 }

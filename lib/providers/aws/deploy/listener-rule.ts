@@ -1,19 +1,13 @@
-/** Listener rules of one listener: executes the plan from rule-plan.ts in its safe order. */
-import {
-  AddTagsCommand,
-  CreateRuleCommand,
-  DeleteRuleCommand,
-  DescribeRulesCommand,
-  ModifyRuleCommand,
-  SetRulePrioritiesCommand,
-  type Action as SdkAction,
-  type Rule,
-  type RuleCondition as SdkCondition,
+/** Listener rules of one listener, planned with rule-plan.ts's 404-free ordering. */
+import type {
+  Action as SdkAction,
+  Rule,
+  RuleCondition as SdkCondition,
 } from '@aws-sdk/client-elastic-load-balancing-v2';
 import type { ListenerRuleResource } from '../model/types.js';
-import { recordToTags } from '../tagging.js';
+import { recordToTags, tagsToUpsert } from '../tagging.js';
 import { actionsKey, conditionsKey, toSdkActions, toSdkConditions, type ArnResolver } from './actions.js';
-import { call, checkAborted, isAwsError, type DeployContext } from './context.js';
+import type { Operation } from './operations.js';
 import { planRules, type DesiredRuleKey } from './rule-plan.js';
 
 interface DesiredRule extends DesiredRuleKey {
@@ -22,28 +16,18 @@ interface DesiredRule extends DesiredRuleKey {
   tags: Record<string, string>;
 }
 
-async function describeRules(ctx: DeployContext, listenerArn: string): Promise<Rule[]> {
-  const out: Rule[] = [];
-  let marker: string | undefined;
-  do {
-    const res = await call(ctx, 'DescribeRules', (o) =>
-      ctx.client.send(new DescribeRulesCommand({ ListenerArn: listenerArn, Marker: marker }), o),
-    );
-    out.push(...(res.Rules ?? []));
-    marker = res.NextMarker;
-  } while (marker);
-  return out;
-}
-
 const settingsOf = (conditions: SdkCondition[] | undefined, actions: SdkAction[] | undefined) =>
   `${conditionsKey(conditions)}|${actionsKey(actions)}`;
 
-export async function synthesizeListenerRules(
-  ctx: DeployContext,
-  listener: { arn: string; created: boolean },
+/** `actual` undefined: the listener is created by this plan, so it has no rules yet. */
+export function planListenerRules(
+  listenerArn: string,
   desiredRules: readonly ListenerRuleResource[],
+  actual: readonly Rule[] | undefined,
   resolve: ArnResolver,
-): Promise<void> {
+  /** Actual tags by rule ARN, when described (resync): kept rules get theirs repaired. */
+  actualTags?: ReadonlyMap<string, Record<string, string>>,
+): Operation[] {
   const desired: DesiredRule[] = desiredRules.map((r) => {
     const conditions = toSdkConditions(r.spec.conditions);
     const actions = toSdkActions(r.spec.actions, resolve);
@@ -56,75 +40,99 @@ export async function synthesizeListenerRules(
       tags: r.spec.tags,
     };
   });
-  const actual = listener.created
-    ? []
-    : (await describeRules(ctx, listener.arn))
-        .filter((r) => !r.IsDefault && r.RuleArn)
-        .map((r) => ({
-          arn: r.RuleArn ?? '',
-          priority: Number(r.Priority),
-          settings: settingsOf(r.Conditions, r.Actions),
-        }));
-  const plan = planRules(desired, actual);
-
+  const plan = planRules(
+    desired,
+    (actual ?? [])
+      .filter((r) => !r.IsDefault && r.RuleArn)
+      .map((r) => ({
+        arn: r.RuleArn ?? '',
+        priority: Number(r.Priority),
+        settings: settingsOf(r.Conditions, r.Actions),
+      })),
+  );
+  const ops: Operation[] = [];
   if (plan.setPriorities.length > 0) {
-    await call(ctx, 'SetRulePriorities', (o) =>
-      ctx.client.send(
-        new SetRulePrioritiesCommand({
-          RulePriorities: plan.setPriorities.map((p) => ({ RuleArn: p.arn, Priority: p.priority })),
-        }),
-        o,
-      ),
-    );
-  }
-  for (const m of plan.modify) {
-    checkAborted(ctx);
-    await call(ctx, 'ModifyRule', (o) =>
-      ctx.client.send(
-        new ModifyRuleCommand({
-          RuleArn: m.arn,
-          Conditions: m.desired.conditions,
-          Actions: m.desired.actions,
-        }),
-        o,
-      ),
-    );
-    // The rule now serves another host/path: its resource tag must say so.
-    await call(ctx, 'AddTags', (o) =>
-      ctx.client.send(new AddTagsCommand({ ResourceArns: [m.arn], Tags: recordToTags(m.desired.tags) }), o),
-    );
-  }
-  for (const d of plan.create) {
-    checkAborted(ctx);
-    await call(ctx, 'CreateRule', (o) =>
-      ctx.client.send(
-        new CreateRuleCommand({
-          ListenerArn: listener.arn,
-          Priority: d.priority,
-          Conditions: d.conditions,
-          Actions: d.actions,
-          Tags: recordToTags(d.tags),
-        }),
-        o,
-      ),
-    );
-  }
-  for (const arn of plan.delete) {
-    checkAborted(ctx);
-    try {
-      await call(ctx, 'DeleteRule', (o) => ctx.client.send(new DeleteRuleCommand({ RuleArn: arn }), o));
-    } catch (err) {
-      if (!isAwsError(err, 'RuleNotFound')) throw err;
-    }
-  }
-  if (plan.setPriorities.length + plan.modify.length + plan.create.length + plan.delete.length > 0) {
-    ctx.logger.info('reconciled listener rules', {
-      listener: listener.arn,
-      moved: plan.setPriorities.length,
-      modified: plan.modify.length,
-      created: plan.create.length,
-      deleted: plan.delete.length,
-      unchanged: plan.unchanged,
+    ops.push({
+      op: 'modify',
+      resource: 'ListenerRule',
+      id: `${listenerArn} priorities`,
+      detail: `${plan.setPriorities.length} rule(s) re-prioritised atomically`,
+      calls: [
+        {
+          action: 'SetRulePriorities',
+          input: {
+            RulePriorities: plan.setPriorities.map((p) => ({ RuleArn: p.arn, Priority: p.priority })),
+          },
+        },
+      ],
     });
   }
+  for (const m of plan.modify) {
+    ops.push({
+      op: 'modify',
+      resource: 'ListenerRule',
+      id: m.desired.id,
+      detail: `rule at priority ${m.desired.priority} switched in place`,
+      calls: [
+        {
+          action: 'ModifyRule',
+          input: { RuleArn: m.arn, Conditions: m.desired.conditions, Actions: m.desired.actions },
+        },
+        // The rule now serves another host/path: its resource tag must say so.
+        { action: 'AddTags', input: { ResourceArns: [m.arn], Tags: recordToTags(m.desired.tags) } },
+      ],
+    });
+  }
+  for (const d of plan.create) {
+    ops.push({
+      op: 'create',
+      resource: 'ListenerRule',
+      id: d.id,
+      detail: `priority ${d.priority}`,
+      calls: [
+        {
+          action: 'CreateRule',
+          input: {
+            ListenerArn: listenerArn,
+            Priority: d.priority,
+            Conditions: d.conditions,
+            Actions: d.actions,
+            Tags: recordToTags(d.tags),
+          },
+        },
+      ],
+    });
+  }
+  if (actualTags) {
+    // Rules kept as they are (or only moved) still carry the tags of the content they serve.
+    const touched = new Set([...plan.delete, ...plan.modify.map((m) => m.arn)]);
+    const unused = [...desired];
+    for (const r of actual ?? []) {
+      if (r.IsDefault || !r.RuleArn || touched.has(r.RuleArn)) continue;
+      const settings = settingsOf(r.Conditions, r.Actions);
+      const i = unused.findIndex((d) => d.settings === settings);
+      const d = unused[i];
+      if (!d) continue;
+      unused.splice(i, 1);
+      const add = tagsToUpsert(d.tags, actualTags.get(r.RuleArn) ?? {});
+      if (Object.keys(add).length === 0) continue;
+      ops.push({
+        op: 'modify',
+        resource: 'ListenerRule',
+        id: d.id,
+        detail: `tags ${Object.keys(add).sort().join(', ')}`,
+        calls: [{ action: 'AddTags', input: { ResourceArns: [r.RuleArn], Tags: recordToTags(add) } }],
+      });
+    }
+  }
+  for (const arn of plan.delete) {
+    ops.push({
+      op: 'delete',
+      resource: 'ListenerRule',
+      id: arn,
+      detail: 'stale rule',
+      calls: [{ action: 'DeleteRule', input: { RuleArn: arn } }],
+    });
+  }
+  return ops;
 }

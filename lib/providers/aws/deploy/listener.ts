@@ -1,90 +1,142 @@
-/** Listeners (LBC pkg/deploy/elbv2/listener_synthesizer.go): matched by port on our load balancer. */
-import {
-  CreateListenerCommand,
-  DeleteListenerCommand,
-  DescribeListenersCommand,
-  ModifyListenerCommand,
-  type Listener,
-} from '@aws-sdk/client-elastic-load-balancing-v2';
+/** Listeners (LBC pkg/deploy/elbv2/listener_synthesizer.go), planned: matched by port on our load balancer. */
+import type { Listener, Rule } from '@aws-sdk/client-elastic-load-balancing-v2';
 import type { ListenerResource } from '../model/types.js';
-import { recordToTags } from '../tagging.js';
+import { recordToTags, tagsToUpsert } from '../tagging.js';
 import { actionsKey, toSdkActions, type ArnResolver } from './actions.js';
-import { call, type DeployContext } from './context.js';
+import { arnRef, type Operation, type PlannedCall } from './operations.js';
 
-export interface DeployedListener {
-  arn: string;
-  port: number;
-  /** Created in this run: it has no rules yet. */
-  created: boolean;
+export interface ActualListener {
+  listener: Listener;
+  /** Non-default certificates (DescribeListenerCertificates), for HTTPS/TLS listeners. */
+  extraCertificates: string[];
+  /** Non-default rules (DescribeRules), for HTTP/HTTPS listeners we keep. */
+  rules: Rule[];
+  /** Tags of the listener and its rules by ARN: described on resyncs only (drift repair). */
+  tags?: ReadonlyMap<string, Record<string, string>>;
 }
 
-export async function describeListeners(ctx: DeployContext, lbArn: string): Promise<Listener[]> {
-  const out: Listener[] = [];
-  let marker: string | undefined;
-  do {
-    const res = await call(ctx, 'DescribeListeners', (o) =>
-      ctx.client.send(new DescribeListenersCommand({ LoadBalancerArn: lbArn, Marker: marker }), o),
-    );
-    out.push(...(res.Listeners ?? []));
-    marker = res.NextMarker;
-  } while (marker);
-  return out;
+export const SECURE_PROTOCOLS: readonly string[] = ['HTTPS', 'TLS'];
+
+export interface ListenerPlan {
+  operations: Operation[];
+  /** Listener resource ID → ARN or placeholder, and its actual rules (undefined: created now). */
+  deployed: Map<
+    string,
+    { arn: string; rules: Rule[] | undefined; tags?: ReadonlyMap<string, Record<string, string>> }
+  >;
 }
 
-/** Returns listener resource ID → deployed listener. */
-export async function synthesizeListeners(
-  ctx: DeployContext,
-  lb: { arn: string; created: boolean },
+export function planListeners(
+  lbArn: string,
   desired: readonly ListenerResource[],
+  actual: readonly ActualListener[],
   resolve: ArnResolver,
-): Promise<Map<string, DeployedListener>> {
-  const actual = lb.created ? [] : await describeListeners(ctx, lb.arn);
-  const out = new Map<string, DeployedListener>();
+): ListenerPlan {
+  const operations: Operation[] = [];
+  const deployed: ListenerPlan['deployed'] = new Map();
   const desiredPorts = new Set(desired.map((d) => d.spec.port));
   // Unmatched listeners first, as LBC does: a port we no longer serve stops serving now.
   for (const a of actual) {
-    if (a.Port !== undefined && desiredPorts.has(a.Port)) continue;
-    await call(ctx, 'DeleteListener', (o) =>
-      ctx.client.send(new DeleteListenerCommand({ ListenerArn: a.ListenerArn }), o),
-    );
-    ctx.logger.info('deleted listener', { port: a.Port });
+    if (a.listener.Port !== undefined && desiredPorts.has(a.listener.Port)) continue;
+    operations.push({
+      op: 'delete',
+      resource: 'Listener',
+      id: `${a.listener.Protocol ?? ''}:${a.listener.Port ?? ''}`,
+      detail: 'port no longer served',
+      calls: [{ action: 'DeleteListener', input: { ListenerArn: a.listener.ListenerArn } }],
+    });
   }
   for (const d of desired) {
     const defaultActions = toSdkActions(d.spec.defaultActions, resolve);
-    const a = actual.find((l) => l.Port === d.spec.port);
-    if (a?.ListenerArn) {
-      if (a.Protocol !== d.spec.protocol || actionsKey(a.DefaultActions) !== actionsKey(defaultActions)) {
-        await call(ctx, 'ModifyListener', (o) =>
-          ctx.client.send(
-            new ModifyListenerCommand({
-              ListenerArn: a.ListenerArn,
-              Port: d.spec.port,
-              Protocol: d.spec.protocol,
-              DefaultActions: defaultActions,
-            }),
-            o,
-          ),
-        );
+    const secure = SECURE_PROTOCOLS.includes(d.spec.protocol);
+    const [defaultCert, ...extraCerts] = secure ? (d.spec.certificates ?? []) : [];
+    const tls = secure
+      ? {
+          ...(defaultCert ? { Certificates: [{ CertificateArn: defaultCert }] } : {}),
+          ...(d.spec.sslPolicy ? { SslPolicy: d.spec.sslPolicy } : {}),
+        }
+      : {};
+    const a = actual.find((l) => l.listener.Port === d.spec.port);
+    const calls: PlannedCall[] = [];
+    if (a?.listener.ListenerArn) {
+      const arn = a.listener.ListenerArn;
+      const changes: string[] = [];
+      if (a.listener.Protocol !== d.spec.protocol)
+        changes.push(`protocol ${a.listener.Protocol ?? ''} → ${d.spec.protocol}`);
+      if (actionsKey(a.listener.DefaultActions) !== actionsKey(defaultActions))
+        changes.push('default action');
+      if (secure && a.listener.Certificates?.[0]?.CertificateArn !== defaultCert)
+        changes.push('default certificate');
+      if (secure && d.spec.sslPolicy !== undefined && a.listener.SslPolicy !== d.spec.sslPolicy)
+        changes.push('ssl policy');
+      if (changes.length > 0) {
+        calls.push({
+          action: 'ModifyListener',
+          input: {
+            ListenerArn: arn,
+            Port: d.spec.port,
+            Protocol: d.spec.protocol,
+            DefaultActions: defaultActions,
+            ...tls,
+          },
+        });
       }
-      out.set(d.id, { arn: a.ListenerArn, port: d.spec.port, created: false });
+      const have = secure && a.listener.Protocol === d.spec.protocol ? a.extraCertificates : [];
+      const add = extraCerts.filter((c) => !have.includes(c));
+      const remove = have.filter((c) => !extraCerts.includes(c) && c !== defaultCert);
+      if (add.length > 0) {
+        changes.push(`+${add.length} certificate(s)`);
+        calls.push({
+          action: 'AddListenerCertificates',
+          input: { ListenerArn: arn, Certificates: add.map((CertificateArn) => ({ CertificateArn })) },
+        });
+      }
+      if (remove.length > 0) {
+        changes.push(`-${remove.length} certificate(s)`);
+        calls.push({
+          action: 'RemoveListenerCertificates',
+          input: { ListenerArn: arn, Certificates: remove.map((CertificateArn) => ({ CertificateArn })) },
+        });
+      }
+      const tags = a.tags ? tagsToUpsert(d.spec.tags, a.tags.get(arn) ?? {}) : {};
+      if (Object.keys(tags).length > 0) {
+        changes.push(`tags ${Object.keys(tags).sort().join(', ')}`);
+        calls.push({ action: 'AddTags', input: { ResourceArns: [arn], Tags: recordToTags(tags) } });
+      }
+      if (calls.length > 0)
+        operations.push({ op: 'modify', resource: 'Listener', id: d.id, detail: changes.join('; '), calls });
+      deployed.set(d.id, { arn, rules: a.rules, ...(a.tags ? { tags: a.tags } : {}) });
       continue;
     }
-    const res = await call(ctx, 'CreateListener', (o) =>
-      ctx.client.send(
-        new CreateListenerCommand({
-          LoadBalancerArn: lb.arn,
-          Port: d.spec.port,
-          Protocol: d.spec.protocol,
-          DefaultActions: defaultActions,
-          Tags: recordToTags(d.spec.tags),
-        }),
-        o,
-      ),
-    );
-    const arn = res.Listeners?.[0]?.ListenerArn;
-    if (!arn) throw new Error(`CreateListener :${d.spec.port} returned no ARN`);
-    ctx.logger.info('created listener', { port: d.spec.port });
-    out.set(d.id, { arn, port: d.spec.port, created: true });
+    calls.push({
+      action: 'CreateListener',
+      produces: d.id,
+      input: {
+        LoadBalancerArn: lbArn,
+        Port: d.spec.port,
+        Protocol: d.spec.protocol,
+        DefaultActions: defaultActions,
+        ...tls,
+        Tags: recordToTags(d.spec.tags),
+      },
+    });
+    if (extraCerts.length > 0) {
+      calls.push({
+        action: 'AddListenerCertificates',
+        input: {
+          ListenerArn: arnRef(d.id),
+          Certificates: extraCerts.map((CertificateArn) => ({ CertificateArn })),
+        },
+      });
+    }
+    operations.push({
+      op: 'create',
+      resource: 'Listener',
+      id: d.id,
+      detail: `${d.spec.protocol}:${d.spec.port}`,
+      calls,
+    });
+    deployed.set(d.id, { arn: arnRef(d.id), rules: undefined });
   }
-  return out;
+  return { operations, deployed };
 }

@@ -1,21 +1,20 @@
-/** The load balancer (LBC pkg/deploy/elbv2/load_balancer_synthesizer.go), created after its target groups. */
-import {
-  AddTagsCommand,
-  CreateLoadBalancerCommand,
-  DeleteLoadBalancerCommand,
-  SetSecurityGroupsCommand,
-  SetSubnetsCommand,
-  type LoadBalancer,
-} from '@aws-sdk/client-elastic-load-balancing-v2';
+/**
+ * The load balancer (LBC pkg/deploy/elbv2/load_balancer_synthesizer.go), planned. A scheme or
+ * type change cannot be made in place: the old load balancer is deleted before the new one is
+ * created (its target groups can only be attached to one load balancer), as one `replace`
+ * operation that the provider announces before applying.
+ */
+import type { LoadBalancer } from '@aws-sdk/client-elastic-load-balancing-v2';
 import type { LoadBalancerResource } from '../model/types.js';
 import { recordToTags, tagsToUpsert } from '../tagging.js';
-import { call, isAwsError, type DeployContext } from './context.js';
+import { arnRef, type Operation, type PlannedCall } from './operations.js';
+import { attributesToSet } from './target-group.js';
 
-export interface DeployedLoadBalancer {
-  arn: string;
-  dnsName: string;
-  /** True when this run created it: it has no listeners yet, so nothing needs describing. */
-  created: boolean;
+export interface OwnedLoadBalancer {
+  lb: LoadBalancer;
+  tags: Record<string, string>;
+  /** Described only when the stack sets attributes. */
+  attributes?: Record<string, string>;
 }
 
 function sameSet(a: readonly string[], b: readonly string[]): boolean {
@@ -23,64 +22,94 @@ function sameSet(a: readonly string[], b: readonly string[]): boolean {
   return sa.size === new Set(b).size && b.every((x) => sa.has(x));
 }
 
-export async function synthesizeLoadBalancer(
-  ctx: DeployContext,
+/** Whether an existing load balancer can become `desired` without being recreated. */
+export function requiresReplacement(desired: LoadBalancerResource, lb: LoadBalancer): string | undefined {
+  if (lb.Type !== desired.spec.type) return `type ${lb.Type ?? '?'} → ${desired.spec.type}`;
+  if (lb.Scheme !== desired.spec.scheme) return `scheme ${lb.Scheme ?? '?'} → ${desired.spec.scheme}`;
+  if (lb.LoadBalancerName !== desired.spec.name)
+    return `name ${lb.LoadBalancerName ?? '?'} → ${desired.spec.name}`;
+  return undefined;
+}
+
+export function planLoadBalancer(
   desired: LoadBalancerResource,
-  actual: { lb: LoadBalancer; tags: Record<string, string> } | undefined,
-): Promise<DeployedLoadBalancer> {
+  actual: OwnedLoadBalancer | undefined,
+  stale: readonly OwnedLoadBalancer[],
+): Operation[] {
   const spec = desired.spec;
   if (!actual) {
-    const res = await call(ctx, 'CreateLoadBalancer', (o) =>
-      ctx.client.send(
-        new CreateLoadBalancerCommand({
-          Name: spec.name,
-          Type: spec.type,
-          Scheme: spec.scheme,
-          IpAddressType: spec.ipAddressType,
-          Subnets: spec.subnets,
-          ...(spec.securityGroups ? { SecurityGroups: spec.securityGroups } : {}),
-          Tags: recordToTags(spec.tags),
-        }),
-        o,
-      ),
-    );
-    const lb = res.LoadBalancers?.[0];
-    if (!lb?.LoadBalancerArn) throw new Error(`CreateLoadBalancer ${spec.name} returned no ARN`);
-    ctx.logger.info('created load balancer', { name: spec.name });
-    return { arn: lb.LoadBalancerArn, dnsName: lb.DNSName ?? '', created: true };
+    const calls: PlannedCall[] = stale.map((s) => ({
+      action: 'DeleteLoadBalancer',
+      input: { LoadBalancerArn: s.lb.LoadBalancerArn },
+    }));
+    calls.push({
+      action: 'CreateLoadBalancer',
+      produces: desired.id,
+      input: {
+        Name: spec.name,
+        Type: spec.type,
+        Scheme: spec.scheme,
+        IpAddressType: spec.ipAddressType,
+        Subnets: spec.subnets,
+        ...(spec.securityGroups ? { SecurityGroups: spec.securityGroups } : {}),
+        Tags: recordToTags(spec.tags),
+      },
+    });
+    const attrs = attributesToSet(spec.attributes, undefined);
+    if (attrs.length > 0) {
+      calls.push({
+        action: 'ModifyLoadBalancerAttributes',
+        input: { LoadBalancerArn: arnRef(desired.id), Attributes: attrs },
+      });
+    }
+    const [first] = stale;
+    return [
+      first
+        ? {
+            op: 'replace',
+            resource: 'LoadBalancer',
+            id: desired.id,
+            detail: `${stale.map((s) => s.lb.LoadBalancerName ?? '').join(', ')} (${requiresReplacement(desired, first.lb) ?? 'changed'}) is deleted and ${spec.name} created: its DNS name changes`,
+            calls,
+          }
+        : {
+            op: 'create',
+            resource: 'LoadBalancer',
+            id: desired.id,
+            detail: `${spec.type} ${spec.scheme} ${spec.name}`,
+            calls,
+          },
+    ];
   }
   const arn = actual.lb.LoadBalancerArn ?? '';
+  const calls: PlannedCall[] = [];
+  const changes: string[] = [];
   const subnets = (actual.lb.AvailabilityZones ?? []).flatMap((az) => (az.SubnetId ? [az.SubnetId] : []));
   if (!sameSet(subnets, spec.subnets)) {
-    await call(ctx, 'SetSubnets', (o) =>
-      ctx.client.send(new SetSubnetsCommand({ LoadBalancerArn: arn, Subnets: spec.subnets }), o),
-    );
+    changes.push('subnets');
+    calls.push({ action: 'SetSubnets', input: { LoadBalancerArn: arn, Subnets: spec.subnets } });
   }
   if (spec.securityGroups && !sameSet(actual.lb.SecurityGroups ?? [], spec.securityGroups)) {
-    await call(ctx, 'SetSecurityGroups', (o) =>
-      ctx.client.send(
-        new SetSecurityGroupsCommand({ LoadBalancerArn: arn, SecurityGroups: spec.securityGroups }),
-        o,
-      ),
-    );
+    changes.push('security groups');
+    calls.push({
+      action: 'SetSecurityGroups',
+      input: { LoadBalancerArn: arn, SecurityGroups: spec.securityGroups },
+    });
+  }
+  const attrs = attributesToSet(spec.attributes, actual.attributes);
+  if (attrs.length > 0) {
+    changes.push(`attributes ${attrs.map((a) => a.Key).join(', ')}`);
+    calls.push({
+      action: 'ModifyLoadBalancerAttributes',
+      input: { LoadBalancerArn: arn, Attributes: attrs },
+    });
   }
   const add = tagsToUpsert(spec.tags, actual.tags);
   if (Object.keys(add).length > 0) {
-    await call(ctx, 'AddTags', (o) =>
-      ctx.client.send(new AddTagsCommand({ ResourceArns: [arn], Tags: recordToTags(add) }), o),
-    );
+    changes.push(`tags ${Object.keys(add).sort().join(', ')}`);
+    calls.push({ action: 'AddTags', input: { ResourceArns: [arn], Tags: recordToTags(add) } });
   }
-  return { arn, dnsName: actual.lb.DNSName ?? '', created: false };
-}
-
-/** Deletes a load balancer; its listeners and rules go with it. Missing is fine. */
-export async function deleteLoadBalancer(ctx: DeployContext, lb: LoadBalancer): Promise<void> {
-  try {
-    await call(ctx, 'DeleteLoadBalancer', (o) =>
-      ctx.client.send(new DeleteLoadBalancerCommand({ LoadBalancerArn: lb.LoadBalancerArn }), o),
-    );
-    ctx.logger.info('deleted load balancer', { name: lb.LoadBalancerName });
-  } catch (err) {
-    if (!isAwsError(err, 'LoadBalancerNotFound')) throw err;
-  }
+  return calls.length > 0
+    ? [{ op: 'modify', resource: 'LoadBalancer', id: desired.id, detail: changes.join('; '), calls }]
+    : [];
 }

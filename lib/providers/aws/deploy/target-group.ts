@@ -1,37 +1,32 @@
 /**
- * Target groups (LBC pkg/deploy/elbv2/target_group_synthesizer.go): create and update before the
- * load balancer, delete orphans only at the very end, when no rule points at them any more.
+ * Target groups (LBC pkg/deploy/elbv2/target_group_synthesizer.go), planned: create and update
+ * before the load balancer, delete orphans only at the very end, when no rule points at them.
  */
-import {
-  AddTagsCommand,
-  CreateTargetGroupCommand,
-  DeleteTargetGroupCommand,
-  ModifyTargetGroupCommand,
-  type TargetGroup,
-} from '@aws-sdk/client-elastic-load-balancing-v2';
-import { RetryLaterError } from '../../../errors.js';
+import type { TargetGroup } from '@aws-sdk/client-elastic-load-balancing-v2';
 import type { HealthCheckSpec, TargetGroupResource } from '../model/types.js';
 import { recordToTags, resourceIdOf, tagsToUpsert } from '../tagging.js';
-import { call, isAwsError, sleep, type DeployContext } from './context.js';
+import { arnRef, type Operation, type PlannedCall } from './operations.js';
 
 export interface OwnedTargetGroup {
   tg: TargetGroup;
   tags: Record<string, string>;
+  /** Described only for desired groups that have attributes. */
+  attributes?: Record<string, string>;
 }
 
-export interface TargetGroupsResult {
-  /** Resource ID → ARN, for resolving `{ $ref }` in actions. */
-  arns: Map<string, string>;
-  /** Resource IDs created in this run (they have no targets yet). */
-  created: Set<string>;
-  /** Our target groups that the desired stack no longer has: deleted last. */
-  orphans: OwnedTargetGroup[];
+export interface TargetGroupPlan {
+  /** Creates, replacements and modifications: run before the load balancer. */
+  upserts: Operation[];
+  /** Orphans: run last. */
+  deletes: Operation[];
+  /** Desired resource ID → actual group, for those that exist and are kept. */
+  kept: Map<string, OwnedTargetGroup>;
 }
 
 function healthCheckParams(hc: HealthCheckSpec) {
   return {
     HealthCheckEnabled: hc.enabled,
-    HealthCheckPath: hc.path,
+    ...(hc.path !== undefined ? { HealthCheckPath: hc.path } : {}),
     HealthCheckPort: hc.port,
     HealthCheckProtocol: hc.protocol,
     HealthCheckIntervalSeconds: hc.intervalSeconds,
@@ -56,17 +51,29 @@ function healthCheckDiffers(hc: HealthCheckSpec, tg: TargetGroup): boolean {
   );
 }
 
+/** Attributes we want that AWS does not have yet (keys we do not set are left alone). */
+export function attributesToSet(
+  desired: Readonly<Record<string, string>> | undefined,
+  actual: Readonly<Record<string, string>> | undefined,
+): Array<{ Key: string; Value: string }> {
+  return Object.entries(desired ?? {})
+    .filter(([k, v]) => actual?.[k] !== v)
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([Key, Value]) => ({ Key, Value }));
+}
+
+const arnOf = (o: OwnedTargetGroup) => o.tg.TargetGroupArn ?? '';
+
 /**
- * Matches desired and owned target groups on the resource-ID tag. A match whose name differs
- * has a changed immutable field (the name hashes them): it is replaced, not modified.
+ * Matches desired and owned groups on the resource-ID tag and the name. Same ID but another name
+ * means an immutable field changed (the name hashes them): a replacement, announced as such.
  */
-export async function synthesizeTargetGroups(
-  ctx: DeployContext,
+export function planTargetGroups(
   desired: readonly TargetGroupResource[],
   owned: readonly OwnedTargetGroup[],
-): Promise<TargetGroupsResult> {
-  const arns = new Map<string, string>();
-  const created = new Set<string>();
+): TargetGroupPlan {
+  const upserts: Operation[] = [];
+  const kept = new Map<string, OwnedTargetGroup>();
   const matched = new Set<string>();
   for (const d of desired) {
     const actual = owned.find(
@@ -75,26 +82,40 @@ export async function synthesizeTargetGroups(
     if (actual) {
       const arn = arnOf(actual);
       matched.add(arn);
-      arns.set(d.id, arn);
+      kept.set(d.id, actual);
+      const calls: PlannedCall[] = [];
+      const changes: string[] = [];
       if (healthCheckDiffers(d.spec.healthCheck, actual.tg)) {
-        await call(ctx, 'ModifyTargetGroup', (o) =>
-          ctx.client.send(
-            new ModifyTargetGroupCommand({ TargetGroupArn: arn, ...healthCheckParams(d.spec.healthCheck) }),
-            o,
-          ),
-        );
+        changes.push('health check');
+        calls.push({
+          action: 'ModifyTargetGroup',
+          input: { TargetGroupArn: arn, ...healthCheckParams(d.spec.healthCheck) },
+        });
+      }
+      const attrs = attributesToSet(d.spec.attributes, actual.attributes);
+      if (attrs.length > 0) {
+        changes.push(`attributes ${attrs.map((a) => a.Key).join(', ')}`);
+        calls.push({
+          action: 'ModifyTargetGroupAttributes',
+          input: { TargetGroupArn: arn, Attributes: attrs },
+        });
       }
       const add = tagsToUpsert(d.spec.tags, actual.tags);
       if (Object.keys(add).length > 0) {
-        await call(ctx, 'AddTags', (o) =>
-          ctx.client.send(new AddTagsCommand({ ResourceArns: [arn], Tags: recordToTags(add) }), o),
-        );
+        changes.push(`tags ${Object.keys(add).sort().join(', ')}`);
+        calls.push({ action: 'AddTags', input: { ResourceArns: [arn], Tags: recordToTags(add) } });
+      }
+      if (calls.length > 0) {
+        upserts.push({ op: 'modify', resource: 'TargetGroup', id: d.id, detail: changes.join('; '), calls });
       }
       continue;
     }
-    const res = await call(ctx, 'CreateTargetGroup', (o) =>
-      ctx.client.send(
-        new CreateTargetGroupCommand({
+    const previous = owned.find((o) => resourceIdOf(o.tags) === d.id && !matched.has(arnOf(o)));
+    const calls: PlannedCall[] = [
+      {
+        action: 'CreateTargetGroup',
+        produces: d.id,
+        input: {
           Name: d.spec.name,
           TargetType: d.spec.targetType,
           Protocol: d.spec.protocol,
@@ -104,55 +125,36 @@ export async function synthesizeTargetGroups(
           IpAddressType: d.spec.ipAddressType,
           ...healthCheckParams(d.spec.healthCheck),
           Tags: recordToTags(d.spec.tags),
-        }),
-        o,
-      ),
-    );
-    const arn = res.TargetGroups?.[0]?.TargetGroupArn;
-    if (!arn) throw new Error(`CreateTargetGroup ${d.spec.name} returned no ARN`);
-    ctx.logger.info('created target group', { name: d.spec.name, resourceId: d.id });
-    arns.set(d.id, arn);
-    created.add(d.id);
-  }
-  const orphans = owned.filter((o) => !matched.has(arnOf(o)));
-  return { arns, created, orphans };
-}
-
-function arnOf(o: OwnedTargetGroup): string {
-  return o.tg.TargetGroupArn ?? '';
-}
-
-/**
- * Deletes target groups, retrying ResourceInUse (a just-deleted rule or load balancer still holds
- * them for a moment) a bounded number of times; then gives up with RetryLaterError.
- */
-export async function deleteTargetGroups(
-  ctx: DeployContext,
-  groups: readonly OwnedTargetGroup[],
-): Promise<void> {
-  const { resourceInUseAttempts, resourceInUseDelayMs } = ctx.options;
-  for (const g of groups) {
-    const arn = arnOf(g);
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await call(ctx, 'DeleteTargetGroup', (o) =>
-          ctx.client.send(new DeleteTargetGroupCommand({ TargetGroupArn: arn }), o),
-        );
-        ctx.logger.info('deleted target group', {
-          name: g.tg.TargetGroupName,
-          resourceId: resourceIdOf(g.tags),
-        });
-        break;
-      } catch (err) {
-        if (isAwsError(err, 'TargetGroupNotFound')) break;
-        if (!isAwsError(err, 'ResourceInUse')) throw err;
-        if (attempt >= resourceInUseAttempts) {
-          throw new RetryLaterError(`target group ${g.tg.TargetGroupName ?? arn} is still in use`, {
-            cause: err,
-          });
-        }
-        await sleep(resourceInUseDelayMs, ctx.signal);
-      }
+        },
+      },
+    ];
+    const attrs = attributesToSet(d.spec.attributes, undefined);
+    if (attrs.length > 0) {
+      calls.push({
+        action: 'ModifyTargetGroupAttributes',
+        input: { TargetGroupArn: arnRef(d.id), Attributes: attrs },
+      });
     }
+    upserts.push(
+      previous
+        ? {
+            op: 'replace',
+            resource: 'TargetGroup',
+            id: d.id,
+            detail: `immutable settings changed (protocol/port/target type/VPC): ${previous.tg.TargetGroupName ?? ''} is replaced by ${d.spec.name}, deleted once nothing points at it`,
+            calls,
+          }
+        : { op: 'create', resource: 'TargetGroup', id: d.id, detail: d.spec.name, calls },
+    );
   }
+  const deletes: Operation[] = owned
+    .filter((o) => !matched.has(arnOf(o)))
+    .map((o) => ({
+      op: 'delete',
+      resource: 'TargetGroup',
+      id: o.tg.TargetGroupName ?? arnOf(o),
+      detail: `no longer in the stack (resource ${resourceIdOf(o.tags) ?? '?'})`,
+      calls: [{ action: 'DeleteTargetGroup', input: { TargetGroupArn: arnOf(o) } }],
+    }));
+  return { upserts, deletes, kept };
 }

@@ -2,14 +2,10 @@
  * Target registration as a diff against DescribeTargetHealth (what LBC's TargetGroupBinding
  * controller does per cluster; here one control plane sees every cluster's endpoints at once).
  */
-import {
-  DeregisterTargetsCommand,
-  DescribeTargetHealthCommand,
-  RegisterTargetsCommand,
-  type TargetDescription,
-} from '@aws-sdk/client-elastic-load-balancing-v2';
+import type { TargetDescription, TargetHealthDescription } from '@aws-sdk/client-elastic-load-balancing-v2';
 import type { TargetSpec } from '../model/types.js';
-import { call, chunks, type DeployContext } from './context.js';
+import { chunks } from './context.js';
+import type { Operation, PlannedCall } from './operations.js';
 
 /** LBC registers in chunks of 200 targets per call. */
 const TARGETS_PER_CALL = 200;
@@ -57,38 +53,43 @@ export function diffTargets(
   return { rezone, register, deregister };
 }
 
-export async function synthesizeTargets(
-  ctx: DeployContext,
+/**
+ * Registration calls for one group. `actual` undefined: the group is created by this plan.
+ * Order: re-zoned targets out, then register, then deregister, so the group never runs dry.
+ */
+export function planTargets(
+  resourceId: string,
   targetGroupArn: string,
   desired: readonly TargetSpec[],
-  created: boolean,
-): Promise<TargetDiff> {
-  let actual: TargetDescription[] = [];
-  if (!created) {
-    const res = await call(ctx, 'DescribeTargetHealth', (o) =>
-      ctx.client.send(new DescribeTargetHealthCommand({ TargetGroupArn: targetGroupArn }), o),
-    );
-    // Draining targets are already on their way out; a desired one is simply registered again.
-    actual = (res.TargetHealthDescriptions ?? [])
-      .filter((h) => h.TargetHealth?.State !== 'draining' && h.Target?.Id)
-      .map((h) => h.Target as TargetDescription);
-  }
-  const diff = diffTargets(desired, actual);
-  for (const batch of chunks(diff.rezone, TARGETS_PER_CALL)) {
-    await call(ctx, 'DeregisterTargets', (o) =>
-      ctx.client.send(new DeregisterTargetsCommand({ TargetGroupArn: targetGroupArn, Targets: batch }), o),
-    );
-  }
-  // Register first: while both sets are in place the group never runs dry during a swap.
-  for (const batch of chunks(diff.register, TARGETS_PER_CALL)) {
-    await call(ctx, 'RegisterTargets', (o) =>
-      ctx.client.send(new RegisterTargetsCommand({ TargetGroupArn: targetGroupArn, Targets: batch }), o),
-    );
-  }
-  for (const batch of chunks(diff.deregister, TARGETS_PER_CALL)) {
-    await call(ctx, 'DeregisterTargets', (o) =>
-      ctx.client.send(new DeregisterTargetsCommand({ TargetGroupArn: targetGroupArn, Targets: batch }), o),
-    );
-  }
-  return diff;
+  actual: readonly TargetDescription[] | undefined,
+): Operation[] {
+  const diff = diffTargets(desired, actual ?? []);
+  const calls: PlannedCall[] = [
+    ...chunks(diff.rezone, TARGETS_PER_CALL).map((batch): PlannedCall => ({
+      action: 'DeregisterTargets',
+      input: { TargetGroupArn: targetGroupArn, Targets: batch },
+    })),
+    ...chunks(diff.register, TARGETS_PER_CALL).map((batch): PlannedCall => ({
+      action: 'RegisterTargets',
+      input: { TargetGroupArn: targetGroupArn, Targets: batch },
+    })),
+    ...chunks(diff.deregister, TARGETS_PER_CALL).map((batch): PlannedCall => ({
+      action: 'DeregisterTargets',
+      input: { TargetGroupArn: targetGroupArn, Targets: batch },
+    })),
+  ];
+  if (calls.length === 0) return [];
+  const parts = [
+    diff.register.length ? `+${diff.register.length}` : '',
+    diff.deregister.length ? `-${diff.deregister.length}` : '',
+    diff.rezone.length ? `${diff.rezone.length} re-zoned` : '',
+  ].filter(Boolean);
+  return [{ op: 'modify', resource: 'Targets', id: resourceId, detail: `targets ${parts.join(' ')}`, calls }];
+}
+
+/** Draining targets are already on their way out; a desired one is simply registered again. */
+export function liveTargets(health: readonly TargetHealthDescription[]): TargetDescription[] {
+  return health
+    .filter((h) => h.TargetHealth?.State !== 'draining' && h.Target?.Id)
+    .map((h) => h.Target as TargetDescription);
 }

@@ -9,17 +9,17 @@ import type { AwsProviderConfig } from '../config.js';
 import { loadBalancerName, targetGroupName } from '../naming.js';
 import { resourceTags, stackId, type StackOwner } from '../tagging.js';
 import { resolveBackend } from './backends.js';
+import { albHealthCheck } from './annotations/health-check.js';
+import { ALB_KEYS } from './annotations/keys.js';
+import { albListeners } from './annotations/listeners.js';
+import { loadBalancerAttributes, targetGroupAttributes } from './annotations/attributes.js';
+import { parseLoadBalancerAnnotations } from './annotations/load-balancer.js';
+import { candidateLoadBalancerNames } from './lb-names.js';
+import { albListenerResources, type Route } from './alb-listeners.js';
+import { checkLimits, LIMITS } from './limits.js';
 import { ruleConditions, sortPaths } from './rules.js';
 import { buildTargets } from './targets.js';
-import {
-  ref,
-  ResourceTypes,
-  type Action,
-  type HealthCheckSpec,
-  type ListenerRuleResource,
-  type Stack,
-  type TargetGroupResource,
-} from './types.js';
+import { ref, ResourceTypes, type Action, type Stack, type TargetGroupResource } from './types.js';
 import { DERIVED_SERVICE_PREFIX, SERVICE_NAME_LABEL } from '../../../karmada/constants.js';
 
 /** The configuration the model reads (a subset of the provider configuration). */
@@ -39,8 +39,7 @@ export interface IngressStackInput {
 
 export const LOAD_BALANCER_ID = 'LoadBalancer';
 /** ALB rule quota (rules-per-application-load-balancer, default 100, excluding default rules). */
-export const MAX_RULES = 100;
-const HTTP_PORT = 80;
+export const MAX_RULES = LIMITS.rulesPerLoadBalancer;
 
 export const FIXED_404: Action = {
   type: 'fixed-response',
@@ -54,6 +53,17 @@ export function ingressStackOwner(mci: Readonly<MultiClusterIngress>, ownerId: s
     throw new InvalidObjectError('metadata.name and metadata.namespace are required', { field: 'metadata' });
   }
   return { ownerId, stackId: stackId('mci', namespace, name) };
+}
+
+/** Every name the MCI's ALB may carry, the wanted one first (see candidateLoadBalancerNames). */
+export function ingressLoadBalancerNames(mci: Readonly<MultiClusterIngress>, config: ModelConfig): string[] {
+  return candidateLoadBalancerNames({
+    annotations: mci.metadata.annotations,
+    keys: ALB_KEYS,
+    hostnames: (mci.status?.loadBalancer?.ingress ?? []).map((i) => i.hostname),
+    defaultScheme: config.scheme,
+    derived: (scheme) => ingressLoadBalancerName(mci, config.ownerId, scheme),
+  });
 }
 
 /** The deterministic ALB name of an MCI for a scheme. */
@@ -72,21 +82,6 @@ export function ingressLoadBalancerName(
   });
 }
 
-function healthCheckSpec(config: ModelConfig): HealthCheckSpec {
-  const hc = config.healthCheck;
-  return {
-    enabled: true,
-    path: hc.path,
-    port: String(hc.port),
-    protocol: hc.protocol,
-    intervalSeconds: hc.intervalSeconds,
-    timeoutSeconds: hc.timeoutSeconds,
-    healthyThresholdCount: hc.healthyThresholdCount,
-    unhealthyThresholdCount: hc.unhealthyThresholdCount,
-    matcher: { httpCode: hc.matcher },
-  };
-}
-
 function sliceServiceName(slice: EndpointSlice): string | undefined {
   const label = slice.metadata.labels?.[SERVICE_NAME_LABEL];
   return label?.startsWith(DERIVED_SERVICE_PREFIX) ? label.slice(DERIVED_SERVICE_PREFIX.length) : undefined;
@@ -97,7 +92,16 @@ export function buildIngressStack(input: IngressStackInput): Stack {
   const owner = ingressStackOwner(mci, config.ownerId);
   const namespace = mci.metadata.namespace ?? '';
   const mciName = mci.metadata.name ?? '';
-  const tags = (resourceId: string) => resourceTags(owner, resourceId, config.defaultTags);
+  // Annotations first: a bad value fails the build before anything else is looked at.
+  const annotations = mci.metadata.annotations;
+  const lbAnn = parseLoadBalancerAnnotations(annotations, ALB_KEYS);
+  const listenerSettings = albListeners(annotations, ALB_KEYS);
+  const healthCheck = albHealthCheck(annotations, ALB_KEYS, config.healthCheck);
+  const tgAttributes = targetGroupAttributes(annotations, ALB_KEYS, 'HTTP');
+  const lbAttributes = loadBalancerAttributes(annotations, ALB_KEYS, 'application');
+  const scheme = lbAnn.scheme ?? config.scheme;
+  const userTags = { ...config.defaultTags, ...lbAnn.tags };
+  const tags = (resourceId: string) => resourceTags(owner, resourceId, userTags);
 
   const services = new Map(
     input.services
@@ -153,8 +157,9 @@ export function buildIngressStack(input: IngressStackInput): Stack {
           port,
           ipAddressType: 'ipv4',
           vpcId: config.vpc.id,
-          healthCheck: healthCheckSpec(config),
+          healthCheck,
           targets,
+          ...(tgAttributes ? { attributes: tgAttributes } : {}),
           tags: tags(id),
         },
       });
@@ -162,39 +167,37 @@ export function buildIngressStack(input: IngressStackInput): Stack {
     return { type: 'forward', targetGroup: ref(id) };
   };
 
-  const listenerId = String(HTTP_PORT);
   const defaultAction = mci.spec?.defaultBackend
     ? forwardTo(mci.spec.defaultBackend, 'spec.defaultBackend')
     : FIXED_404;
 
-  const rules: ListenerRuleResource[] = [];
-  const usedIds = new Set<string>();
+  // Rules are resolved once (so target groups and errors do not depend on the listener count),
+  // then copied onto every listener that serves traffic, as LBC does for each listen-port.
+  const routes: Route[] = [];
   (mci.spec?.rules ?? []).forEach((rule, ri) => {
     for (const { index, path } of sortPaths(rule.http?.paths ?? [])) {
       const field = `spec.rules[${ri}].http.paths[${index}]`;
       const conditions = ruleConditions(rule.host, path, field);
       const action = forwardTo(path.backend, `${field}.backend`);
-      const priority = rules.length + 1;
       // Content-derived IDs keep a rule's resource tag true when re-ordering changes its priority.
-      const base = `${listenerId}:${rule.host || '*'}:${path.pathType ?? 'ImplementationSpecific'}:${path.path ?? ''}`;
-      let id = base;
-      for (let n = 2; usedIds.has(id); n++) id = `${base}#${n}`;
-      usedIds.add(id);
-      rules.push({
-        id,
-        type: ResourceTypes.ListenerRule,
-        spec: { listener: ref(listenerId), priority, conditions, actions: [action], tags: tags(id) },
+      routes.push({
+        key: `${rule.host || '*'}:${path.pathType ?? 'ImplementationSpecific'}:${path.path ?? ''}`,
+        field,
+        conditions,
+        action,
       });
     }
   });
-  if (rules.length > MAX_RULES) {
-    throw new InvalidObjectError(
-      `spec.rules: ${rules.length} host/path rules exceed the ALB quota of ${MAX_RULES} rules per load balancer`,
-      { field: 'spec.rules', reason: 'TooManyRules' },
-    );
-  }
 
-  return {
+  const { listeners, rules, ruleFields } = albListenerResources({
+    settings: listenerSettings,
+    routes,
+    defaultAction,
+    loadBalancer: LOAD_BALANCER_ID,
+    tags,
+  });
+
+  const stack: Stack = {
     id: owner.stackId,
     ownerId: owner.ownerId,
     resources: [
@@ -202,28 +205,27 @@ export function buildIngressStack(input: IngressStackInput): Stack {
         id: LOAD_BALANCER_ID,
         type: ResourceTypes.LoadBalancer,
         spec: {
-          name: ingressLoadBalancerName(mci, config.ownerId, config.scheme),
+          name: lbAnn.name ?? ingressLoadBalancerName(mci, config.ownerId, scheme),
           type: 'application',
-          scheme: config.scheme,
+          scheme,
           ipAddressType: 'ipv4',
-          subnets: [...config.subnets],
-          ...(config.securityGroups ? { securityGroups: [...config.securityGroups] } : {}),
+          subnets: [...(lbAnn.subnets ?? config.subnets)],
+          ...((lbAnn.securityGroups ?? config.securityGroups)
+            ? { securityGroups: [...(lbAnn.securityGroups ?? config.securityGroups ?? [])] }
+            : {}),
+          ...(lbAttributes ? { attributes: lbAttributes } : {}),
           tags: tags(LOAD_BALANCER_ID),
         },
       },
       ...[...targetGroups.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
-      {
-        id: listenerId,
-        type: ResourceTypes.Listener,
-        spec: {
-          loadBalancer: ref(LOAD_BALANCER_ID),
-          port: HTTP_PORT,
-          protocol: 'HTTP',
-          defaultActions: [defaultAction],
-          tags: tags(listenerId),
-        },
-      },
+      ...listeners,
       ...rules,
     ],
   };
+  checkLimits(stack, {
+    rules: 'spec.rules',
+    targetGroups: 'spec.rules',
+    ruleField: (id) => ruleFields.get(id) ?? 'spec.rules',
+  });
+  return stack;
 }

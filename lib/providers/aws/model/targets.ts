@@ -61,6 +61,8 @@ export interface TargetsInput {
   servicePort: ServicePort;
   slices: readonly EndpointSlice[];
   blockedClusters: ReadonlySet<string>;
+  /** When set, only these clusters' endpoints (a slice whose cluster cannot be told is skipped). */
+  allowedClusters?: ReadonlySet<string>;
   knownClusters: readonly string[];
   vpcCidrs: readonly string[];
 }
@@ -71,6 +73,7 @@ export function buildTargets(input: TargetsInput): TargetSpec[] {
     if (slice.addressType !== 'IPv4') continue; // ipv4 target groups only
     const cluster = sourceClusterOf(slice, input.knownClusters);
     if (cluster !== undefined && input.blockedClusters.has(cluster)) continue;
+    if (input.allowedClusters && (cluster === undefined || !input.allowedClusters.has(cluster))) continue;
     const port = endpointPortFor(slice, input.servicePort);
     if (port === undefined) continue;
     for (const ep of slice.endpoints ?? []) {

@@ -27,6 +27,8 @@ export interface LoadBalancerSpec {
   subnets: string[];
   /** Absent: AWS picks (ALB: the VPC's default group); we then leave security groups alone. */
   securityGroups?: string[];
+  /** Only the keys we set: attributes absent here are left as they are in AWS. */
+  attributes?: Record<string, string>;
   tags: Tags;
 }
 
@@ -61,6 +63,8 @@ export interface TargetGroupSpec {
   healthCheck: HealthCheckSpec;
   /** The registered targets: exactly these, sorted by address then port. */
   targets: TargetSpec[];
+  /** Only the keys we set (target-group-attributes annotation). */
+  attributes?: Record<string, string>;
   tags: Tags;
 }
 
@@ -69,7 +73,8 @@ export type Action =
   | {
       type: 'fixed-response';
       fixedResponse: { statusCode: string; contentType: string; messageBody?: string };
-    };
+    }
+  | { type: 'redirect'; redirect: { protocol: 'HTTPS'; port: string; statusCode: 'HTTP_301' } };
 
 export type RuleCondition =
   { field: 'host-header'; values: string[] } | { field: 'path-pattern'; values: string[] };
@@ -77,8 +82,11 @@ export type RuleCondition =
 export interface ListenerSpec {
   loadBalancer: Ref;
   port: number;
-  protocol: 'HTTP' | 'HTTPS' | 'TCP' | 'UDP' | 'TCP_UDP';
+  protocol: 'HTTP' | 'HTTPS' | 'TCP' | 'UDP' | 'TCP_UDP' | 'TLS';
   defaultActions: Action[];
+  /** HTTPS/TLS: the first is the default certificate, the rest are added as extra certificates. */
+  certificates?: string[];
+  sslPolicy?: string;
   tags: Tags;
 }
 

@@ -1,0 +1,142 @@
+/**
+ * Executes a change plan exactly, call by call, filling in the ARNs of resources it creates.
+ * The only module that builds mutating ELBv2 commands (iam.ts is checked against this).
+ */
+import {
+  AddListenerCertificatesCommand,
+  AddTagsCommand,
+  CreateListenerCommand,
+  CreateLoadBalancerCommand,
+  CreateRuleCommand,
+  CreateTargetGroupCommand,
+  DeleteListenerCommand,
+  DeleteLoadBalancerCommand,
+  DeleteRuleCommand,
+  DeleteTargetGroupCommand,
+  DeregisterTargetsCommand,
+  ModifyListenerCommand,
+  ModifyLoadBalancerAttributesCommand,
+  ModifyRuleCommand,
+  ModifyTargetGroupAttributesCommand,
+  ModifyTargetGroupCommand,
+  RegisterTargetsCommand,
+  RemoveListenerCertificatesCommand,
+  SetRulePrioritiesCommand,
+  SetSecurityGroupsCommand,
+  SetSubnetsCommand,
+} from '@aws-sdk/client-elastic-load-balancing-v2';
+import { RetryLaterError } from '../../../errors.js';
+import { call, checkAborted, isAwsError, sleep, type DeployContext } from './context.js';
+import { resolveRefs, type Operation, type PlannedCall } from './operations.js';
+
+interface Created {
+  arn?: string;
+  dnsName?: string;
+}
+
+function send(ctx: DeployContext, c: PlannedCall, o: { abortSignal: AbortSignal }): Promise<Created> {
+  const { client } = ctx;
+  const none = (): Created => ({});
+  switch (c.action) {
+    case 'CreateLoadBalancer':
+      return client.send(new CreateLoadBalancerCommand(c.input), o).then((r) => ({
+        arn: r.LoadBalancers?.[0]?.LoadBalancerArn,
+        dnsName: r.LoadBalancers?.[0]?.DNSName,
+      }));
+    case 'CreateTargetGroup':
+      return client
+        .send(new CreateTargetGroupCommand(c.input), o)
+        .then((r) => ({ arn: r.TargetGroups?.[0]?.TargetGroupArn }));
+    case 'CreateListener':
+      return client
+        .send(new CreateListenerCommand(c.input), o)
+        .then((r) => ({ arn: r.Listeners?.[0]?.ListenerArn }));
+    case 'CreateRule':
+      return client.send(new CreateRuleCommand(c.input), o).then((r) => ({ arn: r.Rules?.[0]?.RuleArn }));
+    case 'DeleteLoadBalancer':
+      return client.send(new DeleteLoadBalancerCommand(c.input), o).then(none);
+    case 'SetSubnets':
+      return client.send(new SetSubnetsCommand(c.input), o).then(none);
+    case 'SetSecurityGroups':
+      return client.send(new SetSecurityGroupsCommand(c.input), o).then(none);
+    case 'ModifyLoadBalancerAttributes':
+      return client.send(new ModifyLoadBalancerAttributesCommand(c.input), o).then(none);
+    case 'ModifyTargetGroup':
+      return client.send(new ModifyTargetGroupCommand(c.input), o).then(none);
+    case 'ModifyTargetGroupAttributes':
+      return client.send(new ModifyTargetGroupAttributesCommand(c.input), o).then(none);
+    case 'DeleteTargetGroup':
+      return client.send(new DeleteTargetGroupCommand(c.input), o).then(none);
+    case 'RegisterTargets':
+      return client.send(new RegisterTargetsCommand(c.input), o).then(none);
+    case 'DeregisterTargets':
+      return client.send(new DeregisterTargetsCommand(c.input), o).then(none);
+    case 'ModifyListener':
+      return client.send(new ModifyListenerCommand(c.input), o).then(none);
+    case 'DeleteListener':
+      return client.send(new DeleteListenerCommand(c.input), o).then(none);
+    case 'AddListenerCertificates':
+      return client.send(new AddListenerCertificatesCommand(c.input), o).then(none);
+    case 'RemoveListenerCertificates':
+      return client.send(new RemoveListenerCertificatesCommand(c.input), o).then(none);
+    case 'ModifyRule':
+      return client.send(new ModifyRuleCommand(c.input), o).then(none);
+    case 'DeleteRule':
+      return client.send(new DeleteRuleCommand(c.input), o).then(none);
+    case 'SetRulePriorities':
+      return client.send(new SetRulePrioritiesCommand(c.input), o).then(none);
+    case 'AddTags':
+      return client.send(new AddTagsCommand(c.input), o).then(none);
+  }
+}
+
+/** Deletions of something already gone are done; a target group still in use is retried (bounded). */
+async function runOne(ctx: DeployContext, c: PlannedCall): Promise<Created> {
+  const { resourceInUseAttempts, resourceInUseDelayMs } = ctx.options;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await call(ctx, c.action, (o) => send(ctx, c, o));
+    } catch (err) {
+      if (c.action === 'DeleteLoadBalancer' && isAwsError(err, 'LoadBalancerNotFound')) return {};
+      if (c.action === 'DeleteTargetGroup' && isAwsError(err, 'TargetGroupNotFound')) return {};
+      if (c.action === 'DeleteRule' && isAwsError(err, 'RuleNotFound')) return {};
+      if (c.action !== 'DeleteTargetGroup' || !isAwsError(err, 'ResourceInUse')) throw err;
+      // A just-deleted rule or load balancer still holds the group for a moment (LBC: 2 s, 20 s).
+      if (attempt >= resourceInUseAttempts) {
+        throw new RetryLaterError(`target group ${c.input.TargetGroupArn ?? ''} is still in use`, {
+          cause: err,
+          retryAfterSeconds: 10,
+        });
+      }
+      await sleep(resourceInUseDelayMs, ctx.signal);
+    }
+  }
+}
+
+export interface ApplyResult {
+  /** Resource ID → ARN of what the plan created. */
+  arns: Map<string, string>;
+  /** Resource ID → DNS name of load balancers the plan created. */
+  dnsNames: Map<string, string>;
+}
+
+export async function applyPlan(ctx: DeployContext, plan: readonly Operation[]): Promise<ApplyResult> {
+  const arns = new Map<string, string>();
+  const dnsNames = new Map<string, string>();
+  for (const op of plan) {
+    for (const planned of op.calls) {
+      checkAborted(ctx);
+      const c = { ...planned, input: resolveRefs(planned.input, arns) } as PlannedCall;
+      const created = await runOne(ctx, c);
+      if (c.produces !== undefined) {
+        if (!created.arn) throw new Error(`${c.action} for ${c.produces} returned no ARN`);
+        arns.set(c.produces, created.arn);
+        if (created.dnsName !== undefined) dnsNames.set(c.produces, created.dnsName);
+      }
+    }
+    if (op.op !== 'modify' || op.resource !== 'Targets') {
+      ctx.logger.info(`${op.op} ${op.resource}`, { id: op.id, detail: op.detail });
+    }
+  }
+  return { arns, dnsNames };
+}

@@ -1,0 +1,116 @@
+/**
+ * The change plan: what a deploy will do, computed (purely) before any mutating call and executed
+ * call by call by apply.ts, so a dry run prints exactly what a real run does. ARNs of resources
+ * the plan itself creates are placeholders (`{{arn:<resource id>}}`) resolved while applying.
+ */
+import type {
+  AddListenerCertificatesCommandInput,
+  AddTagsCommandInput,
+  CreateListenerCommandInput,
+  CreateLoadBalancerCommandInput,
+  CreateRuleCommandInput,
+  CreateTargetGroupCommandInput,
+  DeleteListenerCommandInput,
+  DeleteLoadBalancerCommandInput,
+  DeleteRuleCommandInput,
+  DeleteTargetGroupCommandInput,
+  DeregisterTargetsCommandInput,
+  ModifyListenerCommandInput,
+  ModifyLoadBalancerAttributesCommandInput,
+  ModifyRuleCommandInput,
+  ModifyTargetGroupAttributesCommandInput,
+  ModifyTargetGroupCommandInput,
+  RegisterTargetsCommandInput,
+  RemoveListenerCertificatesCommandInput,
+  SetRulePrioritiesCommandInput,
+  SetSecurityGroupsCommandInput,
+  SetSubnetsCommandInput,
+} from '@aws-sdk/client-elastic-load-balancing-v2';
+
+/** Every mutating ELBv2 action the provider may call (the IAM policy is checked against the code). */
+export interface MutatingInputs {
+  CreateLoadBalancer: CreateLoadBalancerCommandInput;
+  DeleteLoadBalancer: DeleteLoadBalancerCommandInput;
+  SetSubnets: SetSubnetsCommandInput;
+  SetSecurityGroups: SetSecurityGroupsCommandInput;
+  ModifyLoadBalancerAttributes: ModifyLoadBalancerAttributesCommandInput;
+  CreateTargetGroup: CreateTargetGroupCommandInput;
+  ModifyTargetGroup: ModifyTargetGroupCommandInput;
+  ModifyTargetGroupAttributes: ModifyTargetGroupAttributesCommandInput;
+  DeleteTargetGroup: DeleteTargetGroupCommandInput;
+  RegisterTargets: RegisterTargetsCommandInput;
+  DeregisterTargets: DeregisterTargetsCommandInput;
+  CreateListener: CreateListenerCommandInput;
+  ModifyListener: ModifyListenerCommandInput;
+  DeleteListener: DeleteListenerCommandInput;
+  AddListenerCertificates: AddListenerCertificatesCommandInput;
+  RemoveListenerCertificates: RemoveListenerCertificatesCommandInput;
+  CreateRule: CreateRuleCommandInput;
+  ModifyRule: ModifyRuleCommandInput;
+  DeleteRule: DeleteRuleCommandInput;
+  SetRulePriorities: SetRulePrioritiesCommandInput;
+  AddTags: AddTagsCommandInput;
+}
+
+export type MutatingAction = keyof MutatingInputs;
+
+export type PlannedCall = {
+  [A in MutatingAction]: {
+    action: A;
+    input: MutatingInputs[A];
+    /** For Create* calls: the resource ID whose ARN the response carries (fills placeholders). */
+    produces?: string;
+  };
+}[MutatingAction];
+
+export type OperationKind = 'create' | 'modify' | 'delete' | 'replace';
+export type OperationResource = 'LoadBalancer' | 'TargetGroup' | 'Listener' | 'ListenerRule' | 'Targets';
+
+export interface Operation {
+  op: OperationKind;
+  resource: OperationResource;
+  /** The stack's resource ID, or the AWS name for resources the stack no longer has. */
+  id: string;
+  /** Why, in words (also the text of a replacement announcement). */
+  detail: string;
+  calls: PlannedCall[];
+}
+
+export function arnRef(resourceId: string): string {
+  return `{{arn:${resourceId}}}`;
+}
+
+const REF = /^\{\{arn:(.+)\}\}$/;
+
+/** Replaces every placeholder in `value` with the ARN in `arns`; throws on an unknown one. */
+export function resolveRefs<T>(value: T, arns: ReadonlyMap<string, string>): T {
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') {
+      const m = REF.exec(v);
+      if (!m) return v;
+      const arn = arns.get(m[1] ?? '');
+      if (arn === undefined) throw new Error(`plan refers to ${m[1] ?? ''} before it exists`);
+      return arn;
+    }
+    if (Array.isArray(v)) return v.map(walk);
+    if (v !== null && typeof v === 'object') {
+      return Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, walk(x)]));
+    }
+    return v;
+  };
+  return walk(value) as T;
+}
+
+/** The mutating calls of a plan in execution order: what the simulator should record. */
+export function plannedActions(plan: readonly Operation[]): MutatingAction[] {
+  return plan.flatMap((o) => o.calls.map((c) => c.action));
+}
+
+/** One line per operation, for logs and the plan CLI. */
+export function formatPlan(plan: readonly Operation[]): string[] {
+  if (plan.length === 0) return ['no changes'];
+  return plan.map((o) => {
+    const sign = { create: '+', modify: '~', delete: '-', replace: '-/+' }[o.op];
+    return `${sign} ${o.op} ${o.resource} ${o.id}: ${o.detail} [${o.calls.map((c) => c.action).join(', ')}]`;
+  });
+}

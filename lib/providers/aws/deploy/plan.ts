@@ -1,0 +1,127 @@
+/**
+ * The whole stack's change plan, in LBC's order (pkg/deploy/stack_deployer.go): target groups →
+ * load balancer → listeners → rules → targets → orphaned target groups; the fingerprint tag is
+ * invalidated first and written last. Pure: discovery (deployer.ts) gathers `ActualStack`.
+ */
+import type { Rule, TargetDescription } from '@aws-sdk/client-elastic-load-balancing-v2';
+import { resourcesOf, ResourceTypes, type Stack } from '../model/types.js';
+import { FINGERPRINT_PENDING, FINGERPRINT_TAG } from '../tagging.js';
+import { planListenerRules } from './listener-rule.js';
+import { planListeners, type ActualListener } from './listener.js';
+import { planLoadBalancer, type OwnedLoadBalancer } from './load-balancer.js';
+import { arnRef, type Operation } from './operations.js';
+import { planTargetGroups, type OwnedTargetGroup } from './target-group.js';
+import { planTargets } from './targets.js';
+
+export interface ActualStack {
+  /** Ours, under the desired name, with the desired scheme and type. */
+  loadBalancer?: OwnedLoadBalancer;
+  /** Ours, but replaced: another name (scheme/name changed) or the wrong scheme/type. */
+  staleLoadBalancers: OwnedLoadBalancer[];
+  /** Listeners of `loadBalancer`, with certificates and rules where they were described. */
+  listeners: ActualListener[];
+  /** Our target groups (of this stack). */
+  targetGroups: OwnedTargetGroup[];
+  /** Registered targets by target group ARN (kept groups only). */
+  targets: ReadonlyMap<string, TargetDescription[]>;
+}
+
+export function planStack(stack: Stack, actual: ActualStack, fingerprint: string): Operation[] {
+  const [lbRes] = resourcesOf(stack, ResourceTypes.LoadBalancer);
+  if (!lbRes) throw new Error(`stack ${stack.id} has no load balancer`);
+  const desiredTgs = resourcesOf(stack, ResourceTypes.TargetGroup);
+  const tgs = planTargetGroups(desiredTgs, actual.targetGroups);
+  const resolve = (id: string) => tgs.kept.get(id)?.tg.TargetGroupArn ?? arnRef(id);
+
+  const lbOps = planLoadBalancer(lbRes, actual.loadBalancer, actual.staleLoadBalancers);
+  const lbArn = actual.loadBalancer?.lb.LoadBalancerArn ?? arnRef(lbRes.id);
+  const listeners = planListeners(
+    lbArn,
+    resourcesOf(stack, ResourceTypes.Listener),
+    actual.loadBalancer ? actual.listeners : [],
+    resolve,
+  );
+  const rules = resourcesOf(stack, ResourceTypes.ListenerRule);
+  const ruleOps = [...listeners.deployed].flatMap(([id, l]) => {
+    const mine = rules.filter((r) => r.spec.listener.$ref === id);
+    // A kept listener without described rules serves no rules of ours (e.g. a TCP listener).
+    const actualRules: Rule[] | undefined = l.rules;
+    return mine.length === 0 && (actualRules ?? []).every((r) => r.IsDefault)
+      ? []
+      : planListenerRules(l.arn, mine, actualRules, resolve, l.tags);
+  });
+  const targetOps = desiredTgs.flatMap((tg) => {
+    const kept = tgs.kept.get(tg.id);
+    const arn = kept?.tg.TargetGroupArn;
+    return planTargets(
+      tg.id,
+      arn ?? arnRef(tg.id),
+      tg.spec.targets,
+      arn ? (actual.targets.get(arn) ?? []) : undefined,
+    );
+  });
+  const changes = [
+    ...tgs.upserts,
+    ...lbOps,
+    ...listeners.operations,
+    ...ruleOps,
+    ...targetOps,
+    ...tgs.deletes,
+  ];
+
+  const current = actual.loadBalancer?.tags[FINGERPRINT_TAG];
+  const plan: Operation[] = [];
+  if (changes.length > 0 && actual.loadBalancer && current !== undefined && current !== FINGERPRINT_PENDING) {
+    plan.push({
+      op: 'modify',
+      resource: 'LoadBalancer',
+      id: lbRes.id,
+      detail: 'fingerprint invalidated until this deploy completes',
+      calls: [
+        {
+          action: 'AddTags',
+          input: { ResourceArns: [lbArn], Tags: [{ Key: FINGERPRINT_TAG, Value: FINGERPRINT_PENDING }] },
+        },
+      ],
+    });
+  }
+  plan.push(...changes);
+  if (changes.length > 0 || current !== fingerprint) {
+    plan.push({
+      op: 'modify',
+      resource: 'LoadBalancer',
+      id: lbRes.id,
+      detail: `fingerprint ${fingerprint}`,
+      calls: [
+        {
+          action: 'AddTags',
+          input: { ResourceArns: [lbArn], Tags: [{ Key: FINGERPRINT_TAG, Value: fingerprint }] },
+        },
+      ],
+    });
+  }
+  return plan;
+}
+
+/** Deleting a stack: load balancers first (their listeners and rules go with them), then target groups. */
+export function planDeletion(
+  loadBalancers: readonly OwnedLoadBalancer[],
+  targetGroups: readonly OwnedTargetGroup[],
+): Operation[] {
+  return [
+    ...loadBalancers.map((l): Operation => ({
+      op: 'delete',
+      resource: 'LoadBalancer',
+      id: l.lb.LoadBalancerName ?? '',
+      detail: 'stack deleted',
+      calls: [{ action: 'DeleteLoadBalancer', input: { LoadBalancerArn: l.lb.LoadBalancerArn } }],
+    })),
+    ...targetGroups.map((t): Operation => ({
+      op: 'delete',
+      resource: 'TargetGroup',
+      id: t.tg.TargetGroupName ?? '',
+      detail: 'stack deleted',
+      calls: [{ action: 'DeleteTargetGroup', input: { TargetGroupArn: t.tg.TargetGroupArn } }],
+    })),
+  ];
+}

@@ -1,0 +1,86 @@
+/**
+ * An ALB's listeners (one per listen-port) and their rules: every listener that serves traffic
+ * gets the same host/path rules, as LBC does; with ssl-redirect, HTTP listeners only redirect.
+ */
+import type { AlbListenerSettings } from './annotations/listeners.js';
+import {
+  ref,
+  ResourceTypes,
+  type Action,
+  type ListenerResource,
+  type ListenerRuleResource,
+  type RuleCondition,
+  type Tags,
+} from './types.js';
+
+/** One host/path of the MCI, resolved once for every listener. */
+export interface Route {
+  /** `<host>:<pathType>:<path>`: content-derived, so a rule's resource tag stays true when it moves. */
+  key: string;
+  /** Where it came from in the object, for errors. */
+  field: string;
+  conditions: RuleCondition[];
+  action: Action;
+}
+
+export interface AlbListenerInput {
+  settings: AlbListenerSettings;
+  routes: readonly Route[];
+  defaultAction: Action;
+  loadBalancer: string;
+  tags: (resourceId: string) => Tags;
+}
+
+export function albListenerResources(input: AlbListenerInput): {
+  listeners: ListenerResource[];
+  rules: ListenerRuleResource[];
+  /** Rule resource ID → the field path of its path in the object. */
+  ruleFields: Map<string, string>;
+} {
+  const { settings, tags } = input;
+  const listeners: ListenerResource[] = [];
+  const rules: ListenerRuleResource[] = [];
+  const ruleFields = new Map<string, string>();
+  for (const l of settings.listeners) {
+    const listenerId = String(l.port);
+    const redirects = l.protocol === 'HTTP' && settings.sslRedirectPort !== undefined;
+    const tls = l.protocol === 'HTTPS' ? settings.tls : undefined;
+    const redirect: Action = {
+      type: 'redirect',
+      redirect: { protocol: 'HTTPS', port: String(settings.sslRedirectPort), statusCode: 'HTTP_301' },
+    };
+    listeners.push({
+      id: listenerId,
+      type: ResourceTypes.Listener,
+      spec: {
+        loadBalancer: ref(input.loadBalancer),
+        port: l.port,
+        protocol: l.protocol,
+        defaultActions: [redirects ? redirect : input.defaultAction],
+        ...(tls ? { certificates: [...tls.certificates], sslPolicy: tls.sslPolicy } : {}),
+        tags: tags(listenerId),
+      },
+    });
+    if (redirects) continue; // LBC: ssl-redirect leaves HTTP listeners without rules.
+    const usedIds = new Set<string>();
+    input.routes.forEach((route, i) => {
+      const base = `${listenerId}:${route.key}`;
+      let id = base;
+      for (let n = 2; usedIds.has(id); n++) id = `${base}#${n}`;
+      usedIds.add(id);
+      ruleFields.set(id, route.field);
+      rules.push({
+        id,
+        type: ResourceTypes.ListenerRule,
+        spec: {
+          listener: ref(listenerId),
+          priority: i + 1,
+          conditions: route.conditions,
+          actions: [route.action],
+          tags: tags(id),
+        },
+      });
+    });
+  }
+  return { listeners, rules, ruleFields };
+}

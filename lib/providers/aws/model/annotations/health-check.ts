@@ -1,0 +1,88 @@
+/** Target group health checks: LBC's defaults per load balancer type, overridden by annotations. */
+import type { HealthCheckConfig } from '../../config.js';
+import type { HealthCheckSpec } from '../types.js';
+import type { CommonKeys } from './keys.js';
+import { integer, invalid, oneOf, raw, type Annotations } from './parse.js';
+
+/** LBC's NLB defaults (service.beta.kubernetes.io/aws-load-balancer-healthcheck-*), ip targets. */
+export const NLB_HEALTH_CHECK_DEFAULTS = {
+  protocol: 'TCP',
+  port: 'traffic-port',
+  intervalSeconds: 10,
+  timeoutSeconds: 10,
+  healthyThresholdCount: 3,
+  unhealthyThresholdCount: 3,
+  /** Only for HTTP(S) health checks. */
+  path: '/',
+  matcher: '200-399',
+} as const;
+
+function port(annotations: Annotations, key: string): string | undefined {
+  const v = raw(annotations, key);
+  if (v === undefined || v === 'traffic-port') return v;
+  if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 65535) {
+    throw invalid(key, v, 'must be "traffic-port" or a port number');
+  }
+  return v;
+}
+
+function path(annotations: Annotations, key: string): string | undefined {
+  const v = raw(annotations, key);
+  if (v !== undefined && (!v.startsWith('/') || v.length > 1024))
+    throw invalid(key, v, 'must be a path starting with "/"');
+  return v;
+}
+
+function successCodes(annotations: Annotations, key: string): string | undefined {
+  const v = raw(annotations, key);
+  if (v !== undefined && !/^\d{3}(-\d{3})?(,\d{3}(-\d{3})?)*$/.test(v)) {
+    throw invalid(key, v, 'must be HTTP codes like "200", "200,201" or "200-399"');
+  }
+  return v;
+}
+
+const INTERVAL: [number, number] = [5, 300];
+const TIMEOUT: [number, number] = [2, 120];
+const THRESHOLD: [number, number] = [2, 10];
+
+/** ALB target groups: the configured defaults (LBC's) under the `alb.ingress.kubernetes.io/` keys. */
+export function albHealthCheck(
+  annotations: Annotations,
+  keys: CommonKeys,
+  defaults: HealthCheckConfig,
+): HealthCheckSpec {
+  const k = keys.healthCheck;
+  return {
+    enabled: true,
+    path: path(annotations, k.path) ?? defaults.path,
+    port: port(annotations, k.port) ?? String(defaults.port),
+    protocol: oneOf(annotations, k.protocol, ['HTTP', 'HTTPS'] as const) ?? defaults.protocol,
+    intervalSeconds: integer(annotations, k.interval, ...INTERVAL) ?? defaults.intervalSeconds,
+    timeoutSeconds: integer(annotations, k.timeout, ...TIMEOUT) ?? defaults.timeoutSeconds,
+    healthyThresholdCount:
+      integer(annotations, k.healthyThreshold, ...THRESHOLD) ?? defaults.healthyThresholdCount,
+    unhealthyThresholdCount:
+      integer(annotations, k.unhealthyThreshold, ...THRESHOLD) ?? defaults.unhealthyThresholdCount,
+    matcher: { httpCode: successCodes(annotations, k.successCodes) ?? defaults.matcher },
+  };
+}
+
+/** NLB target groups: TCP by default; path and success codes only mean something for HTTP(S). */
+export function nlbHealthCheck(annotations: Annotations, keys: CommonKeys): HealthCheckSpec {
+  const k = keys.healthCheck;
+  const d = NLB_HEALTH_CHECK_DEFAULTS;
+  const protocol = oneOf(annotations, k.protocol, ['TCP', 'HTTP', 'HTTPS'] as const) ?? d.protocol;
+  const http = protocol !== 'TCP';
+  return {
+    enabled: true,
+    ...(http ? { path: path(annotations, k.path) ?? d.path } : {}),
+    port: port(annotations, k.port) ?? d.port,
+    protocol,
+    intervalSeconds: integer(annotations, k.interval, ...INTERVAL) ?? d.intervalSeconds,
+    timeoutSeconds: integer(annotations, k.timeout, ...TIMEOUT) ?? d.timeoutSeconds,
+    healthyThresholdCount: integer(annotations, k.healthyThreshold, ...THRESHOLD) ?? d.healthyThresholdCount,
+    unhealthyThresholdCount:
+      integer(annotations, k.unhealthyThreshold, ...THRESHOLD) ?? d.unhealthyThresholdCount,
+    ...(http ? { matcher: { httpCode: successCodes(annotations, k.successCodes) ?? d.matcher } } : {}),
+  };
+}

@@ -1,0 +1,78 @@
+/**
+ * The annotation keys we read, spelled as the AWS Load Balancer Controller spells them so that
+ * manifests written for LBC keep their meaning: `alb.ingress.kubernetes.io/…` on a
+ * MultiClusterIngress, `service.beta.kubernetes.io/aws-load-balancer-…` on a MultiClusterService.
+ */
+
+export interface CommonKeys {
+  scheme: string;
+  subnets: string;
+  securityGroups: string;
+  name: string;
+  loadBalancerAttributes: string;
+  targetGroupAttributes: string;
+  tags: string;
+  healthCheck: {
+    path: string;
+    port: string;
+    protocol: string;
+    interval: string;
+    timeout: string;
+    healthyThreshold: string;
+    unhealthyThreshold: string;
+    successCodes: string;
+  };
+  certificates: string;
+  sslPolicy: string;
+}
+
+const ALB = 'alb.ingress.kubernetes.io/';
+
+export const ALB_KEYS = {
+  scheme: `${ALB}scheme`,
+  subnets: `${ALB}subnets`,
+  securityGroups: `${ALB}security-groups`,
+  name: `${ALB}load-balancer-name`,
+  loadBalancerAttributes: `${ALB}load-balancer-attributes`,
+  targetGroupAttributes: `${ALB}target-group-attributes`,
+  tags: `${ALB}tags`,
+  healthCheck: {
+    path: `${ALB}healthcheck-path`,
+    port: `${ALB}healthcheck-port`,
+    protocol: `${ALB}healthcheck-protocol`,
+    interval: `${ALB}healthcheck-interval-seconds`,
+    timeout: `${ALB}healthcheck-timeout-seconds`,
+    healthyThreshold: `${ALB}healthy-threshold-count`,
+    unhealthyThreshold: `${ALB}unhealthy-threshold-count`,
+    successCodes: `${ALB}success-codes`,
+  },
+  certificates: `${ALB}certificate-arn`,
+  sslPolicy: `${ALB}ssl-policy`,
+  listenPorts: `${ALB}listen-ports`,
+  sslRedirect: `${ALB}ssl-redirect`,
+} as const satisfies CommonKeys & Record<string, unknown>;
+
+const NLB = 'service.beta.kubernetes.io/aws-load-balancer-';
+
+export const NLB_KEYS = {
+  scheme: `${NLB}scheme`,
+  subnets: `${NLB}subnets`,
+  securityGroups: `${NLB}security-groups`,
+  name: `${NLB}name`,
+  loadBalancerAttributes: `${NLB}attributes`,
+  targetGroupAttributes: `${NLB}target-group-attributes`,
+  tags: `${NLB}additional-resource-tags`,
+  healthCheck: {
+    path: `${NLB}healthcheck-path`,
+    port: `${NLB}healthcheck-port`,
+    protocol: `${NLB}healthcheck-protocol`,
+    interval: `${NLB}healthcheck-interval`,
+    timeout: `${NLB}healthcheck-timeout`,
+    healthyThreshold: `${NLB}healthcheck-healthy-threshold`,
+    unhealthyThreshold: `${NLB}healthcheck-unhealthy-threshold`,
+    successCodes: `${NLB}healthcheck-success-codes`,
+  },
+  certificates: `${NLB}ssl-cert`,
+  sslPolicy: `${NLB}ssl-negotiation-policy`,
+  sslPorts: `${NLB}ssl-ports`,
+} as const satisfies CommonKeys & Record<string, unknown>;

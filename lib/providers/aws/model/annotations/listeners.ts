@@ -1,0 +1,111 @@
+/** Listener annotations: ports and protocols, TLS certificates and policy, HTTP → HTTPS redirect. */
+import type { ALB_KEYS, CommonKeys, NLB_KEYS } from './keys.js';
+import { invalid, list, raw, type Annotations } from './parse.js';
+
+/** LBC's default SSL policy for HTTPS/TLS listeners. */
+export const DEFAULT_SSL_POLICY = 'ELBSecurityPolicy-2016-08';
+
+export interface TlsSettings {
+  /** First = the listener's default certificate. */
+  certificates: string[];
+  sslPolicy: string;
+}
+
+function tls(annotations: Annotations, keys: CommonKeys): TlsSettings | undefined {
+  const certificates = list(annotations, keys.certificates);
+  for (const arn of certificates ?? []) {
+    if (
+      !/^arn:aws[a-z-]*:(acm:[a-z0-9-]+:\d{12}:certificate\/.+|iam::\d{12}:server-certificate\/.+)$/.test(arn)
+    ) {
+      throw invalid(keys.certificates, arn, 'is not an ACM or IAM certificate ARN');
+    }
+  }
+  const policy = raw(annotations, keys.sslPolicy);
+  if (policy !== undefined && !/^ELBSecurityPolicy-[A-Za-z0-9-]+$/.test(policy)) {
+    throw invalid(keys.sslPolicy, policy, 'is not an ELBv2 security policy name (ELBSecurityPolicy-...)');
+  }
+  if (!certificates?.length) return undefined;
+  return { certificates, sslPolicy: policy ?? DEFAULT_SSL_POLICY };
+}
+
+export interface AlbListenerSettings {
+  listeners: Array<{ port: number; protocol: 'HTTP' | 'HTTPS' }>;
+  tls?: TlsSettings;
+  /** HTTP listeners redirect to this HTTPS port and carry no rules. */
+  sslRedirectPort?: number;
+}
+
+function listenPorts(annotations: Annotations, key: string): AlbListenerSettings['listeners'] | undefined {
+  const v = raw(annotations, key);
+  if (v === undefined) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(v);
+  } catch {
+    throw invalid(key, v, 'must be JSON like [{"HTTP": 80}, {"HTTPS": 443}]');
+  }
+  if (!Array.isArray(parsed) || parsed.length === 0) throw invalid(key, v, 'must be a non-empty JSON array');
+  const out = new Map<number, 'HTTP' | 'HTTPS'>();
+  for (const entry of parsed as unknown[]) {
+    const pairs = typeof entry === 'object' && entry !== null ? Object.entries(entry) : [];
+    if (pairs.length !== 1) throw invalid(key, v, 'entries must be objects with one "HTTP" or "HTTPS" key');
+    const [protocol, port] = pairs[0] ?? [];
+    if (
+      (protocol !== 'HTTP' && protocol !== 'HTTPS') ||
+      !Number.isInteger(port) ||
+      Number(port) < 1 ||
+      Number(port) > 65535
+    ) {
+      throw invalid(key, v, 'entries must map "HTTP" or "HTTPS" to a port number');
+    }
+    const previous = out.get(Number(port));
+    if (previous !== undefined && previous !== protocol)
+      throw invalid(key, v, `port ${String(port)} is both HTTP and HTTPS`);
+    out.set(Number(port), protocol);
+  }
+  return [...out].map(([port, protocol]) => ({ port, protocol })).sort((a, b) => a.port - b.port);
+}
+
+export function albListeners(annotations: Annotations, keys: typeof ALB_KEYS): AlbListenerSettings {
+  const settings = tls(annotations, keys);
+  // LBC: HTTPS:443 by default once certificates are given, HTTP:80 otherwise.
+  const listeners = listenPorts(annotations, keys.listenPorts) ?? [
+    settings ? { port: 443, protocol: 'HTTPS' as const } : { port: 80, protocol: 'HTTP' as const },
+  ];
+  if (listeners.some((l) => l.protocol === 'HTTPS') && !settings) {
+    throw invalid(
+      keys.certificates,
+      raw(annotations, keys.certificates) ?? '',
+      'is required for HTTPS listen-ports',
+    );
+  }
+  const redirect = raw(annotations, keys.sslRedirect);
+  let sslRedirectPort: number | undefined;
+  if (redirect !== undefined) {
+    sslRedirectPort = Number(redirect);
+    if (!listeners.some((l) => l.protocol === 'HTTPS' && l.port === sslRedirectPort)) {
+      throw invalid(keys.sslRedirect, redirect, 'must name one of the HTTPS listen-ports');
+    }
+  }
+  return {
+    listeners,
+    ...(settings ? { tls: settings } : {}),
+    ...(sslRedirectPort !== undefined ? { sslRedirectPort } : {}),
+  };
+}
+
+export interface NlbTlsSettings extends TlsSettings {
+  /** Service ports (numbers or names) that get TLS listeners; `*` = all. */
+  ports: string[];
+}
+
+export function nlbTls(annotations: Annotations, keys: typeof NLB_KEYS): NlbTlsSettings | undefined {
+  const settings = tls(annotations, keys);
+  const ports = list(annotations, keys.sslPorts);
+  if (!settings) {
+    if (ports?.length)
+      throw invalid(keys.sslPorts, raw(annotations, keys.sslPorts) ?? '', `needs ${keys.certificates}`);
+    return undefined;
+  }
+  return { ...settings, ports: ports?.length ? ports : ['*'] };
+}

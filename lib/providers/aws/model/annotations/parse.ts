@@ -1,0 +1,94 @@
+/**
+ * Primitive annotation parsers. Every failure is an InvalidObjectError whose `field` is the
+ * annotation key, thrown while the model is built, i.e. before any AWS call.
+ */
+import { InvalidObjectError } from '../../../../errors.js';
+
+export type Annotations = Readonly<Record<string, string>> | undefined;
+
+export const INVALID_ANNOTATION = 'InvalidAnnotation';
+
+export function invalid(key: string, value: string, why: string): InvalidObjectError {
+  return new InvalidObjectError(`annotation ${key}: ${JSON.stringify(value)} ${why}`, {
+    field: key,
+    reason: INVALID_ANNOTATION,
+  });
+}
+
+/** The trimmed value, or undefined when the annotation is absent or blank. */
+export function raw(annotations: Annotations, key: string): string | undefined {
+  const v = annotations?.[key]?.trim();
+  return v ? v : undefined;
+}
+
+/** A comma-separated list (LBC's stringSlice): blanks dropped, order kept, duplicates removed. */
+export function list(annotations: Annotations, key: string): string[] | undefined {
+  const v = raw(annotations, key);
+  if (v === undefined) return undefined;
+  return [
+    ...new Set(
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  ];
+}
+
+export function integer(annotations: Annotations, key: string, min: number, max: number): number | undefined {
+  const v = raw(annotations, key);
+  if (v === undefined) return undefined;
+  if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) {
+    throw invalid(key, v, `must be an integer from ${min} to ${max}`);
+  }
+  return Number(v);
+}
+
+export function oneOf<T extends string>(
+  annotations: Annotations,
+  key: string,
+  values: readonly T[],
+): T | undefined {
+  const v = raw(annotations, key);
+  if (v === undefined) return undefined;
+  const found = values.find((x) => x.toLowerCase() === v.toLowerCase());
+  if (found === undefined) throw invalid(key, v, `must be one of ${values.join(', ')}`);
+  return found;
+}
+
+/** `k1=v1,k2=v2` (LBC's stringMap). */
+export function keyValues(annotations: Annotations, key: string): Record<string, string> | undefined {
+  const v = raw(annotations, key);
+  if (v === undefined) return undefined;
+  const out: Record<string, string> = {};
+  for (const pair of v.split(',')) {
+    if (!pair.trim()) continue;
+    const eq = pair.indexOf('=');
+    const k = eq < 0 ? '' : pair.slice(0, eq).trim();
+    if (!k) throw invalid(key, v, 'must be a comma-separated list of key=value pairs');
+    out[k] = pair.slice(eq + 1).trim();
+  }
+  return out;
+}
+
+/** A list of IDs that must all look like `<prefix>-<hex>`: names would need EC2 look-ups we do not make. */
+export function resourceIds(
+  annotations: Annotations,
+  key: string,
+  prefix: 'subnet' | 'sg',
+): string[] | undefined {
+  const ids = list(annotations, key);
+  if (ids === undefined) return undefined;
+  const pattern = new RegExp(`^${prefix}-[0-9a-f]{8,17}$`);
+  for (const id of ids) {
+    if (!pattern.test(id)) {
+      throw invalid(
+        key,
+        id,
+        `is not a ${prefix} ID (${prefix}-<hex>); names are not resolved by this provider`,
+      );
+    }
+  }
+  if (ids.length === 0) throw invalid(key, raw(annotations, key) ?? '', 'lists no IDs');
+  return ids;
+}

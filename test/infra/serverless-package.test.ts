@@ -1,0 +1,106 @@
+/**
+ * `osls package` produces the CloudFormation template offline, with no AWS credentials; the
+ * template has everything the deployment promises.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const run = promisify(execFile);
+
+type Resource = { Type: string; Properties: Record<string, any>; DependsOn?: unknown };
+let resources: Record<string, Resource>;
+
+const byType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
+
+beforeAll(async () => {
+  const out = mkdtempSync(join(tmpdir(), 'sls-package-'));
+  const env = { ...process.env, AWS_REGION: 'eu-west-1', SLS_TELEMETRY_DISABLED: '1' };
+  for (const k of ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'AWS_PROFILE'])
+    delete env[k];
+  await run('npx', ['osls', 'package', '--stage', 'ci', '--region', 'eu-west-1', '--package', out], {
+    cwd: ROOT,
+    env,
+    timeout: 240_000,
+  });
+  resources = JSON.parse(
+    readFileSync(join(out, 'cloudformation-template-update-stack.json'), 'utf8'),
+  ).Resources;
+}, 250_000);
+
+describe('osls package', () => {
+  it('has every function on nodejs22.x, bundled for node20', () => {
+    const fns = byType('AWS::Lambda::Function').map(([, r]) => r.Properties);
+    expect(fns.map((f) => f.FunctionName).sort()).toEqual(
+      ['http', 'invoke', 'resync', 'sqs', 'sweep'].map((f) => `multicluster-cloud-provider-ci-${f}`).sort(),
+    );
+    for (const f of fns) {
+      expect(f.Runtime).toBe('nodejs22.x');
+      expect(f.Handler).toMatch(/^functions\/\w+\.handler$/);
+      expect(f.Environment.Variables.MULTICLUSTER_PROVIDER).toBeTruthy();
+    }
+  });
+
+  it('has a FIFO queue with a redrive policy to a FIFO dead-letter queue', () => {
+    const queues = Object.fromEntries(byType('AWS::SQS::Queue'));
+    const queue = queues.NotificationQueue!.Properties;
+    expect(queue.FifoQueue).toBe(true);
+    expect(queue.RedrivePolicy.deadLetterTargetArn).toEqual({
+      'Fn::GetAtt': ['NotificationDeadLetterQueue', 'Arn'],
+    });
+    expect(queue.RedrivePolicy.maxReceiveCount).toBeGreaterThan(1);
+    expect(queues.NotificationDeadLetterQueue!.Properties.FifoQueue).toBe(true);
+  });
+
+  it('feeds the sqs function with ReportBatchItemFailures, under reserved concurrency', () => {
+    const [[, mapping]] = byType('AWS::Lambda::EventSourceMapping') as [[string, Resource]];
+    expect(mapping.Properties.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
+    expect(mapping.Properties.EventSourceArn).toEqual({ 'Fn::GetAtt': ['NotificationQueue', 'Arn'] });
+    const sqsFn = byType('AWS::Lambda::Function').find(([, r]) =>
+      r.Properties.FunctionName.endsWith('-sqs'),
+    )![1];
+    expect(sqsFn.Properties.ReservedConcurrentExecutions).toBeGreaterThan(0);
+  });
+
+  it('schedules the resync and the orphan sweep', () => {
+    const rules = byType('AWS::Events::Rule').map(([, r]) => r.Properties);
+    expect(rules.map((r) => r.ScheduleExpression).sort()).toEqual(['rate(1 hour)', 'rate(10 minutes)']);
+  });
+
+  it('alarms on the dead-letter queue depth', () => {
+    const alarms = byType('AWS::CloudWatch::Alarm').map(([, r]) => r.Properties);
+    const dlq = alarms.find((a) => a.MetricName === 'ApproximateNumberOfMessagesVisible');
+    expect(dlq?.Dimensions[0].Value).toEqual({ 'Fn::GetAtt': ['NotificationDeadLetterQueue', 'QueueName'] });
+    expect(dlq?.Threshold).toBe(0);
+  });
+
+  it('grants no mutating ELBv2 action on every resource, and reads the kubeconfig secret only', () => {
+    const [[, role]] = byType('AWS::IAM::Role') as [[string, Resource]];
+    const attached = byType('AWS::IAM::Policy').map(([, p]) => p.Properties);
+    expect(
+      attached.every((p) => JSON.stringify(p.Roles) === JSON.stringify([{ Ref: 'IamRoleLambdaExecution' }])),
+    ).toBe(true);
+    const statements = [
+      ...role.Properties.Policies.flatMap((p: any) => p.PolicyDocument.Statement),
+      ...attached.flatMap((p) => p.PolicyDocument.Statement),
+    ];
+    const elbv2 = statements.filter((s: any) =>
+      [s.Action].flat().some((a: string) => a.startsWith('elasticloadbalancing:')),
+    );
+    expect(elbv2.length).toBeGreaterThan(0);
+    for (const s of elbv2) {
+      const actions: string[] = [s.Action].flat();
+      const mutating = actions.filter((a) => !/^elasticloadbalancing:Describe/.test(a));
+      if (mutating.length && [s.Resource].flat().includes('*')) {
+        // allowed only under an ownership-tag condition
+        expect(JSON.stringify(s.Condition ?? {})).toMatch(/multicluster\.karmada\.io\/owner":"karmada-ci"/);
+      }
+    }
+    const secrets = statements.find((s: any) => [s.Action].flat().includes('secretsmanager:GetSecretValue'));
+    expect(JSON.stringify(secrets.Resource)).toContain('secret:');
+  });
+});
