@@ -64,6 +64,9 @@ export async function reconcileLifecycle<T extends KubeObject, S>(
 
   let obj = await deps.kube.get<T>(spec.type, namespace, name);
   if (!obj) return result('gone');
+  // A provider announces disruptive changes (a load balancer replaced) before making them.
+  const announced = obj;
+  ctx.announce = (reason, message) => deps.events.record(announced, 'Warning', reason, message);
 
   const deleting = isBeingDeleted(obj);
   const decision = deleting ? { wants: false, detail: 'being deleted' } : await spec.wants(obj);
