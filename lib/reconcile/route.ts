@@ -14,7 +14,7 @@ import { changed, changedBy } from './filters.js';
 import { wantsLoadBalancer } from './mcs.js';
 import type { ReconcileDeps } from './types.js';
 
-/** Upstream's controller names; each has one module in lib/reconcile (see docs/controllers.md). */
+/** Upstream's controller names; each has one module in lib/reconcile (see the README's controller table). */
 export type ControllerName =
   | 'crd-installation'
   | 'mci-service-locations'

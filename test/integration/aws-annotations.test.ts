@@ -1,5 +1,5 @@
 /**
- * Every annotation of docs/aws-annotations.md against the ELBv2 simulator: what it changes in AWS,
+ * Every annotation of the README's annotation tables against the ELBv2 simulator: what it changes in AWS,
  * and for a bad value an InvalidObjectError naming the key, thrown before any ELBv2 call.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

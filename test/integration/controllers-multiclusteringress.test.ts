@@ -254,7 +254,7 @@ describe('upstream bugs', () => {
 });
 
 describe('cost of one EndpointSlice change', () => {
-  it('counts the Kubernetes API calls (docs/controllers.md quotes this)', async () => {
+  it('counts the Kubernetes API calls (the README quotes this)', async () => {
     const slice = async (ip: string) => {
       const [old, now] = await edit<EndpointSlice>(
         h,

@@ -90,8 +90,8 @@ describe('annotation parsers', () => {
   });
 });
 
-describe('docs/aws-annotations.md', () => {
-  const doc = readFileSync(new URL('../../docs/aws-annotations.md', import.meta.url), 'utf8');
+describe('the README annotation tables', () => {
+  const doc = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
   const keys = (k: Record<string, unknown>): string[] =>
     Object.values(k).flatMap((v) => (typeof v === 'string' ? [v] : keys(v as Record<string, unknown>)));
   it.each([
