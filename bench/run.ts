@@ -1,18 +1,30 @@
 /**
  * `npm run bench`: runs every benchmark, prints one table, and writes bench/results/latest.md
  * (and latest.json) so a reader sees at a glance where the project stands.
- *   npm run bench -- [--only bundles,latency]
+ *   npm run bench -- [--only bundles,latency,elbv2,resync]   (BENCH_RESYNC_N=100 for a quick resync)
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { benchBundles } from './bundles.js';
+import { benchElbv2Calls } from './elbv2-calls.js';
+import { benchForwarder } from './forwarder.js';
 import { benchLatency } from './latency.js';
 import { consoleTable, markdownTable, type Figure } from './report.js';
+import { benchResync } from './resync.js';
 
 const BENCHES: Record<string, () => Promise<Figure[]>> = {
   latency: () => benchLatency(),
   bundles: () => benchBundles(),
+  forwarder: () => benchForwarder(),
+  elbv2: () => benchElbv2Calls(),
+  // BENCH_RESYNC_N=100 for a quick look (the issue's figure is 1,000); BENCH_RESYNC_BUDGET_S caps
+  // each pass's wall time (default 150 s, 0 = measure every MCI however long it takes).
+  resync: () =>
+    benchResync(
+      Number(process.env.BENCH_RESYNC_N) || undefined,
+      process.env.BENCH_RESYNC_BUDGET_S !== undefined ? Number(process.env.BENCH_RESYNC_BUDGET_S) : undefined,
+    ),
 };
 
 const { values } = parseArgs({ options: { only: { type: 'string' } } });
