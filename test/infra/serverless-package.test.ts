@@ -19,7 +19,7 @@ const byType = (type: string) => Object.entries(resources).filter(([, r]) => r.T
 
 beforeAll(async () => {
   const out = mkdtempSync(join(tmpdir(), 'sls-package-'));
-  const env = { ...process.env, AWS_REGION: 'eu-west-1', SLS_TELEMETRY_DISABLED: '1' };
+  const env: NodeJS.ProcessEnv = { ...process.env, AWS_REGION: 'eu-west-1', SLS_TELEMETRY_DISABLED: '1' };
   for (const k of ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'AWS_PROFILE'])
     delete env[k];
   await run('npx', ['osls', 'package', '--stage', 'ci', '--region', 'eu-west-1', '--package', out], {
