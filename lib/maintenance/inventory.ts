@@ -11,7 +11,10 @@ export interface OwnedStack {
   name: string;
   /** The provider's own id for the stack (e.g. `mci/default/minimal-ingress`). */
   stackId: string;
-  /** When its oldest resource was created, if the provider knows: younger stacks are left alone. */
+  /**
+   * When it was created, if the provider knows: younger stacks are left alone. The AWS provider
+   * reports its newest resource's time, so a stack still being built counts as young.
+   */
   createdAt?: Date;
 }
 
@@ -24,5 +27,38 @@ export function inventoryOf(provider: MultiClusterProvider): StackInventory | un
   const p = provider as Partial<StackInventory>;
   return typeof p.listOwnedStacks === 'function' && typeof p.deleteOwnedStack === 'function'
     ? (p as StackInventory)
+    : undefined;
+}
+
+/** A resource group (an AWS target group) owned by a stack but used by none of its load balancers. */
+export interface UnattachedTargetGroup {
+  /** The provider's id for it (an ARN). */
+  id: string;
+  name: string;
+  /** The stack whose tags it carries. */
+  stack: Omit<OwnedStack, 'createdAt'>;
+  /** When it was created, if the provider knows: younger ones are left alone. */
+  createdAt?: Date;
+}
+
+/**
+ * An optional second capability: target groups a reconcile cannot find (they are attached to none
+ * of its load balancers and no longer under a name it wants) are listed here, account-wide, once
+ * per sweep, instead of by every object's reconcile.
+ */
+export interface TargetGroupInventory {
+  listUnattachedTargetGroups(ctx: ProviderContext): Promise<UnattachedTargetGroup[]>;
+  /**
+   * Deletes it after checking again that it is still unattached, still ours and not named by its
+   * stack's object (when that exists); false when it was left alone.
+   */
+  deleteUnattachedTargetGroup(ctx: ProviderContext, tg: UnattachedTargetGroup): Promise<boolean>;
+}
+
+export function targetGroupInventoryOf(provider: MultiClusterProvider): TargetGroupInventory | undefined {
+  const p = provider as Partial<TargetGroupInventory>;
+  return typeof p.listUnattachedTargetGroups === 'function' &&
+    typeof p.deleteUnattachedTargetGroup === 'function'
+    ? (p as TargetGroupInventory)
     : undefined;
 }

@@ -10,7 +10,7 @@ import type { KubeClient } from '../kube/client.js';
 import { Resources } from '../kube/resources.js';
 import type { Logger } from '../log/logger.js';
 import type { MultiClusterProvider } from '../provider/contract.js';
-import { inventoryOf, type OwnedStack } from './inventory.js';
+import { inventoryOf, targetGroupInventoryOf, type OwnedStack } from './inventory.js';
 
 export interface SweepOptions {
   /** Stacks younger than this are never deleted. */
@@ -29,6 +29,12 @@ export interface SweepResult {
   /** Orphans left for a later sweep: too young, or their deletion failed. */
   deferred: string[];
   errors: Array<{ stackId: string; error: string }>;
+  /**
+   * Target groups of stacks whose object exists but that no load balancer uses (providers with a
+   * TargetGroupInventory only): names deleted, left for later (too young, dry run, failed), kept
+   * (still wanted or attached again when checked).
+   */
+  targetGroups: { unattached: number; deleted: string[]; deferred: string[]; kept: string[] };
 }
 
 async function objectExists(kube: KubeClient, stack: OwnedStack): Promise<boolean> {
@@ -41,7 +47,14 @@ export async function sweepOrphans(
   provider: MultiClusterProvider,
   options: SweepOptions,
 ): Promise<SweepResult> {
-  const result: SweepResult = { owned: 0, orphaned: [], deleted: [], deferred: [], errors: [] };
+  const result: SweepResult = {
+    owned: 0,
+    orphaned: [],
+    deleted: [],
+    deferred: [],
+    errors: [],
+    targetGroups: { unattached: 0, deleted: [], deferred: [], kept: [] },
+  };
   const inventory = inventoryOf(provider);
   if (!inventory) {
     options.logger.info('provider keeps no inventory of its stacks: nothing to sweep', {
@@ -77,5 +90,53 @@ export async function sweepOrphans(
       });
     }
   }
+  await sweepUnattachedTargetGroups(provider, ctx, now, new Set(result.orphaned), options, result);
   return result;
+}
+
+/**
+ * Target groups no load balancer uses, of stacks that are not orphans (an orphan's whole stack is
+ * handled above): left behind when a rule stopped using them and their deletion failed, or when a
+ * reconcile died between creating a group and the rule for it. Reconciles no longer list the
+ * account to find them; this does, once per sweep (the provider reuses the stacks' listing).
+ */
+async function sweepUnattachedTargetGroups(
+  provider: MultiClusterProvider,
+  ctx: { signal: AbortSignal; logger: Logger; resync: boolean },
+  now: Date,
+  orphaned: ReadonlySet<string>,
+  options: SweepOptions,
+  result: SweepResult,
+): Promise<void> {
+  const inventory = targetGroupInventoryOf(provider);
+  if (!inventory || options.signal.aborted) return;
+  const groups = await inventory.listUnattachedTargetGroups(ctx);
+  const out = result.targetGroups;
+  out.unattached = groups.length;
+  for (const tg of groups) {
+    if (options.signal.aborted) break;
+    if (orphaned.has(tg.stack.stackId)) continue;
+    const age = tg.createdAt ? (now.getTime() - tg.createdAt.getTime()) / 1000 : Infinity;
+    // Young: an in-flight reconcile creates a group before the rule that uses it.
+    if (age < options.graceSeconds || options.dryRun) {
+      out.deferred.push(tg.name);
+      continue;
+    }
+    try {
+      if (await inventory.deleteUnattachedTargetGroup(ctx, tg)) {
+        out.deleted.push(tg.name);
+        options.logger.info('unattached target group deleted', { stackId: tg.stack.stackId, name: tg.name });
+      } else {
+        out.kept.push(tg.name);
+      }
+    } catch (error) {
+      out.deferred.push(tg.name);
+      result.errors.push({ stackId: tg.stack.stackId, error: errorMessage(error) });
+      options.logger.warn('could not delete an unattached target group; the next sweep retries', {
+        stackId: tg.stack.stackId,
+        name: tg.name,
+        error,
+      });
+    }
+  }
 }

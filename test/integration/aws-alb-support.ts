@@ -7,7 +7,7 @@ import type { Action as SdkAction } from '@aws-sdk/client-elastic-load-balancing
 import type { Elbv2Snapshot } from '../../dev/elbv2-sim/index.js';
 import { stackFingerprint } from '../../lib/providers/aws/model/fingerprint.js';
 import { resourcesOf, ResourceTypes, type Action, type Stack } from '../../lib/providers/aws/model/types.js';
-import { FINGERPRINT_TAG } from '../../lib/providers/aws/tagging.js';
+import { CREATED_AT_TAG, FINGERPRINT_TAG } from '../../lib/providers/aws/tagging.js';
 
 export interface StateSummary {
   loadBalancers: Array<Record<string, unknown>>;
@@ -21,6 +21,11 @@ export interface StateSummary {
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const byName = (a: Record<string, unknown>, b: Record<string, unknown>) =>
   cmp(String(a.name), String(b.name));
+
+function withoutCreatedAt(tags: Record<string, string>): Record<string, string> {
+  const { [CREATED_AT_TAG]: _createdAt, ...rest } = tags;
+  return rest;
+}
 
 export function summarize(s: Elbv2Snapshot): StateSummary {
   const tags = new Map(s.tags.map((t) => [t.ResourceArn, t.Tags]));
@@ -76,7 +81,8 @@ export function summarize(s: Elbv2Snapshot): StateSummary {
           tg.Matcher?.HttpCode,
         ].join(' '),
         loadBalancers: (tg.LoadBalancerArns ?? []).map((a) => lbName.get(a)),
-        tags: tags.get(tg.TargetGroupArn ?? '') ?? {},
+        // The creation time is stamped when the group is created: not part of any desired stack.
+        tags: withoutCreatedAt(tags.get(tg.TargetGroupArn ?? '') ?? {}),
       }))
       .sort(byName),
     listeners: s.listeners.map((l) => ({

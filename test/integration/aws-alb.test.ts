@@ -12,6 +12,7 @@ import {
 import { CancelledError, InvalidObjectError, OwnershipConflictError } from '../../lib/errors.js';
 import type { MultiClusterIngress } from '../../lib/karmada/types.js';
 import { silentLogger } from '../../lib/log/logger.js';
+import { sweepOrphans } from '../../lib/maintenance/sweep.js';
 import type { LoadBalancer, ProviderContext } from '../../lib/provider/contract.js';
 import {
   AwsProvider,
@@ -39,6 +40,7 @@ const config: AwsProviderConfig = {
 interface Env {
   sim: Elbv2Simulator;
   kube: MemoryKube;
+  provider: AwsProvider;
   lb: LoadBalancer;
   ctx: ProviderContext;
 }
@@ -76,7 +78,7 @@ async function setup(
     },
   );
   const ctx: ProviderContext = { signal: new AbortController().signal, logger: silentLogger };
-  return { sim, kube, lb: provider.loadBalancer(), ctx };
+  return { sim, kube, provider, lb: provider.loadBalancer(), ctx };
 }
 
 /** The state AWS must hold for `mci` given what is in Kubernetes right now. */
@@ -176,13 +178,13 @@ describe('AWS provider: MultiClusterIngress → ALB (simulator)', () => {
     const calls = await measured(() => env.lb.update(env.ctx, mci));
     expect(env.sim.snapshot()).toStrictEqual(before);
     expect(calls).toStrictEqual({ DescribeLoadBalancers: 1, DescribeTags: 1 });
-    // A resync looks at everything (and finds nothing to do).
+    // A resync looks at everything the stack has (and finds nothing to do); nothing account-wide.
     const resync = await measured(() => env.lb.update({ ...env.ctx, resync: true }, mci));
     expect(env.sim.snapshot()).toStrictEqual(before);
     expect(resync).toStrictEqual({
       DescribeLoadBalancers: 1,
-      DescribeTargetGroups: 2,
-      DescribeTags: 4,
+      DescribeTargetGroups: 1,
+      DescribeTags: 3,
       DescribeListeners: 1,
       DescribeRules: 1,
       DescribeTargetHealth: 1,
@@ -430,13 +432,14 @@ describe('AWS provider: MultiClusterIngress → ALB (simulator)', () => {
       },
       // 2: the load balancer by name and its fingerprint tag.
       noop: { DescribeLoadBalancers: 1, DescribeTags: 1 },
-      // 11: the full drift check (listener and rule tags too) plus the tag sweep over the VPC's target groups.
-      resync: { ...looks, DescribeTargetGroups: 2, DescribeTags: 4 },
+      // 8: the full drift check (listener and rule tags too), this stack's resources only: no
+      // account-wide target group sweep, so it costs the same in a busy account.
+      resync: { ...looks, DescribeTags: 3 },
       // 10
       ruleAdded: { ...looks, ...stamp, CreateRule: 1 },
       // 11: one register and one deregister call for the whole cluster's change.
       clusterChanged: { ...looks, ...stamp, RegisterTargets: 1, DeregisterTargets: 1 },
-      // 7: both schemes' names are probed, then the tag sweep over the VPC's target groups.
+      // 7: both schemes' names are probed, then the target groups attached to the load balancer.
       deleted: {
         DescribeLoadBalancers: 2,
         DescribeTags: 2,
@@ -447,8 +450,9 @@ describe('AWS provider: MultiClusterIngress → ALB (simulator)', () => {
     });
   });
 
-  it('a resync sweeps up an orphaned target group that no rule points at', async () => {
+  it('the orphan sweep, not the resync, deletes an owned target group that no rule points at', async () => {
     const mci = minimalIngress();
+    env.kube.put(mci);
     await env.lb.ensure(env.ctx, mci);
     // Left behind by an earlier reconcile that died between CreateTargetGroup and CreateRule.
     env.sim.state.createTargetGroup({
@@ -465,7 +469,17 @@ describe('AWS provider: MultiClusterIngress → ALB (simulator)', () => {
     });
     await env.lb.update(env.ctx, mci);
     expect(env.sim.snapshot().targetGroups).toHaveLength(2);
+    // Neither attached nor under a name the stack wants: a resync no longer lists the account to
+    // find it (that made a resync of N objects cost O(N²) calls).
     await env.lb.update({ ...env.ctx, resync: true }, mci);
+    expect(env.sim.snapshot().targetGroups).toHaveLength(2);
+    // The hourly sweep does, once per sweep; without a created-at tag the group predates it: old.
+    const swept = await sweepOrphans(env.kube, env.provider, {
+      graceSeconds: 3600,
+      signal: env.ctx.signal,
+      logger: silentLogger,
+    });
+    expect(swept.targetGroups.deleted).toStrictEqual(['k8s-default-serve-0000000000']);
     await expectConverged(mci);
   });
 

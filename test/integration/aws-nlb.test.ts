@@ -103,8 +103,8 @@ describe('AWS provider: MultiClusterService → NLB (simulator)', () => {
     // No rules on TCP listeners: nothing to describe there.
     expect(resync).toStrictEqual({
       DescribeLoadBalancers: 1,
-      DescribeTags: 4,
-      DescribeTargetGroups: 2,
+      DescribeTags: 3,
+      DescribeTargetGroups: 1,
       DescribeListeners: 1,
       DescribeTargetHealth: 2,
     });
@@ -281,9 +281,17 @@ describe('AWS provider: MultiClusterService → NLB (simulator)', () => {
         },
       }),
     );
+    // createdAt: the newest of the stack's load balancer CreatedTime and target group created-at tags.
+    const createdAt = expect.any(Date) as unknown as Date;
     expect(await env.provider.listOwnedStacks(env.ctx)).toStrictEqual([
-      { stackId: 'mci/default/minimal-ingress', kind: 'mci', namespace: 'default', name: 'minimal-ingress' },
-      { stackId: 'mcs/default/serve', kind: 'mcs', namespace: 'default', name: 'serve' },
+      {
+        stackId: 'mci/default/minimal-ingress',
+        kind: 'mci',
+        namespace: 'default',
+        name: 'minimal-ingress',
+        createdAt,
+      },
+      { stackId: 'mcs/default/serve', kind: 'mcs', namespace: 'default', name: 'serve', createdAt },
     ]);
     await env.provider.deleteOwnedStack(env.ctx, 'mcs/default/serve');
     const state = env.state();
@@ -317,8 +325,8 @@ describe('AWS provider: MultiClusterService → NLB (simulator)', () => {
       noop: { DescribeLoadBalancers: 1, DescribeTags: 1 },
       resync: {
         DescribeLoadBalancers: 1,
-        DescribeTags: 4,
-        DescribeTargetGroups: 2,
+        DescribeTags: 3,
+        DescribeTargetGroups: 1,
         DescribeListeners: 1,
         DescribeTargetHealth: 1,
       },

@@ -4,7 +4,10 @@
  * the actual state from AWS (by name and tags).
  */
 import type { ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
-import { InvalidObjectError } from '../../errors.js';
+import { errorMessage, InvalidObjectError } from '../../errors.js';
+import type { KubeClient } from '../../kube/client.js';
+import { Resources } from '../../kube/resources.js';
+import type { UnattachedTargetGroup } from '../../maintenance/inventory.js';
 import type {
   IngressLoadBalancerStatus,
   LoadBalancerStatus,
@@ -26,7 +29,14 @@ import {
   type DeployContext,
   type DeployOptions,
 } from './deploy/context.js';
-import { deleteStack, listOwnedStackIds } from './deploy/deletion.js';
+import {
+  deleteStack,
+  deleteUnattachedTargetGroup,
+  inventoryStacks,
+  listOwnerInventory,
+  unattachedTargetGroups,
+  type OwnerInventory,
+} from './deploy/deletion.js';
 import { deployStack } from './deploy/deployer.js';
 import { findOwnedLoadBalancer } from './deploy/lookup.js';
 import type { Operation } from './deploy/operations.js';
@@ -34,8 +44,8 @@ import { limitCallsPerSecond, TokenBucket } from './deploy/rate-limit.js';
 import { readIngressInputs, readServiceInputs } from './inputs.js';
 import { buildIngressStack, ingressLoadBalancerNames, ingressStackOwner } from './model/ingress.js';
 import { buildServiceStack, serviceLoadBalancerNames, serviceStackOwner } from './model/service.js';
-import type { Stack } from './model/types.js';
-import type { StackKind, StackOwner } from './tagging.js';
+import { resourcesOf, ResourceTypes, type Stack } from './model/types.js';
+import { createdAtOf, STACK_TAG, type StackKind, type StackOwner } from './tagging.js';
 
 export const AWS_PROVIDER_NAME = 'aws';
 
@@ -108,8 +118,31 @@ class AwsStackLoadBalancer<O> {
   }
 
   async ensureDeleted(ctx: ProviderContext, obj: Readonly<O>, dryRun = this.provider.config.dryRun === true) {
-    // No model here: deletion must work even when the spec no longer builds one.
-    return deleteStack(this.provider.context(ctx, this.kind.owner(obj)), this.kind.names(obj), { dryRun });
+    // No model needed: deletion must work even when the spec no longer builds one.
+    const dctx = this.provider.context(ctx, this.kind.owner(obj));
+    return deleteStack(dctx, this.kind.names(obj), {
+      dryRun,
+      targetGroupNames: [...((await this.targetGroupNames(obj, dctx.logger)) ?? [])],
+    });
+  }
+
+  /**
+   * The target group names the object wants now, or undefined when its spec builds no model: the
+   * only way to find a group of its stack that no load balancer uses without listing the account.
+   */
+  async targetGroupNames(
+    obj: Readonly<O>,
+    logger: { debug(message: string, fields?: Record<string, unknown>): void },
+  ): Promise<Set<string> | undefined> {
+    try {
+      const stack = await this.kind.build(obj);
+      return new Set(resourcesOf(stack, ResourceTypes.TargetGroup).map((t) => t.spec.name));
+    } catch (err) {
+      logger.debug('no model: target groups are found through the load balancers only', {
+        error: errorMessage(err),
+      });
+      return undefined;
+    }
   }
 }
 
@@ -153,6 +186,8 @@ export interface OwnedStack {
   kind: StackKind;
   namespace: string;
   name: string;
+  /** The newest creation time its resources tell (see inventoryStacks). */
+  createdAt?: Date;
 }
 
 export class AwsProvider implements MultiClusterProvider {
@@ -160,12 +195,20 @@ export class AwsProvider implements MultiClusterProvider {
   readonly service: AwsServiceLoadBalancer;
   /** Per reconcile (the lifecycle passes one ProviderContext to get() and then update()). */
   private readonly memos = new WeakMap<ProviderContext, LookupMemo>();
+  /**
+   * Per sweep (the sweep passes one ProviderContext to every inventory call): the account-wide
+   * listing made by listOwnedStacks, reused by deleteOwnedStack and listUnattachedTargetGroups so a
+   * sweep lists the account once, not once per orphan.
+   */
+  private readonly inventories = new WeakMap<ProviderContext, { at: number; inventory: OwnerInventory }>();
+  private readonly kube: KubeClient;
 
   constructor(
     readonly config: AwsProviderConfig,
     deps: ProviderDependencies,
     private readonly options: AwsProviderOptions,
   ) {
+    this.kube = deps.kube;
     if (config.maxCallsPerSecond !== undefined) {
       limitCallsPerSecond(options.client, new TokenBucket(config.maxCallsPerSecond));
     }
@@ -227,21 +270,98 @@ export class AwsProvider implements MultiClusterProvider {
 
   /** For the orphan sweep: every stack that has a load balancer or target group with our owner tag. */
   async listOwnedStacks(ctx: ProviderContext): Promise<OwnedStack[]> {
-    const ids = await listOwnedStackIds(this.context(ctx, { ownerId: this.config.ownerId, stackId: '' }));
-    return ids.flatMap((stackId): OwnedStack[] => {
-      const [kind, namespace, name, ...rest] = stackId.split('/');
-      if ((kind !== 'mci' && kind !== 'mcs') || !namespace || !name || rest.length > 0) return [];
-      return [{ stackId, kind, namespace, name }];
+    const inventory = await this.listInventory(ctx);
+    return inventoryStacks(inventory).flatMap((s): OwnedStack[] => {
+      const parsed = parseStackId(s.stackId);
+      return parsed ? [{ ...parsed, ...(s.createdAt ? { createdAt: s.createdAt } : {}) }] : [];
     });
   }
 
-  /** Deletes a stack found by `listOwnedStacks`: its load balancers and target groups, by tags. */
+  /**
+   * Deletes a stack found by `listOwnedStacks`: its load balancers and target groups, by tags, from
+   * the listing `listOwnedStacks` just made on this context (or a fresh one).
+   */
   async deleteOwnedStack(ctx: ProviderContext, stackId: string): Promise<void> {
-    if (!/^mc[is]\/[^/]+\/[^/]+$/.test(stackId)) {
+    if (!parseStackId(stackId)) {
       throw new InvalidObjectError(`not a stack ID: ${stackId}`, { field: 'stackId' });
     }
     await deleteStack(this.context(ctx, { ownerId: this.config.ownerId, stackId }), undefined, {
       dryRun: this.config.dryRun === true,
+      inventory: await this.recentInventory(ctx),
     });
   }
+
+  /** For the orphan sweep: our target groups that no load balancer uses, with their created-at tag. */
+  async listUnattachedTargetGroups(ctx: ProviderContext): Promise<UnattachedTargetGroup[]> {
+    return unattachedTargetGroups(await this.recentInventory(ctx)).flatMap((e): UnattachedTargetGroup[] => {
+      const stack = parseStackId(e.tags[STACK_TAG] ?? '');
+      const createdAt = createdAtOf(e.tags);
+      if (!stack || !e.tg.TargetGroupArn) return [];
+      return [
+        {
+          id: e.tg.TargetGroupArn,
+          name: e.tg.TargetGroupName ?? '',
+          stack,
+          ...(createdAt ? { createdAt } : {}),
+        },
+      ];
+    });
+  }
+
+  /**
+   * Deletes one group `listUnattachedTargetGroups` returned, unless a fresh look says otherwise:
+   * attached again, gone, not ours, or named by its stack's object (which then still wants it; an
+   * object whose spec builds no model keeps all its groups, since what it wants is unknown).
+   */
+  async deleteUnattachedTargetGroup(ctx: ProviderContext, tg: UnattachedTargetGroup): Promise<boolean> {
+    const owner = { ownerId: this.config.ownerId, stackId: tg.stack.stackId };
+    const dctx = this.context(ctx, owner);
+    const outcome = await deleteUnattachedTargetGroup(
+      dctx,
+      tg.id,
+      async () => {
+        const { kind, namespace, name } = tg.stack;
+        if (kind === 'mci') {
+          const mci = await this.kube.get<MultiClusterIngress>(
+            Resources.MultiClusterIngress,
+            namespace,
+            name,
+          );
+          return mci ? this.ingress.impl.targetGroupNames(mci, dctx.logger) : new Set<string>();
+        }
+        const mcs = await this.kube.get<MultiClusterService>(Resources.MultiClusterService, namespace, name);
+        return mcs ? this.service.impl.targetGroupNames(mcs, dctx.logger) : new Set<string>();
+      },
+      { dryRun: this.config.dryRun === true },
+    );
+    if (outcome !== 'deleted')
+      dctx.logger.info('unattached target group left alone', { name: tg.name, outcome });
+    return outcome === 'deleted';
+  }
+
+  private async listInventory(ctx: ProviderContext): Promise<OwnerInventory> {
+    const inventory = await listOwnerInventory(
+      this.context(ctx, { ownerId: this.config.ownerId, stackId: '' }),
+    );
+    this.inventories.set(ctx, { at: Date.now(), inventory });
+    return inventory;
+  }
+
+  /** The listing made on this context within a sweep's lifetime, else a fresh one. */
+  private async recentInventory(ctx: ProviderContext): Promise<OwnerInventory> {
+    const seen = this.inventories.get(ctx);
+    return seen && Date.now() - seen.at <= INVENTORY_TTL_MS ? seen.inventory : this.listInventory(ctx);
+  }
+}
+
+/**
+ * How long one listing serves a sweep: a sweep function runs for at most 15 minutes, and what it
+ * acts on is checked again (object gone, group still unattached) right before each deletion.
+ */
+const INVENTORY_TTL_MS = 15 * 60_000;
+
+function parseStackId(stackId: string): Omit<OwnedStack, 'createdAt'> | undefined {
+  const [kind, namespace, name, ...rest] = stackId.split('/');
+  if ((kind !== 'mci' && kind !== 'mcs') || !namespace || !name || rest.length > 0) return undefined;
+  return { stackId, kind, namespace, name };
 }

@@ -14,7 +14,27 @@ export const RESOURCE_TAG = `${TAG_PREFIX}/resource`;
 export const FINGERPRINT_TAG = `${TAG_PREFIX}/fingerprint`;
 /** Written before a deploy that changes something, so an interrupted deploy is never mistaken for done. */
 export const FINGERPRINT_PENDING = 'pending';
-export const RESERVED_TAG_KEYS: readonly string[] = [OWNER_TAG, STACK_TAG, RESOURCE_TAG, FINGERPRINT_TAG];
+/**
+ * On target groups only, written by CreateTargetGroup (ISO 8601): ELBv2 reports no creation time
+ * for target groups, and the orphan sweep must leave young ones alone (an in-flight reconcile
+ * creates a group before the rule that uses it).
+ */
+export const CREATED_AT_TAG = `${TAG_PREFIX}/created-at`;
+export const RESERVED_TAG_KEYS: readonly string[] = [
+  OWNER_TAG,
+  STACK_TAG,
+  RESOURCE_TAG,
+  FINGERPRINT_TAG,
+  CREATED_AT_TAG,
+];
+
+/** The time a CREATED_AT_TAG holds, or undefined when it is missing or unreadable. */
+export function createdAtOf(tags: Readonly<Record<string, string>>): Date | undefined {
+  const value = tags[CREATED_AT_TAG];
+  if (value === undefined) return undefined;
+  const at = new Date(value);
+  return Number.isNaN(at.getTime()) ? undefined : at;
+}
 
 /** `mci` for MultiClusterIngress (ALB), `mcs` for MultiClusterService (NLB). */
 export type StackKind = 'mci' | 'mcs';

@@ -24,8 +24,10 @@ import {
   SetRulePrioritiesCommand,
   SetSecurityGroupsCommand,
   SetSubnetsCommand,
+  type CreateTargetGroupCommandInput,
 } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { RetryLaterError } from '../../../errors.js';
+import { CREATED_AT_TAG } from '../tagging.js';
 import { call, checkAborted, isAwsError, sleep, type DeployContext } from './context.js';
 import { resolveRefs, type Operation, type PlannedCall } from './operations.js';
 
@@ -33,6 +35,18 @@ interface Created {
   arn?: string;
   dnsName?: string;
 }
+
+/**
+ * Stamps the creation time on a new target group (the orphan sweep's grace period needs it; ELBv2
+ * has none for target groups). Added here, not in the plan: the time belongs to the execution, and
+ * a plan (or a dry run) must stay the same however often it is computed.
+ */
+export function withCreatedAt(input: CreateTargetGroupCommandInput, at: Date): CreateTargetGroupCommandInput {
+  const tags = (input.Tags ?? []).filter((t) => t.Key !== CREATED_AT_TAG);
+  return { ...input, Tags: [...tags, { Key: CREATED_AT_TAG, Value: at.toISOString() }] };
+}
+
+const now = () => new Date();
 
 function send(ctx: DeployContext, c: PlannedCall, o: { abortSignal: AbortSignal }): Promise<Created> {
   const { client } = ctx;
@@ -45,7 +59,7 @@ function send(ctx: DeployContext, c: PlannedCall, o: { abortSignal: AbortSignal 
       }));
     case 'CreateTargetGroup':
       return client
-        .send(new CreateTargetGroupCommand(c.input), o)
+        .send(new CreateTargetGroupCommand(withCreatedAt(c.input, now())), o)
         .then((r) => ({ arn: r.TargetGroups?.[0]?.TargetGroupArn }));
     case 'CreateListener':
       return client

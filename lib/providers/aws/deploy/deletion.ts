@@ -1,38 +1,102 @@
-/** Deleting a stack (by names or by tags) and listing every stack this owner has in AWS. */
-import { isOwnedBy, OWNER_TAG, STACK_TAG } from '../tagging.js';
+/**
+ * Deleting a stack (by names, or from the owner's inventory) and the inventory itself: every load
+ * balancer and target group this owner has in AWS, listed once per orphan sweep.
+ */
+import type { TargetGroup } from '@aws-sdk/client-elastic-load-balancing-v2';
+import { createdAtOf, isOwnedBy, OWNER_TAG, STACK_TAG } from '../tagging.js';
 import { applyPlan } from './apply.js';
 import { checkAborted, type DeployContext } from './context.js';
-import { sweepOwnedLoadBalancers, sweepOwnedTargetGroups } from './discovery.js';
+import {
+  describeTags,
+  findTargetGroupByArn,
+  findTargetGroupsByLoadBalancer,
+  findTargetGroupsByNames,
+  sweepOwnedLoadBalancers,
+  sweepOwnedTargetGroups,
+} from './discovery.js';
 import type { OwnedLoadBalancer } from './load-balancer.js';
 import { findOwnedLoadBalancer } from './lookup.js';
 import { formatPlan, type Operation } from './operations.js';
 import { planDeletion } from './plan.js';
+import type { OwnedTargetGroup } from './target-group.js';
+
+/** Every load balancer and target group carrying this owner's tags (any stack). */
+export interface OwnerInventory {
+  loadBalancers: OwnedLoadBalancer[];
+  targetGroups: OwnedTargetGroup[];
+}
+
+/** The account-wide listing: O(account) calls, so once per orphan sweep, never per object. */
+export async function listOwnerInventory(ctx: DeployContext): Promise<OwnerInventory> {
+  const ownerId = ctx.owner.ownerId;
+  const loadBalancers = await sweepOwnedLoadBalancers(ctx, ownerId);
+  const targetGroups = await sweepOwnedTargetGroups(
+    ctx,
+    (t) => t[OWNER_TAG] === ownerId && t[STACK_TAG] !== undefined,
+  );
+  return { loadBalancers, targetGroups };
+}
+
+export interface DeleteStackOptions {
+  dryRun?: boolean;
+  /**
+   * With `lbNames`: the names the stack's target groups would have now (best effort; empty when the
+   * spec builds no model). Finds groups no load balancer uses any more; others are the sweep's.
+   */
+  targetGroupNames?: readonly string[];
+  /** Without `lbNames`: the owner's inventory, listed by the caller (the sweep lists it once). */
+  inventory?: OwnerInventory;
+}
 
 /**
- * Deletes a stack without a model (the object's spec may be invalid): the load balancers under
- * `lbNames` that are ours (or, without names, every one tagged with our stack), then every target
- * group tagged with our owner and stack. A foreign resource under our name is left alone.
+ * Deletes a stack without a model (the object's spec may be invalid). With `lbNames` (an object's
+ * deletion): the load balancers under those names that are ours, the target groups attached to
+ * them, and ours under `targetGroupNames`; all found without listing the account. Without names
+ * (the orphan sweep): everything the inventory tags with our stack. A foreign resource is left alone.
  */
 export async function deleteStack(
   ctx: DeployContext,
   lbNames: readonly string[] | undefined,
-  options: { dryRun?: boolean } = {},
+  options: DeleteStackOptions = {},
 ): Promise<Operation[]> {
   // What get() saw is about to be wrong.
   ctx.lookups?.clear();
   const lbs: OwnedLoadBalancer[] = [];
+  const tgs: OwnedTargetGroup[] = [];
   if (lbNames) {
     for (const name of lbNames) {
       const lb = await findOwnedLoadBalancer(ctx, [name]);
       if (lb) lbs.push({ lb, tags: {} });
     }
-  } else {
-    lbs.push(
-      ...(await sweepOwnedLoadBalancers(ctx, ctx.owner.ownerId)).filter((e) => isOwnedBy(e.tags, ctx.owner)),
+    const candidates: TargetGroup[] = [];
+    for (const l of lbs)
+      candidates.push(...(await findTargetGroupsByLoadBalancer(ctx, l.lb.LoadBalancerArn ?? '')));
+    const seen = new Set(candidates.map((tg) => tg.TargetGroupName));
+    candidates.push(
+      ...(await findTargetGroupsByNames(
+        ctx,
+        [...new Set(options.targetGroupNames ?? [])].filter((n) => !seen.has(n)),
+      )),
     );
+    const tags = await describeTags(
+      ctx,
+      candidates.flatMap((tg) => (tg.TargetGroupArn ? [tg.TargetGroupArn] : [])),
+    );
+    const arns = new Set<string>();
+    for (const tg of candidates) {
+      const t = tags.get(tg.TargetGroupArn ?? '') ?? {};
+      // A foreign group attached to our load balancer, or under one of our names, is not ours.
+      if (!tg.TargetGroupArn || arns.has(tg.TargetGroupArn) || !isOwnedBy(t, ctx.owner)) continue;
+      arns.add(tg.TargetGroupArn);
+      tgs.push({ tg, tags: t });
+    }
+  } else {
+    const inventory = options.inventory ?? (await listOwnerInventory(ctx));
+    lbs.push(...inventory.loadBalancers.filter((e) => isOwnedBy(e.tags, ctx.owner)));
+    tgs.push(...inventory.targetGroups.filter((e) => isOwnedBy(e.tags, ctx.owner)));
   }
   checkAborted(ctx);
-  const plan = planDeletion(lbs, await sweepOwnedTargetGroups(ctx));
+  const plan = planDeletion(lbs, tgs);
   ctx.logger.info(options.dryRun ? 'deletion plan (dry run: not applied)' : 'deletion plan', {
     stack: ctx.owner.stackId,
     operations: formatPlan(plan),
@@ -41,16 +105,70 @@ export async function deleteStack(
   return plan;
 }
 
+/** One stack of the inventory, with the newest creation time its resources tell. */
+export interface InventoryStack {
+  stackId: string;
+  createdAt?: Date;
+}
+
+/**
+ * The stacks of an inventory. `createdAt` is the NEWEST known creation time of the stack's
+ * resources (load balancer CreatedTime, target group created-at tag): a stack an in-flight
+ * reconcile is still building must count as young, however old its other resources are.
+ */
+export function inventoryStacks(inventory: OwnerInventory): InventoryStack[] {
+  const stacks = new Map<string, Date | undefined>();
+  const see = (id: string | undefined, at: Date | undefined) => {
+    if (!id) return;
+    const prev = stacks.get(id);
+    stacks.set(id, prev === undefined || (at !== undefined && at > prev) ? (at ?? prev) : prev);
+  };
+  for (const e of inventory.loadBalancers) see(e.tags[STACK_TAG], e.lb.CreatedTime);
+  for (const e of inventory.targetGroups) see(e.tags[STACK_TAG], createdAtOf(e.tags));
+  return [...stacks.keys()].sort().map((stackId) => {
+    const createdAt = stacks.get(stackId);
+    return createdAt ? { stackId, createdAt } : { stackId };
+  });
+}
+
 /** Stack IDs of every load balancer and target group carrying this owner's tags. */
 export async function listOwnedStackIds(ctx: DeployContext): Promise<string[]> {
-  const ownerId = ctx.owner.ownerId;
-  const ids = new Set<string>();
-  for (const e of await sweepOwnedLoadBalancers(ctx, ownerId)) ids.add(e.tags[STACK_TAG] ?? '');
-  const groups = await sweepOwnedTargetGroups(
-    ctx,
-    (t) => t[OWNER_TAG] === ownerId && t[STACK_TAG] !== undefined,
-  );
-  for (const e of groups) ids.add(e.tags[STACK_TAG] ?? '');
-  ids.delete('');
-  return [...ids].sort();
+  return inventoryStacks(await listOwnerInventory(ctx)).map((s) => s.stackId);
+}
+
+/** Target groups of the inventory that no load balancer uses (a listener or rule would attach it). */
+export function unattachedTargetGroups(inventory: OwnerInventory): OwnedTargetGroup[] {
+  return inventory.targetGroups.filter((e) => (e.tg.LoadBalancerArns ?? []).length === 0);
+}
+
+/** Why `deleteUnattachedTargetGroup` left a group alone, or `deleted`. */
+export type UnattachedOutcome = 'deleted' | 'gone' | 'attached' | 'not-owned' | 'wanted';
+
+/**
+ * Deletes one owned target group the inventory found unattached, after checking again right
+ * before (the inventory may be minutes old): it still exists, still carries our stack's tags, is
+ * still attached to no load balancer, and `wanted` (the names the stack's object wants now, or
+ * undefined when unknown: then nothing is deleted) does not name it.
+ */
+export async function deleteUnattachedTargetGroup(
+  ctx: DeployContext,
+  arn: string,
+  wanted: () => Promise<ReadonlySet<string> | undefined>,
+  options: { dryRun?: boolean } = {},
+): Promise<UnattachedOutcome> {
+  const tg = await findTargetGroupByArn(ctx, arn);
+  if (!tg?.TargetGroupArn) return 'gone';
+  if ((tg.LoadBalancerArns ?? []).length > 0) return 'attached';
+  const tags = (await describeTags(ctx, [tg.TargetGroupArn])).get(tg.TargetGroupArn) ?? {};
+  if (!isOwnedBy(tags, ctx.owner)) return 'not-owned';
+  const names = await wanted();
+  if (names === undefined || names.has(tg.TargetGroupName ?? '')) return 'wanted';
+  checkAborted(ctx);
+  const plan = planDeletion([], [{ tg, tags }]);
+  ctx.logger.info(options.dryRun ? 'deletion plan (dry run: not applied)' : 'deletion plan', {
+    stack: ctx.owner.stackId,
+    operations: formatPlan(plan),
+  });
+  if (!options.dryRun) await applyPlan(ctx, plan);
+  return 'deleted';
 }

@@ -23,7 +23,6 @@ import {
   describeTargets,
   findTargetGroupsByLoadBalancer,
   findTargetGroupsByNames,
-  sweepOwnedTargetGroups,
 } from './discovery.js';
 import { SECURE_PROTOCOLS, type ActualListener } from './listener.js';
 import { requiresReplacement, type OwnedLoadBalancer } from './load-balancer.js';
@@ -33,7 +32,10 @@ import { planTargetGroups, type OwnedTargetGroup } from './target-group.js';
 import { liveTargets } from './targets.js';
 
 export interface DeployStackOptions {
-  /** A resync: skip the fingerprint fast path and sweep target groups by tags (finds orphans). */
+  /**
+   * A resync: skip the fingerprint fast path and check everything the stack has (listener and rule
+   * tags too). Still only this stack's resources: its load balancer's and its desired groups.
+   */
   resync?: boolean;
   /** Compute and log the plan, change nothing. */
   dryRun?: boolean;
@@ -76,7 +78,8 @@ export async function deployStack(
     }
   }
 
-  // 2. Target groups: attached to our load balancers, or under the names we want.
+  // 2. Target groups: attached to our load balancers, or under the names we want (this finds an
+  //    unattached leftover of an interrupted reconcile too, as long as the stack still wants it).
   const desiredTgs = resourcesOf(stack, ResourceTypes.TargetGroup);
   const attached = [];
   for (const l of [...(current ? [current] : []), ...stale]) {
@@ -105,9 +108,9 @@ export async function deployStack(
     // A foreign group someone attached to our load balancer is not ours to delete.
     if (tg.TargetGroupArn && isOwnedBy(t, ctx.owner)) owned.set(tg.TargetGroupArn, { tg, tags: t });
   }
-  if (options.resync) {
-    for (const e of await sweepOwnedTargetGroups(ctx)) owned.set(e.tg.TargetGroupArn ?? '', e);
-  }
+  // No account-wide tag sweep here, not even on a resync: it made each object's reconcile cost
+  // O(account), a resync O(N²). An owned group that is neither attached nor under a desired name
+  // (a replaced group whose deletion failed) is the hourly orphan sweep's (lib/maintenance/sweep.ts).
   checkAborted(ctx);
 
   // 3. What the plan compares against: listeners, rules, certificates, attributes, targets.

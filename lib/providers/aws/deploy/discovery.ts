@@ -101,9 +101,27 @@ export async function findTargetGroupsByNames(
   return out;
 }
 
+/** The target group with this ARN, or undefined when it is gone. */
+export async function findTargetGroupByArn(
+  ctx: Pick<DeployContext, 'client' | 'signal'>,
+  arn: string,
+): Promise<TargetGroup | undefined> {
+  try {
+    const res = await call(ctx, 'DescribeTargetGroups', (o) =>
+      ctx.client.send(new DescribeTargetGroupsCommand({ TargetGroupArns: [arn] }), o),
+    );
+    return res.TargetGroups?.[0];
+  } catch (err) {
+    if (isAwsError(err, 'TargetGroupNotFound')) return undefined;
+    throw err;
+  }
+}
+
 /**
- * Every target group of this stack, by tags: a sweep over the VPC's target groups. Used where the
- * model cannot say which names to look for (deletion, full resync).
+ * Every target group matching `match` (default: this stack), by tags: pages through the account's
+ * target groups and describes the tags of every candidate, so it costs O(account). Only the
+ * orphan sweep's inventory calls it, once per sweep; a per-object reconcile must find its groups
+ * through its load balancer and its desired names, or a resync of N objects costs O(N²).
  */
 export async function sweepOwnedTargetGroups(
   ctx: DeployContext,
