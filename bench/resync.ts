@@ -125,10 +125,10 @@ async function pass(
 }
 
 /**
- * `budgetSeconds` bounds each pass's wall time (0: none). The provider's full drift check can grow
- * with the square of the account (every MCI lists the account), which at n = 1,000 takes far
- * longer against the simulator than a benchmark should; past the budget the pass stops starting
- * reconciles and its counts are scaled from the MCIs done, which the figure then says.
+ * `budgetSeconds` bounds each pass's wall time (0: none), so that a regression that makes the drift
+ * check grow with the account (it once listed every target group per MCI) cannot stall the
+ * benchmark; past the budget the pass stops starting reconciles and its counts are scaled from the
+ * MCIs done, which the figure then says.
  */
 export async function benchResync(n = 1000, budgetSeconds = 150): Promise<Figure[]> {
   const budgetMs = budgetSeconds * 1000;
