@@ -19,7 +19,15 @@ import { albListenerResources, type Route } from './alb-listeners.js';
 import { checkLimits, LIMITS } from './limits.js';
 import { ruleConditions, sortPaths } from './rules.js';
 import { buildTargets } from './targets.js';
-import { ref, ResourceTypes, type Action, type Stack, type TargetGroupResource } from './types.js';
+import {
+  LOAD_BALANCER_ID,
+  loadBalancerResource,
+  ref,
+  ResourceTypes,
+  type Action,
+  type Stack,
+  type TargetGroupResource,
+} from './types.js';
 import { DERIVED_SERVICE_PREFIX, SERVICE_NAME_LABEL } from '../../../karmada/constants.js';
 
 /** The configuration the model reads (a subset of the provider configuration). */
@@ -37,7 +45,6 @@ export interface IngressStackInput {
   config: ModelConfig;
 }
 
-export const LOAD_BALANCER_ID = 'LoadBalancer';
 /** ALB rule quota (rules-per-application-load-balancer, default 100, excluding default rules). */
 export const MAX_RULES = LIMITS.rulesPerLoadBalancer;
 
@@ -201,22 +208,15 @@ export function buildIngressStack(input: IngressStackInput): Stack {
     id: owner.stackId,
     ownerId: owner.ownerId,
     resources: [
-      {
-        id: LOAD_BALANCER_ID,
-        type: ResourceTypes.LoadBalancer,
-        spec: {
-          name: lbAnn.name ?? ingressLoadBalancerName(mci, config.ownerId, scheme),
-          type: 'application',
-          scheme,
-          ipAddressType: 'ipv4',
-          subnets: [...(lbAnn.subnets ?? config.subnets)],
-          ...((lbAnn.securityGroups ?? config.securityGroups)
-            ? { securityGroups: [...(lbAnn.securityGroups ?? config.securityGroups ?? [])] }
-            : {}),
-          ...(lbAttributes ? { attributes: lbAttributes } : {}),
-          tags: tags(LOAD_BALANCER_ID),
-        },
-      },
+      loadBalancerResource({
+        name: lbAnn.name ?? ingressLoadBalancerName(mci, config.ownerId, scheme),
+        type: 'application',
+        scheme,
+        subnets: lbAnn.subnets ?? config.subnets,
+        securityGroups: lbAnn.securityGroups ?? config.securityGroups,
+        attributes: lbAttributes,
+        tags: tags(LOAD_BALANCER_ID),
+      }),
       ...[...targetGroups.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
       ...listeners,
       ...rules,

@@ -18,7 +18,15 @@ import type { ModelConfig } from './ingress.js';
 import { candidateLoadBalancerNames } from './lb-names.js';
 import { checkLimits } from './limits.js';
 import { buildTargets } from './targets.js';
-import { ref, ResourceTypes, type ListenerResource, type Stack, type TargetGroupResource } from './types.js';
+import {
+  LOAD_BALANCER_ID,
+  loadBalancerResource,
+  ref,
+  ResourceTypes,
+  type ListenerResource,
+  type Stack,
+  type TargetGroupResource,
+} from './types.js';
 
 export interface ServiceStackInput {
   mcs: MultiClusterService;
@@ -28,8 +36,6 @@ export interface ServiceStackInput {
   endpointSlices: readonly EndpointSlice[];
   config: ModelConfig;
 }
-
-export const LOAD_BALANCER_ID = 'LoadBalancer';
 
 export function serviceStackOwner(mcs: Readonly<MultiClusterService>, ownerId: string): StackOwner {
   const { namespace, name } = mcs.metadata;
@@ -214,21 +220,16 @@ export function buildServiceStack(input: ServiceStackInput): Stack {
     id: owner.stackId,
     ownerId: owner.ownerId,
     resources: [
-      {
-        id: LOAD_BALANCER_ID,
-        type: ResourceTypes.LoadBalancer,
-        spec: {
-          name: lbAnn.name ?? serviceLoadBalancerName(mcs, config.ownerId, scheme),
-          type: 'network',
-          scheme,
-          ipAddressType: 'ipv4',
-          subnets: [...(lbAnn.subnets ?? config.subnets)],
-          // NLB security groups only when asked for: an NLB created without them can never get any.
-          ...(lbAnn.securityGroups ? { securityGroups: [...lbAnn.securityGroups] } : {}),
-          ...(lbAttributes ? { attributes: lbAttributes } : {}),
-          tags: tags(LOAD_BALANCER_ID),
-        },
-      },
+      loadBalancerResource({
+        name: lbAnn.name ?? serviceLoadBalancerName(mcs, config.ownerId, scheme),
+        type: 'network',
+        scheme,
+        subnets: lbAnn.subnets ?? config.subnets,
+        // NLB security groups only when asked for: an NLB created without them can never get any.
+        securityGroups: lbAnn.securityGroups,
+        attributes: lbAttributes,
+        tags: tags(LOAD_BALANCER_ID),
+      }),
       ...targetGroups,
       ...listeners,
     ],

@@ -103,6 +103,35 @@ export interface LoadBalancerResource {
   type: typeof ResourceTypes.LoadBalancer;
   spec: LoadBalancerSpec;
 }
+
+/** Every stack has one load balancer, under this resource id. */
+export const LOAD_BALANCER_ID = 'LoadBalancer';
+
+/** The stack's load balancer; security groups and attributes appear only when there are some. */
+export function loadBalancerResource(spec: {
+  name: string;
+  type: LoadBalancerSpec['type'];
+  scheme: LoadBalancerSpec['scheme'];
+  subnets: readonly string[];
+  securityGroups?: readonly string[] | undefined;
+  attributes?: Record<string, string> | undefined;
+  tags: Tags;
+}): LoadBalancerResource {
+  return {
+    id: LOAD_BALANCER_ID,
+    type: ResourceTypes.LoadBalancer,
+    spec: {
+      name: spec.name,
+      type: spec.type,
+      scheme: spec.scheme,
+      ipAddressType: 'ipv4',
+      subnets: [...spec.subnets],
+      ...(spec.securityGroups ? { securityGroups: [...spec.securityGroups] } : {}),
+      ...(spec.attributes ? { attributes: spec.attributes } : {}),
+      tags: spec.tags,
+    },
+  };
+}
 export interface TargetGroupResource {
   id: string;
   type: typeof ResourceTypes.TargetGroup;
