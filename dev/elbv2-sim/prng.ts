@@ -1,19 +1,13 @@
+import { seededRandom } from '../../lib/util/random.js';
+
 /**
  * mulberry32: tiny, fast and good enough for fault dice. Separate instances are used for
  * faults and for IDs so enabling a fault does not change the ARNs a test sees.
  */
 export class Prng {
-  private s: number;
+  readonly next: () => number;
   constructor(seed: number) {
-    this.s = seed >>> 0;
-  }
-
-  next(): number {
-    this.s = (this.s + 0x6d2b79f5) >>> 0;
-    let t = this.s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    this.next = seededRandom(seed);
   }
 
   int(minInclusive: number, maxInclusive: number): number {

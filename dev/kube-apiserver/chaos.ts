@@ -1,3 +1,5 @@
+import { seededRandom } from '../../lib/util/random.js';
+
 export interface ConflictInjection {
   /** Fraction of eligible writes that fail, 0..1. */
   probability: number;
@@ -5,18 +7,6 @@ export interface ConflictInjection {
   seed?: number;
   /** Only writes whose path passes this test are eligible (default: all PUT/PATCH, status included). */
   pathFilter?: (path: string) => boolean;
-}
-
-/** mulberry32: small, seedable, good enough to pick which writes fail. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Makes a fraction of updates fail with 409 Conflict, to exercise clients' retry paths. */
@@ -28,7 +18,7 @@ export class ConflictInjector {
 
   configure(settings: ConflictInjection | null | undefined): void {
     this.settings = settings && settings.probability > 0 ? settings : undefined;
-    this.random = settings?.seed != null ? mulberry32(settings.seed) : Math.random;
+    this.random = settings?.seed != null ? seededRandom(settings.seed) : Math.random;
     this.injected = 0;
   }
 
