@@ -1,12 +1,15 @@
 /**
  * The orphan sweep: load-balancer stacks owned by this deployment whose MultiClusterIngress or
- * MultiClusterService no longer exists (its finalizer was removed by hand, the object was
- * force-deleted, the provider was switched while it existed) are deleted – but only after a grace
+ * MultiClusterService no longer exists or no longer claims them (its finalizer was removed by hand,
+ * the object was force-deleted – and perhaps re-created under another class –, the provider was
+ * switched while it existed) are deleted – but only after a grace
  * period since they were created, and only after a fresh read just before deleting confirms the
  * object is still gone, so a stack created moments ago by an in-flight reconcile is never touched.
  */
 import { errorMessage } from '../errors.js';
 import type { KubeClient } from '../kube/client.js';
+import { MCI_FINALIZER, MCS_FINALIZER } from '../karmada/constants.js';
+import { hasFinalizer } from '../kube/finalizers.js';
 import { Resources } from '../kube/resources.js';
 import type { Logger } from '../log/logger.js';
 import type { MultiClusterProvider } from '../provider/contract.js';
@@ -37,9 +40,30 @@ export interface SweepResult {
   targetGroups: { unattached: number; deleted: string[]; deferred: string[]; kept: string[] };
 }
 
-async function objectExists(kube: KubeClient, stack: OwnedStack): Promise<boolean> {
-  const type = stack.kind === 'mci' ? Resources.MultiClusterIngress : Resources.MultiClusterService;
-  return (await kube.get(type, stack.namespace, stack.name)) !== undefined;
+/**
+ * Whether the stack still belongs to a live object. Existing under the same name is not enough: a
+ * stack whose object was force-deleted and then re-created under another class (or as a
+ * MultiClusterService without the LoadBalancer type) is ignored by the reconciler and would leak
+ * forever. A stack belongs to an object that carries our finalizer – every reconcile adds it
+ * before creating anything – or to one younger than the grace period, whose first reconcile may
+ * not have run yet.
+ */
+async function claimedByObject(
+  kube: KubeClient,
+  stack: OwnedStack,
+  graceSeconds: number,
+  now: Date,
+): Promise<boolean> {
+  const mci = stack.kind === 'mci';
+  const obj = await kube.get(
+    mci ? Resources.MultiClusterIngress : Resources.MultiClusterService,
+    stack.namespace,
+    stack.name,
+  );
+  if (!obj) return false;
+  if (hasFinalizer(obj, mci ? MCI_FINALIZER : MCS_FINALIZER)) return true;
+  const created = Date.parse(obj.metadata.creationTimestamp ?? '');
+  return !Number.isFinite(created) || (now.getTime() - created) / 1000 < graceSeconds;
 }
 
 export async function sweepOrphans(
@@ -68,15 +92,15 @@ export async function sweepOrphans(
   result.owned = stacks.length;
   for (const stack of stacks) {
     if (options.signal.aborted) break;
-    if (await objectExists(kube, stack)) continue;
+    if (await claimedByObject(kube, stack, options.graceSeconds, now)) continue;
     result.orphaned.push(stack.stackId);
     const age = stack.createdAt ? (now.getTime() - stack.createdAt.getTime()) / 1000 : Infinity;
     if (age < options.graceSeconds || options.dryRun) {
       result.deferred.push(stack.stackId);
       continue;
     }
-    // Read again right before deleting: the object may have been created since the list.
-    if (await objectExists(kube, stack)) continue;
+    // Read again right before deleting: the object may have been created (or claimed) since the list.
+    if (await claimedByObject(kube, stack, options.graceSeconds, new Date())) continue;
     try {
       await inventory.deleteOwnedStack(ctx, stack.stackId);
       result.deleted.push(stack.stackId);

@@ -80,6 +80,30 @@ describe('Function: sweepOrphans', () => {
     expect(later.deleted).toEqual(['mci/default/minimal-ingress']);
   });
 
+  it('deletes the stack of an object re-created under another class (it no longer claims the stack)', async () => {
+    await orphan('minimal-ingress');
+    await h.seed([ingressClass('nginx', 'k8s.io/ingress-nginx', false)]);
+    await h.seed([
+      {
+        ...minimalIngress(),
+        spec: { ...(minimalIngress() as { spec: object }).spec, ingressClassName: 'nginx' },
+      } as KubeObject,
+    ]);
+    const [res] = await h.deliver(notify(minimalIngress(), 'added'));
+    expect(res?.results.find((r) => r.controller === 'multiclusteringress')?.outcome).toBe('ignored');
+    // while the new object is young its first reconcile may still be coming: leave the stack
+    const young = await sweepOrphans(h.kube, fake, { graceSeconds: 3600, signal, logger });
+    expect(young.orphaned).toEqual([]);
+    const later = await sweepOrphans(h.kube, fake, { graceSeconds: 0, signal, logger });
+    expect(later.deleted).toEqual(['mci/default/minimal-ingress']);
+    expect((await fake.snapshot()).mci).toEqual({});
+  });
+
+  it('keeps the stack of an object that carries our finalizer', async () => {
+    const result = await sweepOrphans(h.kube, fake, { graceSeconds: 0, signal, logger });
+    expect(result).toMatchObject({ owned: 2, orphaned: [], deleted: [] });
+  });
+
   it('deletes nothing in dry-run mode', async () => {
     await orphan('minimal-ingress');
     const result = await sweepOrphans(h.kube, fake, { graceSeconds: 0, signal, logger, dryRun: true });
