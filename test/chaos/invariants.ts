@@ -1,0 +1,452 @@
+/**
+ * The end-state check after quiesce, resync and sweep. What AWS must hold is derived from what
+ * the API server holds at the end: every surviving MultiClusterIngress of our class (and every
+ * MultiClusterService of type LoadBalancer, when the provider serves them) has exactly its stack,
+ * built by the provider's pure model from the final objects, with the traffic-blocked clusters
+ * computed here independently of the controllers; nothing else carries our owner tag; nothing
+ * lacks it. Statuses must name the load balancer that exists, and nothing may be left terminating.
+ */
+import type { Elbv2Snapshot } from '../../dev/elbv2-sim/index.js';
+import { InvalidObjectError } from '../../lib/errors.js';
+import { MCI_FINALIZER, MCS_FINALIZER } from '../../lib/karmada/constants.js';
+import type {
+  Cluster,
+  EndpointSlice,
+  IngressClass,
+  MultiClusterIngress,
+  MultiClusterService,
+  ResourceBinding,
+  Service,
+} from '../../lib/karmada/types.js';
+import type { KubeClient } from '../../lib/kube/client.js';
+import { Resources } from '../../lib/kube/resources.js';
+import type { KubeObject, ResourceType } from '../../lib/kube/types.js';
+import type { AwsProviderConfig } from '../../lib/providers/aws/config.js';
+import { canonicalJson } from '../../lib/providers/aws/model/fingerprint.js';
+import { buildIngressStack } from '../../lib/providers/aws/model/ingress.js';
+import { buildServiceStack } from '../../lib/providers/aws/model/service.js';
+import { resourcesOf, ResourceTypes, type Stack } from '../../lib/providers/aws/model/types.js';
+import { OWNER_TAG, RESOURCE_TAG, STACK_TAG, TAG_PREFIX } from '../../lib/providers/aws/tagging.js';
+import { expectedSummary, summarize, type StateSummary } from '../integration/aws-alb-support.js';
+import { CLUSTERS, NAMESPACE, OUR_CONTROLLER } from './world.js';
+
+export type FindingKind = 'leaked' | 'missing' | 'diverged' | 'stuck' | 'status' | 'lost';
+
+export interface Finding {
+  kind: FindingKind;
+  /** `mci/default/x`, a stack id, or an ARN. */
+  subject: string;
+  detail: string;
+}
+
+export interface InvariantReport {
+  leaked: number;
+  missing: number;
+  diverged: number;
+  stuck: number;
+  badStatus: number;
+  lost: number;
+  expectedStacks: number;
+  actualStacks: number;
+  findings: Finding[];
+}
+
+export interface CheckInput {
+  kube: KubeClient;
+  snapshot: Elbv2Snapshot;
+  config: AwsProviderConfig;
+  /** Whether the provider serves MultiClusterServices (NLBs). */
+  servesMcs: boolean;
+  /** `mci/<name>` / `mcs/<name>` the workload left in place. */
+  present: ReadonlySet<string>;
+}
+
+interface Expected {
+  stack: Stack;
+  obj: MultiClusterIngress | MultiClusterService;
+  /** For an MCI: status.trafficBlockClusters it must carry. */
+  blocked?: string[];
+  /** For an MCI: its targets, computed independently of the model. */
+  targets?: string[];
+}
+
+async function list<T extends KubeObject>(kube: KubeClient, type: ResourceType): Promise<T[]> {
+  return (await kube.list<T>(type, type.namespaced ? { namespace: NAMESPACE } : {})).items;
+}
+
+function isOurs(mci: MultiClusterIngress, classes: IngressClass[]): boolean {
+  const explicit = mci.spec?.ingressClassName;
+  const defaults = classes.filter(
+    (c) => c.metadata.annotations?.['ingressclass.kubernetes.io/is-default-class'] === 'true',
+  );
+  const cls = explicit
+    ? classes.find((c) => c.metadata.name === explicit)
+    : defaults.length === 1
+      ? defaults[0]
+      : undefined;
+  return cls?.spec?.controller === OUR_CONTROLLER;
+}
+
+function backendServices(mci: MultiClusterIngress): string[] {
+  const names = new Set<string>();
+  if (mci.spec?.defaultBackend?.service?.name) names.add(mci.spec.defaultBackend.service.name);
+  for (const r of mci.spec?.rules ?? [])
+    for (const p of r.http?.paths ?? []) if (p.backend.service?.name) names.add(p.backend.service.name);
+  return [...names];
+}
+
+/** Located clusters (from the Services' bindings) that have TrafficControl, sorted. */
+function blockedClusters(
+  mci: MultiClusterIngress,
+  bindings: ResourceBinding[],
+  clusters: Cluster[],
+): string[] {
+  const located = new Set<string>();
+  for (const svc of backendServices(mci)) {
+    const rb = bindings.find((b) => b.metadata.name === `${svc}-service`);
+    for (const c of rb?.spec?.clusters ?? []) located.add(c.name);
+  }
+  return clusters
+    .filter(
+      (c) => located.has(c.metadata.name ?? '') && (c.status?.remedyActions ?? []).includes('TrafficControl'),
+    )
+    .map((c) => c.metadata.name ?? '')
+    .sort();
+}
+
+/**
+ * Every `address:port` the MCI must send traffic to, worked out here without the provider's model:
+ * the ready endpoints of each backend Service in the clusters that are not traffic-blocked, on the
+ * slice port named like the Service port.
+ */
+function expectedTargets(
+  mci: MultiClusterIngress,
+  services: Service[],
+  slices: EndpointSlice[],
+  blocked: string[],
+): string[] {
+  const backends = [
+    ...(mci.spec?.defaultBackend ? [mci.spec.defaultBackend] : []),
+    ...(mci.spec?.rules ?? []).flatMap((r) => (r.http?.paths ?? []).map((p) => p.backend)),
+  ];
+  const out = new Set<string>();
+  for (const b of backends) {
+    const svc = services.find((s) => s.metadata.name === b.service?.name);
+    const want = b.service?.port;
+    const port = svc?.spec?.ports?.find((p) => (want?.name ? p.name === want.name : p.port === want?.number));
+    if (!svc || !port) continue;
+    for (const slice of slices) {
+      if (slice.metadata.labels?.['kubernetes.io/service-name'] !== `derived-${svc.metadata.name}`) continue;
+      const cluster = slice.metadata.annotations?.['work.karmada.io/namespace']?.replace(/^karmada-es-/, '');
+      if (cluster && blocked.includes(cluster)) continue;
+      const slicePort = slice.ports?.find((p) => (p.name ?? '') === (port.name ?? ''))?.port;
+      if (slicePort === undefined) continue;
+      for (const ep of slice.endpoints ?? []) {
+        if (ep.conditions?.ready === false) continue;
+        for (const a of ep.addresses) out.add(`${a}:${slicePort}`);
+      }
+    }
+  }
+  return [...out].sort();
+}
+
+/** The snapshot's part that belongs to one stack: its LBs and TGs by tag, and what hangs off the LBs. */
+function subSnapshot(
+  s: Elbv2Snapshot,
+  stackId: string,
+  ownerId: string,
+  tags: Map<string, Record<string, string>>,
+): Elbv2Snapshot {
+  const mine = (arn: string | undefined) => {
+    const t = tags.get(arn ?? '');
+    return t?.[OWNER_TAG] === ownerId && t[STACK_TAG] === stackId;
+  };
+  const loadBalancers = s.loadBalancers.filter((lb) => mine(lb.LoadBalancerArn));
+  const lbArns = new Set(loadBalancers.map((lb) => lb.LoadBalancerArn));
+  const listeners = s.listeners.filter((l) => lbArns.has(l.LoadBalancerArn));
+  const listenerArns = new Set(listeners.map((l) => l.ListenerArn));
+  const targetGroups = s.targetGroups.filter((tg) => mine(tg.TargetGroupArn));
+  const tgArns = new Set(targetGroups.map((tg) => tg.TargetGroupArn));
+  const arns = new Set([...lbArns, ...listenerArns, ...tgArns]);
+  const rules = s.rules.filter((r) => listenerArns.has(r.ListenerArn));
+  for (const r of rules) arns.add(r.RuleArn);
+  return {
+    loadBalancers,
+    listeners,
+    rules,
+    targetGroups,
+    targets: s.targets.filter((t) => tgArns.has(t.TargetGroupArn)),
+    tags: s.tags
+      .filter((t) => arns.has(t.ResourceArn))
+      .map((t) => ({ ResourceArn: t.ResourceArn, Tags: withoutBookkeeping(t.Tags) })),
+  };
+}
+
+const IDENTITY_TAGS = new Set([OWNER_TAG, STACK_TAG, RESOURCE_TAG]);
+
+/**
+ * Our own tags other than ownership (the no-op fingerprint, creation times for the sweep's grace
+ * period…) are the deployer's bookkeeping, not desired state: whether the model carries them or
+ * only AWS does, they are left out of the comparison. User and default tags are compared.
+ */
+function withoutBookkeeping(tags: Readonly<Record<string, string>>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(tags).filter(([k]) => !k.startsWith(`${TAG_PREFIX}/`) || IDENTITY_TAGS.has(k)),
+  );
+}
+
+/** Order-insensitive form: every list sorted by its items' canonical JSON, bookkeeping tags left out. */
+function normalize(summary: StateSummary): Record<string, string[]> {
+  const item = (i: unknown) => {
+    const tags = (i as { tags?: Record<string, string> }).tags;
+    return canonicalJson(tags ? { ...(i as object), tags: withoutBookkeeping(tags) } : i);
+  };
+  return Object.fromEntries(
+    Object.entries(summary).map(([k, items]) => [k, (items as unknown[]).map(item).sort()]),
+  );
+}
+
+function describeDiff(actual: StateSummary, expected: StateSummary): string {
+  const a = normalize(actual);
+  const e = normalize(expected);
+  const parts: string[] = [];
+  for (const key of Object.keys(e)) {
+    const extra = (a[key] ?? []).filter((x) => !(e[key] ?? []).includes(x));
+    const lacking = (e[key] ?? []).filter((x) => !(a[key] ?? []).includes(x));
+    // Both sides of a changed item usually differ in one field: show only the fields that differ.
+    if (extra.length === 1 && lacking.length === 1) {
+      const x = JSON.parse(extra[0]!) as Record<string, unknown>;
+      const y = JSON.parse(lacking[0]!) as Record<string, unknown>;
+      const fields = [...new Set([...Object.keys(x), ...Object.keys(y)])].filter(
+        (f) => JSON.stringify(x[f]) !== JSON.stringify(y[f]),
+      );
+      parts.push(
+        `${key} ${String(y.name ?? y.priority ?? '')}: ${fields.map((f) => `${f} is ${JSON.stringify(x[f])}, expected ${JSON.stringify(y[f])}`).join('; ')}`,
+      );
+      continue;
+    }
+    if (extra.length || lacking.length)
+      parts.push(
+        `${key}: unexpected ${extra.length ? extra.join(' ') : '-'}; expected ${lacking.length ? lacking.join(' ') : '-'}`,
+      );
+  }
+  return parts.join(' | ');
+}
+
+function resourceCount(s: Elbv2Snapshot): number {
+  return (
+    s.loadBalancers.length +
+    s.targetGroups.length +
+    s.listeners.length +
+    s.rules.filter((r) => !r.IsDefault).length
+  );
+}
+
+export async function checkInvariants(input: CheckInput): Promise<InvariantReport> {
+  const { kube, snapshot, config } = input;
+  const report: InvariantReport = {
+    leaked: 0,
+    missing: 0,
+    diverged: 0,
+    stuck: 0,
+    badStatus: 0,
+    lost: 0,
+    expectedStacks: 0,
+    actualStacks: 0,
+    findings: [],
+  };
+  const find = (kind: FindingKind, subject: string, detail: string, count = 1) => {
+    report.findings.push({ kind, subject, detail });
+    if (kind === 'status') report.badStatus += count;
+    else report[kind] += count;
+  };
+
+  const [mcis, mcss, services, slices, clusters, bindings, classes] = await Promise.all([
+    list<MultiClusterIngress>(kube, Resources.MultiClusterIngress),
+    list<MultiClusterService>(kube, Resources.MultiClusterService),
+    list<Service>(kube, Resources.Service),
+    list<EndpointSlice>(kube, Resources.EndpointSlice),
+    list<Cluster>(kube, Resources.Cluster),
+    list<ResourceBinding>(kube, Resources.ResourceBinding),
+    list<IngressClass>(kube, Resources.IngressClass),
+  ]);
+  if (clusters.length !== CLUSTERS.length) find('lost', 'clusters', `${clusters.length} clusters`);
+
+  const expected = new Map<string, Expected>();
+  const seen = new Set<string>();
+  /** True when the object is stuck terminating (reported): nothing else to check about it. */
+  const stuck = (kind: 'mci' | 'mcs', obj: KubeObject): boolean => {
+    const key = `${kind}/${NAMESPACE}/${obj.metadata.name}`;
+    seen.add(`${kind}/${obj.metadata.name}`);
+    if (obj.metadata.deletionTimestamp) {
+      find(
+        'stuck',
+        key,
+        `terminating since ${obj.metadata.deletionTimestamp} with finalizers ${JSON.stringify(obj.metadata.finalizers ?? [])}`,
+      );
+      return true;
+    }
+    if (!input.present.has(`${kind}/${obj.metadata.name}`))
+      find('stuck', key, 'the workload deleted it, yet it exists');
+    return false;
+  };
+  const noLoadBalancerStatus = (
+    key: string,
+    obj: MultiClusterIngress | MultiClusterService,
+    finalizer: string,
+  ) => {
+    if ((obj.metadata.finalizers ?? []).includes(finalizer))
+      find('status', key, `not ours, yet carries ${finalizer}`);
+    if (obj.status?.loadBalancer?.ingress?.length)
+      find('status', key, `not ours, yet status.loadBalancer is ${JSON.stringify(obj.status.loadBalancer)}`);
+  };
+  const build = (key: string, make: () => Stack): Stack | undefined => {
+    try {
+      return make();
+    } catch (err) {
+      if (!(err instanceof InvalidObjectError)) throw err;
+      // The workload writes valid objects only: the model refusing one is worth a look.
+      find('status', key, `the model rejects the final object: ${err.message}`);
+      return undefined;
+    }
+  };
+
+  for (const mci of mcis) {
+    const key = `mci/${NAMESPACE}/${mci.metadata.name}`;
+    if (stuck('mci', mci)) continue;
+    if (!isOurs(mci, classes)) {
+      noLoadBalancerStatus(key, mci, MCI_FINALIZER);
+      continue;
+    }
+    const blocked = blockedClusters(mci, bindings, clusters);
+    const { trafficBlockClusters: _tb, ...rest } = mci.status ?? {};
+    const stack = build(key, () =>
+      buildIngressStack({
+        mci: { ...mci, status: blocked.length ? { ...rest, trafficBlockClusters: blocked } : rest },
+        services,
+        endpointSlices: slices,
+        config,
+      }),
+    );
+    if (stack)
+      expected.set(stack.id, {
+        stack,
+        obj: mci,
+        blocked,
+        targets: expectedTargets(mci, services, slices, blocked),
+      });
+  }
+  for (const mcs of mcss) {
+    const key = `mcs/${NAMESPACE}/${mcs.metadata.name}`;
+    if (stuck('mcs', mcs)) continue;
+    if (!input.servesMcs || !(mcs.spec?.types ?? []).includes('LoadBalancer')) {
+      noLoadBalancerStatus(key, mcs, MCS_FINALIZER);
+      continue;
+    }
+    const service = services.find((s) => s.metadata.name === mcs.metadata.name);
+    const stack = build(key, () =>
+      buildServiceStack({
+        mcs,
+        service,
+        endpointSlices: slices.filter(
+          (s) => s.metadata.labels?.['kubernetes.io/service-name'] === `derived-${mcs.metadata.name}`,
+        ),
+        config,
+      }),
+    );
+    if (stack) expected.set(stack.id, { stack, obj: mcs });
+  }
+  for (const name of input.present)
+    if (!seen.has(name)) find('lost', name, 'the workload created it, yet it is gone');
+
+  // Every resource must carry our owner tag and a stack.
+  const tags = new Map(snapshot.tags.map((t) => [t.ResourceArn, t.Tags]));
+  const actualStacks = new Set<string>();
+  const tagged = (kind: string, arn: string | undefined, name: string | undefined) => {
+    const t = tags.get(arn ?? '') ?? {};
+    if (t[OWNER_TAG] !== config.ownerId || !t[STACK_TAG]) {
+      find('leaked', arn ?? '?', `${kind} ${name ?? ''} without our owner/stack tags: ${JSON.stringify(t)}`);
+      return undefined;
+    }
+    return t[STACK_TAG];
+  };
+  for (const lb of snapshot.loadBalancers) {
+    const s = tagged('load balancer', lb.LoadBalancerArn, lb.LoadBalancerName);
+    if (s) actualStacks.add(s);
+  }
+  for (const tg of snapshot.targetGroups) {
+    const s = tagged('target group', tg.TargetGroupArn, tg.TargetGroupName);
+    if (s) actualStacks.add(s);
+  }
+  for (const l of snapshot.listeners) tagged('listener', l.ListenerArn, `${l.Protocol}:${l.Port}`);
+  for (const r of snapshot.rules) if (!r.IsDefault) tagged('rule', r.RuleArn, `priority ${r.Priority}`);
+  report.expectedStacks = expected.size;
+  report.actualStacks = actualStacks.size;
+
+  for (const stackId of new Set([...expected.keys(), ...actualStacks])) {
+    const want = expected.get(stackId);
+    const sub = subSnapshot(snapshot, stackId, config.ownerId, tags);
+    if (!want) {
+      find(
+        'leaked',
+        stackId,
+        `no surviving object wants it: ${sub.loadBalancers.map((l) => l.LoadBalancerName).join(',')} ${sub.targetGroups.map((t) => t.TargetGroupName).join(',')}`,
+        resourceCount(sub),
+      );
+      continue;
+    }
+    const wanted = expectedSummary(want.stack);
+    if (!sub.loadBalancers.length && !sub.targetGroups.length) {
+      find(
+        'missing',
+        stackId,
+        'no load balancer, no target group',
+        resourcesOf(want.stack, ResourceTypes.LoadBalancer).length +
+          wanted.targetGroups.length +
+          wanted.listeners.length +
+          wanted.rules.length,
+      );
+    } else {
+      const got = summarize(sub);
+      if (JSON.stringify(normalize(got)) !== JSON.stringify(normalize(wanted)))
+        find('diverged', stackId, describeDiff(got, wanted));
+      const targets = [...new Set(sub.targets.map((t) => `${t.Id}:${t.Port}`))].sort();
+      if (want.targets && JSON.stringify(targets) !== JSON.stringify(want.targets))
+        find(
+          'diverged',
+          stackId,
+          `targets ${JSON.stringify(targets)}, expected ${JSON.stringify(want.targets)}`,
+        );
+    }
+    checkStatus(stackId, want, sub, find);
+  }
+  return report;
+}
+
+function checkStatus(
+  stackId: string,
+  want: Expected,
+  sub: Elbv2Snapshot,
+  find: (kind: FindingKind, subject: string, detail: string) => void,
+): void {
+  const finalizer = stackId.startsWith('mci/') ? MCI_FINALIZER : MCS_FINALIZER;
+  if (!(want.obj.metadata.finalizers ?? []).includes(finalizer))
+    find('status', stackId, `has a load balancer but no ${finalizer}`);
+  const hostnames = (want.obj.status?.loadBalancer?.ingress ?? []).map((i) => i.hostname);
+  const dns = sub.loadBalancers.map((lb) => (lb.DNSName ?? '').toLowerCase());
+  if (JSON.stringify(hostnames) !== JSON.stringify(dns.slice(0, 1)) || dns.length !== 1)
+    find(
+      'status',
+      stackId,
+      `status.loadBalancer hostnames ${JSON.stringify(hostnames)}, load balancers ${JSON.stringify(dns)}`,
+    );
+  if (want.blocked) {
+    const got = (want.obj as MultiClusterIngress).status?.trafficBlockClusters ?? [];
+    if (JSON.stringify(got) !== JSON.stringify(want.blocked))
+      find(
+        'status',
+        stackId,
+        `status.trafficBlockClusters ${JSON.stringify(got)}, expected ${JSON.stringify(want.blocked)}`,
+      );
+  }
+}

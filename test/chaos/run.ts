@@ -1,0 +1,214 @@
+/**
+ * One chaos run: the Kubernetes API stand-in, the ELBv2 simulator, the HTTP function with the AWS
+ * provider, and the forwarder between them, all real; a seeded workload while every fault is on;
+ * then quiesce, one resync, one orphan sweep, and the invariant check.
+ */
+import { writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startElbv2Simulator } from '../../dev/elbv2-sim/index.js';
+import { startKubeApiServer } from '../../dev/kube-apiserver/index.js';
+import { awsConfigFor, seed as seedObjects } from '../../dev/local/pipeline.js';
+import { HttpSink } from '../../lib/forwarder/sinks/http.js';
+import { createKubeClient, loadKubeConfig } from '../../lib/kube/client-node.js';
+import { silentLogger } from '../../lib/log/logger.js';
+import { enqueueResync } from '../../lib/maintenance/resync.js';
+import { sweepOrphans } from '../../lib/maintenance/sweep.js';
+import { createAwsProvider } from '../../lib/providers/aws/index.js';
+import { parseAwsConfig } from '../../lib/providers/aws/config.js';
+import { startFunctionHost } from './function-host.js';
+import { checkInvariants } from './invariants.js';
+import { CountingSink, FaultySink } from './notification-faults.js';
+import { NOTIFICATION_SOURCE, startNotificationSource, type SourceKind } from './notification-source.js';
+import { Rng } from './prng.js';
+import type { ChaosProfile } from './profile.js';
+import type { ChaosFigures } from './report.js';
+import { Workload, type Op } from './workload.js';
+import type { Finding } from './invariants.js';
+import { OUR_CONTROLLER, worldObjects } from './world.js';
+
+export interface ChaosOptions {
+  seed: number;
+  profile: ChaosProfile;
+  source?: SourceKind;
+  /** LOG_LEVEL of the function (default SILENT: the figures are the output). */
+  logLevel?: string;
+  /** Progress lines. */
+  progress?: (line: string) => void;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
+  const { seed, profile } = options;
+  const started = Date.now();
+  const progress = options.progress ?? (() => undefined);
+  const dir = await mkdtemp(join(tmpdir(), `chaos-${seed}-`));
+  const api = await startKubeApiServer({ bookmarkIntervalMs: 1000 });
+  const sim = await startElbv2Simulator({ seed });
+  const cleanup: Array<() => Promise<unknown> | unknown> = [() => sim.close(), () => api.close()];
+  try {
+    const kubeconfigPath = api.writeKubeconfig(join(dir, 'kubeconfig.yaml'));
+    const cloudConfigPath = join(dir, 'aws.json');
+    const configText = awsConfigFor(sim, { ownerId: 'chaos', maxAttempts: 3 });
+    writeFileSync(cloudConfigPath, configText);
+    const kubeConfig = loadKubeConfig({ file: kubeconfigPath });
+    const kube = createKubeClient(kubeConfig);
+
+    const fn = await startFunctionHost(
+      {
+        kubeconfigPath,
+        cloudConfigPath,
+        providerIngressClass: OUR_CONTROLLER,
+        logLevel: options.logLevel ?? 'SILENT',
+        region: sim.region,
+      },
+      Rng.derive(seed, 'kills'),
+      { probability: profile.faults.kill, afterMax: profile.faults.killAfterMax },
+    );
+    cleanup.unshift(() => fn.close());
+
+    await seedObjects(kube, worldObjects(Rng.derive(seed, 'world'), profile.services));
+
+    const f = profile.faults;
+    sim.faults.reseed(seed);
+    sim.faults.set(f.elbv2);
+    api.injectConflicts({ probability: f.kubeConflict, seed });
+    const counting = new CountingSink(new HttpSink({ url: fn.url, timeoutMs: 60_000, maxBatch: 10 }));
+    const faulty = new FaultySink(counting, Rng.derive(seed, 'notifications'), f.notification);
+    const source = startNotificationSource(kubeConfig, faulty, options.source ?? NOTIFICATION_SOURCE);
+    cleanup.unshift(() => source.stop());
+
+    const workload = new Workload(Rng.derive(seed, 'workload'), kube, {
+      ingresses: profile.ingresses,
+      services: profile.services,
+      recreateWaitMs: profile.recreateWaitMs,
+    });
+    const phases: Record<string, number> = {};
+    let mark = Date.now();
+    const phase = (name: string) => {
+      phases[name] = Date.now() - mark;
+      mark = Date.now();
+    };
+    phase('setup');
+    const gaps = Rng.derive(seed, 'gaps');
+    const slow: Array<{ op: string; ms: number }> = [];
+    for (let i = 0; i < profile.operations; i++) {
+      const t0 = Date.now();
+      const op = await workload.step();
+      // CHAOS_TRACE=mci/mci-034 prints each operation on that object as it is applied.
+      if (process.env.CHAOS_TRACE === op.target)
+        progress(`${new Date().toISOString()} #${op.n} ${op.kind} ${op.target} ${op.detail ?? ''}`);
+      if (Date.now() - t0 > 1000) slow.push({ op: `${op.kind} ${op.target}`, ms: Date.now() - t0 });
+      const gap = gaps.int(profile.opGapMs[0], profile.opGapMs[1]);
+      if (gap) await sleep(gap);
+      if ((i + 1) % 100 === 0) progress(`seed ${seed}: ${i + 1}/${profile.operations} operations`);
+    }
+
+    phase('workload');
+    if (slow.length)
+      progress(`seed ${seed}: slow operations ${slow.map((s) => `${s.op} ${s.ms}ms`).join(', ')}`);
+    // Quiesce: no new faults; what is in flight (held, failed, redelivered) is let through.
+    faulty.calm();
+    fn.calm();
+    const elbv2Faults = faultsOf(sim.calls.all());
+    sim.faults.clear();
+    const kubeConflicts = api.injectedConflicts;
+    api.injectConflicts(null);
+    const idle = () => source.pending() + faulty.pending + counting.inFlight + fn.inFlight === 0;
+    const drain = async (): Promise<boolean> => {
+      const deadline = Date.now() + profile.quiesceTimeoutMs;
+      let quietSince = Date.now();
+      while (Date.now() < deadline) {
+        if (!idle()) quietSince = Date.now();
+        else if (Date.now() - quietSince >= 400) return true;
+        await sleep(25);
+      }
+      return false;
+    };
+    let drained = await drain();
+    phase('quiesce');
+    progress(`seed ${seed}: quiesced (drained ${drained})`);
+
+    const resync = await enqueueResync(
+      kube,
+      new HttpSink({ url: fn.url, timeoutMs: 60_000, maxBatch: 10 }),
+      silentLogger,
+      { attempts: 5 },
+    );
+    drained = (await drain()) && drained;
+    phase('resync');
+
+    const provider = await createAwsProvider(configText, { kube, logger: silentLogger });
+    const sweep = await sweepOrphans(kube, provider, {
+      graceSeconds: 0,
+      signal: new AbortController().signal,
+      logger: silentLogger,
+    });
+    drained = (await drain()) && drained;
+    phase('sweep');
+
+    const invariants = await checkInvariants({
+      kube,
+      snapshot: sim.snapshot(),
+      config: parseAwsConfig(configText),
+      servesMcs: provider.mcsLoadBalancer() !== undefined,
+      present: workload.expectation().present,
+    });
+    return {
+      seed,
+      profile: profile.name,
+      source: source.kind,
+      durationMs: Date.now() - started,
+      phasesMs: phases,
+      operations: workload.stats.operations,
+      operationsByKind: workload.stats.byKind,
+      objects: { ingresses: profile.ingresses, services: profile.services },
+      faults: {
+        elbv2: elbv2Faults,
+        kubeConflicts,
+        notifications: { ...faulty.counts },
+        kills: fn.elbv2.kills,
+      },
+      retries: {
+        sdk: fn.elbv2.sdkRetries,
+        redeliveries: counting.redelivered,
+        failedInvocations: fn.failedInvocations,
+        invocations: fn.invocations,
+        workloadConflicts: workload.stats.conflictRetries,
+        recreateTimeouts: workload.stats.recreateTimeouts,
+      },
+      elbv2Calls: sim.calls.total(),
+      resync: { sent: resync.sent, failed: resync.failed },
+      sweep: { owned: sweep.owned, deleted: sweep.deleted, errors: sweep.errors.length },
+      drained,
+      invariants,
+      history: historyOf(invariants.findings, workload.log),
+    };
+  } finally {
+    for (const c of cleanup) await Promise.resolve(c()).catch(() => undefined);
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** `mci/default/x` → the workload's operations on `mci/x`, numbered. */
+function historyOf(findings: Finding[], log: readonly Op[]): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const f of findings) {
+    const m = /^(mci|mcs)\/[^/]+\/(.+)$/.exec(f.subject);
+    if (!m) continue;
+    const target = `${m[1]}/${m[2]}`;
+    out[f.subject] = log
+      .filter((op) => op.target === target)
+      .map((op) => `#${op.n} ${op.kind}${op.detail ? ` (${op.detail})` : ''}`);
+  }
+  return out;
+}
+
+function faultsOf(all: Record<string, { faults: Record<string, number> }>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const c of Object.values(all))
+    for (const [kind, n] of Object.entries(c.faults)) out[kind] = (out[kind] ?? 0) + n;
+  return out;
+}
