@@ -7,6 +7,7 @@ import {
   serveService,
 } from '../../dev/local/scenario.js';
 import { MCI_FINALIZER } from '../../lib/karmada/constants.js';
+import type { MultiClusterIngress } from '../../lib/karmada/types.js';
 import { Resources } from '../../lib/kube/resources.js';
 import type { KubeObject } from '../../lib/kube/types.js';
 import { MemoryLogger } from '../../lib/log/logger.js';
@@ -86,7 +87,7 @@ describe('Function: sweepOrphans', () => {
     await h.seed([
       {
         ...minimalIngress(),
-        spec: { ...(minimalIngress() as { spec: object }).spec, ingressClassName: 'nginx' },
+        spec: { ...(minimalIngress() as MultiClusterIngress).spec, ingressClassName: 'nginx' },
       } as KubeObject,
     ]);
     const [res] = await h.deliver(notify(minimalIngress(), 'added'));

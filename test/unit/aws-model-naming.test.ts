@@ -5,7 +5,15 @@ import {
   MAX_NAME_LENGTH,
   targetGroupName,
 } from '../../lib/providers/aws/naming.js';
-import { isOwnedBy, resourceTags, stackId, tagsToUpsert } from '../../lib/providers/aws/tagging.js';
+import {
+  CREATED_AT_TAG,
+  FINGERPRINT_TAG,
+  isOwnedBy,
+  resourceTags,
+  stackId,
+  tagsToRemove,
+  tagsToUpsert,
+} from '../../lib/providers/aws/tagging.js';
 
 const lb = {
   ownerId: 'karmada-prod',
@@ -106,7 +114,21 @@ describe('Module: tagging', () => {
     expect(isOwnedBy(tags, owner)).toBe(owned);
   });
 
-  it('upserts only missing or different tags and never removes foreign ones', () => {
+  it('upserts only missing or different tags', () => {
     expect(tagsToUpsert({ a: '1', b: '2' }, { a: '1', b: 'x', c: 'foreign' })).toStrictEqual({ b: '2' });
+  });
+
+  it('removes undesired keys except aws:, our bookkeeping keys and external managed ones', () => {
+    const actual = {
+      a: '1',
+      stale: 'x',
+      'aws:cloudformation:stack-name': 's',
+      [FINGERPRINT_TAG]: 'v1-abc',
+      [CREATED_AT_TAG]: '2026-01-01T00:00:00.000Z',
+      'cost-center': '42',
+      constructor: 'not a prototype key',
+    };
+    expect(tagsToRemove({ a: '1' }, actual, ['cost-center'])).toStrictEqual(['constructor', 'stale']);
+    expect(tagsToRemove({ a: '1' }, actual)).toStrictEqual(['constructor', 'cost-center', 'stale']);
   });
 });

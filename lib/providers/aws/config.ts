@@ -6,7 +6,7 @@ import { ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balan
 import { parse as parseYaml } from 'yaml';
 import * as z from 'zod/mini';
 import { ProviderConfigError, errorMessage } from '../../errors.js';
-import { RESERVED_TAG_KEYS } from './tagging.js';
+import { RESERVED_TAG_KEYS, TAG_PREFIX } from './tagging.js';
 
 /** LBC's ALB target group health-check defaults (alb.ingress.kubernetes.io/healthcheck-*). */
 export const DEFAULT_HEALTH_CHECK = {
@@ -64,6 +64,8 @@ const configSchema = z.strictObject({
   defaultTags: z.optional(
     z.record(z.string().check(z.minLength(1), z.maxLength(128)), z.string().check(z.maxLength(256))),
   ),
+  // LBC's --external-managed-tags: keys other tools set on our resources, never removed by us.
+  externalManagedTags: z.optional(z.array(z.string().check(z.minLength(1), z.maxLength(128)))),
   healthCheck: z.optional(healthCheckSchema),
   maxAttempts: z._default(positiveInt.check(z.maximum(20)), DEFAULT_MAX_ATTEMPTS),
   maxCallsPerSecond: z.optional(z.number().check(z.positive(), z.maximum(1000))),
@@ -90,6 +92,13 @@ export interface AwsProviderConfig {
   scheme: 'internal' | 'internet-facing';
   ownerId: string;
   defaultTags: Record<string, string>;
+  /**
+   * Tag keys other tools (cost allocation, security scanners) manage on our load balancers, target
+   * groups, listeners and rules (LBC's `--external-managed-tags`). Every other tag key the spec
+   * (defaultTags + the tags annotation) does not ask for is removed; these are left alone, and
+   * neither defaultTags nor an annotation may set them.
+   */
+  externalManagedTags?: string[];
   /** Always complete: the file's values over LBC's defaults. */
   healthCheck: HealthCheckConfig;
   maxAttempts: number;
@@ -165,6 +174,19 @@ export function parseAwsConfig(text: string | undefined): AwsProviderConfig {
         `invalid aws provider configuration: defaultTags.${key}: reserved tag key`,
       );
     }
+    // Two owners of one key would flap it; LBC refuses the same overlap.
+    if (cfg.externalManagedTags?.includes(key)) {
+      throw new ProviderConfigError(
+        `invalid aws provider configuration: defaultTags.${key}: listed in externalManagedTags`,
+      );
+    }
+  }
+  for (const key of cfg.externalManagedTags ?? []) {
+    if (RESERVED_TAG_KEYS.includes(key) || key.startsWith(`${TAG_PREFIX}/`)) {
+      throw new ProviderConfigError(
+        `invalid aws provider configuration: externalManagedTags: ${key} is one of our own tag keys`,
+      );
+    }
   }
   return {
     region: cfg.region,
@@ -175,6 +197,7 @@ export function parseAwsConfig(text: string | undefined): AwsProviderConfig {
     scheme: cfg.scheme,
     ownerId: cfg.ownerId,
     defaultTags: { ...defaultTags },
+    ...(cfg.externalManagedTags !== undefined ? { externalManagedTags: [...cfg.externalManagedTags] } : {}),
     healthCheck: { ...DEFAULT_HEALTH_CHECK, ...cfg.healthCheck },
     maxAttempts: cfg.maxAttempts,
     ...(cfg.maxCallsPerSecond !== undefined ? { maxCallsPerSecond: cfg.maxCallsPerSecond } : {}),

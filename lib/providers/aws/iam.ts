@@ -37,6 +37,7 @@ const ON_OWNED_ACTIONS = [
   'ModifyTargetGroupAttributes',
   'RegisterTargets',
   'RemoveListenerCertificates',
+  'RemoveTags',
   'SetRulePriorities',
   'SetSecurityGroups',
   'SetSubnets',

@@ -114,6 +114,9 @@ class AwsStackLoadBalancer<O> {
       resync: ctx.resync === true,
       dryRun,
       previousNames: this.kind.names(obj),
+      ...(this.provider.config.externalManagedTags
+        ? { externalManagedTags: this.provider.config.externalManagedTags }
+        : {}),
     });
   }
 

@@ -88,11 +88,7 @@ export function recordToTags(tags: Readonly<Record<string, string>>): Array<{ Ke
     .map((Key) => ({ Key, Value: tags[Key] ?? '' }));
 }
 
-/**
- * Tags to add or overwrite so that `actual` carries every desired tag. Tags we did not ask for are
- * left alone: other tools (cost allocation, security scanners) tag load balancers too, and removing
- * their tags would make us fight them.
- */
+/** Tags to add or overwrite so that `actual` carries every desired tag (removals: tagsToRemove). */
 export function tagsToUpsert(
   desired: Readonly<Record<string, string>>,
   actual: Readonly<Record<string, string>>,
@@ -100,4 +96,27 @@ export function tagsToUpsert(
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(desired)) if (actual[k] !== v) out[k] = v;
   return out;
+}
+
+/**
+ * Keys to remove so that `actual` carries no user tag the spec dropped (LBC's rule). Spared: `aws:`
+ * keys (AWS's own, and not removable anyway), our bookkeeping keys (the fingerprint and created-at
+ * are never in the desired spec, yet the fast path and the orphan sweep depend on them), and
+ * `externalManagedTags` (keys other tools own on our resources, e.g. cost allocation: without the
+ * exemption we would fight them on every resync).
+ */
+export function tagsToRemove(
+  desired: Readonly<Record<string, string>>,
+  actual: Readonly<Record<string, string>>,
+  externalManagedTags: readonly string[] = [],
+): string[] {
+  return Object.keys(actual)
+    .filter(
+      (k) =>
+        !Object.hasOwn(desired, k) &&
+        !k.toLowerCase().startsWith('aws:') &&
+        !RESERVED_TAG_KEYS.includes(k) &&
+        !externalManagedTags.includes(k),
+    )
+    .sort();
 }

@@ -21,6 +21,7 @@ import {
   ModifyTargetGroupCommand,
   RegisterTargetsCommand,
   RemoveListenerCertificatesCommand,
+  RemoveTagsCommand,
   SetRulePrioritiesCommand,
   SetSecurityGroupsCommand,
   SetSubnetsCommand,
@@ -101,6 +102,8 @@ function send(ctx: DeployContext, c: PlannedCall, o: { abortSignal: AbortSignal 
       return client.send(new SetRulePrioritiesCommand(c.input), o).then(none);
     case 'AddTags':
       return client.send(new AddTagsCommand(c.input), o).then(none);
+    case 'RemoveTags':
+      return client.send(new RemoveTagsCommand(c.input), o).then(none);
   }
 }
 

@@ -41,6 +41,8 @@ export interface DeployStackOptions {
   dryRun?: boolean;
   /** Names a previous spec may have given the load balancer (scheme or explicit name changed). */
   previousNames?: readonly string[];
+  /** Tag keys other tools own on our resources: left alone when tags are reconciled. */
+  externalManagedTags?: readonly string[];
 }
 
 export interface DeployResult {
@@ -165,6 +167,7 @@ export async function deployStack(
       targets,
     },
     fingerprint,
+    options.externalManagedTags,
   );
   ctx.logger.info(options.dryRun ? 'change plan (dry run: not applied)' : 'change plan', {
     stack: stack.id,

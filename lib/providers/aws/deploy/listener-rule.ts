@@ -5,9 +5,9 @@ import type {
   RuleCondition as SdkCondition,
 } from '@aws-sdk/client-elastic-load-balancing-v2';
 import type { ListenerRuleResource } from '../model/types.js';
-import { recordToTags, tagsToUpsert } from '../tagging.js';
+import { recordToTags, tagsToRemove } from '../tagging.js';
 import { actionsKey, conditionsKey, toSdkActions, toSdkConditions, type ArnResolver } from './actions.js';
-import type { Operation } from './operations.js';
+import { planTags, type Operation, type PlannedCall } from './operations.js';
 import { planRules, type DesiredRuleKey } from './rule-plan.js';
 
 interface DesiredRule extends DesiredRuleKey {
@@ -27,6 +27,7 @@ export function planListenerRules(
   resolve: ArnResolver,
   /** Actual tags by rule ARN, when described (resync): kept rules get theirs repaired. */
   actualTags?: ReadonlyMap<string, Record<string, string>>,
+  externalManagedTags: readonly string[] = [],
 ): Operation[] {
   const desired: DesiredRule[] = desiredRules.map((r) => {
     const conditions = toSdkConditions(r.spec.conditions);
@@ -68,19 +69,27 @@ export function planListenerRules(
     });
   }
   for (const m of plan.modify) {
+    const calls: PlannedCall[] = [
+      {
+        action: 'ModifyRule',
+        input: { RuleArn: m.arn, Conditions: m.desired.conditions, Actions: m.desired.actions },
+      },
+    ];
+    // Only a resync describes rule tags: without them, stale keys wait for the next one.
+    const remove = actualTags
+      ? tagsToRemove(m.desired.tags, actualTags.get(m.arn) ?? {}, externalManagedTags)
+      : [];
+    if (remove.length > 0) {
+      calls.push({ action: 'RemoveTags', input: { ResourceArns: [m.arn], TagKeys: remove } });
+    }
+    // The rule now serves another host/path: its resource tag must say so.
+    calls.push({ action: 'AddTags', input: { ResourceArns: [m.arn], Tags: recordToTags(m.desired.tags) } });
     ops.push({
       op: 'modify',
       resource: 'ListenerRule',
       id: m.desired.id,
       detail: `rule at priority ${m.desired.priority} switched in place`,
-      calls: [
-        {
-          action: 'ModifyRule',
-          input: { RuleArn: m.arn, Conditions: m.desired.conditions, Actions: m.desired.actions },
-        },
-        // The rule now serves another host/path: its resource tag must say so.
-        { action: 'AddTags', input: { ResourceArns: [m.arn], Tags: recordToTags(m.desired.tags) } },
-      ],
+      calls,
     });
   }
   for (const d of plan.create) {
@@ -114,14 +123,14 @@ export function planListenerRules(
       const d = unused[i];
       if (!d) continue;
       unused.splice(i, 1);
-      const add = tagsToUpsert(d.tags, actualTags.get(r.RuleArn) ?? {});
-      if (Object.keys(add).length === 0) continue;
+      const tags = planTags(r.RuleArn, d.tags, actualTags.get(r.RuleArn) ?? {}, externalManagedTags);
+      if (tags.calls.length === 0) continue;
       ops.push({
         op: 'modify',
         resource: 'ListenerRule',
         id: d.id,
-        detail: `tags ${Object.keys(add).sort().join(', ')}`,
-        calls: [{ action: 'AddTags', input: { ResourceArns: [r.RuleArn], Tags: recordToTags(add) } }],
+        detail: tags.changes.join('; '),
+        calls: tags.calls,
       });
     }
   }

@@ -1,9 +1,9 @@
 /** Listeners (LBC pkg/deploy/elbv2/listener_synthesizer.go), planned: matched by port on our load balancer. */
 import type { Listener, Rule } from '@aws-sdk/client-elastic-load-balancing-v2';
 import type { ListenerResource } from '../model/types.js';
-import { recordToTags, tagsToUpsert } from '../tagging.js';
+import { recordToTags } from '../tagging.js';
 import { actionsKey, toSdkActions, type ArnResolver } from './actions.js';
-import { arnRef, type Operation, type PlannedCall } from './operations.js';
+import { arnRef, planTags, type Operation, type PlannedCall } from './operations.js';
 
 export interface ActualListener {
   listener: Listener;
@@ -31,6 +31,7 @@ export function planListeners(
   desired: readonly ListenerResource[],
   actual: readonly ActualListener[],
   resolve: ArnResolver,
+  externalManagedTags: readonly string[] = [],
 ): ListenerPlan {
   const operations: Operation[] = [];
   const deployed: ListenerPlan['deployed'] = new Map();
@@ -98,10 +99,10 @@ export function planListeners(
           input: { ListenerArn: arn, Certificates: remove.map((CertificateArn) => ({ CertificateArn })) },
         });
       }
-      const tags = a.tags ? tagsToUpsert(d.spec.tags, a.tags.get(arn) ?? {}) : {};
-      if (Object.keys(tags).length > 0) {
-        changes.push(`tags ${Object.keys(tags).sort().join(', ')}`);
-        calls.push({ action: 'AddTags', input: { ResourceArns: [arn], Tags: recordToTags(tags) } });
+      if (a.tags) {
+        const tags = planTags(arn, d.spec.tags, a.tags.get(arn) ?? {}, externalManagedTags);
+        changes.push(...tags.changes);
+        calls.push(...tags.calls);
       }
       if (calls.length > 0)
         operations.push({ op: 'modify', resource: 'Listener', id: d.id, detail: changes.join('; '), calls });

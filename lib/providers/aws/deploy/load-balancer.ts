@@ -6,8 +6,8 @@
  */
 import type { LoadBalancer } from '@aws-sdk/client-elastic-load-balancing-v2';
 import type { LoadBalancerResource } from '../model/types.js';
-import { recordToTags, tagsToUpsert } from '../tagging.js';
-import { arnRef, type Operation, type PlannedCall } from './operations.js';
+import { recordToTags } from '../tagging.js';
+import { arnRef, planTags, type Operation, type PlannedCall } from './operations.js';
 import { attributesToSet } from './target-group.js';
 
 export interface OwnedLoadBalancer {
@@ -35,6 +35,7 @@ export function planLoadBalancer(
   desired: LoadBalancerResource,
   actual: OwnedLoadBalancer | undefined,
   stale: readonly OwnedLoadBalancer[],
+  externalManagedTags: readonly string[] = [],
 ): Operation[] {
   const spec = desired.spec;
   if (!actual) {
@@ -104,11 +105,9 @@ export function planLoadBalancer(
       input: { LoadBalancerArn: arn, Attributes: attrs },
     });
   }
-  const add = tagsToUpsert(spec.tags, actual.tags);
-  if (Object.keys(add).length > 0) {
-    changes.push(`tags ${Object.keys(add).sort().join(', ')}`);
-    calls.push({ action: 'AddTags', input: { ResourceArns: [arn], Tags: recordToTags(add) } });
-  }
+  const tags = planTags(arn, spec.tags, actual.tags, externalManagedTags);
+  changes.push(...tags.changes);
+  calls.push(...tags.calls);
   return calls.length > 0
     ? [{ op: 'modify', resource: 'LoadBalancer', id: desired.id, detail: changes.join('; '), calls }]
     : [];

@@ -22,10 +22,12 @@ import type {
   ModifyTargetGroupCommandInput,
   RegisterTargetsCommandInput,
   RemoveListenerCertificatesCommandInput,
+  RemoveTagsCommandInput,
   SetRulePrioritiesCommandInput,
   SetSecurityGroupsCommandInput,
   SetSubnetsCommandInput,
 } from '@aws-sdk/client-elastic-load-balancing-v2';
+import { recordToTags, tagsToRemove, tagsToUpsert } from '../tagging.js';
 
 /** Every mutating ELBv2 action the provider may call (the IAM policy is checked against the code). */
 export interface MutatingInputs {
@@ -50,6 +52,7 @@ export interface MutatingInputs {
   DeleteRule: DeleteRuleCommandInput;
   SetRulePriorities: SetRulePrioritiesCommandInput;
   AddTags: AddTagsCommandInput;
+  RemoveTags: RemoveTagsCommandInput;
 }
 
 export type MutatingAction = keyof MutatingInputs;
@@ -74,6 +77,32 @@ export interface Operation {
   /** Why, in words (also the text of a replacement announcement). */
   detail: string;
   calls: PlannedCall[];
+}
+
+/**
+ * The calls that make a resource we own carry exactly its desired tags (tagsToRemove says which
+ * keys are spared), and the words for the operation's detail. Removal goes first: a resource at
+ * the tag quota could not take a new key before an old one is gone.
+ */
+export function planTags(
+  arn: string,
+  desired: Readonly<Record<string, string>>,
+  actual: Readonly<Record<string, string>>,
+  externalManagedTags: readonly string[],
+): { calls: PlannedCall[]; changes: string[] } {
+  const calls: PlannedCall[] = [];
+  const changes: string[] = [];
+  const remove = tagsToRemove(desired, actual, externalManagedTags);
+  if (remove.length > 0) {
+    changes.push(`untag ${remove.join(', ')}`);
+    calls.push({ action: 'RemoveTags', input: { ResourceArns: [arn], TagKeys: remove } });
+  }
+  const add = tagsToUpsert(desired, actual);
+  if (Object.keys(add).length > 0) {
+    changes.push(`tags ${Object.keys(add).sort().join(', ')}`);
+    calls.push({ action: 'AddTags', input: { ResourceArns: [arn], Tags: recordToTags(add) } });
+  }
+  return { calls, changes };
 }
 
 export function arnRef(resourceId: string): string {

@@ -26,20 +26,27 @@ export interface ActualStack {
   targets: ReadonlyMap<string, TargetDescription[]>;
 }
 
-export function planStack(stack: Stack, actual: ActualStack, fingerprint: string): Operation[] {
+export function planStack(
+  stack: Stack,
+  actual: ActualStack,
+  fingerprint: string,
+  /** Tag keys other tools own on our resources: never removed (config `externalManagedTags`). */
+  externalManagedTags: readonly string[] = [],
+): Operation[] {
   const [lbRes] = resourcesOf(stack, ResourceTypes.LoadBalancer);
   if (!lbRes) throw new Error(`stack ${stack.id} has no load balancer`);
   const desiredTgs = resourcesOf(stack, ResourceTypes.TargetGroup);
-  const tgs = planTargetGroups(desiredTgs, actual.targetGroups);
+  const tgs = planTargetGroups(desiredTgs, actual.targetGroups, externalManagedTags);
   const resolve = (id: string) => tgs.kept.get(id)?.tg.TargetGroupArn ?? arnRef(id);
 
-  const lbOps = planLoadBalancer(lbRes, actual.loadBalancer, actual.staleLoadBalancers);
+  const lbOps = planLoadBalancer(lbRes, actual.loadBalancer, actual.staleLoadBalancers, externalManagedTags);
   const lbArn = actual.loadBalancer?.lb.LoadBalancerArn ?? arnRef(lbRes.id);
   const listeners = planListeners(
     lbArn,
     resourcesOf(stack, ResourceTypes.Listener),
     actual.loadBalancer ? actual.listeners : [],
     resolve,
+    externalManagedTags,
   );
   const rules = resourcesOf(stack, ResourceTypes.ListenerRule);
   const ruleOps = [...listeners.deployed].flatMap(([id, l]) => {
@@ -48,7 +55,7 @@ export function planStack(stack: Stack, actual: ActualStack, fingerprint: string
     const actualRules: Rule[] | undefined = l.rules;
     return mine.length === 0 && (actualRules ?? []).every((r) => r.IsDefault)
       ? []
-      : planListenerRules(l.arn, mine, actualRules, resolve, l.tags);
+      : planListenerRules(l.arn, mine, actualRules, resolve, l.tags, externalManagedTags);
   });
   const targetOps = desiredTgs.flatMap((tg) => {
     const kept = tgs.kept.get(tg.id);

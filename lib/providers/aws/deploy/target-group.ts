@@ -4,8 +4,8 @@
  */
 import type { TargetGroup } from '@aws-sdk/client-elastic-load-balancing-v2';
 import type { HealthCheckSpec, TargetGroupResource } from '../model/types.js';
-import { recordToTags, resourceIdOf, tagsToUpsert } from '../tagging.js';
-import { arnRef, type Operation, type PlannedCall } from './operations.js';
+import { recordToTags, resourceIdOf } from '../tagging.js';
+import { arnRef, planTags, type Operation, type PlannedCall } from './operations.js';
 
 export interface OwnedTargetGroup {
   tg: TargetGroup;
@@ -71,6 +71,7 @@ const arnOf = (o: OwnedTargetGroup) => o.tg.TargetGroupArn ?? '';
 export function planTargetGroups(
   desired: readonly TargetGroupResource[],
   owned: readonly OwnedTargetGroup[],
+  externalManagedTags: readonly string[] = [],
 ): TargetGroupPlan {
   const upserts: Operation[] = [];
   const kept = new Map<string, OwnedTargetGroup>();
@@ -100,11 +101,9 @@ export function planTargetGroups(
           input: { TargetGroupArn: arn, Attributes: attrs },
         });
       }
-      const add = tagsToUpsert(d.spec.tags, actual.tags);
-      if (Object.keys(add).length > 0) {
-        changes.push(`tags ${Object.keys(add).sort().join(', ')}`);
-        calls.push({ action: 'AddTags', input: { ResourceArns: [arn], Tags: recordToTags(add) } });
-      }
+      const tags = planTags(arn, d.spec.tags, actual.tags, externalManagedTags);
+      changes.push(...tags.changes);
+      calls.push(...tags.calls);
       if (calls.length > 0) {
         upserts.push({ op: 'modify', resource: 'TargetGroup', id: d.id, detail: changes.join('; '), calls });
       }

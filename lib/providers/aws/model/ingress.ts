@@ -13,7 +13,7 @@ import { albHealthCheck } from './annotations/health-check.js';
 import { ALB_KEYS } from './annotations/keys.js';
 import { albListeners } from './annotations/listeners.js';
 import { loadBalancerAttributes, targetGroupAttributes } from './annotations/attributes.js';
-import { parseLoadBalancerAnnotations } from './annotations/load-balancer.js';
+import { parseLoadBalancerAnnotations, stackUserTags } from './annotations/load-balancer.js';
 import { candidateLoadBalancerNames } from './lb-names.js';
 import { albListenerResources, type Route } from './alb-listeners.js';
 import { checkLimits, LIMITS } from './limits.js';
@@ -33,7 +33,14 @@ import { DERIVED_SERVICE_PREFIX, SERVICE_NAME_LABEL } from '../../../karmada/con
 /** The configuration the model reads (a subset of the provider configuration). */
 export type ModelConfig = Pick<
   AwsProviderConfig,
-  'ownerId' | 'scheme' | 'subnets' | 'securityGroups' | 'vpc' | 'defaultTags' | 'healthCheck'
+  | 'ownerId'
+  | 'scheme'
+  | 'subnets'
+  | 'securityGroups'
+  | 'vpc'
+  | 'defaultTags'
+  | 'externalManagedTags'
+  | 'healthCheck'
 >;
 
 export interface IngressStackInput {
@@ -107,7 +114,7 @@ export function buildIngressStack(input: IngressStackInput): Stack {
   const tgAttributes = targetGroupAttributes(annotations, ALB_KEYS, 'HTTP');
   const lbAttributes = loadBalancerAttributes(annotations, ALB_KEYS, 'application');
   const scheme = lbAnn.scheme ?? config.scheme;
-  const userTags = { ...config.defaultTags, ...lbAnn.tags };
+  const userTags = stackUserTags(config.defaultTags, lbAnn.tags, config.externalManagedTags, ALB_KEYS.tags);
   const tags = (resourceId: string) => resourceTags(owner, resourceId, userTags);
 
   const services = new Map(

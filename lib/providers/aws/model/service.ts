@@ -13,7 +13,7 @@ import { loadBalancerAttributes, targetGroupAttributes } from './annotations/att
 import { nlbHealthCheck } from './annotations/health-check.js';
 import { NLB_KEYS } from './annotations/keys.js';
 import { nlbTls } from './annotations/listeners.js';
-import { parseLoadBalancerAnnotations } from './annotations/load-balancer.js';
+import { parseLoadBalancerAnnotations, stackUserTags } from './annotations/load-balancer.js';
 import type { ModelConfig } from './ingress.js';
 import { candidateLoadBalancerNames } from './lb-names.js';
 import { checkLimits } from './limits.js';
@@ -134,7 +134,7 @@ export function buildServiceStack(input: ServiceStackInput): Stack {
   const tgAttributes = targetGroupAttributes(annotations, NLB_KEYS, 'TCP');
   const lbAttributes = loadBalancerAttributes(annotations, NLB_KEYS, 'network');
   const scheme = lbAnn.scheme ?? config.scheme;
-  const userTags = { ...config.defaultTags, ...lbAnn.tags };
+  const userTags = stackUserTags(config.defaultTags, lbAnn.tags, config.externalManagedTags, NLB_KEYS.tags);
   const tags = (resourceId: string) => resourceTags(owner, resourceId, userTags);
 
   const ports = exposedPorts(mcs, input.service);

@@ -52,6 +52,23 @@ export function userTags(annotations: Annotations, key: string): Record<string, 
   return tags;
 }
 
+/**
+ * The user tags of every resource of a stack: the configured defaults, overridden by the
+ * annotation's. A key another tool manages (`externalManagedTags`) is refused, as LBC does: we
+ * would overwrite its value on one resync and it would put its own back on the next.
+ */
+export function stackUserTags(
+  defaultTags: Readonly<Record<string, string>>,
+  annotationTags: Readonly<Record<string, string>> | undefined,
+  externalManagedTags: readonly string[] | undefined,
+  key: string,
+): Record<string, string> {
+  for (const k of Object.keys(annotationTags ?? {})) {
+    if (externalManagedTags?.includes(k)) throw invalid(key, k, 'is an external managed tag key');
+  }
+  return { ...defaultTags, ...annotationTags };
+}
+
 export function parseLoadBalancerAnnotations(
   annotations: Annotations,
   keys: CommonKeys,
