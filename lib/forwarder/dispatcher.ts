@@ -40,6 +40,8 @@ export class Dispatcher {
   private readonly now: () => number;
   private readonly abort = new AbortController();
   private inFlight = 0;
+  /** When the last call started: a call that recent means we are under load. */
+  private lastSendAt = Number.NEGATIVE_INFINITY;
   private failures = 0;
   private backoffUntil = 0;
   private timer: NodeJS.Timeout | undefined;
@@ -59,7 +61,12 @@ export class Dispatcher {
   wake(): void {
     if (this.stopped || this.timer !== undefined) return;
     const at = this.options.queue.nextReadyAt();
-    if (at !== undefined) this.schedule(this.inFlight > 0 ? this.tick(at) : at);
+    if (at !== undefined) this.schedule(this.busy() ? this.tick(at) : at);
+  }
+
+  /** Calls in flight, or one started within the batch interval: batch on ticks rather than at once. */
+  private busy(): boolean {
+    return this.inFlight > 0 || this.now() - this.lastSendAt < this.batchIntervalMs;
   }
 
   /** The first batch tick at or after `at`. */
@@ -121,18 +128,19 @@ export class Dispatcher {
       const batch = queue.take(sink.maxBatch, this.flushing);
       if (batch.length === 0) break;
       this.inFlight++;
+      this.lastSendAt = this.now();
       void this.deliver(batch).finally(() => {
         this.inFlight--;
         this.options.metrics.pendingObjects.set(queue.size);
         for (const w of this.idleWaiters.splice(0)) w();
         // While other calls are in flight, wait for the next tick so the ready set can fill up.
-        if (this.flushing || this.batchIntervalMs === 0 || this.inFlight === 0) this.pump();
+        if (this.flushing || this.batchIntervalMs === 0 || !this.busy()) this.pump();
         else this.wake();
       });
     }
     const next = queue.nextReadyAt();
     if (next !== undefined && this.inFlight < this.concurrency)
-      this.schedule(this.flushing ? this.now() : this.inFlight > 0 ? this.tick(next) : next);
+      this.schedule(this.flushing ? this.now() : this.busy() ? this.tick(next) : next);
   }
 
   private async deliver(batch: ChangeNotification[]): Promise<void> {
