@@ -254,7 +254,26 @@ export function loadKubeConfig(source: KubeConfigSource): KubeConfig {
     const first = (err instanceof Error ? err.message : String(err)).split('\n')[0]?.slice(0, 200);
     throw new Error(`invalid kubeconfig from ${where}: ${first}`);
   }
-  if (!kc.getCurrentCluster()) throw new Error('invalid kubeconfig: no current cluster');
+  const cluster = kc.getCurrentCluster();
+  if (!cluster) throw new Error('invalid kubeconfig: no current cluster');
+  // client-node only finds these out at the first request, with messages that do not say they
+  // come from the kubeconfig; a function should fail at start, naming the field.
+  let server: URL | undefined;
+  try {
+    server = new URL(cluster.server);
+  } catch {
+    server = undefined;
+  }
+  if (!server || (server.protocol !== 'https:' && server.protocol !== 'http:')) {
+    throw new Error(
+      `invalid kubeconfig: cluster "${cluster.name}" server ${JSON.stringify(cluster.server.slice(0, 100))} is not an absolute https:// URL`,
+    );
+  }
+  if (server.protocol === 'http:' && !cluster.skipTLSVerify) {
+    throw new Error(
+      `invalid kubeconfig: cluster "${cluster.name}" server is plain http://, which client-node refuses unless insecure-skip-tls-verify is true`,
+    );
+  }
   return kc;
 }
 

@@ -35,23 +35,35 @@ class RedactingFormatter extends LogFormatter {
   }
 }
 
+/** Keys Powertools keeps for itself: it drops such an attribute and logs a warning instead. */
+const POWERTOOLS_RESERVED = new Set(['level', 'message', 'sampling_rate', 'service', 'timestamp']);
+
+/** `{ service: 'default/serve' }` → `{ attr_service: 'default/serve' }`, so the value is kept. */
+function unreserved(fields: LogFields | undefined): LogFields {
+  if (!fields) return {};
+  if (!Object.keys(fields).some((k) => POWERTOOLS_RESERVED.has(k))) return fields;
+  return Object.fromEntries(
+    Object.entries(fields).map(([k, v]) => [POWERTOOLS_RESERVED.has(k) ? `attr_${k}` : k, v]),
+  );
+}
+
 class PowertoolsAdapter implements Logger {
   constructor(readonly inner: PowertoolsLogger) {}
   debug(message: string, fields?: LogFields): void {
-    this.inner.debug(message, fields ?? {});
+    this.inner.debug(message, unreserved(fields));
   }
   info(message: string, fields?: LogFields): void {
-    this.inner.info(message, fields ?? {});
+    this.inner.info(message, unreserved(fields));
   }
   warn(message: string, fields?: LogFields): void {
-    this.inner.warn(message, fields ?? {});
+    this.inner.warn(message, unreserved(fields));
   }
   error(message: string, fields?: LogFields): void {
-    this.inner.error(message, fields ?? {});
+    this.inner.error(message, unreserved(fields));
   }
   child(fields: LogFields): Logger {
     const inner = this.inner.createChild();
-    inner.appendKeys(redact(fields) as LogAttributes);
+    inner.appendKeys(redact(unreserved(fields)) as LogAttributes);
     return new PowertoolsAdapter(inner);
   }
 }

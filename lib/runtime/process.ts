@@ -4,6 +4,7 @@
  * objects), and report per item. One bad item or one failing object never fails the others.
  */
 import { errorMessage, findCause, RetryLaterError } from '../errors.js';
+import { NotificationError } from '../notification/parse.js';
 import type { NormalizedNotification } from '../notification/types.js';
 import {
   dedupe,
@@ -70,7 +71,10 @@ export async function processBatch(
         const requests: ReconcileRequest[] = [];
         for (const n of notifications) {
           checkNamespace(rt, n);
-          requests.push(...(await routeNotification(base, n, options.dependents)));
+          // A change to a cluster-scoped object (an IngressClass, a Cluster) fans out to objects in
+          // every namespace; those outside the allowed ones are not ours to touch.
+          const routed = await routeNotification(base, n, options.dependents);
+          requests.push(...routed.filter((r) => namespaceAllowed(rt, r.namespace)));
         }
         return {
           id: item.id,
@@ -78,7 +82,13 @@ export async function processBatch(
           resync: notifications.some((n) => n.change === 'resync'),
         };
       } catch (error) {
-        rt.logger.error('notification rejected', { item: item.id, error });
+        // A malformed or refused notification is the sender's fault and retrying cannot help; a
+        // failed read while routing (API server down, credentials rejected) is ours and may pass.
+        const rejected = findCause(error, NotificationError) !== undefined;
+        rt.logger.error(rejected ? 'notification rejected' : 'notification could not be routed', {
+          item: item.id,
+          error,
+        });
         return { id: item.id, requests: [], error, resync: false };
       }
     }),
@@ -139,11 +149,17 @@ export async function processBatch(
   });
 }
 
+/** Cluster-scoped keys (namespace '') are always allowed. */
+function namespaceAllowed(rt: Runtime, namespace: string | undefined): boolean {
+  const allowed = rt.config.allowedNamespaces;
+  return !allowed || !namespace || allowed.includes(namespace);
+}
+
 function checkNamespace(rt: Runtime, n: NormalizedNotification): void {
   const allowed = rt.config.allowedNamespaces;
   if (!allowed || !n.ref.namespace) return;
   if (!allowed.includes(n.ref.namespace)) {
-    throw new Error(
+    throw new NotificationError(
       `refused: ${n.ref.kind} ${n.ref.namespace}/${n.ref.name} is outside the allowed namespaces (${allowed.join(', ')})`,
     );
   }
