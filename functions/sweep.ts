@@ -18,6 +18,7 @@ export const handler = lambdaHandler<unknown, SweepResult>(async (_event, contex
     signal,
     logger,
     dryRun: process.env.SWEEP_DRY_RUN === 'true',
+    ...(runtime.config.allowedNamespaces ? { namespaces: runtime.config.allowedNamespaces } : {}),
   });
   logger.info('orphan sweep done', { ...result });
   return result;

@@ -22,6 +22,8 @@ export interface SweepOptions {
   logger: Logger;
   /** Report what would be deleted without deleting. */
   dryRun?: boolean;
+  /** Only stacks of objects in these namespaces are considered (ALLOWED_NAMESPACES). */
+  namespaces?: readonly string[];
   now?: () => Date;
 }
 
@@ -88,7 +90,8 @@ export async function sweepOrphans(
   }
   const ctx = { signal: options.signal, logger: options.logger, resync: true };
   const now = (options.now ?? (() => new Date()))();
-  const stacks = await inventory.listOwnedStacks(ctx);
+  const allowed = options.namespaces?.length ? new Set(options.namespaces) : undefined;
+  const stacks = (await inventory.listOwnedStacks(ctx)).filter((s) => !allowed || allowed.has(s.namespace));
   result.owned = stacks.length;
   for (const stack of stacks) {
     if (options.signal.aborted) break;

@@ -105,6 +105,18 @@ describe('Function: sweepOrphans', () => {
     expect(result).toMatchObject({ owned: 2, orphaned: [], deleted: [] });
   });
 
+  it('leaves stacks of namespaces outside ALLOWED_NAMESPACES alone', async () => {
+    await orphan('minimal-ingress');
+    const result = await sweepOrphans(h.kube, fake, {
+      graceSeconds: 0,
+      signal,
+      logger,
+      namespaces: ['team-a'],
+    });
+    expect(result).toMatchObject({ owned: 0, deleted: [] });
+    expect(Object.keys((await fake.snapshot()).mci)).toEqual(['default/minimal-ingress']);
+  });
+
   it('deletes nothing in dry-run mode', async () => {
     await orphan('minimal-ingress');
     const result = await sweepOrphans(h.kube, fake, { graceSeconds: 0, signal, logger, dryRun: true });

@@ -172,3 +172,9 @@ describe('FakeProvider failure rules scoped to one object', () => {
     await expect(p.loadBalancer().ensure(ctx(), mci('b'))).rejects.toBeInstanceOf(InjectedFailureError);
   });
 });
+
+describe('fake provider config', () => {
+  it('rejects an unknown field instead of ignoring a typo', () => {
+    expect(() => createFakeProvider('requestDelay: 100', deps)).toThrow(ProviderConfigError);
+  });
+});

@@ -14,7 +14,7 @@ const failureRule = z.object({
 
 const methods = ['get', 'create', 'update', 'delete'] as const;
 
-export const fakeConfigSchema = z.object({
+export const fakeConfigSchema = z.strictObject({
   /** Delay before each call answers, like upstream's RequestDelay. */
   requestDelayMs: z.optional(z.int().check(z.minimum(0))),
   /** Keep load balancers in this JSON file so that separate local invocations see each other's. */
