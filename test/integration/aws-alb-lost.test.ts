@@ -4,36 +4,18 @@
  * and tags, or by rule content) instead of failing forever or duplicating.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  elbv2ClientFor,
-  SIM_NETWORK,
-  startElbv2Simulator,
-  type Elbv2Simulator,
-} from '../../dev/elbv2-sim/index.js';
+import { elbv2ClientFor, startElbv2Simulator, type Elbv2Simulator } from '../../dev/elbv2-sim/index.js';
 import { RetryLaterError } from '../../lib/errors.js';
 import { silentLogger } from '../../lib/log/logger.js';
-import {
-  AwsProvider,
-  buildIngressStack,
-  DEFAULT_HEALTH_CHECK,
-  type AwsProviderConfig,
-} from '../../lib/providers/aws/index.js';
+import { AwsProvider, buildIngressStack, type AwsProviderConfig } from '../../lib/providers/aws/index.js';
 import { readIngressInputs } from '../../lib/providers/aws/inputs.js';
 import { collectedSlice, minimalIngress, path, service } from '../fixtures/aws/objects.js';
 import { MemoryKube } from '../support/memory-kube.js';
 import { expectedSummary, summarize } from './aws-alb-support.js';
+import { simConfig } from './aws-env.js';
 
-const config: AwsProviderConfig = {
-  region: 'us-east-1',
-  vpc: { id: SIM_NETWORK.vpcId, cidrs: [SIM_NETWORK.vpcCidr] },
-  subnets: SIM_NETWORK.subnets.filter((s) => !s.public).map((s) => s.subnetId),
-  securityGroups: [SIM_NETWORK.defaultSecurityGroupId],
-  scheme: 'internal',
-  ownerId: 'karmada-test',
-  defaultTags: {},
-  healthCheck: { ...DEFAULT_HEALTH_CHECK },
-  maxAttempts: 3,
-};
+// The simulator's account, without default tags so that resources carry only ours.
+const config: AwsProviderConfig = { ...simConfig, defaultTags: {} };
 
 let sim: Elbv2Simulator | undefined;
 afterEach(async () => {

@@ -14,28 +14,14 @@ import type { MultiClusterIngress } from '../../lib/karmada/types.js';
 import { silentLogger } from '../../lib/log/logger.js';
 import { sweepOrphans } from '../../lib/maintenance/sweep.js';
 import type { LoadBalancer, ProviderContext } from '../../lib/provider/contract.js';
-import {
-  AwsProvider,
-  buildIngressStack,
-  DEFAULT_HEALTH_CHECK,
-  type AwsProviderConfig,
-} from '../../lib/providers/aws/index.js';
+import { AwsProvider, buildIngressStack, type AwsProviderConfig } from '../../lib/providers/aws/index.js';
 import { readIngressInputs } from '../../lib/providers/aws/inputs.js';
 import { collectedSlice, minimalIngress, path, service } from '../fixtures/aws/objects.js';
 import { MemoryKube } from '../support/memory-kube.js';
 import { callCounts, expectedSummary, summarize } from './aws-alb-support.js';
+import { simConfig } from './aws-env.js';
 
-const config: AwsProviderConfig = {
-  region: 'us-east-1',
-  vpc: { id: SIM_NETWORK.vpcId, cidrs: [SIM_NETWORK.vpcCidr] },
-  subnets: SIM_NETWORK.subnets.filter((s) => !s.public).map((s) => s.subnetId),
-  securityGroups: [SIM_NETWORK.defaultSecurityGroupId],
-  scheme: 'internal',
-  ownerId: 'karmada-test',
-  defaultTags: { team: 'platform' },
-  healthCheck: { ...DEFAULT_HEALTH_CHECK },
-  maxAttempts: 3,
-};
+const config: AwsProviderConfig = simConfig;
 
 interface Env {
   sim: Elbv2Simulator;
