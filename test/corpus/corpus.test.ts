@@ -4,6 +4,7 @@
  * expected text) and lands where an operator looks, that the rest of the batch is served, that no
  * AWS state is left behind for an invalid object, and that an invalid object can still be deleted.
  */
+import { sqsRecord } from '../support/sqs.js';
 import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -508,25 +509,6 @@ function notification(obj: KubeObject) {
   };
 }
 
-function sqsRecord(id: string, body: string) {
-  return {
-    messageId: id,
-    receiptHandle: `rh-${id}`,
-    body,
-    attributes: {
-      ApproximateReceiveCount: '1',
-      SentTimestamp: '0',
-      SenderId: 'x',
-      ApproximateFirstReceiveTimestamp: '0',
-      MessageGroupId: id,
-    },
-    messageAttributes: {},
-    md5OfBody: '',
-    eventSource: 'aws:sqs',
-    eventSourceARN: 'arn:aws:sqs:us-east-1:123456789012:mcp-notifications.fifo',
-    awsRegion: 'us-east-1',
-  };
-}
 
 async function startSqsStub(): Promise<{ url: string; close(): Promise<void> }> {
   const { createServer } = await import('node:http');

@@ -3,12 +3,13 @@
  * fake provider loaded through the registry) against the Kubernetes API stand-in, with a local
  * endpoint standing in for SQS's ChangeMessageVisibilityBatch (AWS JSON protocol).
  */
+import { sqsRecord } from '../support/sqs.js';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { SQSEvent, SQSRecord } from 'aws-lambda';
+import type { SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startKubeApiServer, type KubeApiServer } from '../../dev/kube-apiserver/index.js';
 import { lambdaContext } from '../../dev/local/function-server.js';
@@ -35,26 +36,6 @@ const visibilityCalls: Array<{
   QueueUrl: string;
   Entries: Array<{ ReceiptHandle: string; VisibilityTimeout: number }>;
 }> = [];
-
-function record(id: string, body: string, receiveCount = '1'): SQSRecord {
-  return {
-    messageId: id,
-    receiptHandle: `rh-${id}`,
-    body,
-    attributes: {
-      ApproximateReceiveCount: receiveCount,
-      SentTimestamp: '0',
-      SenderId: 'x',
-      ApproximateFirstReceiveTimestamp: '0',
-      MessageGroupId: id,
-    },
-    messageAttributes: {},
-    md5OfBody: '',
-    eventSource: 'aws:sqs',
-    eventSourceARN: 'arn:aws:sqs:us-east-1:123456789012:mcp-notifications.fifo',
-    awsRegion: 'us-east-1',
-  };
-}
 
 beforeAll(async () => {
   const dir = await mkdtemp(join(tmpdir(), 'sqs-fn-'));
@@ -106,17 +87,17 @@ describe('Function: sqs handler', () => {
     const broken = { ...serveMultiClusterService(), metadata: { name: 'broken', namespace: 'default' } };
     const event: SQSEvent = {
       Records: [
-        record('good', JSON.stringify(notificationFor('added', mci))),
-        record('not-json', '{oops'),
-        record(
+        sqsRecord('good', JSON.stringify(notificationFor('added', mci))),
+        sqsRecord('not-json', '{oops'),
+        sqsRecord(
           'unknown-kind',
           JSON.stringify({
             ...notificationFor('added', mci),
             ref: { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'x' },
           }),
         ),
-        record('bad-shape', JSON.stringify({ hello: 'world' })),
-        record('failing', JSON.stringify(notificationFor('added', broken)), '3'),
+        sqsRecord('bad-shape', JSON.stringify({ hello: 'world' })),
+        sqsRecord('failing', JSON.stringify(notificationFor('added', broken)), '3'),
       ],
     };
     const res = await handler(event, lambdaContext('sqs'));

@@ -6,12 +6,13 @@
  * object). Every log line is captured: the real SQS handler's Powertools JSON on stdout/stderr,
  * and the MemoryLogger lines of processBatch. Then each line is scanned for each secret value.
  */
+import { sqsRecord } from '../support/sqs.js';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { SQSEvent, SQSRecord } from 'aws-lambda';
+import type { SQSEvent } from 'aws-lambda';
 import { stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startElbv2Simulator, type Elbv2Simulator } from '../../dev/elbv2-sim/index.js';
@@ -144,26 +145,6 @@ function bodies(): string[] {
   ];
 }
 
-function record(id: string, body: string): SQSRecord {
-  return {
-    messageId: id,
-    receiptHandle: `rh-${id}`,
-    body,
-    attributes: {
-      ApproximateReceiveCount: '1',
-      SentTimestamp: '0',
-      SenderId: 'x',
-      ApproximateFirstReceiveTimestamp: '0',
-      MessageGroupId: id,
-    },
-    messageAttributes: {},
-    md5OfBody: '',
-    eventSource: 'aws:sqs',
-    eventSourceARN: 'arn:aws:sqs:us-east-1:123456789012:mcp-notifications.fifo',
-    awsRegion: 'us-east-1',
-  };
-}
-
 function scan(lines: string[]): string[] {
   return lines.flatMap((line) =>
     FORBIDDEN.filter((s) => line.includes(s)).map((s) => `${s.slice(0, 12)}… in: ${line.slice(0, 300)}`),
@@ -245,7 +226,7 @@ describe('no log line contains a token, a client key or Secret data', () => {
     try {
       vi.resetModules();
       const { handler } = await import('../../functions/sqs.js');
-      const event: SQSEvent = { Records: bodies().map((b, i) => record(`m${i}`, b)) };
+      const event: SQSEvent = { Records: bodies().map((b, i) => sqsRecord(`m${i}`, b)) };
       // Twice: the second run sees the objects already changed (updates, repeated Events).
       const first = await handler(event, lambdaContext('sqs'));
       const second = await handler(event, lambdaContext('sqs'));
