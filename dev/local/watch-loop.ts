@@ -5,7 +5,7 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import { Watch } from '@kubernetes/client-node';
-import { Resources } from '../../lib/kube/resources.js';
+import { WATCHED_TYPES } from '../../lib/forwarder/watched.js';
 import type { KubeObject, ResourceType } from '../../lib/kube/types.js';
 import {
   NOTIFICATION_API_VERSION,
@@ -14,17 +14,8 @@ import {
   type ChangeType,
 } from '../../lib/notification/types.js';
 
-export const WATCHED: ResourceType[] = [
-  Resources.MultiClusterIngress,
-  Resources.MultiClusterService,
-  Resources.Service,
-  Resources.EndpointSlice,
-  Resources.Secret,
-  Resources.IngressClass,
-  Resources.Cluster,
-  Resources.ResourceBinding,
-  Resources.ClusterPropagationPolicy,
-];
+/** The forwarder's list: both sources watch the same kinds. */
+export const WATCHED: readonly ResourceType[] = WATCHED_TYPES;
 
 function basePath(t: ResourceType): string {
   return `${t.apiVersion.includes('/') ? '/apis' : '/api'}/${t.apiVersion}/${t.plural}`;
