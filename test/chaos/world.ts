@@ -6,6 +6,10 @@
  */
 import type { KubeObject } from '../../lib/kube/types.js';
 import type { Rng } from './prng.js';
+// The same builders the local pipeline seeds with: one definition of what Karmada holds.
+import { cluster, ingressClass } from '../../dev/local/scenario.js';
+
+export { cluster, ingressClass };
 
 export const NAMESPACE = 'default';
 export const OUR_CLASS = 'aws';
@@ -25,28 +29,6 @@ export function serviceName(i: number): string {
 
 export function ingressName(i: number): string {
   return `mci-${String(i).padStart(3, '0')}`;
-}
-
-export function ingressClass(name: string, controller: string, isDefault: boolean): KubeObject {
-  return {
-    apiVersion: 'networking.k8s.io/v1',
-    kind: 'IngressClass',
-    metadata: {
-      name,
-      ...(isDefault ? { annotations: { 'ingressclass.kubernetes.io/is-default-class': 'true' } } : {}),
-    },
-    spec: { controller },
-  } as KubeObject;
-}
-
-export function cluster(name: string, trafficControl: boolean): KubeObject {
-  return {
-    apiVersion: 'cluster.karmada.io/v1alpha1',
-    kind: 'Cluster',
-    metadata: { name },
-    spec: { syncMode: 'Push' },
-    status: trafficControl ? { remedyActions: ['TrafficControl'] } : {},
-  } as KubeObject;
 }
 
 export function service(name: string): KubeObject {
