@@ -13,6 +13,8 @@ export interface ForwarderConfig {
   coalesceWindowMs: number;
   batchIntervalMs: number;
   namespaces?: string[];
+  /** Opt-in: watch Secrets' metadata in these namespaces (none by default). */
+  secretNamespaces?: string[];
   leaderElect: boolean;
   leaseName: string;
   leaseNamespace: string;
@@ -80,6 +82,11 @@ const OPTIONS: Option[] = [
     flag: 'namespaces',
     env: 'FORWARDER_NAMESPACES',
     help: 'comma-separated namespaces to watch (default: all)',
+  },
+  {
+    flag: 'watch-secrets-in',
+    env: 'FORWARDER_WATCH_SECRETS_IN',
+    help: 'comma-separated namespaces whose Secrets (metadata only) are watched; needs a Role in each (default: none)',
   },
   {
     flag: 'leader-elect',
@@ -181,6 +188,10 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     ?.split(',')
     .map((s) => s.trim())
     .filter(Boolean);
+  const secretNamespaces = get('watch-secrets-in')
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const opt = <K extends string, V>(key: K, v: V | undefined): Partial<Record<K, V>> =>
     v === undefined ? {} : ({ [key]: v } as Record<K, V>);
   return {
@@ -195,6 +206,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     coalesceWindowMs: parseDuration(get('coalesce-window') ?? '100ms'),
     batchIntervalMs: parseDuration(get('batch-interval') ?? '20ms'),
     ...(namespaces && namespaces.length > 0 ? { namespaces } : {}),
+    ...(secretNamespaces && secretNamespaces.length > 0 ? { secretNamespaces } : {}),
     leaderElect: parseBool(get('leader-elect') ?? 'true', 'leader-elect'),
     leaseName: get('lease-name') ?? 'multicluster-forwarder',
     leaseNamespace: get('lease-namespace') ?? 'karmada-system',

@@ -242,6 +242,8 @@ describe('Integration: two replicas, shutdown, SQS, secrets', () => {
       leaseServer: env.kube.url,
       sinkUrl: sink.url,
       logger: raw,
+      // Secrets are opt-in: watched here to prove their data never leaks when they are.
+      secretNamespaces: ['default'],
     });
     cleanups.push(() => fwd.shutdown());
     await fwd.start();

@@ -28,6 +28,7 @@ describe('Integration: forwarder against the Kubernetes API stand-in', () => {
       logger,
       port: 0,
       watchTimeoutSeconds: 1,
+      secretNamespaces: ['default'],
     });
     await fwd.start();
   });

@@ -30,7 +30,7 @@ import { MCI_FINALIZER, MCS_FINALIZER } from '../../lib/karmada/constants.js';
 import { createKubeClient, loadKubeConfig } from '../../lib/kube/client-node.js';
 import type { KubeClient } from '../../lib/kube/client.js';
 import { Resources } from '../../lib/kube/resources.js';
-import type { KubeObject } from '../../lib/kube/types.js';
+import type { KubeObject, ResourceType } from '../../lib/kube/types.js';
 import { NOTIFICATION_API_VERSION, NOTIFICATION_KIND } from '../../lib/notification/types.js';
 import { sqsRecord } from '../support/sqs.js';
 
@@ -115,7 +115,7 @@ function notification(change: string, obj: KubeObject) {
   };
 }
 
-async function removeWithoutCleanup(type: typeof Resources.MultiClusterIngress, name: string) {
+async function removeWithoutCleanup(type: ResourceType, name: string) {
   const obj = await kube.get<KubeObject>(type, 'default', name);
   if (!obj) return;
   await kube.update(type, { ...obj, metadata: { ...obj.metadata, finalizers: [] } });
