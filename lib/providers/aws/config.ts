@@ -6,6 +6,7 @@ import { ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balan
 import { parse as parseYaml } from 'yaml';
 import * as z from 'zod/mini';
 import { ProviderConfigError, errorMessage } from '../../errors.js';
+import { reservedTagOwner } from './reserved-tags.js';
 import { RESERVED_TAG_KEYS, TAG_PREFIX } from './tagging.js';
 
 /** LBC's ALB target group health-check defaults (alb.ingress.kubernetes.io/healthcheck-*). */
@@ -168,10 +169,11 @@ export function parseAwsConfig(text: string | undefined): AwsProviderConfig {
   const cfg = result.data;
   const defaultTags = cfg.defaultTags ?? {};
   for (const key of Object.keys(defaultTags)) {
-    // Ownership tags decide what we may delete; letting configuration override them would be a foot-gun.
-    if (RESERVED_TAG_KEYS.includes(key) || key.startsWith('aws:')) {
+    // Ownership tags decide what we (and other controllers) may delete: configuration cannot set them.
+    const owner = reservedTagOwner(key);
+    if (owner) {
       throw new ProviderConfigError(
-        `invalid aws provider configuration: defaultTags.${key}: reserved tag key`,
+        `invalid aws provider configuration: defaultTags.${key}: reserved tag key (${owner})`,
       );
     }
     // Two owners of one key would flap it; LBC refuses the same overlap.
@@ -182,7 +184,7 @@ export function parseAwsConfig(text: string | undefined): AwsProviderConfig {
     }
   }
   for (const key of cfg.externalManagedTags ?? []) {
-    if (RESERVED_TAG_KEYS.includes(key) || key.startsWith(`${TAG_PREFIX}/`)) {
+    if (RESERVED_TAG_KEYS.includes(key) || key.toLowerCase().startsWith(`${TAG_PREFIX}/`)) {
       throw new ProviderConfigError(
         `invalid aws provider configuration: externalManagedTags: ${key} is one of our own tag keys`,
       );
