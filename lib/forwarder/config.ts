@@ -182,8 +182,9 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   const port = Number(get('port'));
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError('--port must be 0-65535');
   const batchSize = Number(get('batch-size'));
-  if (!Number.isInteger(batchSize) || batchSize < 1)
-    throw new ConfigError('--batch-size must be a positive integer');
+  // The functions refuse requests carrying more (MAX_NOTIFICATIONS_PER_REQUEST).
+  if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 100)
+    throw new ConfigError('--batch-size must be an integer from 1 to 100');
   const namespaces = get('namespaces')
     ?.split(',')
     .map((s) => s.trim())
