@@ -46,6 +46,7 @@ async function main(): Promise<number> {
       ...(config.region ? { region: config.region } : {}),
       ...(config.sinkEndpoint ? { endpoint: config.sinkEndpoint } : {}),
       ...(config.batchSize ? { batchSize: config.batchSize } : {}),
+      sign: config.sinkSign,
     }),
     ...(config.leaderElect
       ? { leaseStore: createLeaseStore(kc, config.leaseNamespace, config.leaseName) }

@@ -7,6 +7,8 @@ export interface ForwarderConfig {
   sink: SinkType;
   sinkTarget: string;
   sinkEndpoint?: string;
+  /** HTTP sink: SigV4-sign (auto: for Lambda function URLs). */
+  sinkSign: 'auto' | boolean;
   region?: string;
   batchSize?: number;
   resyncPeriodMs: number;
@@ -52,6 +54,12 @@ const OPTIONS: Option[] = [
     flag: 'sink-endpoint',
     env: 'FORWARDER_SINK_ENDPOINT',
     help: 'AWS endpoint override (local fakes, VPC endpoints)',
+  },
+  {
+    flag: 'sink-sign',
+    env: 'FORWARDER_SINK_SIGN',
+    help: 'http sink: SigV4-sign requests (true | false | auto = for Lambda function URLs)',
+    default: 'auto',
   },
   { flag: 'region', env: 'AWS_REGION', help: 'AWS region of the queue or function' },
   {
@@ -201,6 +209,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     sink,
     sinkTarget,
     ...opt('sinkEndpoint', get('sink-endpoint')),
+    sinkSign: get('sink-sign') === 'auto' ? 'auto' : parseBool(get('sink-sign') ?? 'auto', 'sink-sign'),
     ...opt('region', get('region')),
     batchSize,
     resyncPeriodMs: parseDuration(get('resync-period') ?? '10m'),

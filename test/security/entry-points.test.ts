@@ -149,3 +149,22 @@ describe('routing fan-out per invocation is capped', () => {
     expect(second?.rejected).toBeUndefined();
   });
 });
+
+describe('SQS deduplication IDs', () => {
+  it('SQS deduplication IDs are unpredictable to senders: keyed, not a plain hash of the change', async () => {
+    const { createHash, randomBytes } = await import('node:crypto');
+    const { deduplicationId } = await import('../../lib/forwarder/sinks/sqs.js');
+    const n = {
+      ...note(minimalIngress()),
+      ref: { ...note(minimalIngress()).ref, uid: 'u1', resourceVersion: '7' },
+    };
+    const { apiVersion, kind, namespace, name } = n.ref;
+    const plain = createHash('sha256')
+      .update(`${apiVersion}/${kind}/${namespace ?? ''}/${name}|u1|7|${n.change}`)
+      .digest('hex');
+    expect(deduplicationId(n)).not.toBe(plain);
+    // Stable within a process (retries are deduplicated), different under another key.
+    expect(deduplicationId(n)).toBe(deduplicationId(n));
+    expect(deduplicationId(n, randomBytes(32))).not.toBe(deduplicationId(n));
+  });
+});
