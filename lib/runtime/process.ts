@@ -70,6 +70,7 @@ export async function processBatch(
     events: rt.events,
     logger: rt.logger,
     signal: options.signal,
+    ...(rt.config.allowedNamespaces ? { namespaces: rt.config.allowedNamespaces } : {}),
   };
 
   const planned: Planned[] = await Promise.all(

@@ -75,6 +75,7 @@ describe.skipIf(!hasKubectl)('deployment manifests', () => {
     'infra/forwarder/k8s/host',
     'infra/forwarder/k8s/watch-secrets',
     'infra/functions-rbac',
+    'infra/functions-rbac/per-namespace',
   ])(
     '%s renders with kubectl kustomize and passes kubectl apply --dry-run=client',
     async (path) => {
