@@ -17,7 +17,6 @@ import { createKubeClient, loadKubeConfig } from '../../lib/kube/client-node.js'
 import type { KubeClient } from '../../lib/kube/client.js';
 import type { KubeObject } from '../../lib/kube/types.js';
 import { MemoryLogger } from '../../lib/log/logger.js';
-import { dependentRequests } from '../../lib/reconcile/dependents.js';
 import type { RuntimeConfig } from '../../lib/runtime/config.js';
 import { processBatch, type BatchItem, type ItemResult } from '../../lib/runtime/process.js';
 import { createRuntimeWith, type Runtime } from '../../lib/runtime/runtime.js';
@@ -168,7 +167,6 @@ export async function startEnv(options: EnvOptions = {}): Promise<Env> {
       processBatch(runtime, items, {
         signal: new AbortController().signal,
         holder: `corpus-${n++}`,
-        dependents: dependentRequests,
       }),
     close: () => api.close(),
   };

@@ -14,8 +14,7 @@ import type { KubeClient } from '../../lib/kube/client.js';
 import type { KubeObject } from '../../lib/kube/types.js';
 import { MemoryLogger } from '../../lib/log/logger.js';
 import type { NormalizedNotification, ChangeType } from '../../lib/notification/types.js';
-import { dependentRequests } from '../../lib/reconcile/dependents.js';
-import type { ControllerName, DependentMapper } from '../../lib/reconcile/route.js';
+import type { ControllerName } from '../../lib/reconcile/requests.js';
 import type { RuntimeConfig } from '../../lib/runtime/config.js';
 import { processBatch, type ItemResult } from '../../lib/runtime/process.js';
 import { createRuntimeWith, type Runtime } from '../../lib/runtime/runtime.js';
@@ -37,10 +36,7 @@ export interface HarnessOptions {
   provider?: string;
   providerConfig?: string;
   runtime?: Partial<RuntimeConfig>;
-  /**
-   * Run only these controllers' requests (all by default, as the functions do). The load-balancer
-   * controllers' requests for their own objects are always made.
-   */
+  /** Run only these controllers' requests (all by default, as the functions do). */
   controllers?: readonly ControllerName[];
 }
 
@@ -65,10 +61,6 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     ...options.runtime,
   };
   const runtime = await createRuntimeWith(config, kube, logger);
-  const only = options.controllers;
-  const dependents: DependentMapper = only
-    ? async (deps, note) => (await dependentRequests(deps, note)).filter((r) => only.includes(r.controller))
-    : dependentRequests;
   let n = 0;
   return {
     api,
@@ -84,7 +76,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
           id: String(n++),
           notifications: () => (Array.isArray(item) ? item : [item]),
         })),
-        { signal: new AbortController().signal, holder: `test-${n}`, dependents },
+        {
+          signal: new AbortController().signal,
+          holder: `test-${n}`,
+          ...(options.controllers ? { controllers: options.controllers } : {}),
+        },
       ),
     seed: (objects) => seed(kube, objects),
     close: () => api.close(),
