@@ -19,7 +19,8 @@ import { MemoryLogger } from '../../lib/log/logger.js';
 import { notificationsFromHttp } from '../../lib/notification/http.js';
 import { parseSqsBody } from '../../lib/notification/parse.js';
 import type { NormalizedNotification } from '../../lib/notification/types.js';
-import { STACK_TAG, OWNER_TAG, stackId } from '../../lib/providers/aws/tagging.js';
+import { stackId } from '../../lib/provider/stack-id.js';
+import { STACK_TAG, OWNER_TAG } from '../../lib/providers/aws/tagging.js';
 import { CONDITION_ANNOTATION, READY_CONDITION } from '../../lib/reconcile/conditions.js';
 import { loadRuntimeConfig } from '../../lib/runtime/config.js';
 import type { BatchItem } from '../../lib/runtime/process.js';
@@ -410,11 +411,9 @@ describe('a wrong or expired kubeconfig: the error names the problem and never c
       expect('runtime' in created, 'error' in created ? created.error.message : '').toBe(true);
       if (!('runtime' in created)) return;
       const { processBatch } = await import('../../lib/runtime/process.js');
-      const { dependentRequests } = await import('../../lib/reconcile/dependents.js');
       const [res] = await processBatch(created.runtime, [validItem()], {
         signal: new AbortController().signal,
         holder: 'corpus-kubeconfig',
-        dependents: dependentRequests,
       });
       expect(res).toMatchObject({ ok: false });
       message = res?.error ?? '';

@@ -17,8 +17,7 @@ import type { KubeClient } from '../../lib/kube/client.js';
 import type { KubeObject, ResourceType } from '../../lib/kube/types.js';
 import { MemoryLogger } from '../../lib/log/logger.js';
 import type { NormalizedNotification, ChangeType } from '../../lib/notification/types.js';
-import { dependentRequests } from '../../lib/reconcile/dependents.js';
-import type { ControllerName, DependentMapper } from '../../lib/reconcile/route.js';
+import type { ControllerName } from '../../lib/reconcile/requests.js';
 import type { RuntimeConfig } from '../../lib/runtime/config.js';
 import { processBatch, type BatchItem, type ItemResult } from '../../lib/runtime/process.js';
 import { createRuntimeWith, type Runtime } from '../../lib/runtime/runtime.js';
@@ -46,10 +45,7 @@ export interface HarnessOptions {
   /** The provider configuration file's text. */
   providerConfig?: string;
   runtime?: Partial<RuntimeConfig>;
-  /**
-   * Run only these controllers' requests (all by default, as the functions do). The load-balancer
-   * controllers' requests for their own objects are always made.
-   */
+  /** Run only these controllers' requests (all by default, as the functions do). */
   controllers?: readonly ControllerName[];
   /** Serve the CRDs without their schemas (see laxCrds). */
   lax?: boolean;
@@ -79,17 +75,13 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   };
   const runtime = await createRuntimeWith(config, kube, logger);
   if (options.objects) await seed(kube, options.objects);
-  const only = options.controllers;
-  const dependents: DependentMapper = only
-    ? async (deps, note) => (await dependentRequests(deps, note)).filter((r) => only.includes(r.controller))
-    : dependentRequests;
   let batches = 0;
   let items = 0;
   const run = (batch: BatchItem[]) =>
     processBatch(runtime, batch, {
       signal: new AbortController().signal,
       holder: `test-${batches++}`,
-      dependents,
+      ...(options.controllers ? { controllers: options.controllers } : {}),
     });
   return {
     api,
