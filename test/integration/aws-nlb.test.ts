@@ -7,6 +7,7 @@ import { InvalidObjectError } from '../../lib/errors.js';
 import type { MultiClusterService } from '../../lib/karmada/types.js';
 import { collectedSlice, service } from '../fixtures/aws/objects.js';
 import { mcs, startAwsEnv, type AwsEnv } from './aws-env.js';
+import { EMPTY_SIM_STATE } from '../support/elbv2-state.js';
 
 let env: AwsEnv;
 
@@ -238,14 +239,7 @@ describe('AWS provider: MultiClusterService → NLB (simulator)', () => {
     await lb().ensure(env.ctx, m);
     const removed = mcs('serve', { types: ['CrossCluster'] });
     const calls = await env.measured(() => lb().ensureDeleted(env.ctx, removed));
-    expect(env.sim.snapshot()).toStrictEqual({
-      loadBalancers: [],
-      targetGroups: [],
-      listeners: [],
-      rules: [],
-      targets: [],
-      tags: [],
-    });
+    expect(env.sim.snapshot()).toStrictEqual(EMPTY_SIM_STATE);
     expect(calls).toStrictEqual({
       DescribeLoadBalancers: 2,
       DescribeTags: 2,
