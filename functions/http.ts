@@ -6,7 +6,6 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { safeErrorLine } from '../lib/log/redact.js';
 import { notificationsFromHttp } from '../lib/notification/http.js';
-import { dependentRequests } from '../lib/reconcile/dependents.js';
 import { lambdaHandler, logger, runtimeFor } from '../lib/runtime/lambda.js';
 import { processBatch } from '../lib/runtime/process.js';
 import { publicResults } from '../lib/runtime/public-results.js';
@@ -35,12 +34,7 @@ export const handler = lambdaHandler<APIGatewayProxyEventV2, APIGatewayProxyStru
     const results = await processBatch(
       runtime,
       notifications.map((n, i) => ({ id: String(i), notifications: () => [n] })),
-      {
-        signal,
-        holder: context.awsRequestId,
-        dependents: dependentRequests,
-        maxRequests: MAX_OBJECTS_PER_INVOCATION,
-      },
+      { signal, holder: context.awsRequestId, maxRequests: MAX_OBJECTS_PER_INVOCATION },
     );
     // Details of failures stay in the logs: the caller learns outcomes, not internals.
     return json(results.every((r) => r.ok) ? 200 : 500, {

@@ -4,7 +4,6 @@
  */
 import type { NormalizedNotification } from '../lib/notification/types.js';
 import { normalizeMany } from '../lib/notification/parse.js';
-import { dependentRequests } from '../lib/reconcile/dependents.js';
 import { lambdaHandler, runtimeFor } from '../lib/runtime/lambda.js';
 import { processBatch } from '../lib/runtime/process.js';
 import { publicResults, type PublicItemResult } from '../lib/runtime/public-results.js';
@@ -19,12 +18,7 @@ export const handler = lambdaHandler<unknown, { results: PublicItemResult[] }>(
     const results = await processBatch(
       runtime,
       notifications.map((n, i) => ({ id: String(i), notifications: () => [n] })),
-      {
-        signal,
-        holder: context.awsRequestId,
-        dependents: dependentRequests,
-        maxRequests: MAX_OBJECTS_PER_INVOCATION,
-      },
+      { signal, holder: context.awsRequestId, maxRequests: MAX_OBJECTS_PER_INVOCATION },
     );
     const failed = results.filter((r) => !r.ok);
     // The error reaches the caller (and async destinations): counts and the request ID only; the

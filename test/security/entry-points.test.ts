@@ -25,7 +25,6 @@ import type { KubeObject } from '../../lib/kube/types.js';
 import { MAX_NOTIFICATIONS_PER_REQUEST } from '../../lib/notification/parse.js';
 import { notifyChange, startHarness, type Harness } from '../support/harness.js';
 import { processBatch } from '../../lib/runtime/process.js';
-import { dependentRequests } from '../../lib/reconcile/dependents.js';
 
 const note = (obj: KubeObject) => makeNotification('added', resourceFor(obj.apiVersion!, obj.kind!)!, obj);
 const INTERNAL = 'internal-detail-arn:aws:elasticloadbalancing:eu-west-1:123456789012:never-returned';
@@ -122,7 +121,7 @@ describe('routing fan-out per invocation is capped', () => {
     processBatch(
       h.runtime,
       items.map((n, i) => ({ id: String(i), notifications: () => [n] })),
-      { signal: new AbortController().signal, holder: 'cap', dependents: dependentRequests, maxRequests },
+      { signal: new AbortController().signal, holder: 'cap', maxRequests },
     );
 
   it('one notification that fans out past the cap is refused, naming the cap', async () => {

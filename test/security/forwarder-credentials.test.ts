@@ -18,7 +18,6 @@ import { createKubeApi } from '../../lib/forwarder/kube-api.js';
 import { loadForwarderKubeConfig } from '../../lib/forwarder/kubeconfig.js';
 import { loadConfig } from '../../lib/forwarder/config.js';
 import { Resources } from '../../lib/kube/resources.js';
-import { waitFor } from '../integration/forwarder-fakes.js';
 import { makeForwarder, sampleObjects, startEnv } from '../integration/forwarder-setup.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -52,7 +51,7 @@ describe('forwarder Secrets: opt-in, namespaced', () => {
     const on = makeForwarder({ server: env.kube.url, secretNamespaces: ['default'], shutdownTimeoutMs: 100 });
     await on.start();
     await on.currentPipeline?.synced;
-    await waitFor(() => secretRequests().length > 0, 5_000, 'secret list');
+    await vi.waitFor(() => expect(secretRequests().length).toBeGreaterThan(0), { timeout: 5_000 });
     await on.shutdown();
     expect(new Set(secretRequests())).toEqual(new Set(['/api/v1/namespaces/default/secrets']));
   }, 30_000);
