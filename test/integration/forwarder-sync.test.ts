@@ -207,6 +207,8 @@ describe('Integration: resync and the namespaces filter', () => {
       sinkUrl: sink.url,
       resyncPeriodMs: 400,
       namespaces: ['default'],
+      // The sample Secret, watched because its namespace is listed (opt-in).
+      secretNamespaces: ['default'],
     });
     try {
       // Act
