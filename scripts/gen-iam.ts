@@ -13,11 +13,14 @@ import { format, resolveConfig } from 'prettier';
 import { elbv2PolicyDocument } from '../lib/providers/aws/iam.js';
 import { functionRolesDocument, PARAMETERS } from '../infra/iam/function-roles.js';
 
+/** The Serverless Framework parameter that holds the Karmada instance (kube-system's UID). */
+export const INSTANCE_ID_PARAMETER = PARAMETERS.instanceId;
+
 /** The Serverless Framework parameter that holds the provider configuration's `ownerId`. */
 export const OWNER_ID_PARAMETER = PARAMETERS.ownerId;
 
 export function policyDocument() {
-  return elbv2PolicyDocument({ ownerId: OWNER_ID_PARAMETER });
+  return elbv2PolicyDocument({ ownerId: OWNER_ID_PARAMETER, instanceId: INSTANCE_ID_PARAMETER });
 }
 
 export const GENERATED = {

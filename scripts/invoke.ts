@@ -57,6 +57,16 @@ const args = [
   resolve(eventFile),
   '--param',
   `provider=${values.provider}`,
+  // serverless.yml has no default for these (a deployment must name them); a local run names
+  // placeholders and switches the deployed-values checks off (the stand-in is no deployed Karmada).
+  '--param',
+  'awsOwnerId=local',
+  '--param',
+  'karmadaInstanceId=local',
+  '--env',
+  'AWS_OWNER_ID=',
+  '--env',
+  'KARMADA_INSTANCE_ID=',
   '--env',
   `KUBECONFIG=${kubeconfig}`,
   '--env',

@@ -51,6 +51,10 @@ export const QUEUE_ACTIONS: Record<QueueUse, readonly string[]> = {
 /** Serverless parameters the roles are rendered with. */
 export const PARAMETERS = {
   ownerId: '${param:awsOwnerId}',
+  instanceId: '${param:karmadaInstanceId}',
+  allowedSchemes: '${param:awsAllowedSchemes}',
+  allowedSubnets: '${param:awsAllowedSubnets}',
+  allowedSecurityGroups: '${param:awsAllowedSecurityGroups}',
   kubeconfigSecretId: '${param:kubeconfigSecretId}',
   kubeconfigParameter: '${param:kubeconfigParameter}',
   functionPrefix: '${self:service}-${sls:stage}',
@@ -63,7 +67,23 @@ export const CONDITIONS = {
     'Fn::Equals': [{ 'Fn::Select': [0, { 'Fn::Split': [':', `${PARAMETERS.kubeconfigSecretId}:`] }] }, 'arn'],
   },
   KubeconfigFromSsm: { 'Fn::Not': [{ 'Fn::Equals': [PARAMETERS.kubeconfigParameter, ''] }] },
+  PinSchemes: { 'Fn::Not': [{ 'Fn::Equals': [PARAMETERS.allowedSchemes, ''] }] },
+  PinSubnets: { 'Fn::Not': [{ 'Fn::Equals': [PARAMETERS.allowedSubnets, ''] }] },
+  PinSecurityGroups: { 'Fn::Not': [{ 'Fn::Equals': [PARAMETERS.allowedSecurityGroups, ''] }] },
 } as const;
+
+/**
+ * The IAM backstop of the tenant policy: the schemes, subnets and security groups any load
+ * balancer of this deployment may have (comma-separated parameters; empty pins nothing, `*`).
+ */
+const pinned = (condition: keyof typeof CONDITIONS, parameter: string) => ({
+  'Fn::If': [condition, { 'Fn::Split': [',', parameter] }, ['*']],
+});
+const GUARDRAILS = {
+  schemes: pinned('PinSchemes', PARAMETERS.allowedSchemes),
+  subnets: pinned('PinSubnets', PARAMETERS.allowedSubnets),
+  securityGroups: pinned('PinSecurityGroups', PARAMETERS.allowedSecurityGroups),
+};
 
 export interface RoleStatement {
   Sid: string;
@@ -145,7 +165,12 @@ export function functionRoleStatements(fn: FunctionName): unknown[] {
     logStatement(fn),
     ...kubeconfigStatements(),
     ...queueStatements(access.queue ?? []),
-    ...(access.elbv2 ? elbv2PolicyStatements({ ownerId: PARAMETERS.ownerId }, access.elbv2) : []),
+    ...(access.elbv2
+      ? elbv2PolicyStatements(
+          { ownerId: PARAMETERS.ownerId, instanceId: PARAMETERS.instanceId, guardrails: GUARDRAILS },
+          access.elbv2,
+        )
+      : []),
   ];
 }
 

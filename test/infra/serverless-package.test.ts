@@ -11,6 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
+const INSTANCE = '6f1d3c2a-8b4e-4f7a-9c1d-2e3f4a5b6c7d';
 
 type Resource = { Type: string; Properties: Record<string, any>; DependsOn?: unknown };
 let resources: Record<string, Resource>;
@@ -22,11 +23,17 @@ beforeAll(async () => {
   const env: NodeJS.ProcessEnv = { ...process.env, AWS_REGION: 'eu-west-1', SLS_TELEMETRY_DISABLED: '1' };
   for (const k of ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'AWS_PROFILE'])
     delete env[k];
-  await run('npx', ['osls', 'package', '--stage', 'ci', '--region', 'eu-west-1', '--package', out], {
-    cwd: ROOT,
-    env,
-    timeout: 240_000,
-  });
+  // awsOwnerId and karmadaInstanceId have no defaults: a deployment names both.
+  const params = ['--param', 'awsOwnerId=karmada-ci', '--param', `karmadaInstanceId=${INSTANCE}`];
+  await run(
+    'npx',
+    ['osls', 'package', '--stage', 'ci', '--region', 'eu-west-1', '--package', out, ...params],
+    {
+      cwd: ROOT,
+      env,
+      timeout: 240_000,
+    },
+  );
   resources = JSON.parse(
     readFileSync(join(out, 'cloudformation-template-update-stack.json'), 'utf8'),
   ).Resources;
@@ -102,6 +109,11 @@ describe('osls package', () => {
     const sweep = JSON.stringify(roles.SweepFunctionRole!.Properties.Policies);
     expect(sweep).toContain('"aws:ResourceTag/multicluster.karmada.io/owner":"karmada-ci"');
     expect(sweep).toContain('secret:multicluster-cloud-provider/kubeconfig-??????');
+    expect(sweep).toContain(`"aws:ResourceTag/multicluster.karmada.io/instance":"${INSTANCE}"`);
+    for (const [, fn] of byType('AWS::Lambda::Function')) {
+      expect(fn.Properties.Environment.Variables.AWS_OWNER_ID).toBe('karmada-ci');
+      expect(fn.Properties.Environment.Variables.KARMADA_INSTANCE_ID).toBe(INSTANCE);
+    }
   });
 
   it('caps the directly called functions with reserved concurrency', () => {

@@ -22,6 +22,10 @@ export const ACCOUNT: Account = {
   accountId: '123456789012',
   params: {
     awsOwnerId: 'team-a',
+    karmadaInstanceId: 'instance-a',
+    awsAllowedSchemes: '',
+    awsAllowedSubnets: '',
+    awsAllowedSecurityGroups: '',
     kubeconfigSecretId: 'multicluster-cloud-provider/kubeconfig',
     kubeconfigParameter: '',
   },

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { parse, type CollectionTag, type ScalarTag } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { elbv2PolicyStatements } from '../../lib/providers/aws/iam.js';
-import { OWNER_TAG } from '../../lib/providers/aws/tagging.js';
+import { INSTANCE_TAG, OWNER_TAG } from '../../lib/providers/aws/tagging.js';
 import {
   FUNCTION_NAMES,
   functionRolesDocument,
@@ -201,7 +201,16 @@ const lb = (owner: string) =>
   `arn:aws:elasticloadbalancing:eu-west-1:123456789012:loadbalancer/app/k8s-${owner}/0123456789abcdef`;
 const listener = (owner: string) =>
   `arn:aws:elasticloadbalancing:eu-west-1:123456789012:listener/app/k8s-${owner}/0123456789abcdef/fedcba9876543210`;
-const ours = { [`aws:RequestTag/${OWNER_TAG}`]: 'team-a', 'aws:TagKeys': [OWNER_TAG] };
+const ours = {
+  [`aws:RequestTag/${OWNER_TAG}`]: 'team-a',
+  [`aws:RequestTag/${INSTANCE_TAG}`]: 'instance-a',
+  'aws:TagKeys': [OWNER_TAG, INSTANCE_TAG],
+};
+/** A resource's tags as condition keys. */
+const tagged = (owner: string | undefined, instance = 'instance-a'): Record<string, string> =>
+  owner === undefined
+    ? {}
+    : { [`aws:ResourceTag/${OWNER_TAG}`]: owner, [`aws:ResourceTag/${INSTANCE_TAG}`]: instance };
 
 describe('IAM: every function runs under a role of its own, generated from the code', () => {
   const { roles, raw, sources } = deployment(serverless);
@@ -280,7 +289,7 @@ describe('IAM: child creates require the parent’s owner tag', () => {
     const request = (owner: string) => ({
       action: 'elasticloadbalancing:CreateListener',
       resource: lb(owner),
-      context: { ...ours, [`aws:ResourceTag/${OWNER_TAG}`]: owner === 'none' ? undefined : owner },
+      context: { ...ours, ...tagged(owner === 'none' ? undefined : owner) },
     });
     expect(isAllowed(reconcile, request('team-a'))).toBe(true);
     expect(isAllowed(reconcile, request('team-b'))).toBe(false);
@@ -291,7 +300,7 @@ describe('IAM: child creates require the parent’s owner tag', () => {
     const request = (owner: string | undefined) => ({
       action: 'elasticloadbalancing:CreateRule',
       resource: listener(owner ?? 'other'),
-      context: { ...ours, [`aws:ResourceTag/${OWNER_TAG}`]: owner },
+      context: { ...ours, ...tagged(owner) },
     });
     expect(isAllowed(reconcile, request('team-a'))).toBe(true);
     expect(isAllowed(reconcile, request('team-b'))).toBe(false);
@@ -306,7 +315,7 @@ describe('IAM: child creates require the parent’s owner tag', () => {
     expect(isAllowed(reconcile, { action: 'elasticloadbalancing:CreateTargetGroup', resource: tg })).toBe(
       false,
     );
-    const owned = { [`aws:ResourceTag/${OWNER_TAG}`]: 'team-a' };
+    const owned = tagged('team-a');
     const addTags = (tags: Record<string, string>) => ({
       action: 'elasticloadbalancing:AddTags',
       resource: tg,
@@ -329,7 +338,44 @@ describe('IAM: child creates require the parent’s owner tag', () => {
       isAllowed(reconcile, {
         action: 'elasticloadbalancing:DeleteTargetGroup',
         resource: tg,
-        context: { [`aws:ResourceTag/${OWNER_TAG}`]: 'team-b' },
+        context: tagged('team-b'),
+      }),
+    ).toBe(false);
+  });
+
+  it('every mutation also needs the Karmada instance tag: the same owner ID in another Karmada is denied', () => {
+    const tg = 'arn:aws:elasticloadbalancing:eu-west-1:123456789012:targetgroup/k8s-x/0123456789abcdef';
+    const other = tagged('team-a', 'instance-b');
+    for (const action of ['DeleteTargetGroup', 'RegisterTargets', 'ModifyTargetGroup']) {
+      const request = (context: Record<string, string>) => ({
+        action: `elasticloadbalancing:${action}`,
+        resource: tg,
+        context,
+      });
+      expect(isAllowed(reconcile, request(tagged('team-a'))), action).toBe(true);
+      expect(isAllowed(reconcile, request(other)), action).toBe(false);
+    }
+    expect(
+      isAllowed(reconcile, {
+        action: 'elasticloadbalancing:CreateListener',
+        resource: lb('team-a'),
+        context: { ...ours, ...other },
+      }),
+    ).toBe(false);
+    const { [`aws:RequestTag/${INSTANCE_TAG}`]: _dropped, ...withoutInstance } = ours;
+    expect(
+      isAllowed(reconcile, {
+        action: 'elasticloadbalancing:CreateTargetGroup',
+        resource: tg,
+        context: { ...withoutInstance, 'aws:TagKeys': [OWNER_TAG] },
+      }),
+    ).toBe(false);
+    // Nor can the instance tag be removed or changed.
+    expect(
+      isAllowed(reconcile, {
+        action: 'elasticloadbalancing:RemoveTags',
+        resource: tg,
+        context: { ...tagged('team-a'), 'aws:TagKeys': [INSTANCE_TAG] },
       }),
     ).toBe(false);
   });
@@ -407,5 +453,57 @@ describe('IAM: each role holds only what its function does', () => {
 
   it('only sqs consumes the queue', () => {
     for (const fn of FUNCTION_NAMES) expect(actions(fn).has('sqs:ReceiveMessage'), fn).toBe(fn === 'sqs');
+  });
+});
+
+describe('IAM: the tenant policy’s scheme, subnets and security groups are pinned in IAM too', () => {
+  const lbArn = lb('team-a');
+  const create = (context: Record<string, string | string[]>) => ({
+    action: 'elasticloadbalancing:CreateLoadBalancer',
+    resource: lbArn,
+    context: { ...ours, ...context },
+  });
+  const pinnedAccount = {
+    ...ACCOUNT,
+    params: {
+      ...ACCOUNT.params,
+      awsAllowedSchemes: 'internal',
+      awsAllowedSubnets: 'subnet-aaa,subnet-bbb',
+      awsAllowedSecurityGroups: 'sg-111',
+    },
+  };
+
+  it('with the parameters set, CreateLoadBalancer, SetSubnets and SetSecurityGroups outside them are denied', () => {
+    const r = deployment(serverless, pinnedAccount).roles.sqs!;
+    const ok = { 'elasticloadbalancing:Scheme': 'internal', 'elasticloadbalancing:Subnet': ['subnet-aaa'] };
+    expect(isAllowed(r, create({ ...ok, 'elasticloadbalancing:SecurityGroup': ['sg-111'] }))).toBe(true);
+    expect(isAllowed(r, create({ ...ok, 'elasticloadbalancing:Scheme': 'internet-facing' }))).toBe(false);
+    expect(isAllowed(r, create({ ...ok, 'elasticloadbalancing:Subnet': ['subnet-aaa', 'subnet-pub'] }))).toBe(
+      false,
+    );
+    expect(isAllowed(r, create({ ...ok, 'elasticloadbalancing:SecurityGroup': ['sg-999'] }))).toBe(false);
+    const change = (action: string, key: string, values: string[]) =>
+      isAllowed(r, {
+        action: `elasticloadbalancing:${action}`,
+        resource: lbArn,
+        context: { ...tagged('team-a'), [key]: values },
+      });
+    expect(change('SetSubnets', 'elasticloadbalancing:Subnet', ['subnet-bbb'])).toBe(true);
+    expect(change('SetSubnets', 'elasticloadbalancing:Subnet', ['subnet-pub'])).toBe(false);
+    expect(change('SetSecurityGroups', 'elasticloadbalancing:SecurityGroup', ['sg-999'])).toBe(false);
+  });
+
+  it('left empty, they pin nothing', () => {
+    const r = deployment(serverless).roles.sqs!;
+    expect(
+      isAllowed(
+        r,
+        create({
+          'elasticloadbalancing:Scheme': 'internet-facing',
+          'elasticloadbalancing:Subnet': ['subnet-pub'],
+          'elasticloadbalancing:SecurityGroup': ['sg-999'],
+        }),
+      ),
+    ).toBe(true);
   });
 });

@@ -265,6 +265,8 @@ describe('RBAC: the functions get exactly the access they use', () => {
     for (const options of [{}, { provider: 'aws', providerConfig: awsConfigFor(sim) }]) {
       const h = await startHarness({ ...options, runtime: { lockNamespace: LOCK_NAMESPACE } });
       harnesses.push(h);
+      // What the runtime read while starting (the AWS provider identifies the Karmada instance).
+      seen.push(...h.api.requests.entries);
       await runScenarios(h, seen);
     }
   }, 120_000);
@@ -346,6 +348,20 @@ describe('RBAC: the functions get exactly the access they use', () => {
     ]);
   });
 
+  it('namespaces: only kube-system is read (the Karmada instance), by resourceNames', () => {
+    const ns = seen.filter((r) => accessOf(r) === 'get /namespaces');
+    expect(ns.length).toBeGreaterThan(0);
+    expect(new Set(ns.map((r) => r.path))).toEqual(new Set(['/api/v1/namespaces/kube-system']));
+    const [clusterRole] = readRoles('infra/functions-rbac/clusterrole.yaml');
+    const rule = clusterRole!.rules.find((r) => r.resources?.includes('namespaces'));
+    expect(rule).toEqual({
+      apiGroups: [''],
+      resources: ['namespaces'],
+      resourceNames: ['kube-system'],
+      verbs: ['get'],
+    });
+  });
+
   it('the functions never read Secrets', () => {
     expect(seen.filter((r) => accessOf(r).includes('/secrets'))).toEqual([]);
   });
@@ -396,6 +412,8 @@ describe('RBAC: with ALLOWED_NAMESPACES, per-namespace bindings suffice', () => 
         runtime: { lockNamespace: LOCK_NAMESPACE, allowedNamespaces: ['default'] },
       });
       harnesses.push(h);
+      // What the runtime read while starting (the AWS provider identifies the Karmada instance).
+      seen.push(...h.api.requests.entries);
       await runScenarios(h, seen);
     }
   }, 120_000);
@@ -409,7 +427,8 @@ describe('RBAC: with ALLOWED_NAMESPACES, per-namespace bindings suffice', () => 
       const parts = r.path.split('/').filter(Boolean);
       const rest = parts[0] === 'api' ? parts.slice(2) : parts.slice(3);
       const namespaced = !['clusters', 'ingressclasses', 'clusterpropagationpolicies', 'namespaces'].includes(
-        rest[0] === 'namespaces' ? (rest[2] ?? '') : (rest[0] ?? ''),
+        // `/api/v1/namespaces/<name>` is the Namespace itself (kube-system: the Karmada instance).
+        rest[0] === 'namespaces' ? (rest[2] ?? 'namespaces') : (rest[0] ?? ''),
       );
       if (!namespaced) return false;
       return rest[0] !== 'namespaces' || !['default', LOCK_NAMESPACE].includes(rest[1] ?? '');
@@ -428,6 +447,6 @@ describe('RBAC: with ALLOWED_NAMESPACES, per-namespace bindings suffice', () => 
     );
     const cluster = granted(clusterScoped);
     for (const a of cluster)
-      expect(/\/(ingressclasses|clusters|clusterpropagationpolicies)$/.test(a), a).toBe(true);
+      expect(/\/(ingressclasses|clusters|clusterpropagationpolicies|namespaces)$/.test(a), a).toBe(true);
   });
 });

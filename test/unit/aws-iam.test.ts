@@ -75,8 +75,9 @@ describe('IAM policy for the ELBv2 calls', () => {
       guardrails: { schemes: ['internal'], subnets: ['subnet-1'], securityGroups: ['sg-1'] },
     }).filter((s) => s.Action.includes('elasticloadbalancing:CreateLoadBalancer'));
     expect(create?.Condition).toStrictEqual({
-      StringEquals: { [`aws:RequestTag/${OWNER_TAG}`]: 'o', 'elasticloadbalancing:Scheme': ['internal'] },
-      'ForAllValues:StringEquals': {
+      StringEquals: { [`aws:RequestTag/${OWNER_TAG}`]: 'o' },
+      StringLike: { 'elasticloadbalancing:Scheme': ['internal'] },
+      'ForAllValues:StringLike': {
         'elasticloadbalancing:Subnet': ['subnet-1'],
         'elasticloadbalancing:SecurityGroup': ['sg-1'],
       },

@@ -8,6 +8,7 @@ import * as z from 'zod/mini';
 import { ProviderConfigError, errorMessage } from '../../errors.js';
 import { reservedTagOwner } from './reserved-tags.js';
 import { RESERVED_TAG_KEYS, TAG_PREFIX } from './tagging.js';
+import { tenantPolicySchema, type TenantPolicy } from './tenant-policy.js';
 
 /** LBC's ALB target group health-check defaults (alb.ingress.kubernetes.io/healthcheck-*). */
 export const DEFAULT_HEALTH_CHECK = {
@@ -71,6 +72,7 @@ const configSchema = z.strictObject({
   maxAttempts: z._default(positiveInt.check(z.maximum(20)), DEFAULT_MAX_ATTEMPTS),
   maxCallsPerSecond: z.optional(z.number().check(z.positive(), z.maximum(1000))),
   dryRun: z._default(z.boolean(), false),
+  tenantPolicy: z.optional(tenantPolicySchema),
 });
 
 export type HealthCheckConfig = {
@@ -107,6 +109,8 @@ export interface AwsProviderConfig {
   maxCallsPerSecond?: number;
   /** Compute and log change plans, never call a mutating ELBv2 action. */
   dryRun?: boolean;
+  /** What tenants may ask for (tenant-policy.ts); absent: anything the configuration allows. */
+  tenantPolicy?: TenantPolicy;
 }
 
 // zod/mini ships without locale messages ("Invalid input"): say what was wrong ourselves.
@@ -204,6 +208,7 @@ export function parseAwsConfig(text: string | undefined): AwsProviderConfig {
     maxAttempts: cfg.maxAttempts,
     ...(cfg.maxCallsPerSecond !== undefined ? { maxCallsPerSecond: cfg.maxCallsPerSecond } : {}),
     dryRun: cfg.dryRun,
+    ...(cfg.tenantPolicy !== undefined ? { tenantPolicy: cfg.tenantPolicy } : {}),
   };
 }
 

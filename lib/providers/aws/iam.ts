@@ -22,7 +22,7 @@
  * evaluates the statements like IAM does; scripts/gen-iam.ts writes infra/iam/.
  */
 import type { MutatingAction } from './deploy/operations.js';
-import { OWNER_TAG } from './tagging.js';
+import { INSTANCE_TAG, OWNER_TAG } from './tagging.js';
 
 export const ELBV2_DESCRIBE_ACTIONS = [
   'DescribeListenerCertificates',
@@ -57,7 +57,8 @@ export interface PolicyStatement {
   Effect: 'Allow';
   Action: string[];
   Resource: PolicyResource[];
-  Condition?: Record<string, Record<string, string | string[]>>;
+  /** Values may be CloudFormation expressions (Fn::If/Fn::Split on a deployment parameter). */
+  Condition?: Record<string, Record<string, unknown>>;
 }
 
 /** `arn:${AWS::Partition}:<service>:${AWS::Region}:${AWS::AccountId}:<rest>` for CloudFormation's Fn::Sub. */
@@ -71,19 +72,29 @@ function resourcesOf(...types: Elbv2ResourceType[]): PolicyResource[] {
 
 const elb = (actions: readonly string[]) => actions.map((a) => `elasticloadbalancing:${a}`);
 
+/** Condition values: a list of patterns (`*` wildcards), or a CloudFormation expression yielding one. */
+export type ConditionValues = readonly string[] | { readonly [intrinsic: string]: unknown };
+
 /**
- * Limits the operator puts on every load balancer (the tenant policy's deployment-wide pins), as
- * IAM condition values: a request outside them is refused by AWS even if the code had a bug.
+ * Limits the operator puts on every load balancer (what the tenant policy allows anyone, at most),
+ * as IAM condition values: a request outside them is refused by AWS even if the code had a bug.
+ * `['*']` pins nothing.
  */
 export interface Elbv2Guardrails {
-  schemes?: readonly string[];
-  subnets?: readonly string[];
-  securityGroups?: readonly string[];
+  schemes?: ConditionValues;
+  subnets?: ConditionValues;
+  securityGroups?: ConditionValues;
 }
 
 export interface Elbv2PolicyOptions {
   /** The configuration's `ownerId` (or a template such as `${param:awsOwnerId}`). */
   ownerId: string;
+  /**
+   * The Karmada instance (the UID of its kube-system namespace; `${param:karmadaInstanceId}`):
+   * required on every resource and request with the owner tag, so a second Karmada deployed with
+   * the same ownerId still cannot touch this one's resources.
+   */
+  instanceId?: string;
   guardrails?: Elbv2Guardrails;
 }
 
@@ -94,18 +105,24 @@ interface StatementSpec {
   condition?: (o: Elbv2PolicyOptions) => PolicyStatement['Condition'];
 }
 
-const ownedResource = (o: Elbv2PolicyOptions) => ({ [`aws:ResourceTag/${OWNER_TAG}`]: o.ownerId });
-const ownedRequest = (o: Elbv2PolicyOptions) => ({ [`aws:RequestTag/${OWNER_TAG}`]: o.ownerId });
+const ownedResource = (o: Elbv2PolicyOptions) => ({
+  [`aws:ResourceTag/${OWNER_TAG}`]: o.ownerId,
+  ...(o.instanceId !== undefined ? { [`aws:ResourceTag/${INSTANCE_TAG}`]: o.instanceId } : {}),
+});
+const ownedRequest = (o: Elbv2PolicyOptions) => ({
+  [`aws:RequestTag/${OWNER_TAG}`]: o.ownerId,
+  ...(o.instanceId !== undefined ? { [`aws:RequestTag/${INSTANCE_TAG}`]: o.instanceId } : {}),
+});
 
 /** The resources a create produces, for the tag-on-create AddTags (elasticloadbalancing:CreateAction). */
 const CREATE_ACTIONS = ['CreateListener', 'CreateLoadBalancer', 'CreateRule', 'CreateTargetGroup'] as const;
 
 function guardrailConditions(g: Elbv2Guardrails | undefined, keys: Array<keyof Elbv2Guardrails>) {
-  const out: Record<string, string[]> = {};
+  const out: Record<string, ConditionValues> = {};
   const name = { schemes: 'Scheme', subnets: 'Subnet', securityGroups: 'SecurityGroup' } as const;
   for (const k of keys) {
     const values = g?.[k];
-    if (values?.length) out[`elasticloadbalancing:${name[k]}`] = [...values];
+    if (values !== undefined) out[`elasticloadbalancing:${name[k]}`] = values;
   }
   return out;
 }
@@ -124,27 +141,16 @@ const STATEMENTS: StatementSpec[] = [
     actions: ['CreateLoadBalancer'],
     resources: resourcesOf('loadbalancer'),
     condition: (o) => {
-      const limits = guardrailConditions(o.guardrails, ['schemes', 'subnets', 'securityGroups']);
+      const { 'elasticloadbalancing:Scheme': scheme, ...multi } = guardrailConditions(o.guardrails, [
+        'schemes',
+        'subnets',
+        'securityGroups',
+      ]);
       return {
-        StringEquals: {
-          ...ownedRequest(o),
-          ...(limits['elasticloadbalancing:Scheme']
-            ? { 'elasticloadbalancing:Scheme': limits['elasticloadbalancing:Scheme'] }
-            : {}),
-        },
-        ...(limits['elasticloadbalancing:Subnet'] || limits['elasticloadbalancing:SecurityGroup']
-          ? {
-              // Multi-valued keys: every subnet / security group of the request must be allowed.
-              'ForAllValues:StringEquals': {
-                ...(limits['elasticloadbalancing:Subnet']
-                  ? { 'elasticloadbalancing:Subnet': limits['elasticloadbalancing:Subnet'] }
-                  : {}),
-                ...(limits['elasticloadbalancing:SecurityGroup']
-                  ? { 'elasticloadbalancing:SecurityGroup': limits['elasticloadbalancing:SecurityGroup'] }
-                  : {}),
-              },
-            }
-          : {}),
+        StringEquals: ownedRequest(o),
+        ...(scheme ? { StringLike: { 'elasticloadbalancing:Scheme': scheme } } : {}),
+        // Multi-valued keys: every subnet / security group of the request must be allowed.
+        ...(Object.keys(multi).length ? { 'ForAllValues:StringLike': multi } : {}),
       };
     },
   },
@@ -192,7 +198,7 @@ const STATEMENTS: StatementSpec[] = [
       return {
         StringEquals: ownedResource(o),
         // Absent on DeleteLoadBalancer / ModifyLoadBalancerAttributes: ForAllValues of nothing holds.
-        ...(Object.keys(limits).length ? { 'ForAllValues:StringEquals': limits } : {}),
+        ...(Object.keys(limits).length ? { 'ForAllValues:StringLike': limits } : {}),
       };
     },
   },
@@ -235,14 +241,14 @@ const STATEMENTS: StatementSpec[] = [
     condition: (o) => ({ StringEquals: ownedResource(o), StringEqualsIfExists: ownedRequest(o) }),
   },
   {
-    // SAR: RemoveTags, every taggable type; aws:ResourceTag, aws:TagKeys. The owner tag is never
-    // removed: that would disown the resource.
+    // SAR: RemoveTags, every taggable type; aws:ResourceTag, aws:TagKeys. The owner and instance
+    // tags are never removed: that would disown the resource.
     Sid: 'ElbV2UntagOwned',
     actions: ['RemoveTags'],
     resources: resourcesOf('loadbalancer', 'listener', 'listener-rule', 'targetgroup'),
     condition: (o) => ({
       StringEquals: ownedResource(o),
-      'ForAllValues:StringNotEquals': { 'aws:TagKeys': [OWNER_TAG] },
+      'ForAllValues:StringNotEquals': { 'aws:TagKeys': [OWNER_TAG, INSTANCE_TAG] },
     }),
   },
 ];

@@ -12,15 +12,34 @@
  * - iam.ts: the minimal IAM policy; inputs.ts: reads Services and collected EndpointSlices;
  *   provider.ts: the contract's balancers; inventory.ts: the orphan sweep's inventory.
  */
-import type { ProviderFactory } from '../../provider/contract.js';
-import { createElbv2Client, parseAwsConfig } from './config.js';
+import type { ProviderDependencies, ProviderFactory } from '../../provider/contract.js';
+import { createElbv2Client, parseAwsConfig, type AwsProviderConfig } from './config.js';
+import { deployedValues, deploymentIdentity } from './instance.js';
+import { claimBeforeFirstCall, claimOwnerId } from './owner-claim.js';
 import { AwsProvider } from './provider.js';
 
-/** ProviderFactory: parses and validates the configuration file, then builds the provider. */
+/**
+ * ProviderFactory: parses and validates the configuration file, checks it and the Karmada it
+ * reaches against what was deployed (instance.ts), then builds the provider, whose first ELBv2
+ * call waits for the claim of the owner ID (owner-claim.ts).
+ */
 export const createAwsProvider: ProviderFactory = (configText, deps) => {
+  // Parsed at once: a bad file throws here, before anything is read from Karmada.
   const config = parseAwsConfig(configText);
-  return new AwsProvider(config, deps, { client: createElbv2Client(config) });
+  return withIdentity(config, deps);
 };
+
+async function withIdentity(config: AwsProviderConfig, deps: ProviderDependencies): Promise<AwsProvider> {
+  const identity = await deploymentIdentity(config.ownerId, deps.kube, deployedValues(process.env));
+  const client = createElbv2Client(config);
+  claimBeforeFirstCall(client, () =>
+    claimOwnerId(createElbv2Client(config), identity, config.vpc.id, deps.logger),
+  );
+  return new AwsProvider(config, deps, {
+    client,
+    ...(identity.instanceId !== undefined ? { instanceId: identity.instanceId } : {}),
+  });
+}
 
 export {
   AwsProvider,

@@ -44,12 +44,16 @@ import { buildServiceStack, serviceLoadBalancerNames, serviceStackOwner } from '
 import { AwsInventory } from './inventory.js';
 import { resourcesOf, ResourceTypes, type Stack } from './model/types.js';
 import type { StackOwner } from './tagging.js';
+import { checkTenantPolicy, kubePolicyReads, type PolicySubject } from './tenant-policy.js';
+import { MCI_FINALIZER, MCS_FINALIZER } from '../../karmada/constants.js';
 
 export const AWS_PROVIDER_NAME = 'aws';
 
 export interface AwsProviderOptions {
   client: ElasticLoadBalancingV2Client;
   deploy?: Partial<DeployOptions>;
+  /** The Karmada instance (instance.ts): every owner this provider acts as carries it. */
+  instanceId?: string;
 }
 
 /** What the AWS provider reports for either kind: the load balancer's DNS name. */
@@ -195,12 +199,24 @@ export class AwsProvider implements MultiClusterProvider {
     this.ingress = new AwsBalancer<MultiClusterIngress>(this, {
       owner: (mci) => ingressStackOwner(mci, config.ownerId),
       names: (mci) => ingressLoadBalancerNames(mci, config),
-      build: async (mci) => buildIngressStack({ mci, ...(await readIngressInputs(deps.kube, mci)), config }),
+      build: async (mci) =>
+        this.withinTenantPolicy(
+          {
+            kind: 'MultiClusterIngress',
+            metadata: mci.metadata,
+            ingressClassName: mci.spec?.ingressClassName,
+          },
+          buildIngressStack({ mci, ...(await readIngressInputs(deps.kube, mci)), config }),
+        ),
     });
     this.service = new AwsBalancer<MultiClusterService>(this, {
       owner: (mcs) => serviceStackOwner(mcs, config.ownerId),
       names: (mcs) => serviceLoadBalancerNames(mcs, config),
-      build: async (mcs) => buildServiceStack({ mcs, ...(await readServiceInputs(deps.kube, mcs)), config }),
+      build: async (mcs) =>
+        this.withinTenantPolicy(
+          { kind: 'MultiClusterService', metadata: mcs.metadata },
+          buildServiceStack({ mcs, ...(await readServiceInputs(deps.kube, mcs)), config }),
+        ),
     });
     this.stacks = new AwsInventory({
       ownerId: config.ownerId,
@@ -208,6 +224,17 @@ export class AwsProvider implements MultiClusterProvider {
       context: (ctx, owner) => this.context(ctx, owner),
       wantedTargetGroupNames: (stack, logger) => this.wantedTargetGroupNames(stack, logger),
     });
+  }
+
+  /** The model build step's last part: the operator's tenant policy, before anything is deployed. */
+  private async withinTenantPolicy(subject: PolicySubject, stack: Stack): Promise<Stack> {
+    await checkTenantPolicy(
+      this.config.tenantPolicy,
+      subject,
+      stack,
+      kubePolicyReads(this.kube, [MCI_FINALIZER, MCS_FINALIZER]),
+    );
+    return stack;
   }
 
   context(ctx: ProviderContext, owner: StackOwner): DeployContext {
@@ -221,7 +248,8 @@ export class AwsProvider implements MultiClusterProvider {
       lookups,
       signal: ctx.signal,
       logger: ctx.logger.child({ provider: AWS_PROVIDER_NAME, stack: owner.stackId }),
-      owner,
+      owner:
+        this.options.instanceId !== undefined ? { ...owner, instanceId: this.options.instanceId } : owner,
       vpcId: this.config.vpc.id,
       options: { ...DEFAULT_DEPLOY_OPTIONS, ...this.options.deploy },
       ...(ctx.announce ? { announce: ctx.announce } : {}),

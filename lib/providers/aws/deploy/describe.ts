@@ -19,7 +19,7 @@ import {
   type TargetGroup,
   type TargetHealthDescription,
 } from '@aws-sdk/client-elastic-load-balancing-v2';
-import { OWNER_TAG, STACK_TAG, isOwnedBy, tagsToRecord } from '../tagging.js';
+import { STACK_TAG, isOwnedBy, isOwnerOf, tagsToRecord, type StackOwner } from '../tagging.js';
 import { call, chunks, isAwsError, type DeployContext } from './context.js';
 
 export type TagMap = Map<string, Record<string, string>>;
@@ -152,7 +152,7 @@ export async function sweepOwnedTargetGroups(
 /** Every load balancer of this owner (optionally one stack), by tags: for deletion by stack and the orphan sweep. */
 export async function sweepOwnedLoadBalancers(
   ctx: Pick<DeployContext, 'client' | 'signal'>,
-  ownerId: string,
+  owner: Pick<StackOwner, 'ownerId' | 'instanceId'>,
 ): Promise<Array<{ lb: LoadBalancer; tags: Record<string, string> }>> {
   const all: LoadBalancer[] = [];
   let marker: string | undefined;
@@ -169,7 +169,7 @@ export async function sweepOwnedLoadBalancers(
   );
   return all
     .map((lb) => ({ lb, tags: tags.get(lb.LoadBalancerArn ?? '') ?? {} }))
-    .filter((e) => e.tags[OWNER_TAG] === ownerId && e.tags[STACK_TAG] !== undefined);
+    .filter((e) => isOwnerOf(e.tags, owner) && e.tags[STACK_TAG] !== undefined);
 }
 
 export async function describeRules(ctx: DeployContext, listenerArn: string): Promise<Rule[]> {
