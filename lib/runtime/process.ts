@@ -10,9 +10,11 @@ import {
   dedupe,
   requestKey,
   routeNotification,
+  type ControllerName,
   type DependentMapper,
   type ReconcileRequest,
 } from '../reconcile/route.js';
+import { metrics } from '../metrics/index.js';
 import { runRequest, type RunOptions } from '../reconcile/run.js';
 import type { ReconcileDeps, ReconcileResult } from '../reconcile/types.js';
 import type { Runtime } from './runtime.js';
@@ -114,16 +116,21 @@ export async function processBatch(
       key: `${request.namespace}/${request.name}`,
       controller: request.controller,
     });
+    const kind = RECONCILED_KIND[request.controller];
+    const started = performance.now();
     try {
       const result = await runRequest({ ...base, logger, resync }, request, runOptions);
       logger.info('reconciled', {
         outcome: result.outcome,
         ...(result.detail ? { detail: result.detail } : {}),
       });
+      metrics.reconciled(kind, result.outcome, performance.now() - started, result.reason);
       outcomes.set(k, { result });
     } catch (error) {
-      if (findCause(error, RetryLaterError)) logger.warn('reconcile deferred, will retry', { error });
+      const later = findCause(error, RetryLaterError) !== undefined;
+      if (later) logger.warn('reconcile deferred, will retry', { error });
       else logger.error('reconcile failed', { error });
+      metrics.reconciled(kind, later ? 'retry_later' : 'failed', performance.now() - started);
       outcomes.set(k, { error });
     }
   });
@@ -148,6 +155,15 @@ export async function processBatch(
     };
   });
 }
+
+/** The kind of object each controller reconciles: the `Kind` dimension of the metrics. */
+const RECONCILED_KIND: Record<ControllerName, string> = {
+  multiclusteringress: 'MultiClusterIngress',
+  'mci-service-locations': 'MultiClusterIngress',
+  multiclusterservice: 'MultiClusterService',
+  'serviceexport-propagation': 'Service',
+  'crd-installation': 'ClusterPropagationPolicy',
+};
 
 /** Cluster-scoped keys (namespace '') are always allowed. */
 function namespaceAllowed(rt: Runtime, namespace: string | undefined): boolean {
