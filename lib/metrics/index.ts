@@ -20,6 +20,16 @@ import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 
 export const DEFAULT_NAMESPACE = 'MulticlusterCloudProvider';
 
+/** The metric names (serverless.yml's dashboard and alarms use them; a test checks they match). */
+export const METRIC_NAMES = {
+  reconciles: 'Reconciles',
+  duration: 'ReconcileDuration',
+  retryLater: 'RetryLater',
+  invalid: 'InvalidObjects',
+  elbv2Calls: 'Elbv2Calls',
+  elbv2Throttles: 'Elbv2Throttles',
+} as const;
+
 type Unit = (typeof MetricUnit)[keyof typeof MetricUnit];
 type Dimensions = Record<string, string>;
 
@@ -62,16 +72,16 @@ export class OperatorMetrics {
   }
 
   reconciled(kind: string, outcome: ReconcileOutcome, durationMs: number, reason?: string): void {
-    this.count('Reconciles', [{ Kind: kind, Outcome: outcome }, { Outcome: outcome }, {}]);
-    this.add('ReconcileDuration', MetricUnit.Milliseconds, { Kind: kind }, Math.round(durationMs), false);
-    if (outcome === 'retry_later') this.count('RetryLater', [{ Kind: kind }, {}]);
+    this.count(METRIC_NAMES.reconciles, [{ Kind: kind, Outcome: outcome }, { Outcome: outcome }, {}]);
+    this.add(METRIC_NAMES.duration, MetricUnit.Milliseconds, { Kind: kind }, Math.round(durationMs), false);
+    if (outcome === 'retry_later') this.count(METRIC_NAMES.retryLater, [{ Kind: kind }, {}]);
     if (outcome === 'invalid')
-      this.count('InvalidObjects', [{ Kind: kind, Reason: reason ?? 'Unknown' }, {}]);
+      this.count(METRIC_NAMES.invalid, [{ Kind: kind, Reason: reason ?? 'Unknown' }, {}]);
   }
 
   elbv2Call(action: string, throttled: boolean): void {
-    this.count('Elbv2Calls', [{ Action: action }, {}]);
-    if (throttled) this.count('Elbv2Throttles', [{ Action: action }, {}]);
+    this.count(METRIC_NAMES.elbv2Calls, [{ Action: action }, {}]);
+    if (throttled) this.count(METRIC_NAMES.elbv2Throttles, [{ Action: action }, {}]);
   }
 
   /**

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { METRIC_NAMES } from '../../lib/metrics/index.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
@@ -89,6 +90,103 @@ describe('osls package with the complete example configuration', () => {
   it('scopes the IAM policy to the configuration`s ownerId', () => {
     const policy = JSON.stringify(byType('AWS::IAM::Policy').map(([, p]) => p.Properties.PolicyDocument));
     expect(policy).toContain('"aws:ResourceTag/multicluster.karmada.io/owner":"karmada-prod"');
+  });
+});
+
+/** The dashboard body with every `${…}` of its Fn::Sub replaced by a marker naming what it refers to. */
+function dashboard() {
+  const sub = template.Resources.Dashboard!.Properties.DashboardBody['Fn::Sub'] as string;
+  const refs = [...sub.matchAll(/\$\{([A-Za-z0-9:.]+)\}/g)].map((m) => m[1]!);
+  const body = JSON.parse(sub.replace(/\$\{([A-Za-z0-9:.]+)\}/g, 'ref:$1'));
+  return { refs, body, text: sub };
+}
+
+describe('metrics, dashboard and alarms', () => {
+  const env = () => functions()[0]!.Environment.Variables;
+  const alarms = () => Object.fromEntries(byType('AWS::CloudWatch::Alarm'));
+
+  it('gives the functions one metrics namespace per stage', () => {
+    for (const f of functions()) {
+      expect(f.Environment.Variables.POWERTOOLS_METRICS_NAMESPACE).toBe('multicluster-cloud-provider/prod');
+      expect(f.Environment.Variables.POWERTOOLS_SERVICE_NAME).toBe('multicluster-cloud-provider');
+    }
+  });
+
+  it('alarms on the reconcile error rate, ELBv2 throttling, Lambda throttles, queue age and dead letters', () => {
+    const a = alarms();
+    expect(Object.keys(a).sort()).toEqual(
+      [
+        'Elbv2ThrottlingAlarm',
+        'NotificationBacklogAlarm',
+        'NotificationDeadLetterAlarm',
+        'ReconcileErrorRateAlarm',
+        'SqsFunctionThrottlesAlarm',
+      ].sort(),
+    );
+    const stat = (alarm: string, id: string) =>
+      a[alarm]!.Properties.Metrics.find((m: any) => m.Id === id).MetricStat.Metric;
+    const rate = a.ReconcileErrorRateAlarm!.Properties;
+    expect(rate.Metrics.find((m: any) => m.ReturnData).Expression).toBe(
+      'IF(total > 0, 100 * FILL(failed, 0) / total, 0)',
+    );
+    expect(stat('ReconcileErrorRateAlarm', 'failed')).toEqual({
+      Namespace: env().POWERTOOLS_METRICS_NAMESPACE,
+      MetricName: METRIC_NAMES.reconciles,
+      Dimensions: [
+        { Name: 'service', Value: env().POWERTOOLS_SERVICE_NAME },
+        { Name: 'Outcome', Value: 'failed' },
+      ],
+    });
+    expect(stat('ReconcileErrorRateAlarm', 'total').Dimensions).toEqual([
+      { Name: 'service', Value: env().POWERTOOLS_SERVICE_NAME },
+    ]);
+    expect(stat('Elbv2ThrottlingAlarm', 'throttled').MetricName).toBe(METRIC_NAMES.elbv2Throttles);
+    expect(stat('Elbv2ThrottlingAlarm', 'calls').MetricName).toBe(METRIC_NAMES.elbv2Calls);
+    expect(a.SqsFunctionThrottlesAlarm!.Properties).toMatchObject({
+      Namespace: 'AWS/Lambda',
+      MetricName: 'Throttles',
+      Dimensions: [{ Name: 'FunctionName', Value: { Ref: 'SqsLambdaFunction' } }],
+    });
+    expect(a.NotificationBacklogAlarm!.Properties.MetricName).toBe('ApproximateAgeOfOldestMessage');
+    for (const alarm of Object.values(a)) expect(alarm.Properties.AlarmActions).toEqual([]);
+  });
+
+  it('has a dashboard whose body is valid JSON and refers only to resources of the stack', () => {
+    const { refs, body } = dashboard();
+    expect(body.widgets.length).toBeGreaterThanOrEqual(8);
+    for (const ref of refs) {
+      if (ref.startsWith('AWS::')) continue;
+      expect(template.Resources, ref).toHaveProperty(ref.split('.')[0]!);
+    }
+    const alarmWidget = body.widgets.find((w: any) => w.type === 'alarm');
+    expect(alarmWidget.properties.alarms.sort()).toEqual(
+      Object.keys(alarms())
+        .map((k) => `ref:${k}.Arn`)
+        .sort(),
+    );
+  });
+
+  it('charts every metric the functions emit, in their namespace, and no other', () => {
+    const { text } = dashboard();
+    const searched = [...text.matchAll(/SEARCH\('\{\\"([^"\\]+)\\",([^}]+)\} MetricName=\\"(\w+)\\"/g)];
+    expect(searched.length).toBeGreaterThan(0);
+    for (const [, namespace] of searched) expect(namespace).toBe(env().POWERTOOLS_METRICS_NAMESPACE);
+    const named = new Set(searched.map((m) => m[3]!));
+    const explicit = [...text.matchAll(/"multicluster-cloud-provider\/prod", "(\w+)"/g)].map((m) => m[1]!);
+    for (const n of explicit) named.add(n);
+    expect([...named].sort()).toEqual(Object.values(METRIC_NAMES).sort());
+    // each SEARCH names the dimensions the functions publish that metric under
+    const dims = Object.fromEntries(searched.map((m) => [`${m[3]}:${m[2]}`, true]));
+    expect(Object.keys(dims).sort()).toEqual(
+      [
+        'Elbv2Calls:service,Action',
+        'Elbv2Throttles:service,Action',
+        'InvalidObjects:service,Kind,Reason',
+        'ReconcileDuration:service,Kind',
+        'Reconciles:service,Outcome',
+        'RetryLater:service,Kind',
+      ].sort(),
+    );
   });
 });
 
