@@ -6,6 +6,7 @@
 import { tsImport } from 'tsx/esm/api';
 
 const stringProp = { type: 'string' };
+const VPC_ACCESS_POLICY = 'AWSLambdaVPCAccessExecutionRole';
 
 export default class PackageChecksPlugin {
   constructor(serverless, _options, { log } = {}) {
@@ -28,7 +29,27 @@ export default class PackageChecksPlugin {
         },
       },
     });
-    this.hooks = { 'before:package:initialize': () => this.check() };
+    this.hooks = {
+      'before:package:initialize': () => this.check(),
+      'after:aws:package:finalize:mergeCustomProviderResources': () => this.grantVpcAccess(),
+    };
+  }
+
+  // osls gives a VPC function's ENI permissions (AWSLambdaVPCAccessExecutionRole) only to its
+  // default role; functions with a role of their own need it too, or Lambda cannot attach them.
+  grantVpcAccess() {
+    const template = this.serverless.service.provider.compiledCloudFormationTemplate;
+    const resources = template.Resources ?? {};
+    for (const fn of Object.values(resources)) {
+      if (fn.Type !== 'AWS::Lambda::Function' || !fn.Properties?.VpcConfig) continue;
+      const roleId = fn.Properties.Role?.['Fn::GetAtt']?.[0];
+      const role = resources[roleId];
+      if (role?.Type !== 'AWS::IAM::Role') continue;
+      const arns = (role.Properties.ManagedPolicyArns ??= []);
+      if (!JSON.stringify(arns).includes(VPC_ACCESS_POLICY)) {
+        arns.push({ 'Fn::Sub': `arn:\${AWS::Partition}:iam::aws:policy/service-role/${VPC_ACCESS_POLICY}` });
+      }
+    }
   }
 
   async check() {

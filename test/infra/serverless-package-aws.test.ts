@@ -1,7 +1,8 @@
 /**
- * The README's "Deploy to AWS" walkthrough up to `osls package`, as CI runs it: the aws provider
- * with the shipped complete configuration (config/aws.example.yaml) and the Lambda VPC params;
- * and the package-time checks failing `osls package` with their message.
+ * The README's "Deploy to AWS" walkthrough up to `osls package`, as CI runs it: the parameters
+ * are read from the README, with the shipped complete configuration (config/aws.example.yaml);
+ * then the template's contents, and the package-time checks failing `osls package` with their
+ * message.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -10,6 +11,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { METRIC_NAMES } from '../../lib/metrics/index.js';
+import { codeBlocks, readmeSection } from '../support/readme.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
@@ -17,17 +19,21 @@ const run = promisify(execFile);
 type Resource = { Type: string; Properties: Record<string, any>; Condition?: string };
 type Template = { Resources: Record<string, Resource>; Outputs: Record<string, any>; Conditions?: any };
 
-const SUBNETS = 'subnet-0aaa1111bbbb2222c,subnet-0ddd3333eeee4444f';
-const SECURITY_GROUPS = 'sg-0123456789abcdef0';
-const WALKTHROUGH_PARAMS = [
-  'provider=aws',
-  'providerIngressClass=karmada.io/aws',
-  'cloudConfig=config/aws.example.yaml',
-  'awsOwnerId=karmada-prod',
-  'kubeconfigSecretId=karmada/kubeconfig',
-  `lambdaSubnetIds=${SUBNETS}`,
-  `lambdaSecurityGroupIds=${SECURITY_GROUPS}`,
-];
+/**
+ * The README's `PARAMS=(…)` of "Deploy to AWS", step 6, with the shipped example as the
+ * configuration (the README has the operator copy it to config/aws.yaml and fill it in).
+ */
+function walkthroughParams(): string[] {
+  const block = codeBlocks(readmeSection('Deploy to AWS')).find((b) => b.includes('PARAMS=('));
+  if (!block) throw new Error('the README walkthrough has no PARAMS=(…) block');
+  const params = [...block.slice(block.indexOf('PARAMS=(')).matchAll(/--param="([^"]+)"/g)].map((m) => m[1]!);
+  expect(params).toContain('cloudConfig=config/aws.yaml');
+  return params.map((p) => (p === 'cloudConfig=config/aws.yaml' ? 'cloudConfig=config/aws.example.yaml' : p));
+}
+const WALKTHROUGH_PARAMS = walkthroughParams();
+const param = (key: string) => WALKTHROUGH_PARAMS.find((p) => p.startsWith(`${key}=`))!.slice(key.length + 1);
+const SUBNETS = param('lambdaSubnetIds');
+const SECURITY_GROUPS = param('lambdaSecurityGroupIds');
 
 function oslsPackage(params: string[]) {
   const out = mkdtempSync(join(tmpdir(), 'sls-package-aws-'));
@@ -69,27 +75,59 @@ describe('osls package with the complete example configuration', () => {
     for (const f of functions()) {
       expect(f.Environment.Variables).toMatchObject({
         MULTICLUSTER_PROVIDER: 'aws',
-        PROVIDER_INGRESS_CLASS: 'karmada.io/aws',
+        PROVIDER_INGRESS_CLASS: param('providerIngressClass'),
         CLOUD_CONFIG: 'config/aws.example.yaml',
-        KUBECONFIG_SECRET_ID: 'karmada/kubeconfig',
+        KUBECONFIG_SECRET_ID: param('kubeconfigSecretId'),
       });
     }
+    const zip = readFileSync(join(out, 'sqs.zip'));
+    expect(zip.includes(Buffer.from('config/aws.example.yaml'))).toBe(true);
   });
 
-  it('puts every function in the VPC given by the params, with the ENI permissions it needs', () => {
+  it('puts every function in the VPC given by the params, its role with the ENI permissions', () => {
     for (const f of functions()) {
       expect(f.VpcConfig).toEqual({
         SubnetIds: SUBNETS.split(','),
-        SecurityGroupIds: [SECURITY_GROUPS],
+        SecurityGroupIds: SECURITY_GROUPS.split(','),
       });
+      const role = template.Resources[f.Role['Fn::GetAtt'][0]]!;
+      expect(JSON.stringify(role.Properties.ManagedPolicyArns)).toContain(
+        'iam::aws:policy/service-role/AWSLambdaVPCAccessExecutionRole',
+      );
     }
-    const role = template.Resources.IamRoleLambdaExecution!.Properties;
-    expect(JSON.stringify(role.ManagedPolicyArns)).toContain('AWSLambdaVPCAccessExecutionRole');
   });
 
   it('scopes the IAM policy to the configuration`s ownerId', () => {
-    const policy = JSON.stringify(byType('AWS::IAM::Policy').map(([, p]) => p.Properties.PolicyDocument));
-    expect(policy).toContain('"aws:ResourceTag/multicluster.karmada.io/owner":"karmada-prod"');
+    const iam = JSON.stringify(
+      [...byType('AWS::IAM::Policy'), ...byType('AWS::IAM::Role')].map(([, r]) => r.Properties),
+    );
+    expect(iam).toContain('"aws:ResourceTag/multicluster.karmada.io/owner":"karmada-prod"');
+  });
+
+  it('gives the forwarder a role for EKS Pod Identity and a ready policy: send to the queue, nothing else', () => {
+    const policy = template.Resources.ForwarderSendPolicy!.Properties.PolicyDocument;
+    expect(policy.Statement).toEqual([
+      {
+        Sid: 'SendNotifications',
+        Effect: 'Allow',
+        Action: 'sqs:SendMessage',
+        Resource: { 'Fn::GetAtt': ['NotificationQueue', 'Arn'] },
+      },
+    ]);
+    const role = template.Resources.ForwarderRole!.Properties;
+    expect(role.ManagedPolicyArns).toEqual([{ Ref: 'ForwarderSendPolicy' }]);
+    expect(role.AssumeRolePolicyDocument.Statement).toEqual([
+      expect.objectContaining({
+        Principal: { Service: 'pods.eks.amazonaws.com' },
+        Action: ['sts:AssumeRole', 'sts:TagSession'],
+      }),
+    ]);
+    // the outputs the README's forwarder step reads
+    for (const key of ['NotificationQueueUrl', 'ForwarderRoleArn', 'ForwarderSendPolicyArn', 'DashboardUrl'])
+      expect(template.Outputs, key).toHaveProperty(key);
+    const readme = readmeSection('Deploy to AWS');
+    for (const key of ['NotificationQueueUrl', 'ForwarderRoleArn', 'ForwarderSendPolicyArn'])
+      expect(readme).toContain(`$(output ${key})`);
   });
 });
 
