@@ -110,6 +110,8 @@ describe.skipIf(!hasKubectl)('"When a load balancer is not ready", with kubectl'
     const [header, ...rows] = events.trim().split('\n');
     expect(header).toMatch(/^REASON\s+MESSAGE$/);
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatch(/^InvalidSpec\s+invalid MultiClusterIngress: .*\. Next: fix the field named above/);
+    expect(rows[0]).toMatch(
+      /^InvalidSpec\s+invalid MultiClusterIngress: .*\. Next: fix the field named above/,
+    );
   });
 });
