@@ -105,29 +105,36 @@ describe('osls package with the complete example configuration', () => {
   });
 
   it('gives the forwarder a role for EKS Pod Identity and a ready policy: send to the queue, nothing else', () => {
-    const policy = template.Resources.ForwarderSendPolicy!.Properties.PolicyDocument;
-    expect(policy.Statement).toEqual([
-      {
-        Sid: 'SendNotifications',
-        Effect: 'Allow',
-        Action: 'sqs:SendMessage',
-        Resource: { 'Fn::GetAtt': ['NotificationQueue', 'Arn'] },
-      },
-    ]);
     const role = template.Resources.ForwarderRole!.Properties;
-    expect(role.ManagedPolicyArns).toEqual([{ Ref: 'ForwarderSendPolicy' }]);
+    const send = {
+      Sid: 'SendNotifications',
+      Effect: 'Allow',
+      Action: 'sqs:SendMessage',
+      Resource: { 'Fn::GetAtt': ['NotificationQueue', 'Arn'] },
+    };
+    expect(role.Policies.flatMap((p: any) => p.PolicyDocument.Statement)).toEqual([send]);
+    expect(role.ManagedPolicyArns).toBeUndefined();
     expect(role.AssumeRolePolicyDocument.Statement).toEqual([
       expect.objectContaining({
         Principal: { Service: 'pods.eks.amazonaws.com' },
         Action: ['sts:AssumeRole', 'sts:TagSession'],
       }),
     ]);
+    // the IRSA document is the same policy, with the queue ARN filled in at deploy time
+    const document = JSON.parse(
+      (template.Outputs.ForwarderPolicyDocument.Value['Fn::Sub'] as string).replace(
+        '${NotificationQueue.Arn}',
+        'QUEUE_ARN',
+      ),
+    );
+    expect(document.Statement).toEqual([{ ...send, Resource: 'QUEUE_ARN' }]);
     // the outputs the README's forwarder step reads
-    for (const key of ['NotificationQueueUrl', 'ForwarderRoleArn', 'ForwarderSendPolicyArn', 'DashboardUrl'])
-      expect(template.Outputs, key).toHaveProperty(key);
     const readme = readmeSection('Deploy to AWS');
-    for (const key of ['NotificationQueueUrl', 'ForwarderRoleArn', 'ForwarderSendPolicyArn'])
+    for (const key of ['NotificationQueueUrl', 'ForwarderRoleArn', 'ForwarderPolicyDocument']) {
+      expect(template.Outputs, key).toHaveProperty(key);
       expect(readme).toContain(`$(output ${key})`);
+    }
+    expect(template.Outputs).toHaveProperty('DashboardUrl');
   });
 });
 

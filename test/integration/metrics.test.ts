@@ -8,19 +8,13 @@ import { Metrics } from '@aws-lambda-powertools/metrics';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startElbv2Simulator, type Elbv2Simulator } from '../../dev/elbv2-sim/index.js';
 import { awsConfigFor } from '../../dev/local/pipeline.js';
-import {
-  cluster,
-  collectedSlice,
-  ingressClass,
-  minimalIngress,
-  resourceBinding,
-  serveService,
-} from '../../dev/local/scenario.js';
+import { minimalIngress } from '../../dev/local/scenario.js';
 import type { KubeObject } from '../../lib/kube/types.js';
 import { metrics } from '../../lib/metrics/index.js';
 import { createElbv2Client, parseAwsConfig } from '../../lib/providers/aws/index.js';
 import { emfLines, metric } from '../support/emf.js';
 import { notify, startHarness, type Harness } from '../support/harness.js';
+import { baseObjects } from '../support/objects.js';
 
 let sim: Elbv2Simulator;
 let h: Harness | undefined;
@@ -73,15 +67,7 @@ describe('reconcile metrics', () => {
     h = await startHarness({ provider: 'aws', providerConfig: awsConfigFor(sim) });
     const bad = minimalIngress('bad-ingress');
     bad.metadata.annotations = { 'alb.ingress.kubernetes.io/scheme': 'sideways' };
-    await h.seed([
-      ingressClass(),
-      cluster('member1'),
-      serveService(),
-      resourceBinding(),
-      collectedSlice('member1', ['10.1.0.11']),
-      minimalIngress(),
-      bad as KubeObject,
-    ]);
+    await h.seed([...baseObjects(), minimalIngress(), bad as KubeObject]);
     metrics.flush();
     await h.deliver(notify(minimalIngress(), 'added'), notify(bad, 'added'));
     const lines = flushed();
