@@ -16,6 +16,7 @@ import { isBeingDeleted, type KubeObject, type ResourceType } from '../kube/type
 import type { Balancer, MultiClusterProvider, ProviderContext } from '../provider/contract.js';
 import { semanticEqual } from '../util/equal.js';
 import { nextCondition, type ConditionStore, type ConditionUpdate } from './conditions.js';
+import { withNextStep } from './next-steps.js';
 import type { ReconcileDeps, ReconcileResult } from './types.js';
 
 export interface LifecycleSpec<T extends KubeObject, S> {
@@ -84,7 +85,8 @@ export async function reconcileLifecycle<T extends KubeObject, S>(
   if (!obj) return result('gone');
   // A provider announces disruptive changes (a load balancer replaced) before making them.
   const announced = obj;
-  ctx.announce = (reason, message) => deps.events.record(announced, 'Warning', reason, message);
+  ctx.announce = (reason, message) =>
+    deps.events.record(announced, 'Warning', reason, withNextStep(reason, message));
 
   const deleting = isBeingDeleted(obj);
   const decision = deleting ? { wants: false, detail: 'being deleted' } : await spec.wants(obj);
@@ -102,7 +104,7 @@ export async function reconcileLifecycle<T extends KubeObject, S>(
         obj,
         'Warning',
         'DeleteLoadBalancerFailed',
-        `Failed to delete load balancer: ${errorMessage(err)}`,
+        withNextStep('DeleteLoadBalancerFailed', `Failed to delete load balancer: ${errorMessage(err)}`, err),
       );
       throw err;
     }
@@ -119,14 +121,11 @@ export async function reconcileLifecycle<T extends KubeObject, S>(
 
   // An object that cannot be served is told so (Event + condition) and not retried until it changes.
   const refuse = async (target: T, invalid: InvalidObjectError, why: string): Promise<ReconcileResult> => {
-    await deps.events.record(target, 'Warning', invalid.reason, invalid.message);
-    await reportCondition(deps, spec, target, {
-      status: 'False',
-      reason: invalid.reason,
-      message: invalid.message,
-    });
+    const message = withNextStep(invalid.reason, invalid.message);
+    await deps.events.record(target, 'Warning', invalid.reason, message);
+    await reportCondition(deps, spec, target, { status: 'False', reason: invalid.reason, message });
     log.warn(why, { field: invalid.field, error: invalid.message });
-    return result('invalid', invalid.message);
+    return { ...result('invalid', invalid.message), reason: invalid.reason };
   };
 
   try {
@@ -162,7 +161,11 @@ export async function reconcileLifecycle<T extends KubeObject, S>(
   } catch (err) {
     const invalid = findCause(err, InvalidObjectError);
     if (invalid) return refuse(obj, invalid, 'provider rejected the object');
-    const message = `Failed to ensure load balancer: ${errorMessage(err)}`;
+    const message = withNextStep(
+      'SyncLoadBalancerFailed',
+      `Failed to ensure load balancer: ${errorMessage(err)}`,
+      err,
+    );
     await deps.events.record(obj, 'Warning', 'SyncLoadBalancerFailed', message);
     await reportCondition(deps, spec, obj, {
       status: 'False',
