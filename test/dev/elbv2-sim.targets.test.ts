@@ -20,7 +20,7 @@ describe('ELBv2 simulator: targets', () => {
           { Id: '10.0.16.10' },
           { Id: '10.0.0.7', Port: 9000, AvailabilityZone: 'us-east-1a' },
           { Id: '172.20.1.1', AvailabilityZone: 'all' },
-          { Id: '100.64.3.4', AvailabilityZone: 'all' },
+          { Id: '100.100.3.4', AvailabilityZone: 'all' },
         ],
       }),
     );
@@ -34,13 +34,12 @@ describe('ELBv2 simulator: targets', () => {
       '10.0.16.10:8080=healthy',
       '10.0.0.7:9000=healthy',
       '172.20.1.1:8080=healthy',
-      '100.64.3.4:8080=healthy',
+      '100.100.3.4:8080=healthy',
     ]);
   });
 
   it.each<[TargetDescription, string]>([
     [{ Id: '8.8.8.8', AvailabilityZone: 'all' }, 'public IP'],
-    [{ Id: '172.20.1.1' }, 'outside VPC without AZ all'],
     [{ Id: 'i-0123456789abcdef0' }, 'not an IP'],
     [{ Id: '10.0.0.1', AvailabilityZone: 'eu-west-1a' }, 'unknown AZ'],
   ])('rejects %o (%s) with InvalidTarget', async (target, _why) => {
@@ -94,7 +93,7 @@ describe('ELBv2 simulator: targets', () => {
     );
     const err = await sdkError(
       ctx.client.send(
-        new RegisterTargetsCommand({ TargetGroupArn: tg.TargetGroupArn, Targets: [{ Id: '10.0.200.1' }] }),
+        new RegisterTargetsCommand({ TargetGroupArn: tg.TargetGroupArn, Targets: [{ Id: '10.0.130.1' }] }),
       ),
     );
     expect(err.name).toBe('TooManyTargetsException');
