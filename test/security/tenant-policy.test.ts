@@ -250,3 +250,27 @@ describe('Tenant policy: refused before any change in AWS', () => {
     expect((await reconcile(mci('another', {}))).item?.ok).toBe(true);
   });
 });
+
+describe('Tenant policy: the README example', () => {
+  it('the README’s tenantPolicy example is a valid provider configuration', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { parse } = await import('yaml');
+    const { parseAwsConfig } = await import('../../lib/providers/aws/config.js');
+    const readme = readFileSync(join(import.meta.dirname, '../../README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('### Tenant policy'));
+    const block = /```yaml\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
+    const example = parse(block) as { tenantPolicy: TenantPolicy };
+    expect(example.tenantPolicy.rules.length).toBeGreaterThan(2);
+    const config = parseAwsConfig(
+      JSON.stringify({
+        region: 'eu-west-1',
+        vpc: { id: 'vpc-1', cidrs: ['10.0.0.0/16'] },
+        subnets: ['subnet-0aaa1111bbbb2222c'],
+        ownerId: 'karmada-prod',
+        ...example,
+      }),
+    );
+    expect(config.tenantPolicy).toEqual(example.tenantPolicy);
+  });
+});
