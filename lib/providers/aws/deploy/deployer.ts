@@ -26,7 +26,7 @@ import {
 } from './discovery.js';
 import { SECURE_PROTOCOLS, type ActualListener } from './listener.js';
 import { requiresReplacement, type OwnedLoadBalancer } from './load-balancer.js';
-import { formatPlan, type Operation } from './operations.js';
+import { formatPlan, operationSubject, type Operation } from './operations.js';
 import { planStack } from './plan.js';
 import { planTargetGroups, type OwnedTargetGroup } from './target-group.js';
 import { liveTargets } from './targets.js';
@@ -179,7 +179,7 @@ export async function deployStack(
 
   // 5. Announce replacements before they happen, then apply.
   for (const op of plan.filter((o) => o.op === 'replace')) {
-    const message = `replacing ${op.resource} ${op.id}: ${op.detail}`;
+    const message = `replacing ${operationSubject(op)}: ${op.detail}`;
     ctx.logger.warn(message, { stack: stack.id });
     try {
       await ctx.announce?.(`Replacing${op.resource}`, message);
