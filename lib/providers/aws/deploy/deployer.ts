@@ -68,6 +68,7 @@ export async function deployStack(
   if (found) assertOwned(ctx, 'load balancer', found.lb.LoadBalancerName, found.tags);
   const replace = found ? requiresReplacement(lbRes, found.lb) : undefined;
   if (found && !replace && !options.resync && found.tags[FINGERPRINT_TAG] === fingerprint) {
+    ctx.logger.info('stack unchanged', { stack: stack.id, fingerprint });
     return { dnsName: found.lb.DNSName ?? '', plan: [], skipped: true, applied: false };
   }
   const current: OwnedLoadBalancer | undefined = found && !replace ? { ...found } : undefined;
