@@ -4,23 +4,30 @@
  * fake provider on every change, and narrates what happens. It keeps serving the API so you can
  * `kubectl apply`, `edit` and `delete` against it; Ctrl-C stops it.
  *
- *   npm start -- [--provider fake|aws] [--port 6443] [--elbv2-port 4566] [--state .local-state]
- *                [--fresh] [--verbose]
+ *   npm start -- [--provider fake|aws] [--port 6443] [--elbv2-port 4566] [--topology-port 8080]
+ *                [--state .local-state] [--fresh] [--verbose]
  *
  * With `--provider aws` the AWS provider runs against the ELBv2 simulator (dev/elbv2-sim), on a
  * port that stays the same from run to run, with its state kept next to the API objects.
+ * A read-only page on 127.0.0.1 draws each object's load-balancer topology and follows changes.
  */
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { elbv2ClientFor } from './elbv2-sim/index.js';
 import { startNarrator } from './local/narrator.js';
-import { seed, startPipeline, type Pipeline } from './local/pipeline.js';
+import { simulatorConfigText } from './local/sim-config.js';
+import { startTopologyServer } from './local/topology-server.js';
+import { silentLogger } from '../lib/log/logger.js';
+import { AwsProvider, parseAwsConfig } from '../lib/providers/aws/index.js';
+import { awsConfigFor, seed, startPipeline, type Pipeline } from './local/pipeline.js';
 import { upstreamScenario } from './local/scenario.js';
 
 const { values } = parseArgs({
   options: {
     port: { type: 'string', default: '0' },
     'elbv2-port': { type: 'string' },
+    'topology-port': { type: 'string', default: '0' },
     state: { type: 'string', default: '.local-state' },
     fresh: { type: 'boolean', default: false },
     verbose: { type: 'boolean', default: false },
@@ -98,10 +105,29 @@ writeFileSync(
 );
 narrator.watch(pipeline.kubeConfig);
 await seed(pipeline.kube, upstreamScenario());
+const simulator = pipeline.elbv2;
+const awsConfig = parseAwsConfig(simulator ? awsConfigFor(simulator) : simulatorConfigText('local'));
+const topology = await startTopologyServer({
+  kubeConfig: pipeline.kubeConfig,
+  kube: pipeline.kube,
+  port: Number(values['topology-port']),
+  config: awsConfig,
+  ...(simulator
+    ? {
+        provider: new AwsProvider(
+          awsConfig,
+          { kube: pipeline.kube, logger: silentLogger },
+          { client: elbv2ClientFor(simulator) },
+        ),
+        note: 'aws provider: the ELBv2 simulator; dashed boxes are changes still to be applied',
+      }
+    : { note: 'fake provider: the load balancers the aws provider would build for these objects' }),
+});
 
 say(`API server:  ${pipeline.api.url}`);
 say(`kubeconfig:  ${pipeline.kubeconfigPath}`);
 say(`function:    ${pipeline.functionUrl} (POST notifications here)`);
+say(`topology:    ${topology.url} (each MCI's and MCS's load balancers, live)`);
 const elbv2 = pipeline.elbv2;
 if (elbv2) {
   say(
@@ -135,10 +161,13 @@ const stop = () => {
   if (stopping) return;
   stopping = true;
   say('stopping...');
-  void pipeline.close().then(() => {
-    narrator.stop();
-    process.exit(0);
-  });
+  void topology
+    .close()
+    .then(() => pipeline.close())
+    .then(() => {
+      narrator.stop();
+      process.exit(0);
+    });
 };
 process.once('SIGINT', stop);
 process.once('SIGTERM', stop);

@@ -1,6 +1,6 @@
 /**
  * `npm run plan -- <file-or-directory>... [--config cloud.yaml] [--kubeconfig path] [--simulator]
- *   [--namespace ns] [--json]`
+ *   [--namespace ns] [--json | --graph]`
  *
  * Prints the change plan the AWS provider would apply for every MultiClusterIngress and
  * MultiClusterService in the given manifests, without changing anything (a dry run). Paths are
@@ -11,10 +11,13 @@
  *   `--config` is optional then (defaults fit the simulator's network).
  * - otherwise: against the account and Region of `--config` (credentials from the environment).
  * - `--kubeconfig`: read Services and EndpointSlices from that Karmada control plane instead.
+ * - `--graph`: the load-balancer topology as a Mermaid flowchart instead (one object: the diagram;
+ *   several: Markdown, a fenced `mermaid` block per object).
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { elbv2ClientFor, SIM_NETWORK, startElbv2Simulator } from '../dev/elbv2-sim/index.js';
+import { elbv2ClientFor, startElbv2Simulator } from '../dev/elbv2-sim/index.js';
+import { simulatorConfigText } from '../dev/local/sim-config.js';
 import { describePlan } from '../dev/plan/describe.js';
 import { loadManifests, UsageError } from '../dev/plan/manifests.js';
 import { errorMessage } from '../lib/errors.js';
@@ -29,20 +32,14 @@ import {
   parseAwsConfig,
   type AwsProviderConfig,
 } from '../lib/providers/aws/index.js';
+import { topologyOf } from '../lib/topology/source.js';
+import { toMermaid } from '../lib/topology/mermaid.js';
 import { MemoryKube } from '../test/support/memory-kube.js';
 
 const USAGE =
-  'usage: npm run plan -- <file-or-directory>... [--config cloud.yaml] [--kubeconfig path] [--simulator] [--namespace ns] [--json]';
+  'usage: npm run plan -- <file-or-directory>... [--config cloud.yaml] [--kubeconfig path] [--simulator] [--namespace ns] [--json | --graph]';
 
-const SIMULATOR_CONFIG = `
-region: us-east-1
-vpc: { id: ${SIM_NETWORK.vpcId}, cidrs: [${SIM_NETWORK.vpcCidr}] }
-subnets: [${SIM_NETWORK.subnets
-  .filter((s) => !s.public)
-  .map((s) => s.subnetId)
-  .join(', ')}]
-ownerId: plan-preview
-`;
+const SIMULATOR_CONFIG = simulatorConfigText('plan-preview');
 
 type Target = MultiClusterIngress | MultiClusterService;
 
@@ -77,6 +74,7 @@ async function main(): Promise<number> {
       simulator: { type: 'boolean', default: false },
       namespace: { type: 'string', short: 'n', default: 'default' },
       json: { type: 'boolean', default: false },
+      graph: { type: 'boolean', default: false },
       verbose: { type: 'boolean', default: false },
     },
   });
@@ -116,6 +114,21 @@ async function main(): Promise<number> {
       operations?: unknown;
       error?: string;
     }> = [];
+    if (values.graph) {
+      const diagrams: string[] = [];
+      for (const target of targets) {
+        const topology = await topologyOf(target, { kube, config, provider, logger });
+        if (topology.error) failed++;
+        const diagram = toMermaid(topology);
+        diagrams.push(
+          targets.length === 1
+            ? diagram
+            : `## ${target.kind ?? ''} ${target.metadata.namespace ?? ''}/${target.metadata.name ?? ''}\n\n\`\`\`mermaid\n${diagram}\`\`\`\n`,
+        );
+      }
+      process.stdout.write(diagrams.join('\n'));
+      return failed > 0 ? 1 : 0;
+    }
     for (const target of targets) {
       const head = {
         kind: target.kind ?? '',

@@ -127,6 +127,28 @@ describe('npm run plan', () => {
     expect(stdout).toContain('targets + 10.0.1.10:8080');
   }, 60_000);
 
+  it('--graph writes the topology as Mermaid: one diagram, or a Markdown block per object', async () => {
+    const one = await plan(
+      join(UPSTREAM, 'mci.yaml'),
+      join(UPSTREAM, 'application.yaml'),
+      '--simulator',
+      '--graph',
+    );
+    expect(one.code).toBe(0);
+    expect(
+      one.stdout.startsWith('flowchart LR\n  n1["MultiClusterIngress<br/>default/minimal-ingress"]\n'),
+    ).toBe(true);
+    expect(one.stdout).toContain('subgraph n2["Region us-east-1"]');
+    expect(one.stdout).toContain(
+      '["priority 1<br/>path /testpath | /testpath/*<br/>(create pending)"]:::pending',
+    );
+    const dir = mkdtempSync(join(tmpdir(), 'plan-graph-'));
+    writeFileSync(join(dir, 'mci.yaml'), HTTPS_MCI);
+    const two = await plan(UPSTREAM, join(dir, 'mci.yaml'), '--simulator', '--graph');
+    expect(two.stdout.match(/^```mermaid$/gm)).toHaveLength(2);
+    expect(two.stdout).toContain('## MultiClusterIngress default/shop\n\n```mermaid\nflowchart LR\n');
+  }, 60_000);
+
   it.each([
     [['/no/such/file.yaml', '--simulator'], '/no/such/file.yaml: no such file or directory'],
     [[UPSTREAM, '--config', '/no/such/cloud.yaml'], '--config /no/such/cloud.yaml: no such file'],
