@@ -6,7 +6,10 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  CreateListenerCommand,
   CreateLoadBalancerCommand,
+  DescribeListenerAttributesCommand,
+  ModifyListenerAttributesCommand,
   CreateTargetGroupCommand,
   DescribeLoadBalancersCommand,
   DescribeTagsCommand,
@@ -43,6 +46,25 @@ describe('ELBv2 simulator persistence', () => {
     await c1.send(
       new RegisterTargetsCommand({ TargetGroupArn: tgArn, Targets: [{ Id: '10.0.1.5', Port: 8080 }] }),
     );
+    // Records that hold Maps of their own (listener attributes) come back whole too.
+    const listener = await c1.send(
+      new CreateListenerCommand({
+        LoadBalancerArn: lb.LoadBalancers?.[0]?.LoadBalancerArn,
+        Protocol: 'HTTP',
+        Port: 80,
+        DefaultActions: [{ Type: 'forward', TargetGroupArn: tgArn }],
+      }),
+    );
+    const listenerArn = listener.Listeners?.[0]?.ListenerArn ?? '';
+    await c1.send(
+      new ModifyListenerAttributesCommand({
+        ListenerArn: listenerArn,
+        Attributes: [{ Key: 'routing.http.response.server.enabled', Value: 'false' }],
+      }),
+    );
+    const attributesBefore = await c1.send(
+      new DescribeListenerAttributesCommand({ ListenerArn: listenerArn }),
+    );
     const before = first.snapshot();
     await first.close();
     expect(JSON.parse(readFileSync(file, 'utf8')).format).toBe('elbv2-sim/v1');
@@ -57,6 +79,14 @@ describe('ELBv2 simulator persistence', () => {
       expect(described.LoadBalancers?.[0]?.DNSName).toBe(lb.LoadBalancers?.[0]?.DNSName);
       const tags = await c2.send(new DescribeTagsCommand({ ResourceArns: [arn] }));
       expect(tags.TagDescriptions?.[0]?.Tags).toStrictEqual([{ Key: 'owner', Value: 'me' }]);
+      const attributesAfter = await c2.send(
+        new DescribeListenerAttributesCommand({ ListenerArn: listenerArn }),
+      );
+      expect(attributesAfter.Attributes).toStrictEqual(attributesBefore.Attributes);
+      expect(attributesAfter.Attributes).toContainEqual({
+        Key: 'routing.http.response.server.enabled',
+        Value: 'false',
+      });
       const health = await c2.send(new DescribeTargetHealthCommand({ TargetGroupArn: tgArn }));
       expect(health.TargetHealthDescriptions?.map((t) => t.Target?.Id)).toStrictEqual(['10.0.1.5']);
       // New resources get new IDs, listed after the restored ones.
