@@ -6,14 +6,13 @@
  * Chromium comes from `apt-get install chromium` (.ci/run installs it). Without it this test
  * fails in CI and, elsewhere, says loudly that it did not run.
  */
-import { execFile, spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
-import { describe, expect, it, vi } from 'vitest';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { npmStart } from './npm-start.support.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const inCi = Boolean(process.env.CI) && process.env.CI !== 'false';
 const hasChromium = existsSync(CHROMIUM);
@@ -24,7 +23,6 @@ if (!runs) {
     `topology page browser test NOT RUN: ${hasChromium ? '' : `no Chromium at ${CHROMIUM} (apt-get install chromium) `}${hasKubectl ? '' : 'no kubectl'}`,
   );
 }
-const run = promisify(execFile);
 
 describe.skipIf(!runs)('npm start: the topology page in headless Chromium', () => {
   it('draws the load balancers and follows kubectl changes live', async () => {
@@ -36,33 +34,15 @@ describe.skipIf(!runs)('npm start: the topology page in headless Chromium', () =
       throw new Error('kubectl is not installed: .ci/run installs it (apt-get install kubernetes-client)');
     const { chromium } = await import('playwright-core');
     const state = mkdtempSync(join(tmpdir(), 'topology-page-'));
-    const child = spawn('npm', ['start', '--', '--state', state, '--fresh'], {
-      cwd: ROOT,
-      env: { ...process.env, KUBECONFIG: '' },
-      detached: true,
-    });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (out += d));
-    const waitOut = (pattern: RegExp, timeout = 60_000) =>
-      vi.waitFor(
-        () => {
-          const m = out.match(pattern);
-          expect(m, `waiting for ${pattern}; output so far:\n${out}`).not.toBeNull();
-          return m!;
-        },
-        { timeout, interval: 100 },
-      );
+    const app = npmStart(state, ['--fresh']);
     const browser = await chromium.launch({
       executablePath: CHROMIUM,
       headless: true,
       args: ['--no-sandbox'],
     });
     try {
-      const url = (await waitOut(/topology:\s+(\S+)/))[1]!;
-      const kubeconfig = (await waitOut(/kubeconfig:\s+(\S+)/))[1]!;
-      const kubectl = (...args: string[]) =>
-        run('kubectl', ['--kubeconfig', kubeconfig, '--cache-dir', join(state, 'kube-cache'), ...args]);
+      const url = (await app.wait(/topology:\s+(\S+)/))[1]!;
+      const kubectl = app.kubectl;
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
 
       const page = await browser.newPage();
@@ -129,8 +109,7 @@ describe.skipIf(!runs)('npm start: the topology page in headless Chromium', () =
       expect(await mci.locator('[data-cluster="member1"]').getAttribute('data-weight')).toBe('100');
     } finally {
       await browser.close();
-      process.kill(-child.pid!, 'SIGINT');
-      await new Promise<void>((r) => child.on('close', () => r()));
+      await app.stop();
     }
   }, 180_000);
 });
