@@ -113,9 +113,12 @@ const code: number = await new Promise((r) => child.on('exit', (c) => r(c ?? 1))
 clearTimeout(timer);
 for (const stop of stops.reverse()) await stop();
 
-/** osls prints the handler's result as indented JSON, starting on a line of its own. */
+/**
+ * osls prints the handler's result as indented JSON whose first line is a lone `{` or `[`; the
+ * function's own one-line JSON (logs, EMF metrics) comes before it.
+ */
 function resultOf(out: string): unknown {
-  const start = out.search(/^[{[]/m);
+  const start = out.search(/^[{[]$/m);
   if (start < 0) return undefined;
   try {
     return JSON.parse(out.slice(start));
