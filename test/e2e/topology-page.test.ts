@@ -3,11 +3,12 @@
  * playwright-core): it draws the upstream scenario's load balancers, and redraws by itself when
  * kubectl changes an MCI's rules and when a cluster's traffic is blocked.
  *
- * Chromium comes from `apt-get install chromium` (.ci/run installs it). Without it this test
- * fails in CI and, elsewhere, says loudly that it did not run.
+ * Chromium comes from `apt-get install chromium` (.ci/run installs it). Without it (or kubectl, or
+ * playwright-core) this test fails in CI and, elsewhere, says loudly that it did not run.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -17,10 +18,25 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const inCi = Boolean(process.env.CI) && process.env.CI !== 'false';
 const hasChromium = existsSync(CHROMIUM);
 const hasKubectl = spawnSync('kubectl', ['version', '--client'], { stdio: 'ignore' }).status === 0;
-const runs = (hasChromium && hasKubectl) || inCi;
+/** A node_modules older than package.json (npm ci not run since playwright-core was added). */
+const hasPlaywright = (() => {
+  try {
+    createRequire(import.meta.url).resolve('playwright-core');
+    return true;
+  } catch {
+    return false;
+  }
+})();
+const runs = (hasChromium && hasKubectl && hasPlaywright) || inCi;
 if (!runs) {
   console.warn(
-    `topology page browser test NOT RUN: ${hasChromium ? '' : `no Chromium at ${CHROMIUM} (apt-get install chromium) `}${hasKubectl ? '' : 'no kubectl'}`,
+    `topology page browser test NOT RUN: ${[
+      hasChromium ? '' : `no Chromium at ${CHROMIUM} (apt-get install chromium)`,
+      hasKubectl ? '' : 'no kubectl',
+      hasPlaywright ? '' : 'playwright-core is not installed (npm ci)',
+    ]
+      .filter(Boolean)
+      .join('; ')}`,
   );
 }
 
