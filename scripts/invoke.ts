@@ -44,7 +44,8 @@ const expectation: SampleExpectation | undefined = loadExpectations()[basename(e
 if (!kubeconfig) {
   const { startKubeApiServer } = await import('../dev/kube-apiserver/index.js');
   const { createKubeClient, loadKubeConfig } = await import('../lib/kube/client-node.js');
-  const api = await startKubeApiServer();
+  // kube-system is where the functions read the Karmada instance they serve (its UID).
+  const api = await startKubeApiServer({ namespaces: ['default', 'karmada-system', 'kube-system'] });
   stops.push(() => api.close());
   kubeconfig = api.writeKubeconfig(join(dir, 'kubeconfig.yaml'));
   const setup = expectation?.setup ?? 'scenario';
@@ -73,6 +74,20 @@ if (values.provider === 'aws' && !cloudConfig) {
   writeFileSync(cloudConfig, `stateFile: ${join(dir, 'fake-load-balancers.json')}\n`);
 }
 
+// What a deployment names (serverless.yml has no default for them): the configuration's ownerId
+// and the UID of kube-system on the Karmada it reaches, so the functions' checks pass as deployed.
+const { createKubeClient: kubeClientFor, loadKubeConfig: kubeConfigFor } =
+  await import('../lib/kube/client-node.js');
+const { karmadaInstanceId } = await import('../lib/providers/aws/instance.js');
+const instanceId =
+  process.env.KARMADA_INSTANCE_ID ??
+  (await karmadaInstanceId(kubeClientFor(kubeConfigFor({ file: kubeconfig })))) ??
+  'none';
+const { parse: parseYaml } = await import('yaml');
+const { readFileSync } = await import('node:fs');
+const configured = (parseYaml(readFileSync(cloudConfig, 'utf8')) as { ownerId?: unknown } | null)?.ownerId;
+const ownerId = process.env.AWS_OWNER_ID ?? (typeof configured === 'string' ? configured : 'local');
+
 const args = [
   'osls',
   'invoke',
@@ -83,16 +98,10 @@ const args = [
   resolve(eventFile),
   '--param',
   `provider=${values.provider}`,
-  // serverless.yml has no default for these (a deployment must name them); a local run names
-  // placeholders and switches the deployed-values checks off (the stand-in is no deployed Karmada).
   '--param',
-  'awsOwnerId=local',
+  `awsOwnerId=${ownerId}`,
   '--param',
-  'karmadaInstanceId=local',
-  '--env',
-  'AWS_OWNER_ID=',
-  '--env',
-  'KARMADA_INSTANCE_ID=',
+  `karmadaInstanceId=${instanceId}`,
   '--env',
   `KUBECONFIG=${kubeconfig}`,
   '--env',
