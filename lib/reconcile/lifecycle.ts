@@ -22,6 +22,7 @@ import {
   statusNeedsWrite,
   withOurMetadata,
 } from './lifecycle-decisions.js';
+import { withNextStep } from './next-steps.js';
 import type { ReconcileDeps, ReconcileResult } from './types.js';
 
 export interface LifecycleSpec<T extends KubeObject, S> {
@@ -65,7 +66,8 @@ export async function reconcileLifecycle<T extends KubeObject, S>(
   if (!obj) return result('gone');
   // A provider announces disruptive changes (a load balancer replaced) before making them.
   const announced = obj;
-  ctx.announce = (reason, message) => deps.events.record(announced, 'Warning', reason, message);
+  ctx.announce = (reason, message) =>
+    deps.events.record(announced, 'Warning', reason, withNextStep(reason, message));
 
   const deleting = isBeingDeleted(obj);
   const decision = deleting ? { wants: false, detail: 'being deleted' } : await spec.wants(obj);
@@ -88,7 +90,7 @@ export async function reconcileLifecycle<T extends KubeObject, S>(
         obj,
         'Warning',
         'DeleteLoadBalancerFailed',
-        `Failed to delete load balancer: ${errorMessage(err)}`,
+        withNextStep('DeleteLoadBalancerFailed', `Failed to delete load balancer: ${errorMessage(err)}`, err),
       );
       throw err;
     }
@@ -108,14 +110,11 @@ export async function reconcileLifecycle<T extends KubeObject, S>(
   } catch (err) {
     const invalid = findCause(err, InvalidObjectError);
     if (!invalid) throw err;
-    await deps.events.record(obj, 'Warning', invalid.reason, invalid.message);
-    await reportCondition(deps, spec, obj, {
-      status: 'False',
-      reason: invalid.reason,
-      message: invalid.message,
-    });
+    const message = withNextStep(invalid.reason, invalid.message);
+    await deps.events.record(obj, 'Warning', invalid.reason, message);
+    await reportCondition(deps, spec, obj, { status: 'False', reason: invalid.reason, message });
     log.warn('object is invalid, not reconciled', { field: invalid.field, error: invalid.message });
-    return result('invalid', invalid.message);
+    return { ...result('invalid', invalid.message), reason: invalid.reason };
   }
 
   const decorate = spec.decorate?.bind(spec);
@@ -139,16 +138,17 @@ export async function reconcileLifecycle<T extends KubeObject, S>(
   } catch (err) {
     const invalid = findCause(err, InvalidObjectError);
     if (invalid) {
-      await deps.events.record(obj, 'Warning', invalid.reason, invalid.message);
-      await reportCondition(deps, spec, obj, {
-        status: 'False',
-        reason: invalid.reason,
-        message: invalid.message,
-      });
+      const message = withNextStep(invalid.reason, invalid.message);
+      await deps.events.record(obj, 'Warning', invalid.reason, message);
+      await reportCondition(deps, spec, obj, { status: 'False', reason: invalid.reason, message });
       log.warn('provider rejected the object', { field: invalid.field, error: invalid.message });
-      return result('invalid', invalid.message);
+      return { ...result('invalid', invalid.message), reason: invalid.reason };
     }
-    const message = `Failed to ensure load balancer: ${errorMessage(err)}`;
+    const message = withNextStep(
+      'SyncLoadBalancerFailed',
+      `Failed to ensure load balancer: ${errorMessage(err)}`,
+      err,
+    );
     await deps.events.record(obj, 'Warning', 'SyncLoadBalancerFailed', message);
     await reportCondition(deps, spec, obj, {
       status: 'False',
