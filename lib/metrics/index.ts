@@ -6,7 +6,8 @@
  * `flush()` (after each invocation, see lib/runtime/lambda.ts) writes one EMF line per dimension
  * set. Until an entry point calls `enable()` nothing is kept, so library code (local tools,
  * benchmarks) can record freely. The metrics, in the namespace `$POWERTOOLS_METRICS_NAMESPACE`
- * (serverless.yml: `<service>/<stage>`), each also under the `service` dimension alone:
+ * (serverless.yml: `<service>/<stage>`; none set, none written), each also under the `service`
+ * dimension alone:
  *
  * - `Reconciles` (Count) by `Kind` + `Outcome`, and by `Outcome`: created, updated, unchanged,
  *   deleted, ignored, gone, invalid, retry_later, failed;
@@ -17,8 +18,6 @@
  * - `Elbv2Throttles` (Count) by `Action`: attempts ELBv2 answered with throttling.
  */
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-
-export const DEFAULT_NAMESPACE = 'MulticlusterCloudProvider';
 
 /** The metric names (serverless.yml's dashboard and alarms use them; a test checks they match). */
 export const METRIC_NAMES = {
@@ -56,12 +55,20 @@ export class OperatorMetrics {
   private samples = 0;
   private sink: Metrics | undefined;
 
-  /** Starts keeping metrics, published through `sink` (a Powertools Metrics) on `flush()`. */
+  /**
+   * Starts keeping metrics, published through `sink`, or else through Powertools into
+   * `$POWERTOOLS_METRICS_NAMESPACE`. Without a namespace (local runs: `npm start`, `osls invoke
+   * local`) there is no CloudWatch to read EMF lines, and they would only clutter the output: then
+   * nothing is kept.
+   */
   enable(sink?: Metrics): void {
-    this.sink ??=
+    if (this.sink) return;
+    const namespace = process.env.POWERTOOLS_METRICS_NAMESPACE;
+    if (!sink && !namespace) return;
+    this.sink =
       sink ??
       new Metrics({
-        namespace: process.env.POWERTOOLS_METRICS_NAMESPACE || DEFAULT_NAMESPACE,
+        namespace,
         // The logger's service name, so that log lines and metrics name the same service.
         serviceName: process.env.POWERTOOLS_SERVICE_NAME || 'multicluster-cloud-provider',
       });

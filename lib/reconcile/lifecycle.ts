@@ -13,7 +13,7 @@ import { findCause, errorMessage, InvalidObjectError } from '../errors.js';
 import { retryOnConflict } from '../kube/conflict.js';
 import { hasFinalizer, withoutFinalizer } from '../kube/finalizers.js';
 import { isBeingDeleted, type KubeObject, type ResourceType } from '../kube/types.js';
-import type { Balancer, ProviderContext } from '../provider/contract.js';
+import type { Balancer, MultiClusterProvider, ProviderContext } from '../provider/contract.js';
 import { nextCondition, type ConditionStore, type ConditionUpdate } from './conditions.js';
 import {
   clearsStatusAfterDelete,
@@ -44,6 +44,31 @@ export interface LifecycleSpec<T extends KubeObject, S> {
   describe(status: S | undefined): string;
   /** Where the LoadBalancerReady condition is kept. */
   condition: ConditionStore<T>;
+}
+
+/** What a controller reports when the provider does not serve its kind (upstream refuses to start). */
+export function unsupportedKind(
+  controller: string,
+  namespace: string,
+  name: string,
+  provider: Pick<MultiClusterProvider, 'providerName'>,
+  kind: string,
+): ReconcileResult {
+  return {
+    controller,
+    key: `${namespace}/${name}`,
+    outcome: 'ignored',
+    detail: `provider "${provider.providerName()}" does not support ${kind} load balancers`,
+  };
+}
+
+/** A copy of `obj` whose `status.loadBalancer` is `status`, or has none when it is undefined. */
+export function withStatusLoadBalancer<S, T extends KubeObject & { status?: { loadBalancer?: S } }>(
+  obj: T,
+  status: S | undefined,
+): T {
+  const { loadBalancer: _old, ...rest } = obj.status ?? {};
+  return { ...obj, status: status === undefined ? rest : { ...rest, loadBalancer: status } };
 }
 
 export async function reconcileLifecycle<T extends KubeObject, S>(
@@ -105,16 +130,21 @@ export async function reconcileLifecycle<T extends KubeObject, S>(
     return result('deleted', decision.detail);
   }
 
+  // An object that cannot be served is told so (Event + condition) and not retried until it changes.
+  const refuse = async (target: T, invalid: InvalidObjectError, why: string): Promise<ReconcileResult> => {
+    const message = withNextStep(invalid.reason, invalid.message);
+    await deps.events.record(target, 'Warning', invalid.reason, message);
+    await reportCondition(deps, spec, target, { status: 'False', reason: invalid.reason, message });
+    log.warn(why, { field: invalid.field, error: invalid.message });
+    return { ...result('invalid', invalid.message), reason: invalid.reason };
+  };
+
   try {
     spec.validate(obj);
   } catch (err) {
     const invalid = findCause(err, InvalidObjectError);
     if (!invalid) throw err;
-    const message = withNextStep(invalid.reason, invalid.message);
-    await deps.events.record(obj, 'Warning', invalid.reason, message);
-    await reportCondition(deps, spec, obj, { status: 'False', reason: invalid.reason, message });
-    log.warn('object is invalid, not reconciled', { field: invalid.field, error: invalid.message });
-    return { ...result('invalid', invalid.message), reason: invalid.reason };
+    return refuse(obj, invalid, 'object is invalid, not reconciled');
   }
 
   const decorate = spec.decorate?.bind(spec);
@@ -137,13 +167,7 @@ export async function reconcileLifecycle<T extends KubeObject, S>(
     status = await spec.balancer[call](ctx, obj);
   } catch (err) {
     const invalid = findCause(err, InvalidObjectError);
-    if (invalid) {
-      const message = withNextStep(invalid.reason, invalid.message);
-      await deps.events.record(obj, 'Warning', invalid.reason, message);
-      await reportCondition(deps, spec, obj, { status: 'False', reason: invalid.reason, message });
-      log.warn('provider rejected the object', { field: invalid.field, error: invalid.message });
-      return { ...result('invalid', invalid.message), reason: invalid.reason };
-    }
+    if (invalid) return refuse(obj, invalid, 'provider rejected the object');
     const message = withNextStep(
       'SyncLoadBalancerFailed',
       `Failed to ensure load balancer: ${errorMessage(err)}`,

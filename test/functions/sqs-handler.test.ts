@@ -73,6 +73,7 @@ beforeAll(async () => {
     AWS_ACCESS_KEY_ID: 'test',
     AWS_SECRET_ACCESS_KEY: 'test',
     AWS_ENDPOINT_URL_SQS: `http://127.0.0.1:${(sqs.address() as AddressInfo).port}`,
+    POWERTOOLS_METRICS_NAMESPACE: 'multicluster-cloud-provider/test',
   });
 });
 
@@ -149,7 +150,7 @@ describe('Function: sqs handler', () => {
     expect(metric(lines, 'Reconciles', { Kind: 'MultiClusterService', Outcome: 'failed' }).value).toBe(1);
     expect(metric(lines, 'Reconciles', { Outcome: 'failed' }).value).toBe(1);
     const mci = metric(lines, 'ReconcileDuration', { Kind: 'MultiClusterIngress' });
-    expect(mci.line._aws.CloudWatchMetrics[0]!.Namespace).toBe('MulticlusterCloudProvider');
+    expect(mci.line._aws.CloudWatchMetrics[0]!.Namespace).toBe('multicluster-cloud-provider/test');
   });
 
   it('fails the first invocation with a clear message when the configuration is bad', async () => {

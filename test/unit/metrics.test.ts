@@ -16,7 +16,10 @@ beforeEach(() => {
     return true;
   });
 });
-afterEach(() => vi.restoreAllMocks());
+afterEach(() => {
+  vi.restoreAllMocks();
+  vi.unstubAllEnvs();
+});
 
 const enabled = () => {
   const m = new OperatorMetrics();
@@ -100,6 +103,7 @@ describe('OperatorMetrics', () => {
   });
 
   it('keeps nothing until enabled, and the middleware enables then flushes per invocation', async () => {
+    vi.stubEnv('POWERTOOLS_METRICS_NAMESPACE', 'Test/ci');
     const m = new OperatorMetrics();
     m.reconciled('MultiClusterIngress', 'created', 1);
     m.flush();
@@ -108,6 +112,19 @@ describe('OperatorMetrics', () => {
     mw.before();
     m.reconciled('MultiClusterIngress', 'updated', 1);
     mw.onError();
-    expect(metric(emfLines(written), 'Reconciles', { Outcome: 'updated' }).value).toBe(1);
+    const updated = metric(emfLines(written), 'Reconciles', { Outcome: 'updated' });
+    expect(updated.value).toBe(1);
+    expect(updated.line._aws.CloudWatchMetrics[0]!.Namespace).toBe('Test/ci');
+  });
+
+  it('writes nothing where no namespace is configured (local runs)', () => {
+    vi.stubEnv('POWERTOOLS_METRICS_NAMESPACE', '');
+    const m = new OperatorMetrics();
+    const mw = publishMetrics(m);
+    mw.before();
+    m.reconciled('MultiClusterIngress', 'created', 1);
+    mw.after();
+    expect(m.enabled).toBe(false);
+    expect(emfLines(written)).toEqual([]);
   });
 });
