@@ -3,7 +3,7 @@
  * Validated with zod/mini so that the Lambda bundle stays small; every error names the field.
  */
 import { ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
-import { parse as parseYaml } from 'yaml';
+import { parseYaml } from '../../util/yaml.js';
 import * as z from 'zod/mini';
 import { ProviderConfigError, errorMessage } from '../../errors.js';
 import { RESERVED_TAG_KEYS, TAG_PREFIX } from './tagging.js';

@@ -1,4 +1,4 @@
-import { parse as parseYaml } from 'yaml';
+import { parseYaml } from '../../util/yaml.js';
 import * as z from 'zod/mini';
 import { ProviderConfigError } from '../../errors.js';
 
