@@ -7,8 +7,12 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from '
 import { errorMessage } from '../lib/errors.js';
 import { notificationsFromHttp } from '../lib/notification/http.js';
 import { dependentRequests } from '../lib/reconcile/dependents.js';
+import { registerBuiltinProviders } from '../lib/providers/builtin.js';
 import { lambdaHandler, logger, runtimeFor } from '../lib/runtime/lambda.js';
 import { processBatch } from '../lib/runtime/process.js';
+
+// Either built-in provider can serve this function: each is loaded only if MULTICLUSTER_PROVIDER names it.
+registerBuiltinProviders();
 
 function json(statusCode: number, body: unknown): APIGatewayProxyStructuredResultV2 {
   return { statusCode, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };

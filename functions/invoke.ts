@@ -5,8 +5,12 @@
 import type { NormalizedNotification } from '../lib/notification/types.js';
 import { normalizeMany } from '../lib/notification/parse.js';
 import { dependentRequests } from '../lib/reconcile/dependents.js';
+import { registerBuiltinProviders } from '../lib/providers/builtin.js';
 import { lambdaHandler, runtimeFor } from '../lib/runtime/lambda.js';
 import { processBatch, type ItemResult } from '../lib/runtime/process.js';
+
+// Either built-in provider can serve this function: each is loaded only if MULTICLUSTER_PROVIDER names it.
+registerBuiltinProviders();
 
 export const handler = lambdaHandler<unknown, { results: ItemResult[] }>(
   async (event, context, { signal }) => {

@@ -1,6 +1,7 @@
 /**
  * What an invocation needs, built once per function container: the Kubernetes client, the
- * provider loaded through the registry, the event recorder and the logger.
+ * provider loaded through the registry (from those the entry point registered, see
+ * lib/providers/builtin.ts), the event recorder and the logger.
  */
 import { loadKubeConfig, createKubeClient, type KubeConfigSource } from '../kube/client-node.js';
 import type { KubeClient } from '../kube/client.js';
@@ -8,7 +9,6 @@ import { KubeEventRecorder, type EventRecorder } from '../kube/events.js';
 import type { Logger } from '../log/logger.js';
 import type { MultiClusterProvider } from '../provider/contract.js';
 import { initMultiClusterProvider } from '../provider/registry.js';
-import { registerBuiltinProviders } from '../providers/builtin.js';
 import type { RuntimeConfig } from './config.js';
 
 export interface Runtime {
@@ -34,7 +34,6 @@ export async function createRuntimeWith(
   kube: KubeClient,
   logger: Logger,
 ): Promise<Runtime> {
-  registerBuiltinProviders();
   const provider = await initMultiClusterProvider(config.provider, config.cloudConfigPath, { kube, logger });
   if (!provider) throw new Error('MULTICLUSTER_PROVIDER is empty: no provider to run');
   if (!provider.loadBalancer() && !provider.mcsLoadBalancer()) {

@@ -24,6 +24,7 @@ import { CONDITION_ANNOTATION, READY_CONDITION } from '../../lib/reconcile/condi
 import { loadRuntimeConfig } from '../../lib/runtime/config.js';
 import type { BatchItem } from '../../lib/runtime/process.js';
 import { createRuntime, createRuntimeWith } from '../../lib/runtime/runtime.js';
+import { registerBuiltinProviders } from '../../lib/providers/builtin.js';
 import { INGRESS_CLASS_CONTROLLER } from '../../dev/local/scenario.js';
 import { baseObjects } from '../integration/controllers-support.js';
 import { notify } from '../support/harness.js';
@@ -36,6 +37,9 @@ import {
   type CorpusCase,
   type Env,
 } from './support.js';
+
+// As a function entry point does: runtimes here pick their provider from the built-in ones.
+registerBuiltinProviders();
 
 const cases = loadCases();
 

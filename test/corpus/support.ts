@@ -21,6 +21,7 @@ import { dependentRequests } from '../../lib/reconcile/dependents.js';
 import type { RuntimeConfig } from '../../lib/runtime/config.js';
 import { processBatch, type BatchItem, type ItemResult } from '../../lib/runtime/process.js';
 import { createRuntimeWith, type Runtime } from '../../lib/runtime/runtime.js';
+import { registerBuiltinProviders } from '../../lib/providers/builtin.js';
 
 export const CASES_DIR = join(dirname(fileURLToPath(import.meta.url)), 'cases');
 const CRD_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'infra', 'crds');
@@ -143,6 +144,7 @@ export async function startEnv(options: EnvOptions = {}): Promise<Env> {
     cloudConfigPath = join(dir, 'cloud.yaml');
     await writeFile(cloudConfigPath, options.providerConfig);
   }
+  registerBuiltinProviders();
   const runtime = await createRuntimeWith(
     {
       provider: options.provider ?? 'fake',

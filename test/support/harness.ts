@@ -19,6 +19,7 @@ import type { ControllerName, DependentMapper } from '../../lib/reconcile/route.
 import type { RuntimeConfig } from '../../lib/runtime/config.js';
 import { processBatch, type ItemResult } from '../../lib/runtime/process.js';
 import { createRuntimeWith, type Runtime } from '../../lib/runtime/runtime.js';
+import { registerBuiltinProviders } from '../../lib/providers/builtin.js';
 
 export interface Harness {
   api: KubeApiServer;
@@ -64,6 +65,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     ...(cloudConfigPath ? { cloudConfigPath } : {}),
     ...options.runtime,
   };
+  registerBuiltinProviders();
   const runtime = await createRuntimeWith(config, kube, logger);
   const only = options.controllers;
   const dependents: DependentMapper = only

@@ -1,6 +1,6 @@
 /** HTTP POST sink for local runs: JSON `{ notifications: [...] }`; any 2xx is success. */
 import type { ChangeNotification } from '../../notification/types.js';
-import { chunk } from './chunk.js';
+import { chunk } from '../../notification/chunk.js';
 import type { SendResult, Sink } from './types.js';
 
 const HTTP_MAX_BYTES = 1024 * 1024;
