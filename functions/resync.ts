@@ -6,13 +6,11 @@
  */
 import { enqueueResync, type ResyncResult } from '../lib/maintenance/resync.js';
 import { SqsSender } from '../lib/notification/sqs.js';
-import { loadRuntimeConfig } from '../lib/runtime/config.js';
+import { loadResyncConfig, loadRuntimeConfig } from '../lib/runtime/config.js';
 import { kubeFor, lambdaHandler, logger } from '../lib/runtime/lambda.js';
 
 export const handler = lambdaHandler<unknown, ResyncResult>(async (_event, context) => {
-  const queueUrl = process.env.NOTIFICATION_QUEUE_URL;
-  if (!queueUrl)
-    throw new Error('NOTIFICATION_QUEUE_URL is not set: the queue the resync notifications go to');
+  const { queueUrl } = loadResyncConfig();
   const { allowedNamespaces } = loadRuntimeConfig();
   const kube = kubeFor(context);
   const sender = new SqsSender({ queueUrl, clientConfig: { useQueueUrlAsEndpoint: false } });

@@ -5,7 +5,6 @@
  */
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { parseSqsBody } from '../lib/notification/parse.js';
-import { dependentRequests } from '../lib/reconcile/dependents.js';
 import { registerBuiltinProviders } from '../lib/providers/builtin.js';
 import { lambdaHandler, logger, runtimeFor } from '../lib/runtime/lambda.js';
 import { processBatch } from '../lib/runtime/process.js';
@@ -20,7 +19,7 @@ export const handler = lambdaHandler<SQSEvent, SQSBatchResponse>(async (event, c
   const results = await processBatch(
     runtime,
     records.map((r) => ({ id: r.messageId, notifications: () => parseSqsBody(r.body) })),
-    { signal, holder: context.awsRequestId, dependents: dependentRequests },
+    { signal, holder: context.awsRequestId },
   );
   const failed = results.filter((r) => !r.ok);
   if (failed.length) {
