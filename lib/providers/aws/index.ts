@@ -6,8 +6,9 @@
  * - tagging.ts / naming.ts: ownership and fingerprint tags; deterministic 32-character names.
  * - model/: pure MultiClusterIngress → ALB stack (ingress.ts) and MultiClusterService → NLB stack
  *   (service.ts); annotations/ (one parser per concern), limits.ts, fingerprint.ts.
- * - deploy/: discovery → pure plan per resource type (plan.ts) → apply.ts, run by deployer.ts;
- *   context.ts (the one call wrapper), rate-limit.ts (calls-per-second cap).
+ * - deploy/: discover.ts (what exists of a stack, for deploy, plan, deletion and the sweep) → pure
+ *   plan per resource type (plan.ts) → apply.ts, run by deployer.ts and deletion.ts; describe.ts
+ *   (the Describe calls), context.ts (the one call wrapper), rate-limit.ts (calls-per-second cap).
  * - iam.ts: the minimal IAM policy; inputs.ts: reads Services and collected EndpointSlices;
  *   provider.ts: the contract's balancers; inventory.ts: the orphan sweep's inventory.
  */

@@ -60,10 +60,11 @@ export class AwsInventory implements StackInventory, TargetGroupInventory {
     if (!parseStackId(stackId)) {
       throw new InvalidObjectError(`not a stack ID: ${stackId}`, { field: 'stackId' });
     }
-    await deleteStack(this.options.context(ctx, this.owner(stackId)), undefined, {
-      dryRun: this.options.dryRun,
-      inventory: await this.recent(ctx),
-    });
+    await deleteStack(
+      this.options.context(ctx, this.owner(stackId)),
+      { inventory: await this.recent(ctx) },
+      { dryRun: this.options.dryRun },
+    );
   }
 
   /** Our target groups that no load balancer uses, with their created-at tag. */

@@ -145,10 +145,14 @@ export class AwsBalancer<O> implements Balancer<O, AwsLoadBalancerStatus> {
   private async delete(ctx: ProviderContext, obj: Readonly<O>, dryRun: boolean): Promise<Operation[]> {
     // No model needed: deletion must work even when the spec no longer builds one.
     const dctx = this.provider.context(ctx, this.kind.owner(obj));
-    return deleteStack(dctx, this.kind.names(obj), {
-      dryRun,
-      targetGroupNames: [...((await this.targetGroupNames(obj, dctx.logger)) ?? [])],
-    });
+    return deleteStack(
+      dctx,
+      {
+        loadBalancerNames: this.kind.names(obj),
+        targetGroupNames: [...((await this.targetGroupNames(obj, dctx.logger)) ?? [])],
+      },
+      { dryRun },
+    );
   }
 
   /**
