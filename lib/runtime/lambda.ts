@@ -11,6 +11,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { Context } from 'aws-lambda';
 import { createHash } from 'node:crypto';
 import { createLogger, powertoolsOf, type Logger } from '../log/logger.js';
+import { publishMetrics } from '../metrics/index.js';
 import { createKubeClient, loadKubeConfig, type KubeConfigSource } from '../kube/client-node.js';
 import type { KubeClient } from '../kube/client.js';
 import { lazy } from '../util/lazy.js';
@@ -73,6 +74,7 @@ export function lambdaHandler<E, R>(handler: Handler<E, R>) {
   const fn = middy<E, R, Error, Context>({ timeoutEarlyInMillis: EARLY_TIMEOUT_MS }).handler(handler);
   const pt = powertoolsOf(logger);
   if (pt) fn.use(injectLambdaContext(pt, { resetKeys: true }));
+  fn.use(publishMetrics());
   // An explicit kubeconfig file (local runs, `osls invoke local`) wins over a stored secret.
   if (process.env.KUBECONFIG) return fn;
   const secretId = process.env.KUBECONFIG_SECRET_ID;

@@ -93,6 +93,13 @@ const THROTTLING = new Set([
   'TooManyRequestsException',
   'SlowDown',
 ]);
+/** Whether an SDK error is the API's throttling answer (an error code, or HTTP 429). */
+export function isThrottling(err: unknown): boolean {
+  if (typeof err !== 'object' || err === null) return false;
+  const e = err as SdkErrorShape;
+  return (e.name !== undefined && THROTTLING.has(e.name)) || e.$metadata?.httpStatusCode === 429;
+}
+
 /**
  * Conflicts a fresh reconcile resolves: a write whose response was lost (the SDK's retry then
  * meets its own result) or a concurrent writer. Re-reading AWS adopts ours or reports a foreign one.
