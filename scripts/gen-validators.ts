@@ -17,14 +17,23 @@ import { FAKE_CONFIG_SCHEMA } from '../lib/providers/fake/config-schema.js';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const OUT_JS = join(ROOT, 'lib/generated/crd-validators.js');
 const OUT_DTS = join(ROOT, 'lib/generated/crd-validators.d.ts');
-const CONFIG_OUT_JS = join(ROOT, 'lib/generated/config-validators.js');
-const CONFIG_OUT_DTS = join(ROOT, 'lib/generated/config-validators.d.ts');
-
-/** Export name in the generated config module → the provider configuration schema it compiles. */
-const CONFIG_SOURCES = {
-  validateAwsConfigSchema: { file: 'lib/providers/aws/config-schema.ts', schema: AWS_CONFIG_SCHEMA },
-  validateFakeConfigSchema: { file: 'lib/providers/fake/config-schema.ts', schema: FAKE_CONFIG_SCHEMA },
+/**
+ * One generated module per provider configuration (a bundle splits by module: the aws provider's
+ * chunk must not carry the fake provider's validator) → its export name and schema source.
+ */
+export const CONFIG_VALIDATORS = {
+  'aws-config-validator': {
+    name: 'validateAwsConfigSchema',
+    file: 'lib/providers/aws/config-schema.ts',
+    schema: AWS_CONFIG_SCHEMA,
+  },
+  'fake-config-validator': {
+    name: 'validateFakeConfigSchema',
+    file: 'lib/providers/fake/config-schema.ts',
+    schema: FAKE_CONFIG_SCHEMA,
+  },
 } as const;
+export type ConfigValidatorModule = keyof typeof CONFIG_VALIDATORS;
 
 /** Export name in the generated module → CRD file it is compiled from. */
 const SOURCES = {
@@ -141,6 +150,11 @@ function shrink(code: string): string {
     let cur: unknown = schemas.get(name);
     for (const seg of path.slice(1).split('.')) cur = (cur as Record<string, unknown> | undefined)?.[seg];
     if (cur === undefined) throw new Error(`cannot resolve ${whole} in the generated code`);
+    // `properties` is only read by additionalProperties' own-key test (func.call(props, key)):
+    // its keys are all that test needs, not every property's schema.
+    if (path.endsWith('.properties') && cur !== null && typeof cur === 'object') {
+      return JSON.stringify(Object.fromEntries(Object.keys(cur).map((k) => [k, true])));
+    }
     return JSON.stringify(cur);
   });
   for (const name of schemas.keys()) {
@@ -210,22 +224,27 @@ export function generateValidators(): { js: string; dts: string } {
 }
 
 /**
- * The provider configuration validators (lib/providers/config-issues.ts words their errors): a
- * few KiB of generated code instead of a schema library in every bundle.
+ * A provider configuration's validator (lib/providers/config-issues.ts words its errors): a few
+ * KiB of generated code instead of a schema library in every bundle.
  */
-export function generateConfigValidators(): { js: string; dts: string } {
+export function generateConfigValidator(module: ConfigValidatorModule): { js: string; dts: string } {
+  const { name, file, schema } = CONFIG_VALIDATORS[module];
   const ajv = newAjv();
-  for (const [name, { schema }] of Object.entries(CONFIG_SOURCES)) ajv.addSchema(schema, name);
-  const head = header(Object.values(CONFIG_SOURCES).map((s) => s.file));
-  const body = standaloneCode(ajv, Object.keys(CONFIG_SOURCES));
-  return { js: `${head}${body}\n`, dts: dts(head, Object.keys(CONFIG_SOURCES), 'config-issues.ts') };
+  ajv.addSchema(schema, name);
+  const head = header([file]);
+  return { js: `${head}${standaloneCode(ajv, [name])}\n`, dts: dts(head, [name], 'config-issues.ts') };
 }
 
 function main(): void {
-  for (const [generated, js, dtsFile] of [
+  const outputs: Array<[{ js: string; dts: string }, string, string]> = [
     [generateValidators(), OUT_JS, OUT_DTS],
-    [generateConfigValidators(), CONFIG_OUT_JS, CONFIG_OUT_DTS],
-  ] as const) {
+    ...Object.keys(CONFIG_VALIDATORS).map((m): [{ js: string; dts: string }, string, string] => [
+      generateConfigValidator(m as ConfigValidatorModule),
+      join(ROOT, `lib/generated/${m}.js`),
+      join(ROOT, `lib/generated/${m}.d.ts`),
+    ]),
+  ];
+  for (const [generated, js, dtsFile] of outputs) {
     mkdirSync(dirname(js), { recursive: true });
     writeFileSync(js, generated.js);
     writeFileSync(dtsFile, generated.dts);

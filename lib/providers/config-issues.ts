@@ -1,9 +1,9 @@
 /**
  * Words the errors of the generated provider-configuration validators
- * (lib/generated/config-validators.js) as `field.path: what is wrong`, the field named by its
+ * (lib/generated/*-config-validator.js) as `field.path: what is wrong`, the field named by its
  * path in the file (`vpc.cidrs.0`, `(root)` for the file itself).
  */
-import type { SchemaError, SchemaValidator } from '../generated/config-validators.js';
+import type { SchemaError, SchemaValidator } from '../generated/crd-validators.js';
 
 /** Messages for patterns and unions, by field path with array indices as `*`. */
 export type FieldMessages = Readonly<Record<string, string>>;

@@ -5,7 +5,7 @@
  */
 import { ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { ProviderConfigError, errorMessage } from '../../errors.js';
-import { validateAwsConfigSchema } from '../../generated/config-validators.js';
+import { validateAwsConfigSchema } from '../../generated/aws-config-validator.js';
 import { parseYaml } from '../../util/yaml.js';
 import { configIssues, type FieldMessages } from '../config-issues.js';
 import { metrics } from '../../metrics/index.js';

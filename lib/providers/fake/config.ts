@@ -1,5 +1,5 @@
 import { ProviderConfigError } from '../../errors.js';
-import { validateFakeConfigSchema } from '../../generated/config-validators.js';
+import { validateFakeConfigSchema } from '../../generated/fake-config-validator.js';
 import { parseYaml } from '../../util/yaml.js';
 import { configIssues } from '../config-issues.js';
 import type { FAKE_METHODS } from './config-schema.js';
