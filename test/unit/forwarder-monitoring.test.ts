@@ -1,15 +1,17 @@
 /**
  * infra/monitoring: the PodMonitor scrapes the pods the forwarder Deployment runs, on the port it
- * serves /metrics on, and the Grafana dashboard charts every metric the forwarder exports (read
- * from its own Prometheus registry) and nothing it does not export.
+ * serves /metrics on; the Grafana dashboard charts every metric the forwarder exports (read from
+ * its own Prometheus registry) and nothing it does not export; the alerting rules query those too.
  */
+import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
+import { parse, parseAllDocuments } from 'yaml';
 import { createMetrics } from '../../lib/forwarder/metrics.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
+const hasKubectl = spawnSync('kubectl', ['version', '--client'], { stdio: 'ignore' }).status === 0;
 const yaml = (path: string) => parse(readFileSync(join(ROOT, path), 'utf8'));
 const dashboard = JSON.parse(readFileSync(join(ROOT, 'infra/monitoring/grafana-dashboard.json'), 'utf8'));
 const expressions: string[] = dashboard.panels.flatMap((p: any) => p.targets.map((t: any) => t.expr));
@@ -44,7 +46,7 @@ describe('forwarder monitoring', () => {
 
   it('the kustomization ships the dashboard for Grafana`s sidecar', () => {
     const k = yaml('infra/monitoring/kustomization.yaml');
-    expect(k.resources).toEqual(['podmonitor.yaml']);
+    expect(k.resources).toEqual(['podmonitor.yaml', 'prometheusrule.yaml']);
     const [generator] = k.configMapGenerator;
     expect(generator.files).toEqual(['grafana-dashboard.json']);
     expect(generator.options.labels).toEqual({ grafana_dashboard: '1' });
@@ -71,6 +73,38 @@ describe('forwarder monitoring', () => {
     const variables = dashboard.templating.list.map((v: any) => v.name);
     expect(variables).toEqual(['datasource', 'namespace']);
     for (const p of dashboard.panels) expect(p.datasource.uid).toBe('${datasource}');
+  });
+
+  it.skipIf(!hasKubectl)(
+    'renders with kubectl kustomize: PodMonitor, PrometheusRule, dashboard ConfigMap',
+    () => {
+      const out = execFileSync('kubectl', ['kustomize', join(ROOT, 'infra/monitoring')], {
+        encoding: 'utf8',
+      });
+      const docs = parseAllDocuments(out).map((d) => d.toJS());
+      expect(docs.map((d) => d.kind).sort()).toEqual(['ConfigMap', 'PodMonitor', 'PrometheusRule']);
+      const configMap = docs.find((d) => d.kind === 'ConfigMap');
+      expect(JSON.parse(configMap.data['grafana-dashboard.json'])).toEqual(dashboard);
+      for (const d of docs) expect(d.metadata.namespace).toBe('multicluster-forwarder');
+    },
+  );
+
+  it('the alerting rules query only series the forwarder exports, in its namespace, and say what to check', async () => {
+    const names = await exported();
+    const rule = yaml('infra/monitoring/prometheusrule.yaml');
+    const host = yaml('infra/forwarder/k8s/host/kustomization.yaml');
+    const rules = rule.spec.groups.flatMap((g: any) => g.rules);
+    expect(rules.map((r: any) => r.alert)).toContain('MulticlusterForwarderNoLeader');
+    for (const r of rules) {
+      const series = [...String(r.expr).matchAll(/\b([a-z0-9_]+)\{namespace="([^"]+)"\}/g)];
+      expect(series.length, r.alert).toBeGreaterThan(0);
+      for (const [, name, namespace] of series) {
+        expect(names.has(name!), `${r.alert}: ${name}`).toBe(true);
+        expect(namespace).toBe(host.namespace);
+      }
+      expect(r.annotations.summary, r.alert).toBeTruthy();
+      expect(r.annotations.description, r.alert).toBeTruthy();
+    }
   });
 
   it('lays panels out without overlaps', () => {

@@ -16,6 +16,7 @@ import { SimError, quotaReached, required, validation } from '../errors.js';
 import type { TargetGroupRecord } from './model.js';
 import { forwardTargetGroups, paginate } from './store.js';
 import type { Store } from './store.js';
+import { checkMatcher } from './matcher.js';
 import { applyTags, checkTagQuota } from './tags.js';
 import { defaultTargetGroupAttributes, modifiedTargetGroupAttributes } from './tg-attributes.js';
 import { checkEnum, checkName, checkPort, checkRange, checkTags } from './validate.js';
@@ -40,8 +41,10 @@ type HealthCheckFields = Pick<
 function healthCheck(
   input: ModifyTargetGroupInput | CreateTargetGroupInput,
   base: HealthCheckFields,
-  tgProtocol?: string,
+  tgProtocol: string | undefined,
+  grpc: boolean,
 ): HealthCheckFields {
+  checkMatcher(input.Matcher, { grpc, alb: HTTP_FAMILY.has(tgProtocol ?? '') });
   checkEnum(input.HealthCheckProtocol, 'healthCheckProtocol', ['HTTP', 'HTTPS', 'TCP']);
   checkRange(input.HealthCheckIntervalSeconds, 'healthCheckIntervalSeconds', 5, 300);
   checkRange(input.HealthCheckTimeoutSeconds, 'healthCheckTimeoutSeconds', 2, 120);
@@ -144,6 +147,7 @@ export function createTargetGroup(store: Store, input: CreateTargetGroupInput): 
       matcher: grpc ? { GrpcCode: '12' } : undefined,
     },
     input.Protocol,
+    grpc,
   );
   const tags = checkTags(input.Tags);
   checkTagQuota(store, tags);
@@ -217,7 +221,7 @@ export function describeTargetGroups(
 
 export function modifyTargetGroup(store: Store, input: ModifyTargetGroupInput): ModifyTargetGroupOutput {
   const tg = store.targetGroup(input.TargetGroupArn);
-  Object.assign(tg, healthCheck(input, tg, tg.protocol));
+  Object.assign(tg, healthCheck(input, tg, tg.protocol, tg.protocolVersion === 'GRPC'));
   return { TargetGroups: [renderTargetGroup(store, tg)] };
 }
 
