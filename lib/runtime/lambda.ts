@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import { createLogger, powertoolsOf, type Logger } from '../log/logger.js';
 import type { KubeConfigSource } from '../kube/client-node.js';
 import { loadRuntimeConfig } from './config.js';
+import { withInvocationSignal } from './invocation-signal.js';
 import { createRuntime, type Runtime } from './runtime.js';
 
 export const logger: Logger = createLogger();
@@ -53,7 +54,11 @@ export function runtimeFor(context: Context): Promise<Runtime> {
 export type Handler<E, R> = (event: E, context: Context, opts: { signal: AbortSignal }) => Promise<R>;
 
 export function lambdaHandler<E, R>(handler: Handler<E, R>) {
-  const fn = middy<E, R, Error, Context>({ timeoutEarlyInMillis: EARLY_TIMEOUT_MS }).handler(handler);
+  // middy's own signal is shared by every invocation in the process: each gets its own instead.
+  const fn = middy<E, R, Error, Context>({ timeoutEarlyInMillis: EARLY_TIMEOUT_MS }).handler(
+    (event, context) =>
+      withInvocationSignal(context, EARLY_TIMEOUT_MS, (signal) => handler(event, context, { signal })),
+  );
   const pt = powertoolsOf(logger);
   if (pt) fn.use(injectLambdaContext(pt, { resetKeys: true }));
   // An explicit kubeconfig file (local runs, `osls invoke local`) wins over a stored secret.
