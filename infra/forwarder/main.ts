@@ -12,6 +12,7 @@ import { createKubeApi } from '../../lib/forwarder/kube-api.js';
 import { createLeaseStore } from '../../lib/forwarder/lease-store.js';
 import { createMetrics } from '../../lib/forwarder/metrics.js';
 import { createSink } from '../../lib/forwarder/sinks/index.js';
+import { Resources } from '../../lib/kube/resources.js';
 
 function loadKubeConfig(config: ForwarderConfig): KubeConfig {
   const kc = new KubeConfig();
@@ -67,6 +68,7 @@ async function main(): Promise<number> {
     identity,
     ...(config.namespaces ? { namespaces: config.namespaces } : {}),
     coalesceWindowMs: config.coalesceWindowMs,
+    kindWindowsMs: { [Resources.EndpointSlice.kind]: config.endpointSliceWindowMs },
     batchIntervalMs: config.batchIntervalMs,
     resyncPeriodMs: config.resyncPeriodMs,
     port: config.port,

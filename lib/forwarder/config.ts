@@ -11,6 +11,8 @@ export interface ForwarderConfig {
   batchSize?: number;
   resyncPeriodMs: number;
   coalesceWindowMs: number;
+  /** EndpointSlices' own window: a rollout changes them in bursts (never shorter than the default). */
+  endpointSliceWindowMs: number;
   batchIntervalMs: number;
   namespaces?: string[];
   leaderElect: boolean;
@@ -21,6 +23,9 @@ export interface ForwarderConfig {
   logLevel: string;
   shutdownTimeoutMs: number;
 }
+
+/** Endpoint changes must reach the load balancer within a health check's timescale. */
+const MAX_ENDPOINTSLICE_WINDOW = '10s';
 
 interface Option {
   flag: string;
@@ -69,6 +74,12 @@ const OPTIONS: Option[] = [
     env: 'FORWARDER_COALESCE_WINDOW',
     help: 'merge changes to one object within this window',
     default: '100ms',
+  },
+  {
+    flag: 'endpointslice-coalesce-window',
+    env: 'FORWARDER_ENDPOINTSLICE_COALESCE_WINDOW',
+    help: `EndpointSlices' window (a rollout's burst of changes becomes one notification); counted from the first change, never extended, so it is the most latency it adds (at most ${MAX_ENDPOINTSLICE_WINDOW})`,
+    default: '1s',
   },
   {
     flag: 'batch-interval',
@@ -181,6 +192,10 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     ?.split(',')
     .map((s) => s.trim())
     .filter(Boolean);
+  const coalesceWindowMs = parseDuration(get('coalesce-window') ?? '100ms');
+  const endpointSliceWindowMs = parseDuration(get('endpointslice-coalesce-window') ?? '1s');
+  if (endpointSliceWindowMs > parseDuration(MAX_ENDPOINTSLICE_WINDOW))
+    throw new ConfigError(`--endpointslice-coalesce-window must be at most ${MAX_ENDPOINTSLICE_WINDOW}`);
   const opt = <K extends string, V>(key: K, v: V | undefined): Partial<Record<K, V>> =>
     v === undefined ? {} : ({ [key]: v } as Record<K, V>);
   return {
@@ -192,7 +207,8 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     ...opt('region', get('region')),
     batchSize,
     resyncPeriodMs: parseDuration(get('resync-period') ?? '10m'),
-    coalesceWindowMs: parseDuration(get('coalesce-window') ?? '100ms'),
+    coalesceWindowMs,
+    endpointSliceWindowMs: Math.max(coalesceWindowMs, endpointSliceWindowMs),
     batchIntervalMs: parseDuration(get('batch-interval') ?? '20ms'),
     ...(namespaces && namespaces.length > 0 ? { namespaces } : {}),
     leaderElect: parseBool(get('leader-elect') ?? 'true', 'leader-elect'),

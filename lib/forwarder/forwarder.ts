@@ -23,6 +23,8 @@ export interface ForwarderOptions {
   types?: readonly ResourceType[];
   namespaces?: readonly string[];
   coalesceWindowMs: number;
+  /** Windows by kind that differ from `coalesceWindowMs` (EndpointSlices'). */
+  kindWindowsMs?: Readonly<Record<string, number>>;
   /** Dispatch ticks (see Dispatcher); 0 sends as soon as something is ready. */
   batchIntervalMs?: number;
   resyncPeriodMs: number;
@@ -115,6 +117,7 @@ export class Forwarder {
       types: o.types ?? WATCHED_TYPES,
       ...(o.namespaces ? { namespaces: o.namespaces } : {}),
       coalesceWindowMs: o.coalesceWindowMs,
+      ...(o.kindWindowsMs ? { kindWindowsMs: o.kindWindowsMs } : {}),
       ...(o.batchIntervalMs !== undefined ? { batchIntervalMs: o.batchIntervalMs } : {}),
       resyncPeriodMs: o.resyncPeriodMs,
       ...(o.concurrency ? { concurrency: o.concurrency } : {}),

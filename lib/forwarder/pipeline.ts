@@ -20,6 +20,8 @@ export interface PipelineOptions {
   types: readonly ResourceType[];
   namespaces?: readonly string[];
   coalesceWindowMs: number;
+  /** Windows by kind that differ from `coalesceWindowMs` (EndpointSlices'). */
+  kindWindowsMs?: Readonly<Record<string, number>>;
   batchIntervalMs?: number;
   resyncPeriodMs: number;
   concurrency?: number;
@@ -56,6 +58,7 @@ export class Pipeline {
     const { metrics } = options;
     this.queue = new PendingQueue({
       windowMs: options.coalesceWindowMs,
+      ...(options.kindWindowsMs ? { kindWindowsMs: options.kindWindowsMs } : {}),
       onAdd: () => this.dispatcher.wake(),
     });
     this.dispatcher = new Dispatcher({

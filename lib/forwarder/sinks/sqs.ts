@@ -69,6 +69,7 @@ export interface SqsSinkOptions {
 export class SqsSink implements Sink {
   readonly name = 'sqs';
   readonly maxBatch = SQS_MAX_BATCH * 5;
+  readonly perCall = SQS_MAX_BATCH;
   private readonly client: SQSClient;
 
   constructor(private readonly options: SqsSinkOptions) {
