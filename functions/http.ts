@@ -6,7 +6,6 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { errorMessage } from '../lib/errors.js';
 import { notificationsFromHttp } from '../lib/notification/http.js';
-import { dependentRequests } from '../lib/reconcile/dependents.js';
 import { lambdaHandler, logger, runtimeFor } from '../lib/runtime/lambda.js';
 import { processBatch } from '../lib/runtime/process.js';
 
@@ -31,7 +30,7 @@ export const handler = lambdaHandler<APIGatewayProxyEventV2, APIGatewayProxyStru
     const results = await processBatch(
       runtime,
       notifications.map((n, i) => ({ id: String(i), notifications: () => [n] })),
-      { signal, holder: context.awsRequestId, dependents: dependentRequests },
+      { signal, holder: context.awsRequestId },
     );
     return json(results.every((r) => r.ok) ? 200 : 500, { results });
   },

@@ -4,7 +4,6 @@
  */
 import type { NormalizedNotification } from '../lib/notification/types.js';
 import { normalizeMany } from '../lib/notification/parse.js';
-import { dependentRequests } from '../lib/reconcile/dependents.js';
 import { lambdaHandler, runtimeFor } from '../lib/runtime/lambda.js';
 import { processBatch, type ItemResult } from '../lib/runtime/process.js';
 
@@ -15,7 +14,7 @@ export const handler = lambdaHandler<unknown, { results: ItemResult[] }>(
     const results = await processBatch(
       runtime,
       notifications.map((n, i) => ({ id: String(i), notifications: () => [n] })),
-      { signal, holder: context.awsRequestId, dependents: dependentRequests },
+      { signal, holder: context.awsRequestId },
     );
     const failed = results.filter((r) => !r.ok);
     if (failed.length) throw new Error(`reconcile failed: ${failed.map((f) => f.error).join('; ')}`);

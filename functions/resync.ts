@@ -5,12 +5,11 @@
  */
 import { SqsSink } from '../lib/forwarder/sinks/sqs.js';
 import { enqueueResync, type ResyncResult } from '../lib/maintenance/resync.js';
+import { loadResyncConfig } from '../lib/runtime/config.js';
 import { lambdaHandler, logger, runtimeFor } from '../lib/runtime/lambda.js';
 
 export const handler = lambdaHandler<unknown, ResyncResult>(async (_event, context) => {
-  const queueUrl = process.env.NOTIFICATION_QUEUE_URL;
-  if (!queueUrl)
-    throw new Error('NOTIFICATION_QUEUE_URL is not set: the queue the resync notifications go to');
+  const { queueUrl } = loadResyncConfig();
   const runtime = await runtimeFor(context);
   const sink = new SqsSink({ queueUrl, clientConfig: { useQueueUrlAsEndpoint: false } });
   try {

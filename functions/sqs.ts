@@ -5,7 +5,6 @@
  */
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { parseSqsBody } from '../lib/notification/parse.js';
-import { dependentRequests } from '../lib/reconcile/dependents.js';
 import { lambdaHandler, logger, runtimeFor } from '../lib/runtime/lambda.js';
 import { processBatch } from '../lib/runtime/process.js';
 import { delayRedelivery } from '../lib/runtime/sqs-retry.js';
@@ -16,7 +15,7 @@ export const handler = lambdaHandler<SQSEvent, SQSBatchResponse>(async (event, c
   const results = await processBatch(
     runtime,
     records.map((r) => ({ id: r.messageId, notifications: () => parseSqsBody(r.body) })),
-    { signal, holder: context.awsRequestId, dependents: dependentRequests },
+    { signal, holder: context.awsRequestId },
   );
   const failed = results.filter((r) => !r.ok);
   if (failed.length) {

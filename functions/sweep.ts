@@ -3,21 +3,17 @@
  * MultiClusterIngress or MultiClusterService no longer exists, after a grace period.
  */
 import { sweepOrphans, type SweepResult } from '../lib/maintenance/sweep.js';
+import { loadSweepConfig } from '../lib/runtime/config.js';
 import { lambdaHandler, logger, runtimeFor } from '../lib/runtime/lambda.js';
 
 export const handler = lambdaHandler<unknown, SweepResult>(async (_event, context, { signal }) => {
   const runtime = await runtimeFor(context);
-  const grace = Number(process.env.SWEEP_GRACE_SECONDS ?? '900');
-  if (!Number.isFinite(grace) || grace < 0) {
-    throw new Error(
-      `SWEEP_GRACE_SECONDS must be a number of seconds, got "${process.env.SWEEP_GRACE_SECONDS}"`,
-    );
-  }
+  const sweep = loadSweepConfig();
   const result = await sweepOrphans(runtime.kube, runtime.provider, {
-    graceSeconds: grace,
+    graceSeconds: sweep.graceSeconds,
     signal,
     logger,
-    dryRun: process.env.SWEEP_DRY_RUN === 'true',
+    dryRun: sweep.dryRun,
     ...(runtime.config.allowedNamespaces ? { namespaces: runtime.config.allowedNamespaces } : {}),
   });
   logger.info('orphan sweep done', { ...result });

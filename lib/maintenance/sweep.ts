@@ -12,8 +12,7 @@ import { MCI_FINALIZER, MCS_FINALIZER } from '../karmada/constants.js';
 import { hasFinalizer } from '../kube/finalizers.js';
 import { Resources } from '../kube/resources.js';
 import type { Logger } from '../log/logger.js';
-import type { MultiClusterProvider } from '../provider/contract.js';
-import { inventoryOf, targetGroupInventoryOf, type OwnedStack } from './inventory.js';
+import type { MultiClusterProvider, OwnedStack, ProviderContext } from '../provider/contract.js';
 
 export interface SweepOptions {
   /** Stacks younger than this are never deleted. */
@@ -81,14 +80,14 @@ export async function sweepOrphans(
     errors: [],
     targetGroups: { unattached: 0, deleted: [], deferred: [], kept: [] },
   };
-  const inventory = inventoryOf(provider);
+  const inventory = provider.inventory();
   if (!inventory) {
     options.logger.info('provider keeps no inventory of its stacks: nothing to sweep', {
       provider: provider.providerName(),
     });
     return result;
   }
-  const ctx = { signal: options.signal, logger: options.logger, resync: true };
+  const ctx: ProviderContext = { signal: options.signal, logger: options.logger, resync: true };
   const now = (options.now ?? (() => new Date()))();
   const allowed = options.namespaces?.length ? new Set(options.namespaces) : undefined;
   const stacks = (await inventory.listOwnedStacks(ctx)).filter((s) => !allowed || allowed.has(s.namespace));
@@ -129,13 +128,13 @@ export async function sweepOrphans(
  */
 async function sweepUnattachedTargetGroups(
   provider: MultiClusterProvider,
-  ctx: { signal: AbortSignal; logger: Logger; resync: boolean },
+  ctx: ProviderContext,
   now: Date,
   orphaned: ReadonlySet<string>,
   options: SweepOptions,
   result: SweepResult,
 ): Promise<void> {
-  const inventory = targetGroupInventoryOf(provider);
+  const inventory = provider.targetGroupInventory();
   if (!inventory || options.signal.aborted) return;
   const groups = await inventory.listUnattachedTargetGroups(ctx);
   const out = result.targetGroups;

@@ -18,6 +18,7 @@ import type {
 } from '../karmada/types.js';
 import type { KubeClient } from '../kube/client.js';
 import type { Logger } from '../log/logger.js';
+import type { StackRef } from './stack-id.js';
 
 export interface ProviderContext {
   /** Aborted when the caller gives up (e.g. the function is about to time out). */
@@ -37,36 +38,76 @@ export interface GetResult<S> {
   status?: S;
 }
 
-/** Load balancers for MultiClusterIngress (Go: `LoadBalancer`). */
-export interface LoadBalancer {
+/**
+ * One object's load balancer (Go: `LoadBalancer` and `MCSLoadBalancer`, the same four methods
+ * written once): `Obj` is the Kubernetes object served, `Status` the load-balancer status written
+ * back to it.
+ */
+export interface Balancer<Obj, Status> {
   /** Whether the load balancer exists, and if so its status. */
-  get(
-    ctx: ProviderContext,
-    mci: Readonly<MultiClusterIngress>,
-  ): Promise<GetResult<IngressLoadBalancerStatus>>;
+  get(ctx: ProviderContext, obj: Readonly<Obj>): Promise<GetResult<Status>>;
   /** Creates the load balancer. `undefined` means "no status to report yet". */
-  ensure(
-    ctx: ProviderContext,
-    mci: Readonly<MultiClusterIngress>,
-  ): Promise<IngressLoadBalancerStatus | undefined>;
+  ensure(ctx: ProviderContext, obj: Readonly<Obj>): Promise<Status | undefined>;
   /** Brings an existing load balancer in line with the object. */
-  update(
-    ctx: ProviderContext,
-    mci: Readonly<MultiClusterIngress>,
-  ): Promise<IngressLoadBalancerStatus | undefined>;
+  update(ctx: ProviderContext, obj: Readonly<Obj>): Promise<Status | undefined>;
   /** Deletes the load balancer and everything it owns, if it exists. */
-  ensureDeleted(ctx: ProviderContext, mci: Readonly<MultiClusterIngress>): Promise<void>;
+  ensureDeleted(ctx: ProviderContext, obj: Readonly<Obj>): Promise<void>;
 }
+
+/** Load balancers for MultiClusterIngress (Go: `LoadBalancer`). */
+export type LoadBalancer = Balancer<MultiClusterIngress, IngressLoadBalancerStatus>;
 
 /** Load balancers for MultiClusterService of type LoadBalancer (Go: `MCSLoadBalancer`). */
-export interface MCSLoadBalancer {
-  get(ctx: ProviderContext, mcs: Readonly<MultiClusterService>): Promise<GetResult<LoadBalancerStatus>>;
-  ensure(ctx: ProviderContext, mcs: Readonly<MultiClusterService>): Promise<LoadBalancerStatus | undefined>;
-  update(ctx: ProviderContext, mcs: Readonly<MultiClusterService>): Promise<LoadBalancerStatus | undefined>;
-  ensureDeleted(ctx: ProviderContext, mcs: Readonly<MultiClusterService>): Promise<void>;
+export type MCSLoadBalancer = Balancer<MultiClusterService, LoadBalancerStatus>;
+
+/** A stack the provider owns, as its inventory lists it. */
+export interface OwnedStack extends StackRef {
+  /**
+   * When it was created, if the provider knows: younger stacks are left alone. The AWS provider
+   * reports its newest resource's time, so a stack still being built counts as young.
+   */
+  createdAt?: Date;
 }
 
-/** A multicluster provider (Go: `Interface`). */
+/**
+ * For the orphan sweep: the load-balancer stacks the provider owns (by its ownership tags, or its
+ * own state), and deleting one by its ID, without the Kubernetes object (which is exactly what is
+ * missing for an orphan).
+ */
+export interface StackInventory {
+  listOwnedStacks(ctx: ProviderContext): Promise<OwnedStack[]>;
+  deleteOwnedStack(ctx: ProviderContext, stackId: string): Promise<void>;
+}
+
+/** A resource group (an AWS target group) owned by a stack but used by none of its load balancers. */
+export interface UnattachedTargetGroup {
+  /** The provider's id for it (an ARN). */
+  id: string;
+  name: string;
+  /** The stack whose tags it carries. */
+  stack: StackRef;
+  /** When it was created, if the provider knows: younger ones are left alone. */
+  createdAt?: Date;
+}
+
+/**
+ * For the orphan sweep, in providers whose stacks can leak a part: target groups a reconcile
+ * cannot find (attached to none of its load balancers and no longer under a name it wants) are
+ * listed here, account-wide, once per sweep, instead of by every object's reconcile.
+ */
+export interface TargetGroupInventory {
+  listUnattachedTargetGroups(ctx: ProviderContext): Promise<UnattachedTargetGroup[]>;
+  /**
+   * Deletes it after checking again that it is still unattached, still ours and not named by its
+   * stack's object (when that exists); false when it was left alone.
+   */
+  deleteUnattachedTargetGroup(ctx: ProviderContext, tg: UnattachedTargetGroup): Promise<boolean>;
+}
+
+/**
+ * A multicluster provider (Go: `Interface`). Every capability is a member that answers
+ * `undefined` when the provider does not offer it, so a caller asks, never guesses.
+ */
 export interface MultiClusterProvider {
   /** The MultiClusterIngress implementation, or `undefined` when the provider does not support it. */
   loadBalancer(): LoadBalancer | undefined;
@@ -74,6 +115,10 @@ export interface MultiClusterProvider {
   mcsLoadBalancer(): MCSLoadBalancer | undefined;
   /** The provider's ID, e.g. `fake` or `aws`. */
   providerName(): string;
+  /** Its stacks, for the orphan sweep; `undefined`: nothing to sweep (the sweep does nothing). */
+  inventory(): StackInventory | undefined;
+  /** Its unattached target groups, for the orphan sweep; `undefined` when it has none to leak. */
+  targetGroupInventory(): TargetGroupInventory | undefined;
 }
 
 /** What a factory may use besides its configuration. */

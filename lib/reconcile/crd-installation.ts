@@ -25,7 +25,7 @@ import { isBeingDeleted } from '../kube/types.js';
 import type { NormalizedNotification } from '../notification/types.js';
 import { semanticEqual } from '../util/equal.js';
 import { changedBy, isKind } from './filters.js';
-import type { ReconcileRequest } from './route.js';
+import type { ReconcileRequest } from './requests.js';
 import type { ReconcileDeps, ReconcileResult } from './types.js';
 
 export const CRD_INSTALLATION_CONTROLLER = 'crd-installation';

@@ -17,7 +17,7 @@ import type { Cluster, MultiClusterIngress } from '../karmada/types.js';
 import type { NormalizedNotification } from '../notification/types.js';
 import { crdInstallationRequests } from './crd-installation.js';
 import { changed, isKind, versions } from './filters.js';
-import { dedupe, type ReconcileRequest } from './route.js';
+import { dedupe, type ReconcileRequest } from './requests.js';
 import { serviceExportRequests } from './service-export-triggers.js';
 import { serviceLocationRequests } from './service-locations.js';
 import { hasTrafficControl } from './traffic-block.js';
@@ -118,7 +118,7 @@ export async function loadBalancerRequests(
   return [];
 }
 
-/** Every controller's triggers: what `processBatch` is given as `dependents` by the functions. */
+/** Every controller's triggers on objects other than its own (route.ts adds them to every notification). */
 export async function dependentRequests(
   deps: ReconcileDeps,
   n: NormalizedNotification,

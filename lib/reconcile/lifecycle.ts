@@ -13,17 +13,10 @@ import { findCause, errorMessage, InvalidObjectError } from '../errors.js';
 import { retryOnConflict } from '../kube/conflict.js';
 import { hasFinalizer, withFinalizer, withoutFinalizer } from '../kube/finalizers.js';
 import { isBeingDeleted, type KubeObject, type ResourceType } from '../kube/types.js';
-import type { GetResult, ProviderContext } from '../provider/contract.js';
+import type { Balancer, ProviderContext } from '../provider/contract.js';
 import { semanticEqual } from '../util/equal.js';
 import { nextCondition, type ConditionStore, type ConditionUpdate } from './conditions.js';
 import type { ReconcileDeps, ReconcileResult } from './types.js';
-
-export interface Balancer<T, S> {
-  get(ctx: ProviderContext, obj: Readonly<T>): Promise<GetResult<S>>;
-  ensure(ctx: ProviderContext, obj: Readonly<T>): Promise<S | undefined>;
-  update(ctx: ProviderContext, obj: Readonly<T>): Promise<S | undefined>;
-  ensureDeleted(ctx: ProviderContext, obj: Readonly<T>): Promise<void>;
-}
 
 export interface LifecycleSpec<T extends KubeObject, S> {
   controller: string;

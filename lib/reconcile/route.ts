@@ -10,35 +10,19 @@ import { MCS_FINALIZER } from '../karmada/constants.js';
 import type { MultiClusterIngress, MultiClusterService } from '../karmada/types.js';
 import { hasFinalizer } from '../kube/finalizers.js';
 import type { KubeObject } from '../kube/types.js';
+import { dependentRequests } from './dependents.js';
 import { changed, changedBy } from './filters.js';
 import { wantsLoadBalancer } from './mcs.js';
+import { dedupe, type ReconcileRequest } from './requests.js';
 import type { ReconcileDeps } from './types.js';
 
-/** Upstream's controller names; each has one module in lib/reconcile (see the README's controller table). */
-export type ControllerName =
-  | 'crd-installation'
-  | 'mci-service-locations'
-  | 'multiclusteringress'
-  | 'multiclusterservice'
-  | 'serviceexport-propagation';
-
-export interface ReconcileRequest {
-  controller: ControllerName;
-  namespace: string;
-  name: string;
-}
-
-export function requestKey(r: ReconcileRequest): string {
-  return `${r.controller}/${r.namespace}/${r.name}`;
-}
-
-/** Maps the kind named by a notification to reconcile requests; dependents are added by `dependents`. */
-export type DependentMapper = (deps: ReconcileDeps, n: NormalizedNotification) => Promise<ReconcileRequest[]>;
-
+/**
+ * Every controller's requests for the notification: the load-balancer controller's for the object
+ * itself, and every trigger on other objects (dependents.ts), always both.
+ */
 export async function routeNotification(
   deps: ReconcileDeps,
   n: NormalizedNotification,
-  dependents?: DependentMapper,
 ): Promise<ReconcileRequest[]> {
   const { apiVersion, kind, namespace, name } = n.ref;
   const is = (t: { apiVersion: string; kind: string }) => apiVersion === t.apiVersion && kind === t.kind;
@@ -47,12 +31,10 @@ export async function routeNotification(
     const controller = is(Resources.MultiClusterIngress) ? 'multiclusteringress' : 'multiclusterservice';
     const matters = controller === 'multiclusteringress' ? mciChangeMatters(n) : mcsChangeMatters(n);
     const own: ReconcileRequest[] = matters ? [{ controller, namespace, name }] : [];
-    return dedupe([...own, ...((await dependents?.(deps, n)) ?? [])]);
+    return dedupe([...own, ...(await dependentRequests(deps, n))]);
   }
-  if (dependents) {
-    const mapped = await dependents(deps, n);
-    if (mapped.length || isWatchedDependent(apiVersion, kind)) return dedupe(mapped);
-  }
+  const mapped = await dependentRequests(deps, n);
+  if (mapped.length || isWatchedDependent(apiVersion, kind)) return dedupe(mapped);
   throw new NotificationError(`notifications about ${apiVersion} ${kind} are not handled`);
 }
 
@@ -86,10 +68,4 @@ const DEPENDENT_KINDS = [
 
 export function isWatchedDependent(apiVersion: string, kind: string): boolean {
   return DEPENDENT_KINDS.some((t) => t.apiVersion === apiVersion && t.kind === kind);
-}
-
-export function dedupe(requests: ReconcileRequest[]): ReconcileRequest[] {
-  const seen = new Map<string, ReconcileRequest>();
-  for (const r of requests) seen.set(requestKey(r), r);
-  return [...seen.values()];
 }

@@ -6,7 +6,7 @@ import { acquireLock } from './lock.js';
 import { reconcileMultiClusterIngress, type MciOptions } from './mci.js';
 import { reconcileCrdInstallation } from './crd-installation.js';
 import { reconcileMultiClusterService } from './mcs.js';
-import { requestKey, type ControllerName, type ReconcileRequest } from './route.js';
+import { requestKey, type ControllerName, type ReconcileRequest } from './requests.js';
 import { reconcileServiceExport } from './service-export.js';
 import { reconcileServiceLocations } from './service-locations.js';
 import { prepareTrafficBlock } from './traffic-block.js';

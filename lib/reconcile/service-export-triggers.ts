@@ -21,7 +21,7 @@ import { Resources } from '../kube/resources.js';
 import type { KubeObject } from '../kube/types.js';
 import type { NormalizedNotification } from '../notification/types.js';
 import { changed, changedBy, isKind, subject, versions } from './filters.js';
-import type { ReconcileRequest } from './route.js';
+import type { ReconcileRequest } from './requests.js';
 import { SERVICE_EXPORT_CONTROLLER } from './service-export.js';
 import type { ReconcileDeps } from './types.js';
 

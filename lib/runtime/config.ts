@@ -9,8 +9,6 @@ export interface RuntimeConfig {
   cloudConfigPath?: string;
   /** PROVIDER_INGRESS_CLASS: the IngressClass `spec.controller` we serve. */
   providerIngressClass: string;
-  /** KUBECONFIG: kubeconfig file for local runs (in Lambda the kubeconfig comes from a secret). */
-  kubeconfigPath?: string;
   /** LOCK_NAMESPACE: where per-object reconcile locks live; `none` disables locking. */
   lockNamespace?: string;
   /** ALLOWED_NAMESPACES: comma-separated; notifications for objects elsewhere are refused. */
@@ -48,8 +46,38 @@ export function loadRuntimeConfig(env: NodeJS.ProcessEnv = process.env): Runtime
     providerIngressClass,
     timeoutSeconds: timeout,
     ...(env.CLOUD_CONFIG ? { cloudConfigPath: env.CLOUD_CONFIG } : {}),
-    ...(env.KUBECONFIG ? { kubeconfigPath: env.KUBECONFIG } : {}),
     ...(lock === 'none' ? {} : { lockNamespace: lock }),
     ...(allowed?.length ? { allowedNamespaces: allowed } : {}),
   };
+}
+
+/** What the scheduled resync function needs besides the runtime. */
+export interface ResyncConfig {
+  /** NOTIFICATION_QUEUE_URL: the queue the resync notifications go to. */
+  queueUrl: string;
+}
+
+export function loadResyncConfig(env: NodeJS.ProcessEnv = process.env): ResyncConfig {
+  const queueUrl = env.NOTIFICATION_QUEUE_URL?.trim();
+  if (!queueUrl)
+    throw new ConfigError('NOTIFICATION_QUEUE_URL is not set: the queue the resync notifications go to');
+  return { queueUrl };
+}
+
+/** What the scheduled orphan sweep needs besides the runtime. */
+export interface SweepConfig {
+  /** SWEEP_GRACE_SECONDS (default 900): stacks younger than this are never deleted. */
+  graceSeconds: number;
+  /** SWEEP_DRY_RUN=true: report what would be deleted, delete nothing. */
+  dryRun: boolean;
+}
+
+export function loadSweepConfig(env: NodeJS.ProcessEnv = process.env): SweepConfig {
+  const graceSeconds = Number(env.SWEEP_GRACE_SECONDS ?? '900');
+  if (!Number.isFinite(graceSeconds) || graceSeconds < 0) {
+    throw new ConfigError(
+      `SWEEP_GRACE_SECONDS must be a number of seconds, got "${env.SWEEP_GRACE_SECONDS}"`,
+    );
+  }
+  return { graceSeconds, dryRun: env.SWEEP_DRY_RUN === 'true' };
 }

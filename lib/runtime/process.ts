@@ -6,13 +6,8 @@
 import { errorMessage, findCause, RetryLaterError } from '../errors.js';
 import { NotificationError } from '../notification/parse.js';
 import type { NormalizedNotification } from '../notification/types.js';
-import {
-  dedupe,
-  requestKey,
-  routeNotification,
-  type DependentMapper,
-  type ReconcileRequest,
-} from '../reconcile/route.js';
+import { dedupe, requestKey, type ControllerName, type ReconcileRequest } from '../reconcile/requests.js';
+import { routeNotification } from '../reconcile/route.js';
 import { runRequest, type RunOptions } from '../reconcile/run.js';
 import type { ReconcileDeps, ReconcileResult } from '../reconcile/types.js';
 import type { Runtime } from './runtime.js';
@@ -37,7 +32,8 @@ export interface ProcessOptions {
   signal: AbortSignal;
   /** Identity for locks and logs (the Lambda request id). */
   holder: string;
-  dependents?: DependentMapper;
+  /** Run only these controllers' requests (upstream's `--controllers`); every controller when omitted. */
+  controllers?: readonly ControllerName[];
   mci?: RunOptions['mci'];
   /** How many objects are reconciled at once. */
   concurrency?: number;
@@ -73,8 +69,14 @@ export async function processBatch(
           checkNamespace(rt, n);
           // A change to a cluster-scoped object (an IngressClass, a Cluster) fans out to objects in
           // every namespace; those outside the allowed ones are not ours to touch.
-          const routed = await routeNotification(base, n, options.dependents);
-          requests.push(...routed.filter((r) => namespaceAllowed(rt, r.namespace)));
+          const routed = await routeNotification(base, n);
+          requests.push(
+            ...routed.filter(
+              (r) =>
+                namespaceAllowed(rt, r.namespace) &&
+                (!options.controllers || options.controllers.includes(r.controller)),
+            ),
+          );
         }
         return {
           id: item.id,

@@ -19,22 +19,21 @@ import { MemoryLogger } from '../../lib/log/logger.js';
 import { notificationsFromHttp } from '../../lib/notification/http.js';
 import { parseSqsBody } from '../../lib/notification/parse.js';
 import type { NormalizedNotification } from '../../lib/notification/types.js';
-import { STACK_TAG, OWNER_TAG, stackId } from '../../lib/providers/aws/tagging.js';
+import { stackId } from '../../lib/provider/stack-id.js';
+import { STACK_TAG, OWNER_TAG } from '../../lib/providers/aws/tagging.js';
 import { CONDITION_ANNOTATION, READY_CONDITION } from '../../lib/reconcile/conditions.js';
 import { loadRuntimeConfig } from '../../lib/runtime/config.js';
 import type { BatchItem } from '../../lib/runtime/process.js';
 import { createRuntime, createRuntimeWith } from '../../lib/runtime/runtime.js';
 import { INGRESS_CLASS_CONTROLLER } from '../../dev/local/scenario.js';
-import { baseObjects } from '../integration/controllers-support.js';
-import { notify } from '../support/harness.js';
+import { notify, startHarness, type Harness } from '../support/harness.js';
+import { baseObjects } from '../support/objects.js';
 import {
   closedPortUrl,
   loadCases,
   logText,
-  startEnv,
   startUnauthorizedServer,
   type CorpusCase,
-  type Env,
 } from './support.js';
 
 const cases = loadCases();
@@ -103,9 +102,9 @@ it('README.md lists every case (it is the list of handled bad inputs)', () => {
 });
 
 describe('malformed notifications: a batch item failure and a log line; the rest of the batch is served', () => {
-  let env: Env;
+  let env: Harness;
   beforeAll(async () => {
-    env = await startEnv({ objects: [...baseObjects(), VALID] });
+    env = await startHarness({ objects: [...baseObjects(), VALID] });
     await env.run([validItem()]);
   });
   afterAll(() => env.close());
@@ -130,7 +129,7 @@ describe('malformed notifications: a batch item failure and a log line; the rest
 });
 
 interface ObjectChecks {
-  env: Env;
+  env: Harness;
   sim?: Elbv2Simulator;
 }
 
@@ -288,7 +287,7 @@ async function checkObjectCase(t: ObjectChecks, c: CorpusCase): Promise<void> {
 describe('invalid specs with the fake provider: a Warning Event and LoadBalancerReady=False', () => {
   const t = {} as ObjectChecks;
   beforeAll(async () => {
-    t.env = await startEnv({ lax: true, objects: [...baseObjects(), ...extraBase(), VALID] });
+    t.env = await startHarness({ lax: true, objects: [...baseObjects(), ...extraBase(), VALID] });
     await t.env.run([validItem()]);
   });
   afterAll(() => t.env.close());
@@ -301,7 +300,7 @@ describe('invalid specs with the aws provider: also no AWS state and no mutating
     process.env.AWS_ACCESS_KEY_ID ??= 'corpus';
     process.env.AWS_SECRET_ACCESS_KEY ??= 'corpus';
     t.sim = await startElbv2Simulator();
-    t.env = await startEnv({
+    t.env = await startHarness({
       lax: true,
       provider: 'aws',
       providerConfig: awsConfigFor(t.sim, { maxAttempts: 2 }),
@@ -324,9 +323,9 @@ function expectNoSecrets(c: CorpusCase, texts: string[]): void {
 }
 
 describe('a broken provider configuration fails runtime creation with a message naming the problem', () => {
-  let env: Env;
+  let env: Harness;
   beforeAll(async () => {
-    env = await startEnv();
+    env = await startHarness();
   });
   afterAll(() => env.close());
 
@@ -356,9 +355,9 @@ describe('a broken provider configuration fails runtime creation with a message 
 });
 
 describe('an unknown or missing provider name fails runtime creation', () => {
-  let env: Env;
+  let env: Harness;
   beforeAll(async () => {
-    env = await startEnv();
+    env = await startHarness();
   });
   afterAll(() => env.close());
 
@@ -381,11 +380,11 @@ describe('an unknown or missing provider name fails runtime creation', () => {
 });
 
 describe('a wrong or expired kubeconfig: the error names the problem and never carries a credential', () => {
-  let env: Env;
+  let env: Harness;
   let unauthorized: Awaited<ReturnType<typeof startUnauthorizedServer>>;
   let closed: string;
   beforeAll(async () => {
-    env = await startEnv({ objects: [...baseObjects(), VALID] });
+    env = await startHarness({ objects: [...baseObjects(), VALID] });
     unauthorized = await startUnauthorizedServer();
     closed = await closedPortUrl();
   });
@@ -412,11 +411,9 @@ describe('a wrong or expired kubeconfig: the error names the problem and never c
       expect('runtime' in created, 'error' in created ? created.error.message : '').toBe(true);
       if (!('runtime' in created)) return;
       const { processBatch } = await import('../../lib/runtime/process.js');
-      const { dependentRequests } = await import('../../lib/reconcile/dependents.js');
       const [res] = await processBatch(created.runtime, [validItem()], {
         signal: new AbortController().signal,
         holder: 'corpus-kubeconfig',
-        dependents: dependentRequests,
       });
       expect(res).toMatchObject({ ok: false });
       message = res?.error ?? '';
@@ -434,10 +431,10 @@ describe('a wrong or expired kubeconfig: the error names the problem and never c
 });
 
 describe('the real SQS handler reports exactly the malformed records as batch item failures', () => {
-  let env: Env;
+  let env: Harness;
   let sqs: Awaited<ReturnType<typeof startUnauthorizedServer>>;
   beforeAll(async () => {
-    env = await startEnv({ objects: [...baseObjects(), VALID] });
+    env = await startHarness({ objects: [...baseObjects(), VALID] });
     // Stands in for SQS's ChangeMessageVisibilityBatch (the delayed redelivery of failures).
     sqs = await startSqsStub();
   });

@@ -1,29 +1,17 @@
 /**
- * Plumbing for the bad-input corpus: loading the case files, and the environments the cases run
- * in (the Kubernetes API stand-in over HTTP, the runtime every function builds, processBatch).
+ * Plumbing for the bad-input corpus: loading the case files, and the servers a broken kubeconfig
+ * points at. The cases run in the reconciler tests' harness (test/support/harness.ts).
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { mkdtemp, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parse as parseYaml, parseAllDocuments } from 'yaml';
-import { startKubeApiServer, type KubeApiServer } from '../../dev/kube-apiserver/index.js';
-import { seed } from '../../dev/local/pipeline.js';
-import { INGRESS_CLASS_CONTROLLER } from '../../dev/local/scenario.js';
-import { createKubeClient, loadKubeConfig } from '../../lib/kube/client-node.js';
-import type { KubeClient } from '../../lib/kube/client.js';
+import { parse as parseYaml } from 'yaml';
 import type { KubeObject } from '../../lib/kube/types.js';
-import { MemoryLogger } from '../../lib/log/logger.js';
-import { dependentRequests } from '../../lib/reconcile/dependents.js';
-import type { RuntimeConfig } from '../../lib/runtime/config.js';
-import { processBatch, type BatchItem, type ItemResult } from '../../lib/runtime/process.js';
-import { createRuntimeWith, type Runtime } from '../../lib/runtime/runtime.js';
+import type { MemoryLogger } from '../../lib/log/logger.js';
 
 export const CASES_DIR = join(dirname(fileURLToPath(import.meta.url)), 'cases');
-const CRD_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'infra', 'crds');
 
 export type CaseKind = 'notification' | 'object' | 'provider-config' | 'provider-name' | 'kubeconfig';
 
@@ -76,102 +64,6 @@ export function loadCases(): CorpusCase[] {
       (file) =>
         ({ file, ...(parseYaml(readFileSync(join(CASES_DIR, file), 'utf8')) as object) }) as CorpusCase,
     );
-}
-
-/**
- * The CRDs with their schemas opened up: the Karmada control plane may run an older or laxer CRD
- * than the one we validate against, and then objects our validation refuses are stored (and our
- * condition writes on them accepted). Our own validation is what is under test, not the stand-in's.
- */
-function laxCrds(): unknown[] {
-  const open = { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
-  return readdirSync(CRD_DIR)
-    .filter((f) => f.endsWith('.yaml'))
-    .flatMap((f) => parseAllDocuments(readFileSync(join(CRD_DIR, f), 'utf8')).map((d) => d.toJS()))
-    .map((crd: { spec: { versions: Array<Record<string, unknown>> } }) => ({
-      ...crd,
-      spec: {
-        ...crd.spec,
-        versions: crd.spec.versions.map((v) => ({
-          ...v,
-          schema: {
-            openAPIV3Schema: {
-              type: 'object',
-              properties: {
-                apiVersion: { type: 'string' },
-                kind: { type: 'string' },
-                metadata: { type: 'object' },
-                spec: open,
-                status: open,
-              },
-            },
-          },
-        })),
-      },
-    }));
-}
-
-export interface Env {
-  api: KubeApiServer;
-  kube: KubeClient;
-  runtime: Runtime;
-  logger: MemoryLogger;
-  dir: string;
-  kubeconfigPath: string;
-  run(items: BatchItem[]): Promise<ItemResult[]>;
-  close(): Promise<void>;
-}
-
-export interface EnvOptions {
-  provider?: 'fake' | 'aws';
-  providerConfig?: string;
-  /** Serve the CRDs without their schemas (see laxCrds). */
-  lax?: boolean;
-  objects?: KubeObject[];
-  runtime?: Partial<RuntimeConfig>;
-}
-
-export async function startEnv(options: EnvOptions = {}): Promise<Env> {
-  const dir = await mkdtemp(join(tmpdir(), 'mcp-corpus-'));
-  const api = await startKubeApiServer(options.lax ? { crdFiles: [] } : {});
-  if (options.lax) for (const crd of laxCrds()) api.registerCrd(crd);
-  const kubeconfigPath = api.writeKubeconfig(join(dir, 'kubeconfig.yaml'));
-  const kube = createKubeClient(loadKubeConfig({ file: kubeconfigPath }));
-  const logger = new MemoryLogger();
-  let cloudConfigPath: string | undefined;
-  if (options.providerConfig !== undefined) {
-    cloudConfigPath = join(dir, 'cloud.yaml');
-    await writeFile(cloudConfigPath, options.providerConfig);
-  }
-  const runtime = await createRuntimeWith(
-    {
-      provider: options.provider ?? 'fake',
-      providerIngressClass: INGRESS_CLASS_CONTROLLER,
-      timeoutSeconds: 30,
-      lockNamespace: 'karmada-system',
-      ...(cloudConfigPath ? { cloudConfigPath } : {}),
-      ...options.runtime,
-    },
-    kube,
-    logger,
-  );
-  if (options.objects) await seed(kube, options.objects);
-  let n = 0;
-  return {
-    api,
-    kube,
-    runtime,
-    logger,
-    dir,
-    kubeconfigPath,
-    run: (items) =>
-      processBatch(runtime, items, {
-        signal: new AbortController().signal,
-        holder: `corpus-${n++}`,
-        dependents: dependentRequests,
-      }),
-    close: () => api.close(),
-  };
 }
 
 /** A server that answers every request as an API server that rejects the credentials. */

@@ -11,6 +11,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import { SIM_ACCOUNT_ID, SIM_NETWORK } from '../../dev/elbv2-sim/index.js';
 import { createAlb, sdkError, SUBNET_A, SUBNET_B, SUBNET_C, useSim } from './elbv2-sim-fixtures.js';
+import { EMPTY_SIM_STATE } from '../support/elbv2-state.js';
 
 describe('ELBv2 simulator: load balancers', () => {
   const ctx = useSim();
@@ -212,14 +213,7 @@ describe('ELBv2 simulator: load balancers', () => {
   it('state.clear() forgets every resource', async () => {
     await createAlb(ctx.client);
     ctx.sim.state.clear();
-    expect(ctx.sim.snapshot()).toEqual({
-      loadBalancers: [],
-      targetGroups: [],
-      listeners: [],
-      rules: [],
-      targets: [],
-      tags: [],
-    });
+    expect(ctx.sim.snapshot()).toEqual(EMPTY_SIM_STATE);
   });
 
   it('enforces the per-type load balancer quota', async () => {

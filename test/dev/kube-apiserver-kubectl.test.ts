@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parse } from 'yaml';
 import { startKubeApiServer, type KubeApiServer } from '../../dev/kube-apiserver/index.js';
 
@@ -111,10 +111,7 @@ describe.skipIf(!hasKubectl)('kube-apiserver stand-in: real kubectl', () => {
     watcher.stdout.on('data', (d: Buffer) => (out += d.toString()));
     const killTimer = setTimeout(() => watcher.kill(), 20_000);
     try {
-      const started = Date.now();
-      while (!out.includes('/testpath') && Date.now() - started < 10_000)
-        await new Promise((r) => setTimeout(r, 50));
-      expect(out).toContain('/testpath');
+      await vi.waitFor(() => expect(out).toContain('/testpath'), { timeout: 10_000, interval: 50 });
 
       const changedMci = join(dir, 'mci.yaml');
       writeFileSync(changedMci, readFileSync(fixture('mci.yaml'), 'utf8').replace('/testpath', '/changed'));
@@ -141,9 +138,7 @@ describe.skipIf(!hasKubectl)('kube-apiserver stand-in: real kubectl', () => {
         '/api/v1/namespaces/default/services/serve application/strategic-merge-patch+json',
       ]);
 
-      while (!out.includes('/changed') && Date.now() - started < 15_000)
-        await new Promise((r) => setTimeout(r, 50));
-      expect(out).toContain('/changed');
+      await vi.waitFor(() => expect(out).toContain('/changed'), { timeout: 15_000, interval: 50 });
     } finally {
       clearTimeout(killTimer);
       watcher.kill();

@@ -1,5 +1,5 @@
 import { CoreV1Api, makeInformer, Watch, type KubernetesObject } from '@kubernetes/client-node';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   apiError,
   MCI,
@@ -39,14 +39,6 @@ async function watch(query: Record<string, string | boolean>, path = PATH): Prom
   return { events, done, abort: () => controller.abort() };
 }
 
-const until = async (check: () => boolean, ms = 3000): Promise<void> => {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-};
-
 const create = (name: string, labels?: Record<string, string>): Promise<Obj> =>
   f.custom.createNamespacedCustomObject({
     ...MCI,
@@ -64,7 +56,10 @@ describe('kube-apiserver stand-in: watch', () => {
       mergePatch,
     );
     await f.custom.deleteNamespacedCustomObject({ ...MCI, namespace: 'default', name: 'b' });
-    await until(() => w.events.length >= 3);
+    await vi.waitFor(() => expect(w.events.length).toBeGreaterThanOrEqual(3), {
+      timeout: 3000,
+      interval: 10,
+    });
     expect(w.events.map(([t, o]) => `${t} ${o.metadata.name}`)).toEqual([
       'ADDED b',
       'MODIFIED a',
@@ -79,7 +74,10 @@ describe('kube-apiserver stand-in: watch', () => {
     await create('web', { tier: 'web' });
     await create('db', { tier: 'db' });
     const w = await watch({ labelSelector: 'tier=web' });
-    await until(() => w.events.length >= 1);
+    await vi.waitFor(() => expect(w.events.length).toBeGreaterThanOrEqual(1), {
+      timeout: 3000,
+      interval: 10,
+    });
     await f.custom.patchNamespacedCustomObject(
       { ...MCI, namespace: 'default', name: 'db', body: { metadata: { labels: { tier: 'web' } } } },
       mergePatch,
@@ -88,7 +86,10 @@ describe('kube-apiserver stand-in: watch', () => {
       { ...MCI, namespace: 'default', name: 'web', body: { metadata: { labels: { tier: 'cache' } } } },
       mergePatch,
     );
-    await until(() => w.events.length >= 3);
+    await vi.waitFor(() => expect(w.events.length).toBeGreaterThanOrEqual(3), {
+      timeout: 3000,
+      interval: 10,
+    });
     // Objects entering / leaving the selector show up as ADDED / DELETED, as with kube-apiserver.
     expect(w.events.map(([t, o]) => `${t} ${o.metadata.name}`)).toEqual([
       'ADDED web',
@@ -103,7 +104,10 @@ describe('kube-apiserver stand-in: watch', () => {
       allowWatchBookmarks: true,
       resourceVersion: String(f.server.store.resourceVersion),
     });
-    await until(() => w.events.some(([t]) => t === 'BOOKMARK'));
+    await vi.waitFor(() => expect(w.events.some(([t]) => t === 'BOOKMARK')).toBe(true), {
+      timeout: 3000,
+      interval: 10,
+    });
     const [, bookmark] = w.events.find(([t]) => t === 'BOOKMARK')!;
     expect(bookmark.metadata.resourceVersion).toBe(String(f.server.store.resourceVersion));
     expect(bookmark.kind).toBe('MultiClusterIngress');
@@ -151,7 +155,10 @@ describe('kube-apiserver stand-in: watch', () => {
     );
     await create('one');
     await create('two');
-    await until(() => byName.events.length >= 1 && all.events.length >= 2);
+    await vi.waitFor(() => expect(byName.events.length >= 1 && all.events.length >= 2).toBe(true), {
+      timeout: 3000,
+      interval: 10,
+    });
     expect(byName.events.map(([t, o]) => `${t} ${o.metadata.name}`)).toEqual(['ADDED one']);
     expect(all.events.map(([, o]) => o.metadata.name)).toEqual(['one', 'two']);
     byName.abort();
@@ -184,10 +191,10 @@ describe('kube-apiserver stand-in: watch', () => {
         { ...MCI, namespace: 'default', name: 'i1', body: { metadata: { labels: { a: 'b' } } } },
         mergePatch,
       );
-      await until(() => seen.length >= 3);
+      await vi.waitFor(() => expect(seen.length).toBeGreaterThanOrEqual(3), { timeout: 3000, interval: 10 });
       expect(seen).toEqual(['add i1', 'add i2', 'update i1']);
       await f.custom.deleteNamespacedCustomObject({ ...MCI, namespace: 'default', name: 'i2' });
-      await until(() => seen.length >= 4);
+      await vi.waitFor(() => expect(seen.length).toBeGreaterThanOrEqual(4), { timeout: 3000, interval: 10 });
       const lists = (): number =>
         f.server.requests.entries.filter((e) => e.path === PATH && !e.query.includes('watch')).length;
       const listsBefore = lists();
@@ -200,7 +207,10 @@ describe('kube-apiserver stand-in: watch', () => {
       f.server.compact();
       await create('i3');
       expect(f.server.dropWatches()).toBe(1);
-      await until(() => informer.list().some((o) => o.metadata?.name === 'i3'));
+      await vi.waitFor(() => expect(informer.list().some((o) => o.metadata?.name === 'i3')).toBe(true), {
+        timeout: 3000,
+        interval: 10,
+      });
       expect(lists()).toBe(listsBefore + 1);
       expect(
         informer

@@ -8,26 +8,22 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const hasKubectl = spawnSync('kubectl', ['version', '--client'], { stdio: 'ignore' }).status === 0;
 const run = promisify(execFile);
 
-function waitFor(output: () => string, pattern: RegExp, timeoutMs: number): Promise<RegExpMatchArray> {
-  return new Promise((resolvePromise, reject) => {
-    const started = Date.now();
-    const timer = setInterval(() => {
+/** Waits until the output matches `pattern`; the failure shows the output so far. */
+function waitFor(output: () => string, pattern: RegExp, timeout: number): Promise<RegExpMatchArray> {
+  return vi.waitFor(
+    () => {
       const m = output().match(pattern);
-      if (m) {
-        clearInterval(timer);
-        resolvePromise(m);
-      } else if (Date.now() - started > timeoutMs) {
-        clearInterval(timer);
-        reject(new Error(`timed out waiting for ${pattern}; output so far:\n${output()}`));
-      }
-    }, 50);
-  });
+      expect(m, `waiting for ${pattern}; output so far:\n${output()}`).not.toBeNull();
+      return m!;
+    },
+    { timeout, interval: 50 },
+  );
 }
 
 describe.skipIf(!hasKubectl)('npm start', () => {

@@ -15,6 +15,7 @@ import { collectedSlice, minimalIngress, path, service } from '../fixtures/aws/o
 import { MemoryKube } from '../support/memory-kube.js';
 import { expectedSummary, summarize } from './aws-alb-support.js';
 import { simConfig } from './aws-env.js';
+import { EMPTY_SIM_STATE } from '../support/elbv2-state.js';
 
 // The simulator's account, without default tags so that resources carry only ours.
 const config: AwsProviderConfig = { ...simConfig, defaultTags: {} };
@@ -119,14 +120,7 @@ describe('AWS provider under throttling and 5xx (simulator)', () => {
     }
     const last = steps.at(-1)!.mci;
     await untilSuccess('delete', () => lb.ensureDeleted(ctx, last));
-    expect(sim.snapshot()).toStrictEqual({
-      loadBalancers: [],
-      targetGroups: [],
-      listeners: [],
-      rules: [],
-      targets: [],
-      tags: [],
-    });
+    expect(sim.snapshot()).toStrictEqual(EMPTY_SIM_STATE);
 
     const faults = Object.values(sim.calls.all()).reduce((n, c) => n + c.faulted, 0);
     console.log(

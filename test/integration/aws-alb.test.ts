@@ -20,6 +20,7 @@ import { collectedSlice, minimalIngress, path, service } from '../fixtures/aws/o
 import { MemoryKube } from '../support/memory-kube.js';
 import { callCounts, expectedSummary, summarize } from './aws-alb-support.js';
 import { simConfig } from './aws-env.js';
+import { EMPTY_SIM_STATE } from '../support/elbv2-state.js';
 
 const config: AwsProviderConfig = simConfig;
 
@@ -292,14 +293,7 @@ describe('AWS provider: MultiClusterIngress → ALB (simulator)', () => {
     const mci = withPaths([testpath, path('/b', 'Exact', 'serve', 'admin')]);
     await env.lb.ensure(env.ctx, mci);
     const calls = await measured(() => env.lb.ensureDeleted(env.ctx, mci));
-    expect(env.sim.snapshot()).toStrictEqual({
-      loadBalancers: [],
-      targetGroups: [],
-      listeners: [],
-      rules: [],
-      targets: [],
-      tags: [],
-    });
+    expect(env.sim.snapshot()).toStrictEqual(EMPTY_SIM_STATE);
     expect(calls).toMatchObject({ DeleteLoadBalancer: 1, DeleteTargetGroup: 2 });
     await env.lb.ensureDeleted(env.ctx, mci);
     expect(await env.lb.get(env.ctx, mci)).toStrictEqual({ exists: false });

@@ -74,7 +74,7 @@ describe('ALB annotations (alb.ingress.kubernetes.io/…)', () => {
     const oldName = env.state().loadBalancers[0]?.name;
 
     const second = alb({ [A('scheme')]: 'internal', [A('security-groups')]: SG });
-    const plan = (await env.provider.ingress.impl.plan(env.ctx, second)).plan;
+    const plan = (await env.provider.ingress.plan(env.ctx, second)).plan;
     expect(plan.filter((o) => o.op === 'replace').map((o) => o.resource)).toStrictEqual(['LoadBalancer']);
     await lb.update(env.ctx, second);
     expect(env.announced).toStrictEqual([

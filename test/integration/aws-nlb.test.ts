@@ -7,6 +7,7 @@ import { InvalidObjectError } from '../../lib/errors.js';
 import type { MultiClusterService } from '../../lib/karmada/types.js';
 import { collectedSlice, service } from '../fixtures/aws/objects.js';
 import { mcs, startAwsEnv, type AwsEnv } from './aws-env.js';
+import { EMPTY_SIM_STATE } from '../support/elbv2-state.js';
 
 let env: AwsEnv;
 
@@ -238,14 +239,7 @@ describe('AWS provider: MultiClusterService → NLB (simulator)', () => {
     await lb().ensure(env.ctx, m);
     const removed = mcs('serve', { types: ['CrossCluster'] });
     const calls = await env.measured(() => lb().ensureDeleted(env.ctx, removed));
-    expect(env.sim.snapshot()).toStrictEqual({
-      loadBalancers: [],
-      targetGroups: [],
-      listeners: [],
-      rules: [],
-      targets: [],
-      tags: [],
-    });
+    expect(env.sim.snapshot()).toStrictEqual(EMPTY_SIM_STATE);
     expect(calls).toStrictEqual({
       DescribeLoadBalancers: 2,
       DescribeTags: 2,
@@ -283,7 +277,7 @@ describe('AWS provider: MultiClusterService → NLB (simulator)', () => {
     );
     // createdAt: the newest of the stack's load balancer CreatedTime and target group created-at tags.
     const createdAt = expect.any(Date) as unknown as Date;
-    expect(await env.provider.listOwnedStacks(env.ctx)).toStrictEqual([
+    expect(await env.provider.inventory().listOwnedStacks(env.ctx)).toStrictEqual([
       {
         stackId: 'mci/default/minimal-ingress',
         kind: 'mci',
@@ -293,7 +287,7 @@ describe('AWS provider: MultiClusterService → NLB (simulator)', () => {
       },
       { stackId: 'mcs/default/serve', kind: 'mcs', namespace: 'default', name: 'serve', createdAt },
     ]);
-    await env.provider.deleteOwnedStack(env.ctx, 'mcs/default/serve');
+    await env.provider.inventory().deleteOwnedStack(env.ctx, 'mcs/default/serve');
     const state = env.state();
     expect(
       state.loadBalancers.map((l) => (l.tags as Record<string, string>)['multicluster.karmada.io/stack']),
@@ -301,7 +295,7 @@ describe('AWS provider: MultiClusterService → NLB (simulator)', () => {
     expect(
       state.targetGroups.map((t) => (t.tags as Record<string, string>)['multicluster.karmada.io/stack']),
     ).toStrictEqual(['mci/default/minimal-ingress']);
-    expect(await env.provider.listOwnedStacks(env.ctx)).toHaveLength(1);
+    expect(await env.provider.inventory().listOwnedStacks(env.ctx)).toHaveLength(1);
   });
 
   it('measures ELBv2 calls: create, no-op, resync, one cluster changed, delete', async () => {

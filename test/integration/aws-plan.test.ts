@@ -53,10 +53,10 @@ async function planThenApply(
 describe('AWS provider: change plans', () => {
   it('ALB: the dry-run plan for create, update and delete is what apply does', async () => {
     const e = (env = await startAwsEnv(objects()));
-    const impl = e.provider.ingress.impl;
+    const impl = e.provider.ingress;
     const reconcile = (mci: ReturnType<typeof withPaths>) => async (dryRun: boolean) => {
       if (dryRun) return (await impl.plan(e.ctx, mci)).plan;
-      await impl.reconcile(e.ctx, mci);
+      await impl.update(e.ctx, mci);
       return [];
     };
     const create = withPaths([path('/testpath', 'Prefix', 'serve', 80)]);
@@ -93,7 +93,9 @@ describe('AWS provider: change plans', () => {
     expect(e.state()).toStrictEqual(await e.expectedForMci(update));
 
     // Delete.
-    const deleted = await planThenApply(e, (dryRun) => impl.ensureDeleted(e.ctx, update, dryRun));
+    const deleted = await planThenApply(e, (dryRun) =>
+      dryRun ? impl.planDeletion(e.ctx, update) : impl.ensureDeleted(e.ctx, update).then(() => []),
+    );
     expect(deleted.map((o) => `${o.op} ${o.resource}`)).toStrictEqual([
       'delete LoadBalancer',
       'delete TargetGroup',
@@ -105,10 +107,10 @@ describe('AWS provider: change plans', () => {
 
   it('NLB: the dry-run plan for create, ports changed and delete is what apply does', async () => {
     const e = (env = await startAwsEnv(objects()));
-    const impl = e.provider.service.impl;
+    const impl = e.provider.service;
     const reconcile = (m: ReturnType<typeof mcs>) => async (dryRun: boolean) => {
       if (dryRun) return (await impl.plan(e.ctx, m)).plan;
-      await impl.reconcile(e.ctx, m);
+      await impl.update(e.ctx, m);
       return [];
     };
     await planThenApply(e, reconcile(mcs('serve', { ports: [{ port: 80 }] })));
@@ -124,7 +126,9 @@ describe('AWS provider: change plans', () => {
       'modify LoadBalancer',
     ]);
     expect(e.state()).toStrictEqual(await e.expectedForMcs(changed));
-    await planThenApply(e, (dryRun) => impl.ensureDeleted(e.ctx, changed, dryRun));
+    await planThenApply(e, (dryRun) =>
+      dryRun ? impl.planDeletion(e.ctx, changed) : impl.ensureDeleted(e.ctx, changed).then(() => []),
+    );
     expect(e.sim.snapshot().loadBalancers).toStrictEqual([]);
   });
 

@@ -236,9 +236,9 @@ describe('AWS provider: tags that are never removed', () => {
 describe('AWS provider: tag removal in the change plan', () => {
   it('the dry-run plan lists the RemoveTags calls and apply does exactly that', async () => {
     const e = await start();
-    const impl = e.provider.ingress.impl;
+    const impl = e.provider.ingress;
     const resync = { ...e.ctx, resync: true };
-    await impl.reconcile(e.ctx, ingress({ [ALB_TAGS]: 'env=chaos' }));
+    await impl.update(e.ctx, ingress({ [ALB_TAGS]: 'env=chaos' }));
 
     e.sim.calls.reset();
     const { plan } = await impl.plan(resync, ingress());
@@ -258,7 +258,7 @@ describe('AWS provider: tag removal in the change plan', () => {
     }
 
     e.sim.calls.reset();
-    await impl.reconcile(resync, ingress());
+    await impl.update(resync, ingress());
     expect(e.mutatingCalls()).toStrictEqual(plannedActions(plan));
     expectUserTags(e, ALB_KINDS, { team: 'platform' });
   });

@@ -6,10 +6,10 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { stringify } from 'yaml';
 import { Resources } from '../../lib/kube/resources.js';
-import { startRecordingSink, waitFor, type RecordingSink } from './forwarder-fakes.js';
+import { startRecordingSink, type RecordingSink } from './forwarder-fakes.js';
 import { sampleObjects, startEnv, type Env } from './forwarder-setup.js';
 
 const SECRET = 'YnVuZGxlLXNlY3JldC1rZXk=';
@@ -102,7 +102,10 @@ describe('Integration: the bundled forwarder (dist/forwarder/forwarder.mjs)', ()
     child.stdout?.on('data', (c: Buffer) => (stdout += c.toString()));
     child.stderr?.on('data', (c: Buffer) => (stdout += c.toString()));
     const total = OBJECTS + 8;
-    await waitFor(() => sink.received.length >= total, 60_000, 'initial sync');
+    await vi.waitFor(() => expect(sink.received.length, 'initial sync').toBeGreaterThanOrEqual(total), {
+      timeout: 60_000,
+      interval: 20,
+    });
     const syncMs = Date.now() - t0;
     const rss = peakRssMb(child.pid ?? 0);
     console.log(
@@ -114,7 +117,10 @@ describe('Integration: the bundled forwarder (dist/forwarder/forwarder.mjs)', ()
     // The health port is in the startup log line.
     const port = Number(/"port":(\d+)/.exec(stdout)?.[1]);
     expect(port).toBeGreaterThan(0);
-    await waitFor(() => /initial sync done/.test(stdout), 10_000, 'initial sync log');
+    await vi.waitFor(() => expect(/initial sync done/.test(stdout), 'initial sync log').toBe(true), {
+      timeout: 10_000,
+      interval: 20,
+    });
     expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
     expect(await (await fetch(`http://127.0.0.1:${port}/metrics`)).text()).toContain(
       'process_resident_memory_bytes',

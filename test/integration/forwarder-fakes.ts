@@ -201,11 +201,3 @@ export function kubeConfigFor(server: string, token = 'dev-token'): KubeConfig {
   });
   return kc;
 }
-
-export async function waitFor(check: () => boolean, timeoutMs = 20_000, what = 'condition'): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}

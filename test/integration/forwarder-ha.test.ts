@@ -1,8 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SqsSink } from '../../lib/forwarder/sinks/sqs.js';
 import { Resources } from '../../lib/kube/resources.js';
 import type { LogFields, Logger } from '../../lib/log/logger.js';
-import { startFakeSqs, startProxy, startRecordingSink, TEST_AWS, waitFor } from './forwarder-fakes.js';
+import { startFakeSqs, startProxy, startRecordingSink, TEST_AWS } from './forwarder-fakes.js';
 import { makeForwarder, sampleObjects, startEnv, type Env } from './forwarder-setup.js';
 
 const SECRET = 'dG9wLXNlY3JldC1rZXktbWF0ZXJpYWw=';
@@ -82,16 +82,29 @@ describe('Integration: two replicas, shutdown, SQS, secrets', () => {
     cleanups.push(async () => clearInterval(sampler));
     // Act
     await Promise.all([a.start(), b.start()]);
-    await waitFor(() => a.isLeader() || b.isLeader(), 10_000, 'a leader');
+    await vi.waitFor(() => expect(a.isLeader() || b.isLeader(), 'a leader').toBe(true), {
+      timeout: 10_000,
+      interval: 20,
+    });
     const [leader, standby, leaderSink, standbySink] = a.isLeader()
       ? [a, b, sinkA, sinkB]
       : [b, a, sinkB, sinkA];
-    await waitFor(() => leaderSink.received.length >= 8, 10_000, 'initial list');
+    await vi.waitFor(() => expect(leaderSink.received.length, 'initial list').toBeGreaterThanOrEqual(8), {
+      timeout: 10_000,
+      interval: 20,
+    });
     await env.api.create(Resources.Service, {
       metadata: { name: 'later', namespace: 'default' },
       spec: { ports: [{ port: 1 }] },
     });
-    await waitFor(() => leaderSink.received.some((n) => n.ref.name === 'later'), 5_000, 'change');
+    await vi.waitFor(
+      () =>
+        expect(
+          leaderSink.received.some((n) => n.ref.name === 'later'),
+          'change',
+        ).toBe(true),
+      { timeout: 5_000, interval: 20 },
+    );
     await new Promise((r) => setTimeout(r, 500));
     // Assess: the standby watched nothing and sent nothing, and is ready (standby).
     expect(standbySink.calls).toBe(0);
@@ -101,7 +114,13 @@ describe('Integration: two replicas, shutdown, SQS, secrets', () => {
     const handover = Date.now();
     await leader.shutdown();
     const leaderLastCall = Date.now();
-    await waitFor(() => standbySink.received.length >= 9, 10_000, 'standby takes over');
+    await vi.waitFor(
+      () => expect(standbySink.received.length, 'standby takes over').toBeGreaterThanOrEqual(9),
+      {
+        timeout: 10_000,
+        interval: 20,
+      },
+    );
     console.log(`handover after release: ${Date.now() - handover} ms`);
     expect(Math.max(...leaderSink.times)).toBeLessThanOrEqual(leaderLastCall);
     expect(Math.min(...standbySink.times)).toBeGreaterThanOrEqual(leaderLastCall);
@@ -137,7 +156,10 @@ describe('Integration: two replicas, shutdown, SQS, secrets', () => {
     });
     cleanups.push(() => a.shutdown());
     await a.start();
-    await waitFor(() => a.isLeader() && sinkA.received.length >= 8, 10_000, 'a leads');
+    await vi.waitFor(() => expect(a.isLeader() && sinkA.received.length >= 8, 'a leads').toBe(true), {
+      timeout: 10_000,
+      interval: 20,
+    });
     const b = makeForwarder({
       server: env.kube.url,
       leaseServer: env.kube.url,
@@ -156,7 +178,10 @@ describe('Integration: two replicas, shutdown, SQS, secrets', () => {
       await env.api.patch(Resources.Service, 'default', 'web', { metadata: { labels: { i: String(i++) } } });
       await new Promise((r) => setTimeout(r, 50));
     }
-    await waitFor(() => sinkB.received.length >= 8, 10_000, 'b sends');
+    await vi.waitFor(() => expect(sinkB.received.length, 'b sends').toBeGreaterThanOrEqual(8), {
+      timeout: 10_000,
+      interval: 20,
+    });
     // Assess
     expect(b.isLeader()).toBe(true);
     expect(a.isLeader()).toBe(false);
@@ -181,12 +206,18 @@ describe('Integration: two replicas, shutdown, SQS, secrets', () => {
       identity: 'flusher',
     });
     await fwd.start();
-    await waitFor(() => fwd.isLeader() && (fwd.currentPipeline?.hasSynced ?? false), 10_000, 'synced');
+    await vi.waitFor(
+      () => expect(fwd.isLeader() && (fwd.currentPipeline?.hasSynced ?? false), 'synced').toBe(true),
+      { timeout: 10_000, interval: 20 },
+    );
     await env.api.create(Resources.Service, {
       metadata: { name: 'pending-one', namespace: 'default' },
       spec: { ports: [{ port: 1 }] },
     });
-    await waitFor(() => (fwd.currentPipeline?.queue.size ?? 0) >= 9, 5_000, 'queued');
+    await vi.waitFor(() => expect((fwd.currentPipeline?.queue.size ?? 0) >= 9, 'queued').toBe(true), {
+      timeout: 5_000,
+      interval: 20,
+    });
     expect(sink.received).toHaveLength(0);
     // Act
     const flushed = await fwd.shutdown();
@@ -214,7 +245,10 @@ describe('Integration: two replicas, shutdown, SQS, secrets', () => {
     cleanups.push(() => fwd.shutdown());
     sqs.failEntry = (e) => e.Id === '0' && sqs.requests < 3; // a partial failure early on
     await fwd.start();
-    await waitFor(() => sqs.messages.length >= 8, 10_000, 'messages');
+    await vi.waitFor(() => expect(sqs.messages.length, 'messages').toBeGreaterThanOrEqual(8), {
+      timeout: 10_000,
+      interval: 20,
+    });
     const groups = sqs.messages.map((m) => m.MessageGroupId).sort();
     expect(groups).toEqual(
       [
@@ -245,21 +279,34 @@ describe('Integration: two replicas, shutdown, SQS, secrets', () => {
     });
     cleanups.push(() => fwd.shutdown());
     await fwd.start();
-    await waitFor(() => sink.received.some((n) => n.ref.kind === 'Secret'), 10_000, 'secret listed');
+    await vi.waitFor(
+      () =>
+        expect(
+          sink.received.some((n) => n.ref.kind === 'Secret'),
+          'secret listed',
+        ).toBe(true),
+      { timeout: 10_000, interval: 20 },
+    );
     await env.api.patch(Resources.Secret, 'default', 'web-tls', {
       data: { extra: SECRET },
       stringData: { password: SECRET },
     });
-    await waitFor(
-      () => sink.received.some((n) => n.ref.kind === 'Secret' && n.change === 'modified'),
-      5_000,
-      'secret modified',
+    await vi.waitFor(
+      () =>
+        expect(
+          sink.received.some((n) => n.ref.kind === 'Secret' && n.change === 'modified'),
+          'secret modified',
+        ).toBe(true),
+      { timeout: 5_000, interval: 20 },
     );
     await env.api.delete(Resources.Secret, 'default', 'web-tls');
-    await waitFor(
-      () => sink.received.some((n) => n.ref.kind === 'Secret' && n.change === 'deleted'),
-      5_000,
-      'secret deleted',
+    await vi.waitFor(
+      () =>
+        expect(
+          sink.received.some((n) => n.ref.kind === 'Secret' && n.change === 'deleted'),
+          'secret deleted',
+        ).toBe(true),
+      { timeout: 5_000, interval: 20 },
     );
     // A sink failure makes the forwarder log the failing batch's error; still nothing secret.
     sink.failing = true;
@@ -267,9 +314,19 @@ describe('Integration: two replicas, shutdown, SQS, secrets', () => {
       metadata: { name: 'again', namespace: 'default' },
       data: { k: SECRET },
     });
-    await waitFor(() => sink.rejected > 0, 5_000, 'rejection');
+    await vi.waitFor(() => expect(sink.rejected, 'rejection').toBeGreaterThan(0), {
+      timeout: 5_000,
+      interval: 20,
+    });
     sink.failing = false;
-    await waitFor(() => sink.received.some((n) => n.ref.name === 'again'), 5_000, 'again');
+    await vi.waitFor(
+      () =>
+        expect(
+          sink.received.some((n) => n.ref.name === 'again'),
+          'again',
+        ).toBe(true),
+      { timeout: 5_000, interval: 20 },
+    );
     const secrets = sink.received.filter((n) => n.ref.kind === 'Secret');
     expect(secrets.map((n) => n.change)).toEqual(expect.arrayContaining(['added', 'modified', 'deleted']));
     for (const n of secrets) {

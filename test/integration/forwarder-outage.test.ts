@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Dispatcher } from '../../lib/forwarder/dispatcher.js';
 import type { Forwarder } from '../../lib/forwarder/forwarder.js';
 import { createMetrics } from '../../lib/forwarder/metrics.js';
@@ -8,13 +8,7 @@ import { HttpSink } from '../../lib/forwarder/sinks/http.js';
 import { Resources } from '../../lib/kube/resources.js';
 import { MemoryLogger } from '../../lib/log/logger.js';
 import type { ChangeNotification } from '../../lib/notification/types.js';
-import {
-  startProxy,
-  startRecordingSink,
-  waitFor,
-  type CuttableProxy,
-  type RecordingSink,
-} from './forwarder-fakes.js';
+import { startProxy, startRecordingSink, type CuttableProxy, type RecordingSink } from './forwarder-fakes.js';
 import { makeForwarder, startEnv, type Env } from './forwarder-setup.js';
 
 const OBJECTS = 10_000;
@@ -74,7 +68,10 @@ describe('Integration: 10,000 objects, sink outages and watch gaps', () => {
     });
     const t0 = Date.now();
     await fwd.start();
-    await waitFor(() => sink.received.length >= OBJECTS, 60_000, 'initial sync');
+    await vi.waitFor(() => expect(sink.received.length, 'initial sync').toBeGreaterThanOrEqual(OBJECTS), {
+      timeout: 60_000,
+      interval: 20,
+    });
     const ms = Date.now() - t0;
     console.log(
       `initial sync of ${OBJECTS} objects: ${ms} ms, ${sink.calls} sink calls, ${(sink.received.length / sink.calls).toFixed(1)} notifications per call`,
@@ -101,10 +98,16 @@ describe('Integration: 10,000 objects, sink outages and watch gaps', () => {
           metadata: { labels: { gen: String(i) } },
         }),
     );
-    await waitFor(() => sink.rejected > 3, 10_000, 'failed deliveries');
+    await vi.waitFor(() => expect(sink.rejected, 'failed deliveries').toBeGreaterThan(3), {
+      timeout: 10_000,
+      interval: 20,
+    });
     const pendingWhileDown = fwd.currentPipeline?.queue.size ?? -1;
     sink.failing = false;
-    await waitFor(() => (fwd.currentPipeline?.queue.size ?? 1) === 0, 60_000, 'drain');
+    await vi.waitFor(() => expect((fwd.currentPipeline?.queue.size ?? 1) === 0, 'drain').toBe(true), {
+      timeout: 60_000,
+      interval: 20,
+    });
     clearInterval(sampler);
     // Assess: every changed object's latest notification names its current version.
     console.log(
@@ -131,15 +134,21 @@ describe('Integration: 10,000 objects, sink outages and watch gaps', () => {
     });
     await new Promise((r) => setTimeout(r, 300));
     proxy.restore();
-    await waitFor(
-      () => sink.received.slice(before).some((n) => n.ref.name === 'svc-1' && n.change === 'deleted'),
-      20_000,
-      'deleted after gap',
+    await vi.waitFor(
+      () =>
+        expect(
+          sink.received.slice(before).some((n) => n.ref.name === 'svc-1' && n.change === 'deleted'),
+          'deleted after gap',
+        ).toBe(true),
+      { timeout: 20_000, interval: 20 },
     );
-    await waitFor(
-      () => sink.received.slice(before).some((n) => n.ref.name === 'born-in-gap' && n.change === 'added'),
-      20_000,
-      'added',
+    await vi.waitFor(
+      () =>
+        expect(
+          sink.received.slice(before).some((n) => n.ref.name === 'born-in-gap' && n.change === 'added'),
+          'added',
+        ).toBe(true),
+      { timeout: 20_000, interval: 20 },
     );
     const deleted = sink.received.slice(before).find((n) => n.ref.name === 'svc-1' && n.change === 'deleted');
     expect(deleted?.object?.metadata.name).toBe('svc-1');
@@ -173,10 +182,13 @@ describe('Integration: 100,000 changes to 10,000 objects through the queue, disp
       if (i % 5_000 === 0) await new Promise((r) => setTimeout(r, 20));
       maxPending = Math.max(maxPending, queue.size);
     }
-    await waitFor(() => sink.rejected > 5, 10_000, 'rejections');
+    await vi.waitFor(() => expect(sink.rejected, 'rejections').toBeGreaterThan(5), {
+      timeout: 10_000,
+      interval: 20,
+    });
     const rss1 = process.memoryUsage().rss;
     sink.failing = false;
-    await waitFor(() => queue.size === 0, 60_000, 'drain');
+    await vi.waitFor(() => expect(queue.size, 'drain').toBe(0), { timeout: 60_000, interval: 20 });
     // Assess
     console.log(
       `100k changes / 10k objects: pending peaked at ${maxPending}; ${sink.rejected} rejected calls; RSS +${((rss1 - rss0) / 1e6).toFixed(0)} MB while down`,

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Forwarder } from '../../lib/forwarder/forwarder.js';
 import { Resources } from '../../lib/kube/resources.js';
 import { MemoryLogger } from '../../lib/log/logger.js';
 import type { ChangeNotification } from '../../lib/notification/types.js';
-import { startRecordingSink, waitFor, type RecordingSink } from './forwarder-fakes.js';
+import { startRecordingSink, type RecordingSink } from './forwarder-fakes.js';
 import { makeForwarder, sampleObjects, startEnv, type Env } from './forwarder-setup.js';
 
 const SECRET = 'c2VjcmV0LWtleS1tYXRlcmlhbA==';
@@ -39,7 +39,13 @@ describe('Integration: forwarder against the Kubernetes API stand-in', () => {
   });
 
   it('sends `added` for every existing object on start, then reports ready', async () => {
-    await waitFor(() => sink.received.length >= objects.length, 10_000, 'initial list');
+    await vi.waitFor(
+      () => expect(sink.received.length, 'initial list').toBeGreaterThanOrEqual(objects.length),
+      {
+        timeout: 10_000,
+        interval: 20,
+      },
+    );
     const added = sink.received.filter((n) => n.change === 'added');
     expect(new Set(added.map(key))).toEqual(
       new Set(
@@ -56,7 +62,10 @@ describe('Integration: forwarder against the Kubernetes API stand-in', () => {
       expect(n.ref.uid).toBeTruthy();
       expect(n.object?.metadata.name).toBe(n.ref.name);
     }
-    await waitFor(() => fwd.isReady() && fwd.isLeader(), 5_000, 'ready');
+    await vi.waitFor(() => expect(fwd.isReady() && fwd.isLeader(), 'ready').toBe(true), {
+      timeout: 5_000,
+      interval: 20,
+    });
     const res = await fetch(`http://127.0.0.1:${fwd.port}/readyz`);
     expect(res.status).toBe(200);
     expect((await fetch(`http://127.0.0.1:${fwd.port}/healthz`)).status).toBe(200);
@@ -68,17 +77,23 @@ describe('Integration: forwarder against the Kubernetes API stand-in', () => {
       metadata: { name: 'api', namespace: 'default' },
       spec: { ports: [{ port: 8080 }] },
     });
-    await waitFor(
-      () => sink.received.slice(before).some((n) => n.ref.name === 'api' && n.change === 'added'),
-      5_000,
-      'added',
+    await vi.waitFor(
+      () =>
+        expect(
+          sink.received.slice(before).some((n) => n.ref.name === 'api' && n.change === 'added'),
+          'added',
+        ).toBe(true),
+      { timeout: 5_000, interval: 20 },
     );
     await new Promise((r) => setTimeout(r, 100));
     await env.api.patch(Resources.Service, 'default', 'api', { metadata: { labels: { tier: 'backend' } } });
-    await waitFor(
-      () => sink.received.slice(before).some((n) => n.ref.name === 'api' && n.change === 'modified'),
-      5_000,
-      'modified',
+    await vi.waitFor(
+      () =>
+        expect(
+          sink.received.slice(before).some((n) => n.ref.name === 'api' && n.change === 'modified'),
+          'modified',
+        ).toBe(true),
+      { timeout: 5_000, interval: 20 },
     );
     const modified = sink.received.slice(before).find((n) => n.ref.name === 'api' && n.change === 'modified');
     expect(modified?.object?.metadata.labels).toEqual({ tier: 'backend' });
@@ -88,10 +103,13 @@ describe('Integration: forwarder against the Kubernetes API stand-in', () => {
     );
     await new Promise((r) => setTimeout(r, 100));
     await env.api.delete(Resources.Service, 'default', 'api');
-    await waitFor(
-      () => sink.received.slice(before).some((n) => n.ref.name === 'api' && n.change === 'deleted'),
-      5_000,
-      'deleted',
+    await vi.waitFor(
+      () =>
+        expect(
+          sink.received.slice(before).some((n) => n.ref.name === 'api' && n.change === 'deleted'),
+          'deleted',
+        ).toBe(true),
+      { timeout: 5_000, interval: 20 },
     );
   });
 
@@ -100,11 +118,15 @@ describe('Integration: forwarder against the Kubernetes API stand-in', () => {
     // The window in these tests is 20 ms: ten quick patches should become far fewer notifications.
     for (let i = 0; i < 10; i++)
       await env.api.patch(Resources.Service, 'default', 'web', { metadata: { labels: { n: String(i) } } });
-    await waitFor(
+    await vi.waitFor(
       () =>
-        sink.received.slice(before).some((n) => n.ref.name === 'web' && n.object?.metadata.labels?.n === '9'),
-      5_000,
-      'last patch',
+        expect(
+          sink.received
+            .slice(before)
+            .some((n) => n.ref.name === 'web' && n.object?.metadata.labels?.n === '9'),
+          'last patch',
+        ).toBe(true),
+      { timeout: 5_000, interval: 20 },
     );
     const forWeb = sink.received
       .slice(before)
@@ -121,16 +143,18 @@ describe('Integration: forwarder against the Kubernetes API stand-in', () => {
     env.kube.compact();
     const before = sink.received.length;
     // Act: each watch ends within 1-2 s and resumes from its old version, which is now gone.
-    await waitFor(
+    await vi.waitFor(
       () =>
-        new Set(
-          sink.received
-            .slice(before)
-            .filter((n) => n.change === 'added')
-            .map(key),
-        ).size >= objects.length,
-      15_000,
-      're-list after 410',
+        expect(
+          new Set(
+            sink.received
+              .slice(before)
+              .filter((n) => n.change === 'added')
+              .map(key),
+          ).size >= objects.length,
+          're-list after 410',
+        ).toBe(true),
+      { timeout: 15_000, interval: 20 },
     );
     // Assess
     const relists = await fwd.metrics.registry.getSingleMetric('forwarder_relists_total')?.get();
@@ -186,10 +210,13 @@ describe('Integration: resync and the namespaces filter', () => {
     try {
       // Act
       await fwd.start();
-      await waitFor(
-        () => new Set(sink.received.filter((n) => n.change === 'resync').map(key)).size >= objects.length,
-        10_000,
-        'resync',
+      await vi.waitFor(
+        () =>
+          expect(
+            new Set(sink.received.filter((n) => n.change === 'resync').map(key)).size >= objects.length,
+            'resync',
+          ).toBe(true),
+        { timeout: 10_000, interval: 20 },
       );
       // Assess
       const resynced = new Set(sink.received.filter((n) => n.change === 'resync').map(key));

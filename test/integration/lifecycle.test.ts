@@ -12,7 +12,7 @@ import type { MultiClusterIngress, MultiClusterService } from '../../lib/karmada
 import { Resources } from '../../lib/kube/resources.js';
 import type { KubeObject } from '../../lib/kube/types.js';
 import type { FakeProvider } from '../../lib/providers/fake/provider.js';
-import { notify, startHarness, type Harness } from '../support/harness.js';
+import { edit, notify, startHarness, type Harness } from '../support/harness.js';
 
 const MCI = Resources.MultiClusterIngress;
 const MCS = Resources.MultiClusterService;
@@ -30,16 +30,6 @@ async function events(name: string) {
     KubeObject & { involvedObject: { name: string }; reason: string; message: string; type: string }
   >(Resources.Event, { namespace: 'default' });
   return list.items.filter((e) => e.involvedObject.name === name);
-}
-
-async function edit<T extends KubeObject>(
-  type: typeof MCI | typeof MCS,
-  name: string,
-  change: (o: T) => void,
-) {
-  const obj = (await h.kube.get<T>(type, 'default', name))!;
-  change(obj);
-  return h.kube.update(type, obj);
 }
 
 beforeEach(async () => {
@@ -79,7 +69,7 @@ describe('MultiClusterIngress lifecycle with the fake provider', () => {
     await h.seed([mciRef]);
     await h.deliver(notify(mciRef, 'added'));
     fake.clearCalls();
-    await edit<MultiClusterIngress>(MCI, 'minimal-ingress', (m) => {
+    await edit<MultiClusterIngress>(h, MCI, 'default', 'minimal-ingress', (m) => {
       m.spec!.rules![0]!.http!.paths[0]!.path = '/other';
     });
     const [res] = await h.deliver(notify(mciRef));
@@ -132,7 +122,7 @@ describe('MultiClusterIngress lifecycle with the fake provider', () => {
     await h.seed([mciRef, ingressClass('nginx', 'k8s.io/ingress-nginx', false)]);
     await h.deliver(notify(mciRef, 'added'));
     expect((await fake.snapshot()).mci['default/minimal-ingress']).toBeDefined();
-    await edit<MultiClusterIngress>(MCI, 'minimal-ingress', (m) => {
+    await edit<MultiClusterIngress>(h, MCI, 'default', 'minimal-ingress', (m) => {
       m.spec!.ingressClassName = 'nginx';
     });
     const [res] = await h.deliver(notify(mciRef));
@@ -276,7 +266,7 @@ describe('MultiClusterService lifecycle with the fake provider', () => {
   it('LoadBalancer removed from the types → load balancer deleted, finalizer dropped, status cleared', async () => {
     await h.seed([mcsRef]);
     await h.deliver(notify(mcsRef, 'added'));
-    await edit<MultiClusterService>(MCS, 'serve', (m) => {
+    await edit<MultiClusterService>(h, MCS, 'default', 'serve', (m) => {
       m.spec.types = ['CrossCluster'];
     });
     fake.clearCalls();

@@ -31,7 +31,6 @@ import type { KubeObject } from '../../lib/kube/types.js';
 import { MemoryLogger } from '../../lib/log/logger.js';
 import { NOTIFICATION_API_VERSION, NOTIFICATION_KIND } from '../../lib/notification/types.js';
 import { parseSqsBody } from '../../lib/notification/parse.js';
-import { dependentRequests } from '../../lib/reconcile/dependents.js';
 import { processBatch } from '../../lib/runtime/process.js';
 import { createRuntime } from '../../lib/runtime/runtime.js';
 import { startUnauthorizedServer } from '../corpus/support.js';
@@ -274,7 +273,6 @@ describe('no log line contains a token, a client key or Secret data', () => {
       await processBatch(runtime, items, {
         signal: new AbortController().signal,
         holder: 'logs',
-        dependents: dependentRequests,
       });
     }
     // A token the API server rejects.
@@ -288,7 +286,6 @@ describe('no log line contains a token, a client key or Secret data', () => {
       const [res] = await processBatch(rejected, items.slice(0, 1), {
         signal: new AbortController().signal,
         holder: 'logs',
-        dependents: dependentRequests,
       });
       expect(res?.error).toContain('Unauthorized');
     } finally {

@@ -10,10 +10,10 @@ import {
   FINGERPRINT_TAG,
   isOwnedBy,
   resourceTags,
-  stackId,
   tagsToRemove,
   tagsToUpsert,
 } from '../../lib/providers/aws/tagging.js';
+import { parseStackId, stackId } from '../../lib/provider/stack-id.js';
 
 const lb = {
   ownerId: 'karmada-prod',
@@ -92,6 +92,18 @@ describe('Module: tagging', () => {
   it('formats stack IDs per kind', () => {
     expect(stackId('mci', 'default', 'demo')).toBe('mci/default/demo');
     expect(stackId('mcs', 'default', 'demo')).toBe('mcs/default/demo');
+  });
+
+  it('parses back exactly the stack IDs it formats', () => {
+    expect(parseStackId(stackId('mcs', 'prod', 'api'))).toStrictEqual({
+      kind: 'mcs',
+      namespace: 'prod',
+      name: 'api',
+      stackId: 'mcs/prod/api',
+    });
+    for (const bad of ['', 'mci', 'mci/default', 'mci//demo', 'svc/default/demo', 'mci/a/b/c']) {
+      expect(parseStackId(bad)).toBeUndefined();
+    }
   });
 
   it('lets ownership tags win over default tags', () => {

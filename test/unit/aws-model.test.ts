@@ -5,6 +5,14 @@ import type { MultiClusterIngress } from '../../lib/karmada/types.js';
 import { buildIngressStack, type IngressStackInput } from '../../lib/providers/aws/index.js';
 import { collectedSlice, config, minimalIngress, path, service } from '../fixtures/aws/objects.js';
 
+/** `UPDATE_FIXTURES=1 npx vitest run test/unit/aws-model.test.ts` rewrites the golden stacks. */
+const UPDATE_FIXTURES = process.env.UPDATE_FIXTURES === '1';
+/** The fixture text as `npm run lint` wants it, so an update diffs only in content. */
+async function formatted(file: URL, value: unknown): Promise<string> {
+  const prettier = await import('prettier');
+  const options = await prettier.resolveConfig(file);
+  return prettier.format(JSON.stringify(value, null, 2), { ...options, filepath: file.pathname });
+}
 const fixture = (name: string) => new URL(`../fixtures/aws/${name}.stack.json`, import.meta.url);
 
 /** The README scenario: /testpath → serve:80 with endpoints in member1 and member2. */
@@ -103,14 +111,15 @@ const cases: Array<{ name: string; input: IngressStackInput }> = [
 ];
 
 describe('Function: buildIngressStack', () => {
-  it.each(cases)('builds the $name stack', ({ name, input }) => {
+  it.each(cases)('builds the $name stack', async ({ name, input }) => {
     // Prepare
     const file = fixture(name);
     // Act
     const stack = JSON.parse(JSON.stringify(buildIngressStack(input)));
     // Assess
-    if (process.env.UPDATE_AWS_FIXTURES || !existsSync(file))
-      writeFileSync(file, `${JSON.stringify(stack, null, 2)}\n`);
+    if (UPDATE_FIXTURES) writeFileSync(file, await formatted(file, stack));
+    // A missing fixture is a failure, not a fixture to write: a deleted fixture must not pass.
+    expect(existsSync(file), `${file.pathname} is missing; UPDATE_FIXTURES=1 writes it`).toBe(true);
     expect(stack).toStrictEqual(JSON.parse(readFileSync(file, 'utf8')));
   });
 

@@ -25,14 +25,6 @@ class FlakySink implements Sink {
   }
 }
 
-async function until(check: () => boolean, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timeout');
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
-
 function setup(sink: FlakySink, windowMs = 10) {
   const metrics = createMetrics();
   const queue = new PendingQueue({ windowMs, onAdd: () => dispatcher.wake() });
@@ -51,7 +43,7 @@ describe('Class: Dispatcher', () => {
     const sink = new FlakySink();
     const { queue } = setup(sink);
     for (let i = 0; i < 35; i++) queue.add(note('added', `o${i}`, 1));
-    await until(() => sink.delivered.length === 35);
+    await vi.waitFor(() => expect(sink.delivered.length).toBe(35), { timeout: 10_000, interval: 5 });
     expect(sink.calls).toBe(4);
     expect(queue.size).toBe(0);
   });
@@ -68,9 +60,12 @@ describe('Class: Dispatcher', () => {
       maxPending = Math.max(maxPending, queue.size);
       await new Promise((r) => setTimeout(r, 2));
     }
-    await until(() => sink.calls > 20);
+    await vi.waitFor(() => expect(sink.calls).toBeGreaterThan(20), { timeout: 10_000, interval: 5 });
     sink.down = false;
-    await until(() => queue.size === 0 && sink.delivered.length >= 50);
+    await vi.waitFor(() => expect(queue.size === 0 && sink.delivered.length >= 50).toBe(true), {
+      timeout: 10_000,
+      interval: 5,
+    });
     // Assess
     expect(maxPending).toBeLessThanOrEqual(50);
     const last = new Map<string, string | undefined>();
@@ -88,7 +83,10 @@ describe('Class: Dispatcher', () => {
     sink.partial = true;
     const { queue } = setup(sink, 0);
     for (let i = 0; i < 10; i++) queue.add(note('added', `o${i}`, 1));
-    await until(() => new Set(sink.delivered.map((n) => n.ref.name)).size === 10);
+    await vi.waitFor(() => expect(new Set(sink.delivered.map((n) => n.ref.name)).size === 10).toBe(true), {
+      timeout: 10_000,
+      interval: 5,
+    });
     expect(queue.size).toBe(0);
   });
 
@@ -147,7 +145,10 @@ describe('Dispatcher batch interval', () => {
       queue.add(note('modified', `o${i}`, 1));
       await new Promise((r) => setTimeout(r, 2));
     }
-    await until(() => sink.sizes.reduce((a, b) => a + b, 0) === 200);
+    await vi.waitFor(() => expect(sink.sizes.reduce((a, b) => a + b, 0) === 200).toBe(true), {
+      timeout: 10_000,
+      interval: 5,
+    });
     dispatcher.stop();
     return 200 / sink.sizes.length;
   }

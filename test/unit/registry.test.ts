@@ -19,6 +19,8 @@ const stub = (name: string): MultiClusterProvider => ({
   providerName: () => name,
   loadBalancer: () => undefined,
   mcsLoadBalancer: () => undefined,
+  inventory: () => undefined,
+  targetGroupInventory: () => undefined,
 });
 
 describe('Function: registerMultiClusterProvider', () => {

@@ -4,10 +4,10 @@
  * the actual state from AWS (by name and tags).
  */
 import type { ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
-import { errorMessage, InvalidObjectError } from '../../errors.js';
+import { errorMessage } from '../../errors.js';
 import type { KubeClient } from '../../kube/client.js';
+import type { Logger } from '../../log/logger.js';
 import { Resources } from '../../kube/resources.js';
-import type { UnattachedTargetGroup } from '../../maintenance/inventory.js';
 import type {
   IngressLoadBalancerStatus,
   LoadBalancerStatus,
@@ -15,13 +15,17 @@ import type {
   MultiClusterService,
 } from '../../karmada/types.js';
 import type {
+  Balancer,
   GetResult,
   LoadBalancer,
   MCSLoadBalancer,
   MultiClusterProvider,
   ProviderContext,
   ProviderDependencies,
+  StackInventory,
+  TargetGroupInventory,
 } from '../../provider/contract.js';
+import type { StackRef } from '../../provider/stack-id.js';
 import type { AwsProviderConfig } from './config.js';
 import {
   DEFAULT_DEPLOY_OPTIONS,
@@ -29,14 +33,7 @@ import {
   type DeployContext,
   type DeployOptions,
 } from './deploy/context.js';
-import {
-  deleteStack,
-  deleteUnattachedTargetGroup,
-  inventoryStacks,
-  listOwnerInventory,
-  unattachedTargetGroups,
-  type OwnerInventory,
-} from './deploy/deletion.js';
+import { deleteStack } from './deploy/deletion.js';
 import { deployStack } from './deploy/deployer.js';
 import { findOwnedLoadBalancer } from './deploy/lookup.js';
 import type { Operation } from './deploy/operations.js';
@@ -44,8 +41,9 @@ import { limitCallsPerSecond, TokenBucket } from './deploy/rate-limit.js';
 import { readIngressInputs, readServiceInputs } from './inputs.js';
 import { buildIngressStack, ingressLoadBalancerNames, ingressStackOwner } from './model/ingress.js';
 import { buildServiceStack, serviceLoadBalancerNames, serviceStackOwner } from './model/service.js';
+import { AwsInventory } from './inventory.js';
 import { resourcesOf, ResourceTypes, type Stack } from './model/types.js';
-import { createdAtOf, STACK_TAG, type StackKind, type StackOwner } from './tagging.js';
+import type { StackOwner } from './tagging.js';
 
 export const AWS_PROVIDER_NAME = 'aws';
 
@@ -54,12 +52,15 @@ export interface AwsProviderOptions {
   deploy?: Partial<DeployOptions>;
 }
 
+/** What the AWS provider reports for either kind: the load balancer's DNS name. */
+export type AwsLoadBalancerStatus = IngressLoadBalancerStatus & LoadBalancerStatus;
+
 /**
  * `{ ingress: [{ hostname }] }`: the lower-cased DNS name, WITHOUT `ports`. LBC also reports the
  * listener ports, but Karmada's CRDs (infra/crds/) make `ingress[].ports[].error` required, so a
  * real Karmada API server rejects a port status without an error; we have no error to report.
  */
-export function ingressStatus(dnsName: string): IngressLoadBalancerStatus & LoadBalancerStatus {
+export function ingressStatus(dnsName: string): AwsLoadBalancerStatus {
   return { ingress: [{ hostname: dnsName.toLowerCase() }] };
 }
 
@@ -77,13 +78,14 @@ export interface PlanResult {
   skipped: boolean;
 }
 
-class AwsStackLoadBalancer<O> {
+/** One balancer for either kind: ensure and update are the same level-triggered reconcile. */
+export class AwsBalancer<O> implements Balancer<O, AwsLoadBalancerStatus> {
   constructor(
     private readonly provider: AwsProvider,
     private readonly kind: StackKindAdapter<O>,
   ) {}
 
-  async get(ctx: ProviderContext, obj: Readonly<O>): Promise<GetResult<LoadBalancerStatus>> {
+  async get(ctx: ProviderContext, obj: Readonly<O>): Promise<GetResult<AwsLoadBalancerStatus>> {
     const lb = await findOwnedLoadBalancer(
       this.provider.context(ctx, this.kind.owner(obj)),
       this.kind.names(obj),
@@ -93,8 +95,19 @@ class AwsStackLoadBalancer<O> {
     return { exists: true, status: ingressStatus(lb.DNSName ?? '') };
   }
 
-  // Ensure and update are one level-triggered reconcile: the same desired stack either way.
-  async reconcile(ctx: ProviderContext, obj: Readonly<O>): Promise<LoadBalancerStatus | undefined> {
+  ensure(ctx: ProviderContext, obj: Readonly<O>): Promise<AwsLoadBalancerStatus | undefined> {
+    return this.reconcile(ctx, obj);
+  }
+
+  update(ctx: ProviderContext, obj: Readonly<O>): Promise<AwsLoadBalancerStatus | undefined> {
+    return this.reconcile(ctx, obj);
+  }
+
+  /** The same desired stack whether the load balancer exists or not. */
+  private async reconcile(
+    ctx: ProviderContext,
+    obj: Readonly<O>,
+  ): Promise<AwsLoadBalancerStatus | undefined> {
     const result = await this.deploy(ctx, obj, this.provider.config.dryRun === true);
     return result.dnsName !== undefined ? ingressStatus(result.dnsName) : undefined;
   }
@@ -120,13 +133,26 @@ class AwsStackLoadBalancer<O> {
     });
   }
 
-  async ensureDeleted(ctx: ProviderContext, obj: Readonly<O>, dryRun = this.provider.config.dryRun === true) {
+  async ensureDeleted(ctx: ProviderContext, obj: Readonly<O>): Promise<void> {
+    await this.delete(ctx, obj, this.provider.config.dryRun === true);
+  }
+
+  /** The change plan ensureDeleted would apply now (a dry run, whatever the configuration says). */
+  planDeletion(ctx: ProviderContext, obj: Readonly<O>): Promise<Operation[]> {
+    return this.delete(ctx, obj, true);
+  }
+
+  private async delete(ctx: ProviderContext, obj: Readonly<O>, dryRun: boolean): Promise<Operation[]> {
     // No model needed: deletion must work even when the spec no longer builds one.
     const dctx = this.provider.context(ctx, this.kind.owner(obj));
-    return deleteStack(dctx, this.kind.names(obj), {
-      dryRun,
-      targetGroupNames: [...((await this.targetGroupNames(obj, dctx.logger)) ?? [])],
-    });
+    return deleteStack(
+      dctx,
+      {
+        loadBalancerNames: this.kind.names(obj),
+        targetGroupNames: [...((await this.targetGroupNames(obj, dctx.logger)) ?? [])],
+      },
+      { dryRun },
+    );
   }
 
   /**
@@ -149,61 +175,12 @@ class AwsStackLoadBalancer<O> {
   }
 }
 
-class AwsIngressLoadBalancer implements LoadBalancer {
-  constructor(readonly impl: AwsStackLoadBalancer<MultiClusterIngress>) {}
-  get(
-    ctx: ProviderContext,
-    mci: Readonly<MultiClusterIngress>,
-  ): Promise<GetResult<IngressLoadBalancerStatus>> {
-    return this.impl.get(ctx, mci);
-  }
-  ensure(ctx: ProviderContext, mci: Readonly<MultiClusterIngress>) {
-    return this.impl.reconcile(ctx, mci);
-  }
-  update(ctx: ProviderContext, mci: Readonly<MultiClusterIngress>) {
-    return this.impl.reconcile(ctx, mci);
-  }
-  async ensureDeleted(ctx: ProviderContext, mci: Readonly<MultiClusterIngress>): Promise<void> {
-    await this.impl.ensureDeleted(ctx, mci);
-  }
-}
-
-class AwsServiceLoadBalancer implements MCSLoadBalancer {
-  constructor(readonly impl: AwsStackLoadBalancer<MultiClusterService>) {}
-  get(ctx: ProviderContext, mcs: Readonly<MultiClusterService>): Promise<GetResult<LoadBalancerStatus>> {
-    return this.impl.get(ctx, mcs);
-  }
-  ensure(ctx: ProviderContext, mcs: Readonly<MultiClusterService>) {
-    return this.impl.reconcile(ctx, mcs);
-  }
-  update(ctx: ProviderContext, mcs: Readonly<MultiClusterService>) {
-    return this.impl.reconcile(ctx, mcs);
-  }
-  async ensureDeleted(ctx: ProviderContext, mcs: Readonly<MultiClusterService>): Promise<void> {
-    await this.impl.ensureDeleted(ctx, mcs);
-  }
-}
-
-export interface OwnedStack {
-  stackId: string;
-  kind: StackKind;
-  namespace: string;
-  name: string;
-  /** The newest creation time its resources tell (see inventoryStacks). */
-  createdAt?: Date;
-}
-
 export class AwsProvider implements MultiClusterProvider {
-  readonly ingress: AwsIngressLoadBalancer;
-  readonly service: AwsServiceLoadBalancer;
+  readonly ingress: AwsBalancer<MultiClusterIngress>;
+  readonly service: AwsBalancer<MultiClusterService>;
+  readonly stacks: AwsInventory;
   /** Per reconcile (the lifecycle passes one ProviderContext to get() and then update()). */
   private readonly memos = new WeakMap<ProviderContext, LookupMemo>();
-  /**
-   * Per sweep (the sweep passes one ProviderContext to every inventory call): the account-wide
-   * listing made by listOwnedStacks, reused by deleteOwnedStack and listUnattachedTargetGroups so a
-   * sweep lists the account once, not once per orphan.
-   */
-  private readonly inventories = new WeakMap<ProviderContext, { at: number; inventory: OwnerInventory }>();
   private readonly kube: KubeClient;
 
   constructor(
@@ -215,22 +192,22 @@ export class AwsProvider implements MultiClusterProvider {
     if (config.maxCallsPerSecond !== undefined) {
       limitCallsPerSecond(options.client, new TokenBucket(config.maxCallsPerSecond));
     }
-    this.ingress = new AwsIngressLoadBalancer(
-      new AwsStackLoadBalancer<MultiClusterIngress>(this, {
-        owner: (mci) => ingressStackOwner(mci, config.ownerId),
-        names: (mci) => ingressLoadBalancerNames(mci, config),
-        build: async (mci) =>
-          buildIngressStack({ mci, ...(await readIngressInputs(deps.kube, mci)), config }),
-      }),
-    );
-    this.service = new AwsServiceLoadBalancer(
-      new AwsStackLoadBalancer<MultiClusterService>(this, {
-        owner: (mcs) => serviceStackOwner(mcs, config.ownerId),
-        names: (mcs) => serviceLoadBalancerNames(mcs, config),
-        build: async (mcs) =>
-          buildServiceStack({ mcs, ...(await readServiceInputs(deps.kube, mcs)), config }),
-      }),
-    );
+    this.ingress = new AwsBalancer<MultiClusterIngress>(this, {
+      owner: (mci) => ingressStackOwner(mci, config.ownerId),
+      names: (mci) => ingressLoadBalancerNames(mci, config),
+      build: async (mci) => buildIngressStack({ mci, ...(await readIngressInputs(deps.kube, mci)), config }),
+    });
+    this.service = new AwsBalancer<MultiClusterService>(this, {
+      owner: (mcs) => serviceStackOwner(mcs, config.ownerId),
+      names: (mcs) => serviceLoadBalancerNames(mcs, config),
+      build: async (mcs) => buildServiceStack({ mcs, ...(await readServiceInputs(deps.kube, mcs)), config }),
+    });
+    this.stacks = new AwsInventory({
+      ownerId: config.ownerId,
+      dryRun: config.dryRun === true,
+      context: (ctx, owner) => this.context(ctx, owner),
+      wantedTargetGroupNames: (stack, logger) => this.wantedTargetGroupNames(stack, logger),
+    });
   }
 
   context(ctx: ProviderContext, owner: StackOwner): DeployContext {
@@ -260,6 +237,12 @@ export class AwsProvider implements MultiClusterProvider {
   providerName(): string {
     return AWS_PROVIDER_NAME;
   }
+  inventory(): StackInventory {
+    return this.stacks;
+  }
+  targetGroupInventory(): TargetGroupInventory {
+    return this.stacks;
+  }
 
   /** The change plan a reconcile of this MCI or MCS would apply now; changes nothing. */
   plan(
@@ -267,104 +250,24 @@ export class AwsProvider implements MultiClusterProvider {
     obj: Readonly<MultiClusterIngress> | Readonly<MultiClusterService>,
   ): Promise<PlanResult> {
     return obj.kind === 'MultiClusterService'
-      ? this.service.impl.plan(ctx, obj as MultiClusterService)
-      : this.ingress.impl.plan(ctx, obj as MultiClusterIngress);
-  }
-
-  /** For the orphan sweep: every stack that has a load balancer or target group with our owner tag. */
-  async listOwnedStacks(ctx: ProviderContext): Promise<OwnedStack[]> {
-    const inventory = await this.listInventory(ctx);
-    return inventoryStacks(inventory).flatMap((s): OwnedStack[] => {
-      const parsed = parseStackId(s.stackId);
-      return parsed ? [{ ...parsed, ...(s.createdAt ? { createdAt: s.createdAt } : {}) }] : [];
-    });
+      ? this.service.plan(ctx, obj as MultiClusterService)
+      : this.ingress.plan(ctx, obj as MultiClusterIngress);
   }
 
   /**
-   * Deletes a stack found by `listOwnedStacks`: its load balancers and target groups, by tags, from
-   * the listing `listOwnedStacks` just made on this context (or a fresh one).
+   * The target group names the stack's object wants now: none when the object is gone, undefined
+   * when its spec builds no model (then what it wants is unknown).
    */
-  async deleteOwnedStack(ctx: ProviderContext, stackId: string): Promise<void> {
-    if (!parseStackId(stackId)) {
-      throw new InvalidObjectError(`not a stack ID: ${stackId}`, { field: 'stackId' });
+  private async wantedTargetGroupNames(
+    stack: StackRef,
+    logger: Logger,
+  ): Promise<ReadonlySet<string> | undefined> {
+    const { kind, namespace, name } = stack;
+    if (kind === 'mci') {
+      const mci = await this.kube.get<MultiClusterIngress>(Resources.MultiClusterIngress, namespace, name);
+      return mci ? this.ingress.targetGroupNames(mci, logger) : new Set<string>();
     }
-    await deleteStack(this.context(ctx, { ownerId: this.config.ownerId, stackId }), undefined, {
-      dryRun: this.config.dryRun === true,
-      inventory: await this.recentInventory(ctx),
-    });
+    const mcs = await this.kube.get<MultiClusterService>(Resources.MultiClusterService, namespace, name);
+    return mcs ? this.service.targetGroupNames(mcs, logger) : new Set<string>();
   }
-
-  /** For the orphan sweep: our target groups that no load balancer uses, with their created-at tag. */
-  async listUnattachedTargetGroups(ctx: ProviderContext): Promise<UnattachedTargetGroup[]> {
-    return unattachedTargetGroups(await this.recentInventory(ctx)).flatMap((e): UnattachedTargetGroup[] => {
-      const stack = parseStackId(e.tags[STACK_TAG] ?? '');
-      const createdAt = createdAtOf(e.tags);
-      if (!stack || !e.tg.TargetGroupArn) return [];
-      return [
-        {
-          id: e.tg.TargetGroupArn,
-          name: e.tg.TargetGroupName ?? '',
-          stack,
-          ...(createdAt ? { createdAt } : {}),
-        },
-      ];
-    });
-  }
-
-  /**
-   * Deletes one group `listUnattachedTargetGroups` returned, unless a fresh look says otherwise:
-   * attached again, gone, not ours, or named by its stack's object (which then still wants it; an
-   * object whose spec builds no model keeps all its groups, since what it wants is unknown).
-   */
-  async deleteUnattachedTargetGroup(ctx: ProviderContext, tg: UnattachedTargetGroup): Promise<boolean> {
-    const owner = { ownerId: this.config.ownerId, stackId: tg.stack.stackId };
-    const dctx = this.context(ctx, owner);
-    const outcome = await deleteUnattachedTargetGroup(
-      dctx,
-      tg.id,
-      async () => {
-        const { kind, namespace, name } = tg.stack;
-        if (kind === 'mci') {
-          const mci = await this.kube.get<MultiClusterIngress>(
-            Resources.MultiClusterIngress,
-            namespace,
-            name,
-          );
-          return mci ? this.ingress.impl.targetGroupNames(mci, dctx.logger) : new Set<string>();
-        }
-        const mcs = await this.kube.get<MultiClusterService>(Resources.MultiClusterService, namespace, name);
-        return mcs ? this.service.impl.targetGroupNames(mcs, dctx.logger) : new Set<string>();
-      },
-      { dryRun: this.config.dryRun === true },
-    );
-    if (outcome !== 'deleted')
-      dctx.logger.info('unattached target group left alone', { name: tg.name, outcome });
-    return outcome === 'deleted';
-  }
-
-  private async listInventory(ctx: ProviderContext): Promise<OwnerInventory> {
-    const inventory = await listOwnerInventory(
-      this.context(ctx, { ownerId: this.config.ownerId, stackId: '' }),
-    );
-    this.inventories.set(ctx, { at: Date.now(), inventory });
-    return inventory;
-  }
-
-  /** The listing made on this context within a sweep's lifetime, else a fresh one. */
-  private async recentInventory(ctx: ProviderContext): Promise<OwnerInventory> {
-    const seen = this.inventories.get(ctx);
-    return seen && Date.now() - seen.at <= INVENTORY_TTL_MS ? seen.inventory : this.listInventory(ctx);
-  }
-}
-
-/**
- * How long one listing serves a sweep: a sweep function runs for at most 15 minutes, and what it
- * acts on is checked again (object gone, group still unattached) right before each deletion.
- */
-const INVENTORY_TTL_MS = 15 * 60_000;
-
-function parseStackId(stackId: string): Omit<OwnedStack, 'createdAt'> | undefined {
-  const [kind, namespace, name, ...rest] = stackId.split('/');
-  if ((kind !== 'mci' && kind !== 'mcs') || !namespace || !name || rest.length > 0) return undefined;
-  return { stackId, kind, namespace, name };
 }

@@ -1,5 +1,6 @@
 /**
- * Ownership tags and stack IDs: the only place that knows their keys and formats.
+ * Ownership tags: the only place that knows their keys. The stack tag's value is a stack ID, whose
+ * format lib/provider/stack-id.ts owns.
  *
  * As in LBC (pkg/deploy/tracking/provider.go), AWS resources are *owned* through tags, never through
  * names: `owner` names this deployment (so two deployments in one account never fight), `stack`
@@ -34,14 +35,6 @@ export function createdAtOf(tags: Readonly<Record<string, string>>): Date | unde
   if (value === undefined) return undefined;
   const at = new Date(value);
   return Number.isNaN(at.getTime()) ? undefined : at;
-}
-
-/** `mci` for MultiClusterIngress (ALB), `mcs` for MultiClusterService (NLB). */
-export type StackKind = 'mci' | 'mcs';
-
-/** `mci/<namespace>/<name>`: the value of the stack tag. */
-export function stackId(kind: StackKind, namespace: string, name: string): string {
-  return `${kind}/${namespace}/${name}`;
 }
 
 export interface StackOwner {

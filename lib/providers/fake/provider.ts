@@ -11,9 +11,13 @@ import type {
   LoadBalancer,
   MCSLoadBalancer,
   MultiClusterProvider,
+  OwnedStack,
   ProviderContext,
   ProviderFactory,
+  StackInventory,
+  TargetGroupInventory,
 } from '../../provider/contract.js';
+import { parseStackId, stackId, type StackKind } from '../../provider/stack-id.js';
 import type {
   IngressLoadBalancerStatus,
   LoadBalancerStatus,
@@ -21,7 +25,6 @@ import type {
   MultiClusterService,
 } from '../../karmada/types.js';
 import { serviceRefs } from '../../karmada/refs.js';
-import type { OwnedStack } from '../../maintenance/inventory.js';
 import { seededRandom } from '../../util/random.js';
 import { sleep } from '../../util/sleep.js';
 import { parseFakeConfig, type FakeConfig, type FakeMethod } from './config.js';
@@ -35,7 +38,7 @@ export const NOT_EXISTS_MESSAGE = 'there not exist a LoadBalancer';
 
 export interface FakeCall {
   method: FakeMethod;
-  kind: 'mci' | 'mcs';
+  kind: StackKind;
   key: string;
 }
 
@@ -69,6 +72,14 @@ export class FakeProvider implements MultiClusterProvider {
   }
   mcsLoadBalancer(): MCSLoadBalancer {
     return this.mcs;
+  }
+  /** The orphan sweep's view of the state: every record is a stack. */
+  inventory(): StackInventory {
+    return this.stacks;
+  }
+  /** A record has no parts that could leak on their own. */
+  targetGroupInventory(): TargetGroupInventory | undefined {
+    return undefined;
   }
 
   /** Upstream's call log, as plain method names. */
@@ -136,29 +147,29 @@ export class FakeProvider implements MultiClusterProvider {
     return run;
   }
 
-  /** The orphan sweep's inventory (lib/maintenance/inventory.ts). */
-  async listOwnedStacks(_ctx: ProviderContext): Promise<OwnedStack[]> {
-    const state = await this.store.read();
-    return (['mci', 'mcs'] as const).flatMap((kind) =>
-      Object.entries(state[kind]).map(([key, rec]) => ({
-        kind,
-        namespace: rec.namespace,
-        name: rec.name,
-        stackId: `${kind}/${key}`,
-        ...(rec.createdAt ? { createdAt: new Date(rec.createdAt) } : {}),
-      })),
-    );
-  }
-
-  async deleteOwnedStack(_ctx: ProviderContext, stackId: string): Promise<void> {
-    const [kind, ...rest] = stackId.split('/');
-    if (kind !== 'mci' && kind !== 'mcs') throw new Error(`not a fake provider stack id: "${stackId}"`);
-    await this.exclusive(async () => {
+  private readonly stacks = {
+    listOwnedStacks: async (_ctx: ProviderContext): Promise<OwnedStack[]> => {
       const state = await this.store.read();
-      delete state[kind][rest.join('/')];
-      await this.store.write(state);
-    });
-  }
+      return (['mci', 'mcs'] as const).flatMap((kind) =>
+        Object.values(state[kind]).map((rec) => ({
+          kind,
+          namespace: rec.namespace,
+          name: rec.name,
+          stackId: stackId(kind, rec.namespace, rec.name),
+          ...(rec.createdAt ? { createdAt: new Date(rec.createdAt) } : {}),
+        })),
+      );
+    },
+    deleteOwnedStack: async (_ctx: ProviderContext, id: string): Promise<void> => {
+      const stack = parseStackId(id);
+      if (!stack) throw new Error(`not a fake provider stack id: "${id}"`);
+      await this.exclusive(async () => {
+        const state = await this.store.read();
+        delete state[stack.kind][objectKey(stack)];
+        await this.store.write(state);
+      });
+    },
+  } satisfies StackInventory;
 
   private async get<S>(ctx: ProviderContext, kind: Table, obj: KubeObject): Promise<GetResult<S>> {
     const key = await this.begin(ctx, 'get', kind, obj);

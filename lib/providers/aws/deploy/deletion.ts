@@ -2,20 +2,17 @@
  * Deleting a stack (by names, or from the owner's inventory) and the inventory itself: every load
  * balancer and target group this owner has in AWS, listed once per orphan sweep.
  */
-import type { TargetGroup } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { createdAtOf, isOwnedBy, OWNER_TAG, STACK_TAG } from '../tagging.js';
 import { applyPlan } from './apply.js';
 import { checkAborted, type DeployContext } from './context.js';
 import {
   describeTags,
   findTargetGroupByArn,
-  findTargetGroupsByLoadBalancer,
-  findTargetGroupsByNames,
   sweepOwnedLoadBalancers,
   sweepOwnedTargetGroups,
-} from './discovery.js';
+} from './describe.js';
+import { discover, type DeletionTarget, type InventoryTarget } from './discover.js';
 import type { OwnedLoadBalancer } from './load-balancer.js';
-import { findOwnedLoadBalancer } from './lookup.js';
 import { formatPlan, type Operation } from './operations.js';
 import { planDeletion } from './plan.js';
 import type { OwnedTargetGroup } from './target-group.js';
@@ -39,64 +36,25 @@ export async function listOwnerInventory(ctx: DeployContext): Promise<OwnerInven
 
 export interface DeleteStackOptions {
   dryRun?: boolean;
-  /**
-   * With `lbNames`: the names the stack's target groups would have now (best effort; empty when the
-   * spec builds no model). Finds groups no load balancer uses any more; others are the sweep's.
-   */
-  targetGroupNames?: readonly string[];
-  /** Without `lbNames`: the owner's inventory, listed by the caller (the sweep lists it once). */
-  inventory?: OwnerInventory;
 }
 
 /**
- * Deletes a stack without a model (the object's spec may be invalid). With `lbNames` (an object's
- * deletion): the load balancers under those names that are ours, the target groups attached to
- * them, and ours under `targetGroupNames`; all found without listing the account. Without names
- * (the orphan sweep): everything the inventory tags with our stack. A foreign resource is left alone.
+ * Deletes a stack without a model (the object's spec may be invalid), from what discovery finds:
+ * for an object's deletion, its load balancers under any of its names, the target groups attached
+ * to them and ours under the names it wants (found without listing the account; others are the
+ * sweep's); for the orphan sweep, everything the owner's inventory tags with the stack. A foreign
+ * resource is left alone.
  */
 export async function deleteStack(
   ctx: DeployContext,
-  lbNames: readonly string[] | undefined,
+  target: DeletionTarget | InventoryTarget,
   options: DeleteStackOptions = {},
 ): Promise<Operation[]> {
   // What get() saw is about to be wrong.
   ctx.lookups?.clear();
-  const lbs: OwnedLoadBalancer[] = [];
-  const tgs: OwnedTargetGroup[] = [];
-  if (lbNames) {
-    for (const name of lbNames) {
-      const lb = await findOwnedLoadBalancer(ctx, [name]);
-      if (lb) lbs.push({ lb, tags: {} });
-    }
-    const candidates: TargetGroup[] = [];
-    for (const l of lbs)
-      candidates.push(...(await findTargetGroupsByLoadBalancer(ctx, l.lb.LoadBalancerArn ?? '')));
-    const seen = new Set(candidates.map((tg) => tg.TargetGroupName));
-    candidates.push(
-      ...(await findTargetGroupsByNames(
-        ctx,
-        [...new Set(options.targetGroupNames ?? [])].filter((n) => !seen.has(n)),
-      )),
-    );
-    const tags = await describeTags(
-      ctx,
-      candidates.flatMap((tg) => (tg.TargetGroupArn ? [tg.TargetGroupArn] : [])),
-    );
-    const arns = new Set<string>();
-    for (const tg of candidates) {
-      const t = tags.get(tg.TargetGroupArn ?? '') ?? {};
-      // A foreign group attached to our load balancer, or under one of our names, is not ours.
-      if (!tg.TargetGroupArn || arns.has(tg.TargetGroupArn) || !isOwnedBy(t, ctx.owner)) continue;
-      arns.add(tg.TargetGroupArn);
-      tgs.push({ tg, tags: t });
-    }
-  } else {
-    const inventory = options.inventory ?? (await listOwnerInventory(ctx));
-    lbs.push(...inventory.loadBalancers.filter((e) => isOwnedBy(e.tags, ctx.owner)));
-    tgs.push(...inventory.targetGroups.filter((e) => isOwnedBy(e.tags, ctx.owner)));
-  }
+  const actual = await discover(ctx, target);
   checkAborted(ctx);
-  const plan = planDeletion(lbs, tgs);
+  const plan = planDeletion(actual);
   ctx.logger.info(options.dryRun ? 'deletion plan (dry run: not applied)' : 'deletion plan', {
     stack: ctx.owner.stackId,
     operations: formatPlan(plan),
@@ -131,11 +89,6 @@ export function inventoryStacks(inventory: OwnerInventory): InventoryStack[] {
   });
 }
 
-/** Stack IDs of every load balancer and target group carrying this owner's tags. */
-export async function listOwnedStackIds(ctx: DeployContext): Promise<string[]> {
-  return inventoryStacks(await listOwnerInventory(ctx)).map((s) => s.stackId);
-}
-
 /** Target groups of the inventory that no load balancer uses (a listener or rule would attach it). */
 export function unattachedTargetGroups(inventory: OwnerInventory): OwnedTargetGroup[] {
   return inventory.targetGroups.filter((e) => (e.tg.LoadBalancerArns ?? []).length === 0);
@@ -164,7 +117,7 @@ export async function deleteUnattachedTargetGroup(
   const names = await wanted();
   if (names === undefined || names.has(tg.TargetGroupName ?? '')) return 'wanted';
   checkAborted(ctx);
-  const plan = planDeletion([], [{ tg, tags }]);
+  const plan = planDeletion({ staleLoadBalancers: [], targetGroups: [{ tg, tags }] });
   ctx.logger.info(options.dryRun ? 'deletion plan (dry run: not applied)' : 'deletion plan', {
     stack: ctx.owner.stackId,
     operations: formatPlan(plan),

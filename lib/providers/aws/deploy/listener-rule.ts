@@ -7,7 +7,7 @@ import type {
 import type { ListenerRuleResource } from '../model/types.js';
 import { recordToTags, tagsToRemove } from '../tagging.js';
 import { actionsKey, conditionsKey, toSdkActions, toSdkConditions, type ArnResolver } from './actions.js';
-import { planTags, type Operation, type PlannedCall } from './operations.js';
+import { planTags, type Operation, type PlanContext, type PlannedCall } from './operations.js';
 import { planRules, type DesiredRuleKey } from './rule-plan.js';
 
 interface DesiredRule extends DesiredRuleKey {
@@ -21,13 +21,13 @@ const settingsOf = (conditions: SdkCondition[] | undefined, actions: SdkAction[]
 
 /** `actual` undefined: the listener is created by this plan, so it has no rules yet. */
 export function planListenerRules(
+  pc: PlanContext,
   listenerArn: string,
   desiredRules: readonly ListenerRuleResource[],
   actual: readonly Rule[] | undefined,
   resolve: ArnResolver,
   /** Actual tags by rule ARN, when described (resync): kept rules get theirs repaired. */
   actualTags?: ReadonlyMap<string, Record<string, string>>,
-  externalManagedTags: readonly string[] = [],
 ): Operation[] {
   const desired: DesiredRule[] = desiredRules.map((r) => {
     const conditions = toSdkConditions(r.spec.conditions);
@@ -77,7 +77,7 @@ export function planListenerRules(
     ];
     // Only a resync describes rule tags: without them, stale keys wait for the next one.
     const remove = actualTags
-      ? tagsToRemove(m.desired.tags, actualTags.get(m.arn) ?? {}, externalManagedTags)
+      ? tagsToRemove(m.desired.tags, actualTags.get(m.arn) ?? {}, pc.externalManagedTags)
       : [];
     if (remove.length > 0) {
       calls.push({ action: 'RemoveTags', input: { ResourceArns: [m.arn], TagKeys: remove } });
@@ -123,7 +123,7 @@ export function planListenerRules(
       const d = unused[i];
       if (!d) continue;
       unused.splice(i, 1);
-      const tags = planTags(r.RuleArn, d.tags, actualTags.get(r.RuleArn) ?? {}, externalManagedTags);
+      const tags = planTags(pc, r.RuleArn, d.tags, actualTags.get(r.RuleArn) ?? {});
       if (tags.calls.length === 0) continue;
       ops.push({
         op: 'modify',

@@ -3,7 +3,7 @@ import type { Listener, Rule } from '@aws-sdk/client-elastic-load-balancing-v2';
 import type { ListenerResource } from '../model/types.js';
 import { recordToTags } from '../tagging.js';
 import { actionsKey, toSdkActions, type ArnResolver } from './actions.js';
-import { arnRef, planTags, type Operation, type PlannedCall } from './operations.js';
+import { arnRef, planTags, type Operation, type PlanContext, type PlannedCall } from './operations.js';
 
 export interface ActualListener {
   listener: Listener;
@@ -27,11 +27,11 @@ export interface ListenerPlan {
 }
 
 export function planListeners(
+  pc: PlanContext,
   lbArn: string,
   desired: readonly ListenerResource[],
   actual: readonly ActualListener[],
   resolve: ArnResolver,
-  externalManagedTags: readonly string[] = [],
 ): ListenerPlan {
   const operations: Operation[] = [];
   const deployed: ListenerPlan['deployed'] = new Map();
@@ -100,7 +100,7 @@ export function planListeners(
         });
       }
       if (a.tags) {
-        const tags = planTags(arn, d.spec.tags, a.tags.get(arn) ?? {}, externalManagedTags);
+        const tags = planTags(pc, arn, d.spec.tags, a.tags.get(arn) ?? {});
         changes.push(...tags.changes);
         calls.push(...tags.calls);
       }

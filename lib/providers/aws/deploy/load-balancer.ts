@@ -7,7 +7,7 @@
 import type { LoadBalancer } from '@aws-sdk/client-elastic-load-balancing-v2';
 import type { LoadBalancerResource } from '../model/types.js';
 import { recordToTags } from '../tagging.js';
-import { arnRef, planTags, type Operation, type PlannedCall } from './operations.js';
+import { arnRef, planTags, type Operation, type PlanContext, type PlannedCall } from './operations.js';
 import { attributesToSet } from './target-group.js';
 
 export interface OwnedLoadBalancer {
@@ -32,10 +32,10 @@ export function requiresReplacement(desired: LoadBalancerResource, lb: LoadBalan
 }
 
 export function planLoadBalancer(
+  pc: PlanContext,
   desired: LoadBalancerResource,
   actual: OwnedLoadBalancer | undefined,
   stale: readonly OwnedLoadBalancer[],
-  externalManagedTags: readonly string[] = [],
 ): Operation[] {
   const spec = desired.spec;
   if (!actual) {
@@ -105,7 +105,7 @@ export function planLoadBalancer(
       input: { LoadBalancerArn: arn, Attributes: attrs },
     });
   }
-  const tags = planTags(arn, spec.tags, actual.tags, externalManagedTags);
+  const tags = planTags(pc, arn, spec.tags, actual.tags);
   changes.push(...tags.changes);
   calls.push(...tags.calls);
   return calls.length > 0

@@ -2,7 +2,7 @@
 import type { LoadBalancer } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { isOwnedBy } from '../tagging.js';
 import type { DeployContext } from './context.js';
-import { describeTags, findLoadBalancerByName } from './discovery.js';
+import { describeTags, findLoadBalancerByName } from './describe.js';
 
 /** The load balancer under `name` and its tags; `memo: 'use'` takes what get() just saw. */
 export async function ownedByName(

@@ -79,20 +79,26 @@ export interface Operation {
   calls: PlannedCall[];
 }
 
+/** What every planner needs besides the desired and the actual state. */
+export interface PlanContext {
+  /** Tag keys other tools own on our resources: never removed (config `externalManagedTags`). */
+  externalManagedTags: readonly string[];
+}
+
 /**
  * The calls that make a resource we own carry exactly its desired tags (tagsToRemove says which
  * keys are spared), and the words for the operation's detail. Removal goes first: a resource at
  * the tag quota could not take a new key before an old one is gone.
  */
 export function planTags(
+  pc: PlanContext,
   arn: string,
   desired: Readonly<Record<string, string>>,
   actual: Readonly<Record<string, string>>,
-  externalManagedTags: readonly string[],
 ): { calls: PlannedCall[]; changes: string[] } {
   const calls: PlannedCall[] = [];
   const changes: string[] = [];
-  const remove = tagsToRemove(desired, actual, externalManagedTags);
+  const remove = tagsToRemove(desired, actual, pc.externalManagedTags);
   if (remove.length > 0) {
     changes.push(`untag ${remove.join(', ')}`);
     calls.push({ action: 'RemoveTags', input: { ResourceArns: [arn], TagKeys: remove } });

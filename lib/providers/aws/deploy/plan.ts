@@ -1,52 +1,40 @@
 /**
  * The whole stack's change plan, in LBC's order (pkg/deploy/stack_deployer.go): target groups →
  * load balancer → listeners → rules → targets → orphaned target groups; the fingerprint tag is
- * invalidated first and written last. Pure: discovery (deployer.ts) gathers `ActualStack`.
+ * invalidated first and written last. Pure: discovery (discover.ts) gathers the `ActualStack`.
  */
-import type { Rule, TargetDescription } from '@aws-sdk/client-elastic-load-balancing-v2';
+import type { Rule } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { resourcesOf, ResourceTypes, type Stack } from '../model/types.js';
 import { FINGERPRINT_PENDING, FINGERPRINT_TAG } from '../tagging.js';
 import { planListenerRules } from './listener-rule.js';
-import { planListeners, type ActualListener } from './listener.js';
-import { planLoadBalancer, type OwnedLoadBalancer } from './load-balancer.js';
-import { arnRef, type Operation } from './operations.js';
-import { planTargetGroups, type OwnedTargetGroup } from './target-group.js';
+import type { ActualStack } from './discover.js';
+import { planListeners } from './listener.js';
+import { planLoadBalancer } from './load-balancer.js';
+import { arnRef, type Operation, type PlanContext } from './operations.js';
+import { planTargetGroups } from './target-group.js';
 import { planTargets } from './targets.js';
 
-export interface ActualStack {
-  /** Ours, under the desired name, with the desired scheme and type. */
-  loadBalancer?: OwnedLoadBalancer;
-  /** Ours, but replaced: another name (scheme/name changed) or the wrong scheme/type. */
-  staleLoadBalancers: OwnedLoadBalancer[];
-  /** Listeners of `loadBalancer`, with certificates and rules where they were described. */
-  listeners: ActualListener[];
-  /** Our target groups (of this stack). */
-  targetGroups: OwnedTargetGroup[];
-  /** Registered targets by target group ARN (kept groups only). */
-  targets: ReadonlyMap<string, TargetDescription[]>;
+/** A stack's plan context: the fingerprint the deploy records when it is done. */
+export interface StackPlanContext extends PlanContext {
+  fingerprint: string;
 }
 
-export function planStack(
-  stack: Stack,
-  actual: ActualStack,
-  fingerprint: string,
-  /** Tag keys other tools own on our resources: never removed (config `externalManagedTags`). */
-  externalManagedTags: readonly string[] = [],
-): Operation[] {
+export function planStack(stack: Stack, actual: ActualStack, pc: StackPlanContext): Operation[] {
+  const { fingerprint } = pc;
   const [lbRes] = resourcesOf(stack, ResourceTypes.LoadBalancer);
   if (!lbRes) throw new Error(`stack ${stack.id} has no load balancer`);
   const desiredTgs = resourcesOf(stack, ResourceTypes.TargetGroup);
-  const tgs = planTargetGroups(desiredTgs, actual.targetGroups, externalManagedTags);
+  const tgs = planTargetGroups(pc, desiredTgs, actual.targetGroups);
   const resolve = (id: string) => tgs.kept.get(id)?.tg.TargetGroupArn ?? arnRef(id);
 
-  const lbOps = planLoadBalancer(lbRes, actual.loadBalancer, actual.staleLoadBalancers, externalManagedTags);
+  const lbOps = planLoadBalancer(pc, lbRes, actual.loadBalancer, actual.staleLoadBalancers);
   const lbArn = actual.loadBalancer?.lb.LoadBalancerArn ?? arnRef(lbRes.id);
   const listeners = planListeners(
+    pc,
     lbArn,
     resourcesOf(stack, ResourceTypes.Listener),
     actual.loadBalancer ? actual.listeners : [],
     resolve,
-    externalManagedTags,
   );
   const rules = resourcesOf(stack, ResourceTypes.ListenerRule);
   const ruleOps = [...listeners.deployed].flatMap(([id, l]) => {
@@ -55,7 +43,7 @@ export function planStack(
     const actualRules: Rule[] | undefined = l.rules;
     return mine.length === 0 && (actualRules ?? []).every((r) => r.IsDefault)
       ? []
-      : planListenerRules(l.arn, mine, actualRules, resolve, l.tags, externalManagedTags);
+      : planListenerRules(pc, l.arn, mine, actualRules, resolve, l.tags);
   });
   const targetOps = desiredTgs.flatMap((tg) => {
     const kept = tgs.kept.get(tg.id);
@@ -110,11 +98,14 @@ export function planStack(
   return plan;
 }
 
-/** Deleting a stack: load balancers first (their listeners and rules go with them), then target groups. */
+/**
+ * Deleting what discovery found of a stack: load balancers first (their listeners and rules go
+ * with them), then target groups.
+ */
 export function planDeletion(
-  loadBalancers: readonly OwnedLoadBalancer[],
-  targetGroups: readonly OwnedTargetGroup[],
+  actual: Pick<ActualStack, 'loadBalancer' | 'staleLoadBalancers' | 'targetGroups'>,
 ): Operation[] {
+  const loadBalancers = [...(actual.loadBalancer ? [actual.loadBalancer] : []), ...actual.staleLoadBalancers];
   return [
     ...loadBalancers.map((l): Operation => ({
       op: 'delete',
@@ -123,7 +114,7 @@ export function planDeletion(
       detail: 'stack deleted',
       calls: [{ action: 'DeleteLoadBalancer', input: { LoadBalancerArn: l.lb.LoadBalancerArn } }],
     })),
-    ...targetGroups.map((t): Operation => ({
+    ...actual.targetGroups.map((t): Operation => ({
       op: 'delete',
       resource: 'TargetGroup',
       id: t.tg.TargetGroupName ?? '',

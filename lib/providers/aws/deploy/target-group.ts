@@ -5,7 +5,7 @@
 import type { TargetGroup } from '@aws-sdk/client-elastic-load-balancing-v2';
 import type { HealthCheckSpec, TargetGroupResource } from '../model/types.js';
 import { recordToTags, resourceIdOf } from '../tagging.js';
-import { arnRef, planTags, type Operation, type PlannedCall } from './operations.js';
+import { arnRef, planTags, type Operation, type PlanContext, type PlannedCall } from './operations.js';
 
 export interface OwnedTargetGroup {
   tg: TargetGroup;
@@ -65,25 +65,43 @@ export function attributesToSet(
 const arnOf = (o: OwnedTargetGroup) => o.tg.TargetGroupArn ?? '';
 
 /**
- * Matches desired and owned groups on the resource-ID tag and the name. Same ID but another name
- * means an immutable field changed (the name hashes them): a replacement, announced as such.
+ * The owned group each desired group keeps, matched on the resource-ID tag and the name (the name
+ * hashes every immutable field, so another name under the same ID is a replacement). Discovery
+ * uses it to know whose targets to describe; the plan, to know what to modify.
  */
-export function planTargetGroups(
+export function matchTargetGroups(
   desired: readonly TargetGroupResource[],
   owned: readonly OwnedTargetGroup[],
-  externalManagedTags: readonly string[] = [],
-): TargetGroupPlan {
-  const upserts: Operation[] = [];
+): Map<string, OwnedTargetGroup> {
   const kept = new Map<string, OwnedTargetGroup>();
   const matched = new Set<string>();
   for (const d of desired) {
     const actual = owned.find(
       (o) => resourceIdOf(o.tags) === d.id && o.tg.TargetGroupName === d.spec.name && !matched.has(arnOf(o)),
     );
+    if (!actual) continue;
+    matched.add(arnOf(actual));
+    kept.set(d.id, actual);
+  }
+  return kept;
+}
+
+/**
+ * Creates, modifies and replaces the desired groups (see matchTargetGroups), and deletes the
+ * owned ones no desired group keeps. A replacement is announced as such.
+ */
+export function planTargetGroups(
+  pc: PlanContext,
+  desired: readonly TargetGroupResource[],
+  owned: readonly OwnedTargetGroup[],
+): TargetGroupPlan {
+  const upserts: Operation[] = [];
+  const kept = matchTargetGroups(desired, owned);
+  const matched = new Set([...kept.values()].map(arnOf));
+  for (const d of desired) {
+    const actual = kept.get(d.id);
     if (actual) {
       const arn = arnOf(actual);
-      matched.add(arn);
-      kept.set(d.id, actual);
       const calls: PlannedCall[] = [];
       const changes: string[] = [];
       if (healthCheckDiffers(d.spec.healthCheck, actual.tg)) {
@@ -101,7 +119,7 @@ export function planTargetGroups(
           input: { TargetGroupArn: arn, Attributes: attrs },
         });
       }
-      const tags = planTags(arn, d.spec.tags, actual.tags, externalManagedTags);
+      const tags = planTags(pc, arn, d.spec.tags, actual.tags);
       changes.push(...tags.changes);
       calls.push(...tags.calls);
       if (calls.length > 0) {

@@ -7,8 +7,7 @@ import { cluster } from '../../dev/local/scenario.js';
 import type { ClusterPropagationPolicy } from '../../lib/karmada/policies.js';
 import { Resources } from '../../lib/kube/resources.js';
 import type { KubeObject } from '../../lib/kube/types.js';
-import { notify, notifyChange, startHarness, type Harness } from '../support/harness.js';
-import { edit, outcomes, ran } from './controllers-support.js';
+import { edit, notify, notifyChange, outcomes, ran, startHarness, type Harness } from '../support/harness.js';
 
 const CPP = Resources.ClusterPropagationPolicy;
 const CLUSTER = Resources.Cluster;

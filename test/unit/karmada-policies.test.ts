@@ -9,8 +9,7 @@ import {
   withClusterNames,
   type PropagationPolicy,
 } from '../../lib/karmada/policies.js';
-import type { Cluster, Service } from '../../lib/karmada/types.js';
-import { memberClusters } from '../../lib/reconcile/crd-installation.js';
+import type { Service } from '../../lib/karmada/types.js';
 
 const svc: Service = { metadata: { name: 'serve', namespace: 'default', uid: 'u1' } };
 
@@ -92,15 +91,4 @@ describe('builders', () => {
       { key: 'cluster.karmada.io/unreachable', operator: 'Exists', effect: 'NoExecute' },
     ]);
   });
-});
-
-describe('memberClusters', () => {
-  const c = (name: string, deleting = false): Cluster => ({
-    metadata: { name, ...(deleting ? { deletionTimestamp: '2026-01-01T00:00:00Z' } : {}) },
-  });
-  it.each([
-    ['sorted', [c('b'), c('a')], ['a', 'b']],
-    ['being deleted left out', [c('a'), c('b', true)], ['a']],
-    ['none', [], []],
-  ])('%s', (_, clusters, expected) => expect(memberClusters(clusters)).toEqual(expected));
 });

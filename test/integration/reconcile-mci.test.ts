@@ -8,8 +8,8 @@ import type { Cluster, EndpointSlice, MultiClusterIngress, Service } from '../..
 import { Resources } from '../../lib/kube/resources.js';
 import type { KubeObject } from '../../lib/kube/types.js';
 import type { FakeProvider } from '../../lib/providers/fake/provider.js';
-import { notify, notifyChange, startHarness, type Harness } from '../support/harness.js';
-import { baseObjects, edit, ingressTo, MCI, outcomes, ran } from './controllers-support.js';
+import { edit, notify, notifyChange, outcomes, ran, startHarness, type Harness } from '../support/harness.js';
+import { baseObjects, ingressTo, MCI } from '../support/objects.js';
 
 let h: Harness;
 let fake: FakeProvider;

@@ -1,6 +1,7 @@
 /**
- * Finding what exists: by deterministic name (cheap, exact) and by ownership tags. Names only
- * locate candidates; whether a resource is ours is always decided by its tags.
+ * The ELBv2 Describe calls, one function each (paging and batching included), and the two
+ * account-wide listings by ownership tags that only the orphan sweep's inventory makes. Which of
+ * them a stack needs is decided by discover.ts.
  */
 import {
   DescribeListenerCertificatesCommand,
@@ -18,7 +19,6 @@ import {
   type TargetGroup,
   type TargetHealthDescription,
 } from '@aws-sdk/client-elastic-load-balancing-v2';
-import { OwnershipConflictError } from '../../../errors.js';
 import { OWNER_TAG, STACK_TAG, isOwnedBy, tagsToRecord } from '../tagging.js';
 import { call, chunks, isAwsError, type DeployContext } from './context.js';
 
@@ -147,22 +147,6 @@ export async function sweepOwnedTargetGroups(
   return candidates
     .map((tg) => ({ tg, tags: tags.get(tg.TargetGroupArn ?? '') ?? {} }))
     .filter((e) => match(e.tags));
-}
-
-/** Refuses to touch a resource that carries a name we would use but not our ownership tags. */
-export function assertOwned(
-  ctx: DeployContext,
-  kind: string,
-  name: string | undefined,
-  tags: Readonly<Record<string, string>> | undefined,
-): void {
-  if (tags && isOwnedBy(tags, ctx.owner)) return;
-  const who = tags?.[OWNER_TAG]
-    ? `owner "${tags[OWNER_TAG]}", stack "${tags[STACK_TAG] ?? ''}"`
-    : 'no multicluster ownership tags';
-  throw new OwnershipConflictError(
-    `${kind} "${name ?? ''}" already exists and is not owned by this provider (${who}; expected owner "${ctx.owner.ownerId}", stack "${ctx.owner.stackId}"): refusing to modify or delete it. Rename or delete the foreign ${kind}, or tag it as ours to adopt it.`,
-  );
 }
 
 /** Every load balancer of this owner (optionally one stack), by tags: for deletion by stack and the orphan sweep. */

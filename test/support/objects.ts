@@ -1,4 +1,4 @@
-/** Shared set-up of the controller tests: the upstream scenario's objects and small helpers. */
+/** The objects the reconciler tests start from: the upstream scenario's, and variations on them. */
 import {
   cluster,
   collectedSlice,
@@ -9,9 +9,7 @@ import {
 } from '../../dev/local/scenario.js';
 import type { MultiClusterIngress } from '../../lib/karmada/types.js';
 import { Resources } from '../../lib/kube/resources.js';
-import type { KubeObject, ResourceType } from '../../lib/kube/types.js';
-import type { ItemResult } from '../../lib/runtime/process.js';
-import type { Harness } from '../support/harness.js';
+import type { KubeObject } from '../../lib/kube/types.js';
 
 export const MCI = Resources.MultiClusterIngress;
 
@@ -53,31 +51,4 @@ export function ingressTo(services: string[], name = 'minimal-ingress', classNam
       ],
     },
   } as KubeObject;
-}
-
-/** Reads, changes and writes an object; returns [before, after] for a notification. */
-export async function edit<T extends KubeObject>(
-  h: Harness,
-  type: ResourceType,
-  namespace: string | undefined,
-  name: string,
-  change: (o: T) => void,
-  target: 'update' | 'status' = 'update',
-): Promise<[T, T]> {
-  const before = (await h.kube.get<T>(type, namespace, name))!;
-  const next = structuredClone(before);
-  change(next);
-  const after =
-    target === 'update' ? await h.kube.update<T>(type, next) : await h.kube.updateStatus<T>(type, next);
-  return [before, after];
-}
-
-/** `controller key outcome` of every result, sorted: what a batch did, at a glance. */
-export function outcomes(items: ItemResult[]): string[] {
-  return items.flatMap((i) => i.results.map((r) => `${r.controller} ${r.key} ${r.outcome}`)).sort();
-}
-
-/** The controllers that ran, sorted. */
-export function ran(items: ItemResult[]): string[] {
-  return items.flatMap((i) => i.results.map((r) => `${r.controller} ${r.key}`)).sort();
 }

@@ -9,8 +9,8 @@ import { MCS_FINALIZER } from '../../lib/karmada/constants.js';
 import { Resources } from '../../lib/kube/resources.js';
 import type { KubeObject } from '../../lib/kube/types.js';
 import type { FakeProvider } from '../../lib/providers/fake/provider.js';
-import { notify, notifyChange, startHarness, type Harness } from '../support/harness.js';
-import { baseObjects, edit, ran } from './controllers-support.js';
+import { edit, notify, notifyChange, ran, startHarness, type Harness } from '../support/harness.js';
+import { baseObjects } from '../support/objects.js';
 
 const MCS = Resources.MultiClusterService;
 let h: Harness;

@@ -14,8 +14,8 @@ import type {
 } from '../../lib/karmada/types.js';
 import { Resources } from '../../lib/kube/resources.js';
 import type { KubeObject } from '../../lib/kube/types.js';
-import { notify, notifyChange, startHarness, type Harness } from '../support/harness.js';
-import { baseObjects, edit, ingressTo, MCI, outcomes, ran, service } from './controllers-support.js';
+import { edit, notify, notifyChange, outcomes, ran, startHarness, type Harness } from '../support/harness.js';
+import { baseObjects, ingressTo, MCI, service } from '../support/objects.js';
 
 const SE = Resources.ServiceExport;
 const PP = Resources.PropagationPolicy;

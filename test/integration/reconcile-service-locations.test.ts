@@ -7,8 +7,8 @@ import { resourceBinding } from '../../dev/local/scenario.js';
 import type { MultiClusterIngress, ResourceBinding } from '../../lib/karmada/types.js';
 import { Resources } from '../../lib/kube/resources.js';
 import type { KubeObject } from '../../lib/kube/types.js';
-import { notify, notifyChange, startHarness, type Harness } from '../support/harness.js';
-import { baseObjects, edit, ingressTo, MCI, ran, service } from './controllers-support.js';
+import { edit, notify, notifyChange, ran, startHarness, type Harness } from '../support/harness.js';
+import { baseObjects, ingressTo, MCI, service } from '../support/objects.js';
 
 const RB = Resources.ResourceBinding;
 let h: Harness;
