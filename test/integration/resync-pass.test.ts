@@ -17,6 +17,7 @@ import type { MultiClusterIngress } from '../../lib/karmada/types.js';
 import { Resources } from '../../lib/kube/resources.js';
 import { MemoryLogger } from '../../lib/log/logger.js';
 import { deepSlice, resyncPass, type ResyncPassOptions } from '../../lib/maintenance/resync.js';
+import { normalizeNotification } from '../../lib/notification/parse.js';
 import type { ChangeNotification } from '../../lib/notification/types.js';
 import { notify, startHarness, type Harness } from '../support/harness.js';
 
@@ -93,8 +94,8 @@ describe('Function: resyncPass', () => {
 
   it('reconciles exactly the objects whose stack differs, and nothing once they converged', async () => {
     const mci = (await h.kube.get<MultiClusterIngress>(Resources.MultiClusterIngress, 'default', 'mci-7'))!;
-    const path = mci.spec.rules![0]!.http!.paths[0]!;
-    mci.spec.rules![0]!.http!.paths.push({ ...path, path: '/other' });
+    const paths = mci.spec!.rules![0]!.http!.paths;
+    paths.push({ ...paths[0]!, path: '/other' });
     await h.kube.update(Resources.MultiClusterIngress, mci);
     // A second object's endpoints change without any notification reaching the function.
     const slice = collectedSlice('member1', ['10.0.1.10', '10.0.1.11']);
@@ -107,7 +108,10 @@ describe('Function: resyncPass', () => {
     const result = await resyncPass(h.kube, h.runtime.provider, first, logger, options());
     // The slice feeds every MCI (all route to serve:80): all of them differ now.
     expect(result.differing).toBe(N - result.deep);
-    const delivered = await h.deliver(...first.sent);
+    // As the sqs function receives them: parsed from the queue's message bodies.
+    const delivered = await h.deliver(
+      ...first.sent.map((n) => normalizeNotification(JSON.parse(JSON.stringify(n)))),
+    );
     expect(delivered.filter((r) => !r.ok).map((r) => r.error)).toEqual([]);
 
     const second = collector();
