@@ -9,7 +9,7 @@
  * and we re-read instead of acting on stale state; the finalizer is removed only after
  * ensureDeleted succeeded.
  */
-import { findCause, errorMessage, InvalidObjectError } from '../errors.js';
+import { findCause, errorMessage, InvalidObjectError, RetryLaterError } from '../errors.js';
 import { retryOnConflict } from '../kube/conflict.js';
 import { hasFinalizer, withFinalizer, withoutFinalizer } from '../kube/finalizers.js';
 import { isBeingDeleted, type KubeObject, type ResourceType } from '../kube/types.js';
@@ -142,10 +142,12 @@ export async function reconcileLifecycle<T extends KubeObject, S>(
       return result('invalid', invalid.message);
     }
     const message = `Failed to ensure load balancer: ${errorMessage(err)}`;
-    await deps.events.record(obj, 'Warning', 'SyncLoadBalancerFailed', message);
+    // A throttled reconcile shows as such (reason `Throttled`), not as a generic failure.
+    const reason = findCause(err, RetryLaterError)?.reason ?? 'SyncLoadBalancerFailed';
+    await deps.events.record(obj, 'Warning', reason, message);
     await reportCondition(deps, spec, obj, {
       status: 'False',
-      reason: 'SyncLoadBalancerFailed',
+      reason,
       message,
     }).catch((e: unknown) => log.warn('could not report the condition', { error: e }));
     throw err;

@@ -112,6 +112,13 @@ export function isConflict(err: unknown): boolean {
 
 const NETWORK = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN']);
 
+/** ELBv2 (or its rate limit in front of the account) refused the call for its rate. */
+export function isThrottling(err: unknown): boolean {
+  if (typeof err !== 'object' || err === null) return false;
+  const e = err as SdkErrorShape;
+  return (e.name !== undefined && THROTTLING.has(e.name)) || e.$metadata?.httpStatusCode === 429;
+}
+
 /** Throttling, 5xx and network failures: worth trying again later, not worth reporting as invalid. */
 export function isTransient(err: unknown): boolean {
   if (typeof err !== 'object' || err === null) return false;
@@ -150,6 +157,13 @@ export async function call<T>(
   } catch (err) {
     if (ctx.signal.aborted)
       throw new CancelledError(`reconcile cancelled during ${operation}`, { cause: err });
+    if (isThrottling(err)) {
+      const retryAfterSeconds = retryAfterFor(err);
+      throw new RetryLaterError(
+        `ELBv2 throttled ${operation} through the SDK's retries (the account's API rate is shared); retrying in about ${retryAfterSeconds} s`,
+        { cause: err, retryAfterSeconds, reason: 'Throttled' },
+      );
+    }
     if (isTransient(err)) {
       throw new RetryLaterError(`ELBv2 ${operation} failed after retries: ${errorMessage(err)}`, {
         cause: err,
