@@ -9,6 +9,8 @@ export interface SimSubnet {
   readonly subnetId: string;
   readonly availabilityZone: string;
   readonly cidr: string;
+  /** The subnet's IPv6 /64 (every simulated subnet is dual-stack). */
+  readonly ipv6Cidr?: string;
   /** Public subnets are the ones an internet-facing LB would be placed in. */
   readonly public: boolean;
 }
@@ -16,6 +18,8 @@ export interface SimSubnet {
 export interface SimNetwork {
   readonly vpcId: string;
   readonly vpcCidr: string;
+  /** The VPC's Amazon-provided IPv6 /56. */
+  readonly vpcIpv6Cidr: string;
   readonly defaultSecurityGroupId: string;
   readonly subnets: readonly SimSubnet[];
 }
@@ -24,42 +28,49 @@ export interface SimNetwork {
 export const SIM_NETWORK: SimNetwork = {
   vpcId: 'vpc-0e1b5000000000000',
   vpcCidr: '10.0.0.0/16',
+  vpcIpv6Cidr: '2600:1f18:e1b5:5000::/56',
   defaultSecurityGroupId: 'sg-0e1b5000000000001',
   subnets: [
     {
       subnetId: 'subnet-0e1b5000000000a01',
       availabilityZone: 'us-east-1a',
       cidr: '10.0.0.0/20',
+      ipv6Cidr: '2600:1f18:e1b5:5000::/64',
       public: true,
     },
     {
       subnetId: 'subnet-0e1b5000000000b01',
       availabilityZone: 'us-east-1b',
       cidr: '10.0.16.0/20',
+      ipv6Cidr: '2600:1f18:e1b5:5001::/64',
       public: true,
     },
     {
       subnetId: 'subnet-0e1b5000000000c01',
       availabilityZone: 'us-east-1c',
       cidr: '10.0.32.0/20',
+      ipv6Cidr: '2600:1f18:e1b5:5002::/64',
       public: true,
     },
     {
       subnetId: 'subnet-0e1b5000000000a02',
       availabilityZone: 'us-east-1a',
       cidr: '10.0.128.0/20',
+      ipv6Cidr: '2600:1f18:e1b5:5080::/64',
       public: false,
     },
     {
       subnetId: 'subnet-0e1b5000000000b02',
       availabilityZone: 'us-east-1b',
       cidr: '10.0.144.0/20',
+      ipv6Cidr: '2600:1f18:e1b5:5081::/64',
       public: false,
     },
     {
       subnetId: 'subnet-0e1b5000000000c02',
       availabilityZone: 'us-east-1c',
       cidr: '10.0.160.0/20',
+      ipv6Cidr: '2600:1f18:e1b5:5082::/64',
       public: false,
     },
   ],
@@ -68,17 +79,39 @@ export const SIM_NETWORK: SimNetwork = {
 /** Route 53 zone IDs AWS publishes for us-east-1 load balancer aliases. */
 export const HOSTED_ZONE_IDS = { application: 'Z35SXDOTRQ7X7K', network: 'Z26RNL4JYFTOTI' } as const;
 
-/** AWS quotas (§4.5 of the anchors); adjustable ones can be lowered in tests to hit limits cheaply. */
+/**
+ * AWS quotas (the ALB/NLB quota pages and DescribeAccountLimits); every one can be changed in
+ * tests (`options.limits` or `sim.state.store.limits`) to hit a limit cheaply or to model an
+ * account whose adjustable quotas were raised.
+ */
 export interface SimLimits {
+  /** Per type: application-load-balancers and network-load-balancers. */
   loadBalancersPerType: number;
   targetGroups: number;
+  /** listeners-per-application-load-balancer and listeners-per-network-load-balancer. */
   listenersPerLoadBalancer: number;
   rulesPerLoadBalancer: number;
   targetsPerTargetGroup: number;
   certificatesPerListener: number;
   tagsPerResource: number;
+  /** condition-values-per-alb-rule: every value (plain or regex) of every condition. */
   conditionValuesPerRule: number;
+  /** condition-wildcards-per-alb-rule: `*` and `?` in host, path, header and query values. */
+  conditionWildcardsPerRule: number;
+  /** target-groups-per-action-on-application-load-balancer. */
   targetGroupsPerAction: number;
+  /** target-groups-per-application-load-balancer (unique, across all listeners and rules). */
+  targetGroupsPerLoadBalancer: number;
+  /** targets-per-application-load-balancer: registrations in every TG the ALB routes to. */
+  targetsPerApplicationLoadBalancer: number;
+  targetsPerNetworkLoadBalancer: number;
+  targetsPerAvailabilityZonePerNetworkLoadBalancer: number;
+  /** Trust stores per account. */
+  trustStores: number;
+  /** Listeners in mTLS `verify` mode per load balancer. */
+  verifyListenersPerLoadBalancer: number;
+  /** Reserved LCUs per ALB (ModifyCapacityReservation). */
+  capacityUnitsPerLoadBalancer: number;
 }
 
 export const DEFAULT_LIMITS: SimLimits = {
@@ -90,8 +123,44 @@ export const DEFAULT_LIMITS: SimLimits = {
   certificatesPerListener: 25,
   tagsPerResource: 50,
   conditionValuesPerRule: 5,
+  conditionWildcardsPerRule: 5,
   targetGroupsPerAction: 5,
+  targetGroupsPerLoadBalancer: 100,
+  targetsPerApplicationLoadBalancer: 1000,
+  targetsPerNetworkLoadBalancer: 3000,
+  targetsPerAvailabilityZonePerNetworkLoadBalancer: 500,
+  trustStores: 20,
+  verifyListenersPerLoadBalancer: 2,
+  capacityUnitsPerLoadBalancer: 15000,
 };
+
+/**
+ * DescribeAccountLimits names (API_Limit) and where each value comes from: a SimLimits field,
+ * or a fixed default for what the simulator does not model (Gateway Load Balancers).
+ */
+export const ACCOUNT_LIMITS: readonly (readonly [string, keyof SimLimits | number])[] = [
+  ['application-load-balancers', 'loadBalancersPerType'],
+  ['condition-values-per-alb-rule', 'conditionValuesPerRule'],
+  ['condition-wildcards-per-alb-rule', 'conditionWildcardsPerRule'],
+  ['gateway-load-balancers', 100],
+  ['gateway-load-balancers-per-vpc', 100],
+  ['geneve-target-groups', 100],
+  ['listeners-per-application-load-balancer', 'listenersPerLoadBalancer'],
+  ['listeners-per-network-load-balancer', 'listenersPerLoadBalancer'],
+  ['network-load-balancers', 'loadBalancersPerType'],
+  ['rules-per-application-load-balancer', 'rulesPerLoadBalancer'],
+  ['target-groups', 'targetGroups'],
+  ['target-groups-per-action-on-application-load-balancer', 'targetGroupsPerAction'],
+  ['target-groups-per-action-on-network-load-balancer', 1],
+  ['target-groups-per-application-load-balancer', 'targetGroupsPerLoadBalancer'],
+  ['targets-per-application-load-balancer', 'targetsPerApplicationLoadBalancer'],
+  ['targets-per-availability-zone-per-gateway-load-balancer', 300],
+  [
+    'targets-per-availability-zone-per-network-load-balancer',
+    'targetsPerAvailabilityZonePerNetworkLoadBalancer',
+  ],
+  ['targets-per-network-load-balancer', 'targetsPerNetworkLoadBalancer'],
+];
 
 export interface TargetHealthOptions {
   /** How long a newly registered target reports `initial` before `healthy` (default 0: healthy at once). */

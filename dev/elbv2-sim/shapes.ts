@@ -20,6 +20,18 @@ const SubnetMapping = struct({
 const Matcher = struct({ HttpCode: S, GrpcCode: S });
 const Target = struct({ Id: S, Port: I, AvailabilityZone: S, QuicServerId: S });
 const Attribute = struct({ Key: S, Value: S });
+const MutualAuthentication = struct({
+  Mode: S,
+  TrustStoreArn: S,
+  IgnoreClientCertificateExpiry: B,
+  TrustStoreAssociationStatus: S,
+  AdvertiseTrustStoreCaNames: S,
+});
+const caBundle = {
+  CaCertificatesBundleS3Bucket: S,
+  CaCertificatesBundleS3Key: S,
+  CaCertificatesBundleS3ObjectVersion: S,
+};
 
 const authCommon = {
   SessionCookieName: S,
@@ -54,6 +66,11 @@ const Action = struct({
     TargetGroups: list(struct({ TargetGroupArn: S, Weight: I })),
     TargetGroupStickinessConfig: struct({ Enabled: B, DurationSeconds: I }),
   }),
+  JwtValidationConfig: struct({
+    JwksEndpoint: S,
+    Issuer: S,
+    AdditionalClaims: list(struct({ Format: S, Name: S, Values: strings })),
+  }),
 });
 const Actions = list(Action);
 
@@ -67,9 +84,11 @@ const Condition = struct({
   HttpHeaderConfig: struct({ HttpHeaderName: S, Values: strings, RegexValues: strings }),
   QueryStringConfig: struct({ Values: list(struct({ Key: S, Value: S })) }),
   HttpRequestMethodConfig: struct({ Values: strings }),
-  SourceIpConfig: struct({ Values: strings }),
+  SourceIpConfig: struct({ Values: strings, IpAddressType: S }),
 });
 const Conditions = list(Condition);
+const rewrites = struct({ Rewrites: list(struct({ Regex: S, Replace: S })) });
+const Transforms = list(struct({ Type: S, HostHeaderRewriteConfig: rewrites, UrlRewriteConfig: rewrites }));
 const paging = { Marker: S, PageSize: I };
 const healthCheck = {
   HealthCheckProtocol: S,
@@ -110,6 +129,7 @@ export const INPUT_SHAPES: Readonly<Record<string, StructShape>> = {
     SubnetMappings: list(SubnetMapping),
     IpAddressType: S,
   }),
+  SetIpAddressType: struct({ LoadBalancerArn: S, IpAddressType: S }),
   CreateTargetGroup: struct({
     Name: S,
     Protocol: S,
@@ -138,6 +158,7 @@ export const INPUT_SHAPES: Readonly<Record<string, StructShape>> = {
     DefaultActions: Actions,
     AlpnPolicy: strings,
     Tags,
+    MutualAuthentication,
   }),
   DescribeListeners: struct({ LoadBalancerArn: S, ListenerArns: strings, ...paging }),
   ModifyListener: struct({
@@ -148,17 +169,33 @@ export const INPUT_SHAPES: Readonly<Record<string, StructShape>> = {
     Certificates: list(Certificate),
     DefaultActions: Actions,
     AlpnPolicy: strings,
+    MutualAuthentication,
   }),
   DeleteListener: struct({ ListenerArn: S }),
   AddListenerCertificates: struct({ ListenerArn: S, Certificates: list(Certificate) }),
   RemoveListenerCertificates: struct({ ListenerArn: S, Certificates: list(Certificate) }),
   DescribeListenerCertificates: struct({ ListenerArn: S, ...paging }),
-  CreateRule: struct({ ListenerArn: S, Conditions, Priority: I, Actions, Tags }),
+  CreateRule: struct({ ListenerArn: S, Conditions, Priority: I, Actions, Tags, Transforms }),
   DescribeRules: struct({ ListenerArn: S, RuleArns: strings, ...paging }),
-  ModifyRule: struct({ RuleArn: S, Conditions, Actions }),
+  ModifyRule: struct({ RuleArn: S, Conditions, Actions, Transforms, ResetTransforms: B }),
   DeleteRule: struct({ RuleArn: S }),
   SetRulePriorities: struct({ RulePriorities: list(struct({ RuleArn: S, Priority: I })) }),
   AddTags: struct({ ResourceArns: strings, Tags }),
   RemoveTags: struct({ ResourceArns: strings, TagKeys: strings }),
   DescribeTags: struct({ ResourceArns: strings }),
+  DescribeAccountLimits: struct({ ...paging }),
+  DescribeListenerAttributes: struct({ ListenerArn: S }),
+  ModifyListenerAttributes: struct({ ListenerArn: S, Attributes: list(Attribute) }),
+  DescribeCapacityReservation: struct({ LoadBalancerArn: S }),
+  ModifyCapacityReservation: struct({
+    LoadBalancerArn: S,
+    MinimumLoadBalancerCapacity: struct({ CapacityUnits: I }),
+    ResetCapacityReservation: B,
+  }),
+  CreateTrustStore: struct({ Name: S, ...caBundle, Tags }),
+  DescribeTrustStores: struct({ TrustStoreArns: strings, Names: strings, ...paging }),
+  ModifyTrustStore: struct({ TrustStoreArn: S, ...caBundle }),
+  DeleteTrustStore: struct({ TrustStoreArn: S }),
+  DescribeTrustStoreAssociations: struct({ TrustStoreArn: S, ...paging }),
+  GetTrustStoreCaCertificatesBundle: struct({ TrustStoreArn: S }),
 };

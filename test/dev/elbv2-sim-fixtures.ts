@@ -13,6 +13,7 @@ import type {
   LoadBalancer,
   Rule,
   RuleCondition,
+  RuleTransform,
   TargetGroup,
 } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { afterEach, beforeEach, expect } from 'vitest';
@@ -137,3 +138,41 @@ export const health = async (client: ElasticLoadBalancingV2Client, tg: TargetGro
   (
     await client.send(new DescribeTargetHealthCommand({ TargetGroupArn: tg.TargetGroupArn }))
   ).TargetHealthDescriptions!.map((d) => `${d.Target!.Id}:${d.Target!.Port}=${d.TargetHealth!.State}`);
+
+export async function createHttpsListener(
+  client: ElasticLoadBalancingV2Client,
+  lb: LoadBalancer,
+  port = 443,
+  defaultActions: Action[] = [notFound404],
+): Promise<Listener> {
+  const out = await client.send(
+    new CreateListenerCommand({
+      LoadBalancerArn: lb.LoadBalancerArn,
+      Protocol: 'HTTPS',
+      Port: port,
+      Certificates: [{ CertificateArn: CERT }],
+      DefaultActions: defaultActions,
+    }),
+  );
+  return out.Listeners![0]!;
+}
+
+/** CreateRule with the given conditions (and optional transforms) on a fixed 404 action. */
+export async function ruleWith(
+  client: ElasticLoadBalancingV2Client,
+  listener: Listener,
+  priority: number,
+  conditions: RuleCondition[],
+  extra: { Actions?: Action[]; Transforms?: RuleTransform[] } = {},
+): Promise<Rule> {
+  const out = await client.send(
+    new CreateRuleCommand({
+      ListenerArn: listener.ListenerArn,
+      Priority: priority,
+      Conditions: conditions,
+      Actions: extra.Actions ?? [notFound404],
+      Transforms: extra.Transforms,
+    }),
+  );
+  return out.Rules![0]!;
+}

@@ -1,6 +1,9 @@
 import type * as Sdk from '@aws-sdk/client-elastic-load-balancing-v2';
+import * as capacity from './capacity.js';
+import * as listenerAttributes from './listener-attributes.js';
 import * as lbs from './load-balancers.js';
 import * as listeners from './listeners.js';
+import * as quotas from './quotas.js';
 import type { HealthOverride } from './model.js';
 import * as rules from './rules.js';
 import { Store } from './store.js';
@@ -8,6 +11,7 @@ import type { StoreOptions } from './store.js';
 import * as tags from './tags.js';
 import * as tgs from './target-groups.js';
 import * as targets from './targets.js';
+import * as trustStores from './trust-stores.js';
 
 export interface SnapshotTarget {
   TargetGroupArn: string;
@@ -54,6 +58,7 @@ export class Elbv2State {
     lbs.describeLoadBalancerAttributes(this.store, i);
   setSecurityGroups = (i: Sdk.SetSecurityGroupsInput) => lbs.setSecurityGroups(this.store, i);
   setSubnets = (i: Sdk.SetSubnetsInput) => lbs.setSubnets(this.store, i);
+  setIpAddressType = (i: Sdk.SetIpAddressTypeInput) => lbs.setIpAddressType(this.store, i);
   createTargetGroup = (i: Sdk.CreateTargetGroupInput) => tgs.createTargetGroup(this.store, i);
   describeTargetGroups = (i: Sdk.DescribeTargetGroupsInput = {}) => tgs.describeTargetGroups(this.store, i);
   modifyTargetGroup = (i: Sdk.ModifyTargetGroupInput) => tgs.modifyTargetGroup(this.store, i);
@@ -83,6 +88,25 @@ export class Elbv2State {
   addTags = (i: Sdk.AddTagsInput) => tags.addTags(this.store, i);
   removeTags = (i: Sdk.RemoveTagsInput) => tags.removeTags(this.store, i);
   describeTags = (i: Sdk.DescribeTagsInput) => tags.describeTags(this.store, i);
+  describeAccountLimits = (i: Sdk.DescribeAccountLimitsInput = {}) =>
+    quotas.describeAccountLimits(this.store, i);
+  describeListenerAttributes = (i: Sdk.DescribeListenerAttributesInput) =>
+    listenerAttributes.describeListenerAttributes(this.store, i);
+  modifyListenerAttributes = (i: Sdk.ModifyListenerAttributesInput) =>
+    listenerAttributes.modifyListenerAttributes(this.store, i);
+  describeCapacityReservation = (i: Sdk.DescribeCapacityReservationInput) =>
+    capacity.describeCapacityReservation(this.store, i);
+  modifyCapacityReservation = (i: Sdk.ModifyCapacityReservationInput) =>
+    capacity.modifyCapacityReservation(this.store, i);
+  createTrustStore = (i: Sdk.CreateTrustStoreInput) => trustStores.createTrustStore(this.store, i);
+  describeTrustStores = (i: Sdk.DescribeTrustStoresInput = {}) =>
+    trustStores.describeTrustStores(this.store, i);
+  modifyTrustStore = (i: Sdk.ModifyTrustStoreInput) => trustStores.modifyTrustStore(this.store, i);
+  deleteTrustStore = (i: Sdk.DeleteTrustStoreInput) => trustStores.deleteTrustStore(this.store, i);
+  describeTrustStoreAssociations = (i: Sdk.DescribeTrustStoreAssociationsInput) =>
+    trustStores.describeTrustStoreAssociations(this.store, i);
+  getTrustStoreCaCertificatesBundle = (i: Sdk.GetTrustStoreCaCertificatesBundleInput) =>
+    trustStores.getTrustStoreCaCertificatesBundle(this.store, i);
 
   /** Deletes everything, e.g. between benchmark rounds that share one simulator. */
   clear(): void {
@@ -152,6 +176,13 @@ export class Elbv2State {
     return out.sort(
       (a, b) => byText((t: SnapshotTarget) => `${t.TargetGroupName}\n${t.Id}`)(a, b) || a.Port - b.Port,
     );
+  }
+
+  /** Trust stores are not in snapshot(): the provider only references ones that already exist. */
+  trustStores(): Sdk.TrustStore[] {
+    return [...this.store.trustStores.values()]
+      .sort((a, b) => a.seq - b.seq)
+      .map((t) => trustStores.renderTrustStore(t));
   }
 
   tags(): { ResourceArn: string; Tags: Record<string, string> }[] {

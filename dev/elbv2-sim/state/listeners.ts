@@ -17,7 +17,10 @@ import type {
 } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { SimError, required, validation } from '../errors.js';
 import type { ListenerRecord, LoadBalancerRecord } from './model.js';
-import { normalizeActions } from './rule-parts.js';
+import { normalizeActions, renderActions } from './actions.js';
+import { attributesAfterProtocolChange, defaultListenerAttributes } from './listener-attributes.js';
+import { normalizeMutualAuthentication, renderMutualAuthentication } from './mutual-auth.js';
+import { checkRoutingQuotas } from './quotas.js';
 import { paginate } from './store.js';
 import type { Store } from './store.js';
 import { applyTags, checkTagQuota } from './tags.js';
@@ -36,8 +39,9 @@ export function renderListener(store: Store, l: ListenerRecord): Listener {
     Protocol: l.protocol,
     Certificates: l.defaultCertificate ? [{ CertificateArn: l.defaultCertificate }] : undefined,
     SslPolicy: l.sslPolicy,
-    DefaultActions: (store.rules.get(l.defaultRuleArn)?.actions ?? []).map((a) => structuredClone(a)),
+    DefaultActions: renderActions(store.rules.get(l.defaultRuleArn)?.actions ?? []),
     AlpnPolicy: l.alpnPolicy ? [...l.alpnPolicy] : undefined,
+    MutualAuthentication: renderMutualAuthentication(l),
   };
 }
 
@@ -86,14 +90,21 @@ export function createListener(store: Store, input: CreateListenerInput): Create
   const certificate = certs[0] ? checkCertificate(certs[0].CertificateArn) : undefined;
   const tags = checkTags(input.Tags);
   checkTagQuota(store, tags);
-  const actions = normalizeActions(store, lb, input.DefaultActions);
+  const actions = normalizeActions(store, { lb, protocol }, input.DefaultActions);
   checkPortFree(store, lb.arn, port);
   if (store.listenersOf(lb.arn).length >= store.limits.listenersPerLoadBalancer) {
     throw new SimError(
       'TooManyListeners',
-      `The quota for the number of listeners per load balancer has been reached`,
+      `The maximum number of listeners per load balancer '${store.limits.listenersPerLoadBalancer}' has been reached`,
     );
   }
+  checkRoutingQuotas(store, lb, actions);
+  const mutualAuthentication = normalizeMutualAuthentication(
+    store,
+    lb.arn,
+    protocol,
+    input.MutualAuthentication,
+  );
   const [, lbPath] = lb.arn.split(':loadbalancer/');
   const listenerId = store.newHexId();
   const arn = store.arn(`listener/${lbPath}/${listenerId}`);
@@ -109,7 +120,10 @@ export function createListener(store: Store, input: CreateListenerInput): Create
     extraCertificates: [],
     alpnPolicy: input.AlpnPolicy?.length ? [...input.AlpnPolicy] : undefined,
     defaultRuleArn,
+    mutualAuthentication,
+    attributes: new Map(),
   };
+  listener.attributes = defaultListenerAttributes(listener);
   store.listeners.set(arn, listener);
   store.rules.set(defaultRuleArn, {
     seq: store.nextSeq(),
@@ -118,6 +132,7 @@ export function createListener(store: Store, input: CreateListenerInput): Create
     priority: 'default',
     conditions: [],
     actions,
+    transforms: [],
   });
   if (tags.length > 0) applyTags(store, arn, tags);
   return { Listeners: [renderListener(store, listener)] };
@@ -154,11 +169,24 @@ export function modifyListener(store: Store, input: ModifyListenerInput): Modify
       : undefined;
   if (SECURE.has(protocol) && !certificate)
     throw validation(`A certificate must be specified for ${protocol} listeners`);
+  const defaultRule = store.rules.get(listener.defaultRuleArn);
   const actions = input.DefaultActions?.length
-    ? normalizeActions(store, lb, input.DefaultActions)
+    ? normalizeActions(store, { lb, protocol, previous: defaultRule?.actions }, input.DefaultActions)
     : undefined;
+  if (actions) checkRoutingQuotas(store, lb, actions, listener.defaultRuleArn);
+  const mutualAuthentication = normalizeMutualAuthentication(
+    store,
+    lb.arn,
+    protocol,
+    input.MutualAuthentication,
+    listener,
+  );
   // Everything validated: apply as one step so a failed call changes nothing.
+  const protocolChanged = protocol !== listener.protocol;
   listener.protocol = protocol;
+  if (protocolChanged) listener.attributes = attributesAfterProtocolChange(listener);
+  if (protocol !== 'HTTPS') listener.mutualAuthentication = undefined;
+  else if (mutualAuthentication) listener.mutualAuthentication = mutualAuthentication;
   listener.port = port;
   listener.defaultCertificate = certificate;
   listener.sslPolicy = SECURE.has(protocol)
@@ -166,7 +194,6 @@ export function modifyListener(store: Store, input: ModifyListenerInput): Modify
     : undefined;
   if (!SECURE.has(protocol)) listener.extraCertificates = [];
   if (input.AlpnPolicy) listener.alpnPolicy = input.AlpnPolicy.length ? [...input.AlpnPolicy] : undefined;
-  const defaultRule = store.rules.get(listener.defaultRuleArn);
   if (actions && defaultRule) defaultRule.actions = actions;
   return { Listeners: [renderListener(store, listener)] };
 }

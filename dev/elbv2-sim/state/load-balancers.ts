@@ -10,6 +10,9 @@ import type {
   LoadBalancerAttribute,
   ModifyLoadBalancerAttributesInput,
   ModifyLoadBalancerAttributesOutput,
+  IpAddressType,
+  SetIpAddressTypeInput,
+  SetIpAddressTypeOutput,
   SetSecurityGroupsInput,
   SetSecurityGroupsOutput,
   SetSubnetsInput,
@@ -25,34 +28,7 @@ import type { Store } from './store.js';
 import { applyTags, checkTagQuota } from './tags.js';
 import { checkEnum, checkName, checkTags, sameSet } from './validate.js';
 import { deleteListenerRecord } from './listeners.js';
-
-const ATTRIBUTE_DEFAULTS: Record<LoadBalancerKind, Record<string, string>> = {
-  application: {
-    'access_logs.s3.enabled': 'false',
-    'access_logs.s3.bucket': '',
-    'access_logs.s3.prefix': '',
-    'deletion_protection.enabled': 'false',
-    'idle_timeout.timeout_seconds': '60',
-    'routing.http.desync_mitigation_mode': 'defensive',
-    'routing.http.drop_invalid_header_fields.enabled': 'false',
-    'routing.http.preserve_host_header.enabled': 'false',
-    'routing.http.x_amzn_tls_version_and_cipher_suite.enabled': 'false',
-    'routing.http.xff_client_port.enabled': 'false',
-    'routing.http.xff_header_processing.mode': 'append',
-    'routing.http2.enabled': 'true',
-    'waf.fail_open.enabled': 'false',
-    'load_balancing.cross_zone.enabled': 'true',
-    'client_keep_alive.seconds': '3600',
-  },
-  network: {
-    'access_logs.s3.enabled': 'false',
-    'access_logs.s3.bucket': '',
-    'access_logs.s3.prefix': '',
-    'deletion_protection.enabled': 'false',
-    'load_balancing.cross_zone.enabled': 'false',
-    'dns_record.client_routing_policy': 'any_availability_zone',
-  },
-};
+import { defaultLoadBalancerAttributes, modifiedAttributes } from './lb-attributes.js';
 
 export function renderLoadBalancer(store: Store, lb: LoadBalancerRecord): LoadBalancer {
   const provisioning = store.now() - lb.createdAt < store.provisioningMs;
@@ -117,6 +93,45 @@ function checkSecurityGroups(groups: readonly string[]): void {
   }
 }
 
+/** `dualstack-without-public-ipv4` only exists for internet-facing ALBs (API_CreateLoadBalancer). */
+function checkIpAddressType(
+  type: LoadBalancerKind,
+  scheme: string,
+  value: IpAddressType | undefined,
+): IpAddressType | undefined {
+  checkEnum(value, 'ipAddressType', ['ipv4', 'dualstack', 'dualstack-without-public-ipv4']);
+  if (value === 'dualstack-without-public-ipv4' && (type !== 'application' || scheme !== 'internet-facing')) {
+    throw validation(
+      `IP address type 'dualstack-without-public-ipv4' is supported only for internet-facing Application Load Balancers`,
+    );
+  }
+  return value;
+}
+
+/** Going back to IPv4 would strand the IPv6 target groups the load balancer routes to. */
+function setIpAddressTypeOf(store: Store, lb: LoadBalancerRecord, value: IpAddressType | undefined): void {
+  const next = checkIpAddressType(lb.type, lb.scheme, value);
+  if (next === undefined) return;
+  if (next === 'ipv4') {
+    const v6 = [...store.targetGroups.values()].find(
+      (tg) => tg.ipAddressType === 'ipv6' && store.loadBalancersOfTargetGroup(tg.arn).includes(lb.arn),
+    );
+    if (v6) {
+      throw validation(
+        `The IP address type cannot be changed to 'ipv4' while IPv6 target groups are attached (${v6.arn})`,
+      );
+    }
+  }
+  lb.ipAddressType = next;
+}
+
+export function setIpAddressType(store: Store, input: SetIpAddressTypeInput): SetIpAddressTypeOutput {
+  const lb = store.loadBalancer(input.LoadBalancerArn);
+  if (!input.IpAddressType) throw required('ipAddressType');
+  setIpAddressTypeOf(store, lb, input.IpAddressType);
+  return { IpAddressType: lb.ipAddressType };
+}
+
 export function createLoadBalancer(store: Store, input: CreateLoadBalancerInput): CreateLoadBalancerOutput {
   const name = checkName(input.Name, 'load balancer');
   checkEnum(input.Type, 'type', ['application', 'network', 'gateway']);
@@ -124,8 +139,7 @@ export function createLoadBalancer(store: Store, input: CreateLoadBalancerInput)
   const type: LoadBalancerKind = input.Type === 'network' ? 'network' : 'application';
   checkEnum(input.Scheme, 'scheme', ['internet-facing', 'internal']);
   const scheme = input.Scheme === 'internal' ? 'internal' : 'internet-facing';
-  checkEnum(input.IpAddressType, 'ipAddressType', ['ipv4', 'dualstack', 'dualstack-without-public-ipv4']);
-  const ipAddressType = input.IpAddressType ?? 'ipv4';
+  const ipAddressType = checkIpAddressType(type, scheme, input.IpAddressType) ?? 'ipv4';
   const subnets = resolveSubnets(store, type, input.Subnets, input.SubnetMappings);
   const securityGroups = [...(input.SecurityGroups ?? [])];
   checkSecurityGroups(securityGroups);
@@ -154,7 +168,7 @@ export function createLoadBalancer(store: Store, input: CreateLoadBalancerInput)
   if (sameType >= store.limits.loadBalancersPerType) {
     throw new SimError(
       'TooManyLoadBalancers',
-      `The quota for the number of load balancers (${sameType}) has been reached`,
+      `The maximum number of load balancers '${store.limits.loadBalancersPerType}' has been reached`,
     );
   }
 
@@ -176,8 +190,9 @@ export function createLoadBalancer(store: Store, input: CreateLoadBalancerInput)
     subnets,
     securityGroups,
     enforcePrivateLinkSg: type === 'network' && securityGroups.length > 0 ? 'on' : undefined,
-    attributes: new Map(Object.entries(ATTRIBUTE_DEFAULTS[type])),
+    attributes: new Map(),
   };
+  record.attributes = defaultLoadBalancerAttributes(record);
   store.loadBalancers.set(record.arn, record);
   if (tags.length > 0) applyTags(store, record.arn, tags);
   return { LoadBalancers: [renderLoadBalancer(store, record)] };
@@ -236,12 +251,7 @@ export function modifyLoadBalancerAttributes(
   input: ModifyLoadBalancerAttributesInput,
 ): ModifyLoadBalancerAttributesOutput {
   const lb = store.loadBalancer(input.LoadBalancerArn);
-  if (!input.Attributes || input.Attributes.length === 0) throw required('attributes');
-  for (const attr of input.Attributes) {
-    if (!attr.Key || !lb.attributes.has(attr.Key))
-      throw validation(`Load balancer attribute key '${attr.Key}' is not recognized`);
-  }
-  for (const attr of input.Attributes) lb.attributes.set(attr.Key!, attr.Value ?? '');
+  lb.attributes = modifiedAttributes(lb, input.Attributes);
   return { Attributes: attributeList(lb) };
 }
 
@@ -268,8 +278,9 @@ export function setSecurityGroups(store: Store, input: SetSecurityGroupsInput): 
 
 export function setSubnets(store: Store, input: SetSubnetsInput): SetSubnetsOutput {
   const lb = store.loadBalancer(input.LoadBalancerArn);
-  lb.subnets = resolveSubnets(store, lb.type, input.Subnets, input.SubnetMappings);
-  if (input.IpAddressType) lb.ipAddressType = input.IpAddressType;
+  const subnets = resolveSubnets(store, lb.type, input.Subnets, input.SubnetMappings);
+  setIpAddressTypeOf(store, lb, input.IpAddressType);
+  lb.subnets = subnets;
   const rendered = renderLoadBalancer(store, lb);
   return { AvailabilityZones: rendered.AvailabilityZones, IpAddressType: lb.ipAddressType };
 }

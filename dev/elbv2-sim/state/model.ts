@@ -4,8 +4,10 @@ import type {
   IpAddressType,
   LoadBalancerStateEnum,
   Matcher,
+  MutualAuthenticationAttributes,
   ProtocolEnum,
   RuleCondition,
+  RuleTransform,
   TargetGroupIpAddressTypeEnum,
   TargetHealthReasonEnum,
   TargetHealthStateEnum,
@@ -31,6 +33,7 @@ export interface LoadBalancerRecord {
   enforcePrivateLinkSg?: EnforceSecurityGroupInboundRulesOnPrivateLinkTrafficEnum;
   attributes: Map<string, string>;
   stateOverride?: LoadBalancerStateEnum;
+  capacity?: CapacityReservationRecord;
 }
 
 export interface HealthOverride {
@@ -83,6 +86,26 @@ export interface ListenerRecord {
   extraCertificates: string[];
   alpnPolicy?: string[];
   defaultRuleArn: string;
+  /** HTTPS only; undefined reads as mode `off`. */
+  mutualAuthentication?: MutualAuthenticationAttributes;
+  attributes: Map<string, string>;
+}
+
+export interface TrustStoreRecord {
+  seq: number;
+  arn: string;
+  name: string;
+  bucket: string;
+  key: string;
+  objectVersion?: string;
+}
+
+export interface CapacityReservationRecord {
+  capacityUnits: number;
+  modifiedAt: number;
+  /** Decreases (including resets) so far in the current UTC day, and which day that is. */
+  decreases: number;
+  decreaseDay: number;
 }
 
 export interface RuleRecord {
@@ -93,4 +116,5 @@ export interface RuleRecord {
   conditions: RuleCondition[];
   /** For the default rule these are the listener's DefaultActions (single source of truth). */
   actions: Action[];
+  transforms: RuleTransform[];
 }

@@ -12,7 +12,10 @@ import type {
 } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { SimError, required, validation } from '../errors.js';
 import type { RuleRecord } from './model.js';
-import { normalizeActions, normalizeConditions } from './rule-parts.js';
+import { normalizeActions, renderActions } from './actions.js';
+import { normalizeConditions } from './conditions.js';
+import { checkRoutingQuotas, tooManyRules } from './quotas.js';
+import { normalizeTransforms } from './transforms.js';
 import { paginate } from './store.js';
 import type { Store } from './store.js';
 import { applyTags, checkTagQuota } from './tags.js';
@@ -23,8 +26,9 @@ export function renderRule(rule: RuleRecord): Rule {
     RuleArn: rule.arn,
     Priority: String(rule.priority),
     Conditions: structuredClone(rule.conditions),
-    Actions: structuredClone(rule.actions),
+    Actions: renderActions(rule.actions),
     IsDefault: rule.priority === 'default',
+    Transforms: rule.transforms.length > 0 ? structuredClone(rule.transforms) : undefined,
   };
 }
 
@@ -51,18 +55,15 @@ export function createRule(store: Store, input: CreateRuleInput): CreateRuleOutp
     throw validation('Rules can only be created on Application Load Balancer listeners');
   const priority = checkPriority(input.Priority);
   const conditions = normalizeConditions(store, input.Conditions);
-  const actions = normalizeActions(store, lb, input.Actions);
+  const actions = normalizeActions(store, { lb, protocol: listener.protocol }, input.Actions);
+  const transforms = normalizeTransforms(input.Transforms);
   const tags = checkTags(input.Tags);
   checkTagQuota(store, tags);
   if (store.rulesOf(listener.arn).some((r) => r.priority === priority)) {
     throw new SimError('PriorityInUse', `Priority '${priority}' is currently in use`);
   }
-  if (nonDefaultRuleCount(store, lb.arn) >= store.limits.rulesPerLoadBalancer) {
-    throw new SimError(
-      'TooManyRules',
-      `The quota for the number of rules per load balancer (${store.limits.rulesPerLoadBalancer}) has been reached`,
-    );
-  }
+  if (nonDefaultRuleCount(store, lb.arn) >= store.limits.rulesPerLoadBalancer) throw tooManyRules(store, lb);
+  checkRoutingQuotas(store, lb, actions);
   const [, listenerPath] = listener.arn.split(':listener/');
   const rule: RuleRecord = {
     seq: store.nextSeq(),
@@ -71,6 +72,7 @@ export function createRule(store: Store, input: CreateRuleInput): CreateRuleOutp
     priority,
     conditions,
     actions,
+    transforms,
   };
   store.rules.set(rule.arn, rule);
   if (tags.length > 0) applyTags(store, rule.arn, tags);
@@ -95,13 +97,22 @@ export function modifyRule(store: Store, input: ModifyRuleInput): ModifyRuleOutp
   const rule = store.rule(input.RuleArn);
   const listener = store.listener(rule.listenerArn);
   const lb = store.loadBalancer(listener.loadBalancerArn);
-  if (rule.priority === 'default' && input.Conditions?.length) {
-    throw new SimError('OperationNotPermitted', 'Conditions cannot be set on a default rule');
+  if (rule.priority === 'default' && (input.Conditions?.length || input.Transforms?.length)) {
+    throw new SimError('OperationNotPermitted', 'Conditions and transforms cannot be set on a default rule');
   }
+  if (input.Transforms?.length && input.ResetTransforms)
+    throw validation('Transforms and ResetTransforms cannot be specified together');
   const conditions = input.Conditions?.length ? normalizeConditions(store, input.Conditions) : undefined;
-  const actions = input.Actions?.length ? normalizeActions(store, lb, input.Actions) : undefined;
+  const actions = input.Actions?.length
+    ? normalizeActions(store, { lb, protocol: listener.protocol, previous: rule.actions }, input.Actions)
+    : undefined;
+  const transforms = input.Transforms?.length ? normalizeTransforms(input.Transforms) : undefined;
+  if (actions) checkRoutingQuotas(store, lb, actions, rule.arn);
+  // Everything validated: apply as one step so a failed call changes nothing.
   if (conditions) rule.conditions = conditions;
   if (actions) rule.actions = actions;
+  if (transforms) rule.transforms = transforms;
+  if (input.ResetTransforms) rule.transforms = [];
   return { Rules: [renderRule(rule)] };
 }
 

@@ -3,7 +3,13 @@ import type { BehaviourOptions, SimLimits, SimNetwork } from '../config.js';
 import { SimError, validation } from '../errors.js';
 import { Prng } from '../prng.js';
 import type { Action } from '@aws-sdk/client-elastic-load-balancing-v2';
-import type { ListenerRecord, LoadBalancerRecord, RuleRecord, TargetGroupRecord } from './model.js';
+import type {
+  ListenerRecord,
+  LoadBalancerRecord,
+  RuleRecord,
+  TargetGroupRecord,
+  TrustStoreRecord,
+} from './model.js';
 
 const ARN_PATTERNS = {
   loadbalancer:
@@ -12,6 +18,7 @@ const ARN_PATTERNS = {
   listener:
     /^arn:aws:elasticloadbalancing:[a-z0-9-]+:\d{12}:listener\/(app|net)\/[A-Za-z0-9-]+\/[0-9a-f]+\/[0-9a-f]+$/,
   rule: /^arn:aws:elasticloadbalancing:[a-z0-9-]+:\d{12}:listener-rule\/(app|net)\/[A-Za-z0-9-]+\/[0-9a-f]+\/[0-9a-f]+\/[0-9a-f]+$/,
+  truststore: /^arn:aws:elasticloadbalancing:[a-z0-9-]+:\d{12}:truststore\/[A-Za-z0-9-]+\/[0-9a-f]+$/,
 } as const;
 
 export type ResourceKind = keyof typeof ARN_PATTERNS;
@@ -30,6 +37,7 @@ export class Store {
   readonly targetGroups = new Map<string, TargetGroupRecord>();
   readonly listeners = new Map<string, ListenerRecord>();
   readonly rules = new Map<string, RuleRecord>();
+  readonly trustStores = new Map<string, TrustStoreRecord>();
   readonly tags = new Map<string, Map<string, string>>();
   readonly region = SIM_REGION;
   readonly accountId = SIM_ACCOUNT_ID;
@@ -58,6 +66,7 @@ export class Store {
     this.targetGroups.clear();
     this.listeners.clear();
     this.rules.clear();
+    this.trustStores.clear();
     this.tags.clear();
   }
 
@@ -99,6 +108,12 @@ export class Store {
     const rule = this.lookup(this.rules, 'rule', arn, field);
     if (!rule) throw new SimError('RuleNotFound', `One or more rules not found`);
     return rule;
+  }
+
+  trustStore(arn: string | undefined, field = 'TrustStoreArn'): TrustStoreRecord {
+    const ts = this.lookup(this.trustStores, 'truststore', arn, field);
+    if (!ts) throw new SimError('TrustStoreNotFound', `Trust store '${arn}' not found`);
+    return ts;
   }
 
   /** Validates the ARN's shape first: AWS answers ValidationError, not NotFound, for garbage. */

@@ -25,6 +25,9 @@ function requireResource(store: Store, arn: string): void {
     case 'rule':
       store.rule(arn);
       return;
+    case 'truststore':
+      store.trustStore(arn);
+      return;
     default:
       throw validation(`'${arn}' is not a valid resource ARN`);
   }

@@ -151,6 +151,8 @@ export function createTargetGroup(store: Store, input: CreateTargetGroupInput): 
   if (input.ProtocolVersion && !http)
     throw validation('Protocol version is only supported for HTTP and HTTPS target groups');
   checkEnum(input.IpAddressType, 'ipAddressType', ['ipv4', 'ipv6']);
+  if (lambda && input.IpAddressType !== undefined)
+    throw validation('An IP address type cannot be specified for Lambda target groups');
   const grpc = input.ProtocolVersion === 'GRPC';
   const hc = healthCheck(
     input,
@@ -194,7 +196,7 @@ export function createTargetGroup(store: Store, input: CreateTargetGroupInput): 
   if (store.targetGroups.size >= store.limits.targetGroups) {
     throw new SimError(
       'TooManyTargetGroups',
-      `The quota for the number of target groups (${store.limits.targetGroups}) has been reached`,
+      `The maximum number of target groups '${store.limits.targetGroups}' has been reached`,
     );
   }
   const record: TargetGroupRecord = {

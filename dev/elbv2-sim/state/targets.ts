@@ -6,9 +6,11 @@ import type {
   TargetDescription,
   TargetHealthDescription,
 } from '@aws-sdk/client-elastic-load-balancing-v2';
-import { SimError, required } from '../errors.js';
-import { inCidr, isPrivateIpv4, parseIpv4, subnetOf } from '../network.js';
+import { SimError, required, validation } from '../errors.js';
+import { isPrivateIpv4, parseIpv4, parseIpv6, subnetOf, subnetOf6 } from '../network.js';
 import type { HealthOverride, TargetGroupRecord, TargetRecord } from './model.js';
+import { registrations, targetsPerLoadBalancer, tooManyTargetsForLoadBalancer } from './quotas.js';
+import { forwardTargetGroups } from './store.js';
 import type { Store } from './store.js';
 import { checkPort } from './validate.js';
 
@@ -32,34 +34,71 @@ function resolveTarget(store: Store, tg: TargetGroupRecord, target: TargetDescri
     throw new SimError('InvalidTarget', `Availability Zone '${az}' is not valid for target '${target.Id}'`);
   }
   if (tg.targetType === 'ip') {
-    const ip = parseIpv4(target.Id);
-    if (ip === undefined)
-      throw new SimError('InvalidTarget', `The IP address '${target.Id}' is not a valid IPv4 address`);
-    const inVpc = inCidr(ip, store.network.vpcCidr);
-    // Outside the VPC AWS only accepts private (RFC 1918 / RFC 6598) addresses, and only with AZ "all".
-    if (!inVpc && !isPrivateIpv4(ip)) {
-      throw new SimError(
-        'InvalidTarget',
-        `The IP address '${target.Id}' is not a private address and cannot be registered`,
-      );
-    }
-    if (!inVpc && az !== 'all') {
-      throw new SimError(
-        'InvalidTarget',
-        `The IP address '${target.Id}' is outside the VPC; the Availability Zone must be 'all'`,
-      );
-    }
     return {
       id: target.Id,
       port: port!,
-      availabilityZone: az ?? subnetOf(store.network, ip)?.availabilityZone,
+      availabilityZone: ipTargetZone(store, tg, target.Id, az),
       registeredAt: store.now(),
     };
   }
+  if (az !== undefined && (tg.targetType === 'instance' || tg.targetType === 'alb')) {
+    throw validation(`An Availability Zone cannot be specified for '${tg.targetType}' targets`);
+  }
+  if (tg.targetType === 'lambda' && az !== undefined && az !== 'all')
+    throw validation(`The only supported Availability Zone for Lambda targets is 'all'`);
   if (tg.targetType === 'instance' && !/^i-[0-9a-f]{8,17}$/.test(target.Id)) {
     throw new SimError('InvalidTarget', `The following targets are not valid instances: '${target.Id}'`);
   }
   return { id: target.Id, port: port ?? 0, availabilityZone: az, registeredAt: store.now() };
+}
+
+/**
+ * The zone an ip target is registered with, following API_TargetDescription: an address in a
+ * subnet of the VPC has its zone detected (and cannot be moved to another one or to `all`);
+ * one outside needs a zone, and `all` is refused by ALB target groups with cross-zone off.
+ * "In the VPC" means in one of its subnets, as AWS decides it (a VPC CIDR with no subnet is out).
+ */
+function ipTargetZone(store: Store, tg: TargetGroupRecord, id: string, az: string | undefined): string {
+  if (tg.ipAddressType === 'ipv6') {
+    const ip6 = parseIpv6(id);
+    if (ip6 === undefined)
+      throw new SimError('InvalidTarget', `The IP address '${id}' is not a valid IPv6 address`);
+    const subnet = subnetOf6(store.network, ip6);
+    if (!subnet)
+      throw new SimError('InvalidTarget', `The IPv6 address '${id}' is not in a subnet of the VPC`);
+    return checkDetectedZone(id, subnet.availabilityZone, az);
+  }
+  const ip = parseIpv4(id);
+  if (ip === undefined)
+    throw new SimError('InvalidTarget', `The IP address '${id}' is not a valid IPv4 address`);
+  const subnet = subnetOf(store.network, ip);
+  if (subnet) return checkDetectedZone(id, subnet.availabilityZone, az);
+  // Outside the VPC AWS only accepts private (RFC 1918 / RFC 6598) addresses.
+  if (!isPrivateIpv4(ip)) {
+    throw new SimError(
+      'InvalidTarget',
+      `The IP address '${id}' is not a private address and cannot be registered`,
+    );
+  }
+  if (az === undefined)
+    throw validation(`The Availability Zone is required for IP address '${id}' because it is not in the VPC`);
+  const albGroup = tg.protocol === 'HTTP' || tg.protocol === 'HTTPS';
+  if (az === 'all' && albGroup && tg.attributes.get('load_balancing.cross_zone.enabled') === 'false') {
+    throw validation(
+      `When cross-zone load balancing is disabled on this target group, you must specify an Availability Zone ` +
+        `for IP target '${id}' since it is outside of the VPC`,
+    );
+  }
+  return az;
+}
+
+function checkDetectedZone(id: string, detected: string, requested: string | undefined): string {
+  if (requested !== undefined && requested !== detected) {
+    throw validation(
+      `The IP address '${id}' is within the VPC, and cannot have its Availability Zone overridden to '${requested}' from '${detected}'`,
+    );
+  }
+  return detected;
 }
 
 export function registerTargets(store: Store, input: RegisterTargetsInput): Record<string, never> {
@@ -73,6 +112,16 @@ export function registerTargets(store: Store, input: RegisterTargetsInput): Reco
       'TooManyTargets',
       `You've reached the limit on the number of targets (${store.limits.targetsPerTargetGroup})`,
     );
+  }
+  for (const lbArn of store.loadBalancersOfTargetGroup(tg.arn)) {
+    const lb = store.loadBalancer(lbArn);
+    const limit = targetsPerLoadBalancer(store, lb);
+    const routed = new Set(
+      store
+        .listenersOf(lb.arn)
+        .flatMap((l) => store.rulesOf(l.arn).flatMap((r) => forwardTargetGroups(r.actions))),
+    );
+    if (registrations(store, routed) + fresh.size > limit) throw tooManyTargetsForLoadBalancer(limit);
   }
   for (const t of resolved) {
     const existing = tg.targets.get(key(t.id, t.port));

@@ -4,11 +4,14 @@ import { SimError, required, validation } from '../errors.js';
 const NAME = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,30}[A-Za-z0-9])?$/;
 
 /** The shared 32-character rule for load balancer and target group names. */
-export function checkName(name: string | undefined, what: 'load balancer' | 'target group'): string {
+export function checkName(
+  name: string | undefined,
+  what: 'load balancer' | 'target group' | 'trust store',
+): string {
   if (name === undefined || name === '') throw required('name');
   if (!NAME.test(name)) {
     throw validation(
-      `${what === 'load balancer' ? 'Load balancer' : 'Target group'} name '${name}' can have a maximum of 32 characters, ` +
+      `${what.charAt(0).toUpperCase()}${what.slice(1)} name '${name}' can have a maximum of 32 characters, ` +
         'can contain only alphanumeric characters and hyphens, and cannot begin or end with a hyphen',
     );
   }

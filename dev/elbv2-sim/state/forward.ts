@@ -1,0 +1,88 @@
+import type { Action, TargetGroupTuple } from '@aws-sdk/client-elastic-load-balancing-v2';
+import { SimError, required, validation } from '../errors.js';
+import type { LoadBalancerRecord } from './model.js';
+import type { Store } from './store.js';
+import { checkRange } from './validate.js';
+
+const ALB_TG_PROTOCOLS = new Set(['HTTP', 'HTTPS']);
+
+/** The target groups a forward names, from ForwardConfig or the single-group TargetGroupArn. */
+function tuplesOf(action: Action): TargetGroupTuple[] {
+  const tuples = action.ForwardConfig?.TargetGroups ?? [];
+  if (action.TargetGroupArn && tuples.length > 0) {
+    // "you can specify only one target group using ForwardConfig and it must be the same
+    // target group specified in TargetGroupArn" (API_Action).
+    if (tuples.length !== 1 || tuples[0]?.TargetGroupArn !== action.TargetGroupArn) {
+      throw validation(
+        'You cannot specify multiple target groups in ForwardConfig when TargetGroupArn is specified, ' +
+          'and the target group in ForwardConfig must be the same as TargetGroupArn',
+      );
+    }
+  }
+  if (tuples.length > 0) return tuples;
+  return action.TargetGroupArn ? [{ TargetGroupArn: action.TargetGroupArn }] : [];
+}
+
+function checkTargetGroup(store: Store, lb: LoadBalancerRecord, arn: string | undefined): void {
+  const tg = store.targetGroup(arn, 'targetGroupArn');
+  const compatible =
+    lb.type === 'application'
+      ? ALB_TG_PROTOCOLS.has(tg.protocol ?? 'HTTP')
+      : !ALB_TG_PROTOCOLS.has(tg.protocol ?? '');
+  if (!compatible) {
+    throw new SimError(
+      'IncompatibleProtocols',
+      `Target group '${tg.arn}' uses protocol ${tg.protocol}, incompatible with a ${lb.type} load balancer`,
+    );
+  }
+  if (tg.ipAddressType === 'ipv6' && lb.ipAddressType === 'ipv4') {
+    throw validation(
+      `Target group '${tg.arn}' has IP address type 'ipv6' and can only be used with a dualstack load balancer`,
+    );
+  }
+  if (store.loadBalancersOfTargetGroup(tg.arn).some((other) => other !== lb.arn)) {
+    throw new SimError(
+      'TargetGroupAssociationLimit',
+      `The following target groups cannot be associated with more than one load balancer: ${tg.arn}`,
+    );
+  }
+}
+
+export function normalizeForward(store: Store, lb: LoadBalancerRecord, action: Action): Action {
+  const groups = tuplesOf(action);
+  if (groups.length === 0) throw required('targetGroupArn');
+  const maxGroups = lb.type === 'network' ? 1 : store.limits.targetGroupsPerAction;
+  if (groups.length > maxGroups) {
+    throw validation(
+      lb.type === 'network'
+        ? 'Network Load Balancer listeners forward to one target group'
+        : `A forward action can have at most ${maxGroups} target groups`,
+    );
+  }
+  const seen = new Set<string>();
+  for (const g of groups) {
+    checkRange(g.Weight, 'weight', 0, 999);
+    if (!g.TargetGroupArn) throw required('forwardConfig.targetGroups.member.targetGroupArn');
+    if (seen.has(g.TargetGroupArn))
+      throw validation(
+        `Target group '${g.TargetGroupArn}' is specified more than once in the forward action`,
+      );
+    seen.add(g.TargetGroupArn);
+    checkTargetGroup(store, lb, g.TargetGroupArn);
+  }
+  const stickiness = action.ForwardConfig?.TargetGroupStickinessConfig;
+  checkRange(stickiness?.DurationSeconds, 'durationSeconds', 1, 604800);
+  if (stickiness?.Enabled && stickiness.DurationSeconds === undefined)
+    throw validation('A duration must be specified when target group stickiness is enabled');
+  return {
+    Type: 'forward',
+    TargetGroupArn: groups.length === 1 ? groups[0]!.TargetGroupArn : undefined,
+    Order: action.Order,
+    ForwardConfig: {
+      TargetGroups: groups.map((g) => ({ TargetGroupArn: g.TargetGroupArn, Weight: g.Weight ?? 1 })),
+      TargetGroupStickinessConfig: stickiness?.Enabled
+        ? { Enabled: true, DurationSeconds: stickiness.DurationSeconds }
+        : { Enabled: false },
+    },
+  };
+}
