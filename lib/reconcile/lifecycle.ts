@@ -13,9 +13,10 @@ import { findCause, errorMessage, InvalidObjectError, RetryLaterError } from '..
 import { retryOnConflict } from '../kube/conflict.js';
 import { hasFinalizer, withFinalizer, withoutFinalizer } from '../kube/finalizers.js';
 import { isBeingDeleted, type KubeObject, type ResourceType } from '../kube/types.js';
-import type { Balancer, ProviderContext } from '../provider/contract.js';
+import type { Balancer, MultiClusterProvider, ProviderContext } from '../provider/contract.js';
 import { semanticEqual } from '../util/equal.js';
 import { nextCondition, type ConditionStore, type ConditionUpdate } from './conditions.js';
+import { withNextStep } from './next-steps.js';
 import type { ReconcileDeps, ReconcileResult } from './types.js';
 
 export interface LifecycleSpec<T extends KubeObject, S> {
@@ -39,6 +40,31 @@ export interface LifecycleSpec<T extends KubeObject, S> {
   condition: ConditionStore<T>;
 }
 
+/** What a controller reports when the provider does not serve its kind (upstream refuses to start). */
+export function unsupportedKind(
+  controller: string,
+  namespace: string,
+  name: string,
+  provider: Pick<MultiClusterProvider, 'providerName'>,
+  kind: string,
+): ReconcileResult {
+  return {
+    controller,
+    key: `${namespace}/${name}`,
+    outcome: 'ignored',
+    detail: `provider "${provider.providerName()}" does not support ${kind} load balancers`,
+  };
+}
+
+/** A copy of `obj` whose `status.loadBalancer` is `status`, or has none when it is undefined. */
+export function withStatusLoadBalancer<S, T extends KubeObject & { status?: { loadBalancer?: S } }>(
+  obj: T,
+  status: S | undefined,
+): T {
+  const { loadBalancer: _old, ...rest } = obj.status ?? {};
+  return { ...obj, status: status === undefined ? rest : { ...rest, loadBalancer: status } };
+}
+
 export async function reconcileLifecycle<T extends KubeObject, S>(
   deps: ReconcileDeps,
   spec: LifecycleSpec<T, S>,
@@ -59,7 +85,8 @@ export async function reconcileLifecycle<T extends KubeObject, S>(
   if (!obj) return result('gone');
   // A provider announces disruptive changes (a load balancer replaced) before making them.
   const announced = obj;
-  ctx.announce = (reason, message) => deps.events.record(announced, 'Warning', reason, message);
+  ctx.announce = (reason, message) =>
+    deps.events.record(announced, 'Warning', reason, withNextStep(reason, message));
 
   const deleting = isBeingDeleted(obj);
   const decision = deleting ? { wants: false, detail: 'being deleted' } : await spec.wants(obj);
@@ -77,7 +104,7 @@ export async function reconcileLifecycle<T extends KubeObject, S>(
         obj,
         'Warning',
         'DeleteLoadBalancerFailed',
-        `Failed to delete load balancer: ${errorMessage(err)}`,
+        withNextStep('DeleteLoadBalancerFailed', `Failed to delete load balancer: ${errorMessage(err)}`, err),
       );
       throw err;
     }
@@ -92,19 +119,21 @@ export async function reconcileLifecycle<T extends KubeObject, S>(
     return result('deleted', decision.detail);
   }
 
+  // An object that cannot be served is told so (Event + condition) and not retried until it changes.
+  const refuse = async (target: T, invalid: InvalidObjectError, why: string): Promise<ReconcileResult> => {
+    const message = withNextStep(invalid.reason, invalid.message);
+    await deps.events.record(target, 'Warning', invalid.reason, message);
+    await reportCondition(deps, spec, target, { status: 'False', reason: invalid.reason, message });
+    log.warn(why, { field: invalid.field, error: invalid.message });
+    return { ...result('invalid', invalid.message), reason: invalid.reason };
+  };
+
   try {
     spec.validate(obj);
   } catch (err) {
     const invalid = findCause(err, InvalidObjectError);
     if (!invalid) throw err;
-    await deps.events.record(obj, 'Warning', invalid.reason, invalid.message);
-    await reportCondition(deps, spec, obj, {
-      status: 'False',
-      reason: invalid.reason,
-      message: invalid.message,
-    });
-    log.warn('object is invalid, not reconciled', { field: invalid.field, error: invalid.message });
-    return result('invalid', invalid.message);
+    return refuse(obj, invalid, 'object is invalid, not reconciled');
   }
 
   const decorate = (o: T): T => {
@@ -131,20 +160,15 @@ export async function reconcileLifecycle<T extends KubeObject, S>(
     status = existing.exists ? await spec.balancer.update(ctx, obj) : await spec.balancer.ensure(ctx, obj);
   } catch (err) {
     const invalid = findCause(err, InvalidObjectError);
-    if (invalid) {
-      await deps.events.record(obj, 'Warning', invalid.reason, invalid.message);
-      await reportCondition(deps, spec, obj, {
-        status: 'False',
-        reason: invalid.reason,
-        message: invalid.message,
-      });
-      log.warn('provider rejected the object', { field: invalid.field, error: invalid.message });
-      return result('invalid', invalid.message);
-    }
-    const message = `Failed to ensure load balancer: ${errorMessage(err)}`;
-    // A throttled reconcile shows as such (reason `Throttled`), not as a generic failure.
+    if (invalid) return refuse(obj, invalid, 'provider rejected the object');
+    const message = withNextStep(
+      'SyncLoadBalancerFailed',
+      `Failed to ensure load balancer: ${errorMessage(err)}`,
+      err,
+    );
+    await deps.events.record(obj, 'Warning', 'SyncLoadBalancerFailed', message);
+    // A throttled reconcile shows as such in the condition (reason `Throttled`).
     const reason = findCause(err, RetryLaterError)?.reason ?? 'SyncLoadBalancerFailed';
-    await deps.events.record(obj, 'Warning', reason, message);
     await reportCondition(deps, spec, obj, {
       status: 'False',
       reason,

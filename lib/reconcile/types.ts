@@ -35,4 +35,6 @@ export interface ReconcileResult {
   key: string;
   outcome: Outcome;
   detail?: string;
+  /** For `invalid`: the Warning reason reported on the object (InvalidObjectError's reason). */
+  reason?: string;
 }

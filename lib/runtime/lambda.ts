@@ -9,6 +9,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { Context } from 'aws-lambda';
 import { createHash } from 'node:crypto';
 import { createLogger, powertoolsOf, type Logger } from '../log/logger.js';
+import { publishMetrics } from '../metrics/index.js';
 import type { KubeConfigSource } from '../kube/client-node.js';
 import { loadRuntimeConfig } from './config.js';
 import { withInvocationSignal } from './invocation-signal.js';
@@ -61,6 +62,7 @@ export function lambdaHandler<E, R>(handler: Handler<E, R>) {
   );
   const pt = powertoolsOf(logger);
   if (pt) fn.use(injectLambdaContext(pt, { resetKeys: true }));
+  fn.use(publishMetrics());
   // An explicit kubeconfig file (local runs, `osls invoke local`) wins over a stored secret.
   if (process.env.KUBECONFIG) return fn;
   const secretId = process.env.KUBECONFIG_SECRET_ID;

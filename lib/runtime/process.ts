@@ -6,6 +6,7 @@
 import { errorMessage, findCause, RetryLaterError } from '../errors.js';
 import { NotificationError } from '../notification/parse.js';
 import type { NormalizedNotification } from '../notification/types.js';
+import { metrics } from '../metrics/index.js';
 import { dedupe, requestKey, type ControllerName, type ReconcileRequest } from '../reconcile/requests.js';
 import { routeNotification } from '../reconcile/route.js';
 import { runRequest, type RunOptions } from '../reconcile/run.js';
@@ -116,16 +117,21 @@ export async function processBatch(
       key: `${request.namespace}/${request.name}`,
       controller: request.controller,
     });
+    const kind = RECONCILED_KIND[request.controller];
+    const started = performance.now();
     try {
       const result = await runRequest({ ...base, logger, resync }, request, runOptions);
       logger.info('reconciled', {
         outcome: result.outcome,
         ...(result.detail ? { detail: result.detail } : {}),
       });
+      metrics.reconciled(kind, result.outcome, performance.now() - started, result.reason);
       outcomes.set(k, { result });
     } catch (error) {
-      if (findCause(error, RetryLaterError)) logger.warn('reconcile deferred, will retry', { error });
+      const later = findCause(error, RetryLaterError) !== undefined;
+      if (later) logger.warn('reconcile deferred, will retry', { error });
       else logger.error('reconcile failed', { error });
+      metrics.reconciled(kind, later ? 'retry_later' : 'failed', performance.now() - started);
       outcomes.set(k, { error });
     }
   });
@@ -150,6 +156,15 @@ export async function processBatch(
     };
   });
 }
+
+/** The kind of object each controller reconciles: the `Kind` dimension of the metrics. */
+const RECONCILED_KIND: Record<ControllerName, string> = {
+  multiclusteringress: 'MultiClusterIngress',
+  'mci-service-locations': 'MultiClusterIngress',
+  multiclusterservice: 'MultiClusterService',
+  'serviceexport-propagation': 'Service',
+  'crd-installation': 'ClusterPropagationPolicy',
+};
 
 /** Cluster-scoped keys (namespace '') are always allowed. */
 function namespaceAllowed(rt: Runtime, namespace: string | undefined): boolean {

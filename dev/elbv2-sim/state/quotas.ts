@@ -4,7 +4,7 @@ import type {
   DescribeAccountLimitsOutput,
 } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { ACCOUNT_LIMITS } from '../config.js';
-import { SimError } from '../errors.js';
+import { SimError, quotaReached } from '../errors.js';
 import type { LoadBalancerRecord } from './model.js';
 import { forwardTargetGroups, paginate } from './store.js';
 import type { Store } from './store.js';
@@ -55,10 +55,7 @@ export function targetsPerLoadBalancer(store: Store, lb: LoadBalancerRecord): nu
 }
 
 export const tooManyTargetsForLoadBalancer = (limit: number): SimError =>
-  new SimError(
-    'TooManyTargets',
-    `The maximum number of targets per load balancer '${limit}' has been reached`,
-  );
+  quotaReached('TooManyTargets', 'targets per load balancer', limit);
 
 /**
  * What adding `actions` (to a new rule, or replacing a rule's or listener's actions) does to the
@@ -77,9 +74,10 @@ export function checkRoutingQuotas(
     groups.size > before.size &&
     groups.size > store.limits.targetGroupsPerLoadBalancer
   ) {
-    throw new SimError(
+    throw quotaReached(
       'TooManyUniqueTargetGroupsPerLoadBalancer',
-      `The maximum number of unique target groups per load balancer '${store.limits.targetGroupsPerLoadBalancer}' has been reached`,
+      'unique target groups per load balancer',
+      store.limits.targetGroupsPerLoadBalancer,
     );
   }
   const limit = targetsPerLoadBalancer(store, lb);

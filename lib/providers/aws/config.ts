@@ -6,6 +6,9 @@ import { ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balan
 import { parse as parseYaml } from 'yaml';
 import * as z from 'zod/mini';
 import { ProviderConfigError, errorMessage } from '../../errors.js';
+import { metrics } from '../../metrics/index.js';
+import { ELBV2_CALL_METRICS, elbv2CallMetrics } from '../../metrics/elbv2.js';
+import { isThrottling } from './deploy/context.js';
 import { RESERVED_TAG_KEYS, TAG_PREFIX } from './tagging.js';
 
 /** LBC's ALB target group health-check defaults (alb.ingress.kubernetes.io/healthcheck-*). */
@@ -211,10 +214,13 @@ export function parseAwsConfig(text: string | undefined): AwsProviderConfig {
  * up and requeues instead of sleeping through its timeout.
  */
 export function createElbv2Client(config: AwsProviderConfig): ElasticLoadBalancingV2Client {
-  return new ElasticLoadBalancingV2Client({
+  const client = new ElasticLoadBalancingV2Client({
     region: config.region,
     ...(config.endpoint ? { endpoint: config.endpoint } : {}),
     retryMode: 'adaptive',
     maxAttempts: config.maxAttempts,
   });
+  // Every attempt, by action, and the throttled ones: the Elbv2Calls / Elbv2Throttles metrics.
+  client.middlewareStack.add(elbv2CallMetrics(metrics, isThrottling), ELBV2_CALL_METRICS);
+  return client;
 }

@@ -5,7 +5,8 @@
  * - config.ts: configuration file → validated config; the ELBv2 client (adaptive retry).
  * - tagging.ts / naming.ts: ownership and fingerprint tags; deterministic 32-character names.
  * - model/: pure MultiClusterIngress → ALB stack (ingress.ts) and MultiClusterService → NLB stack
- *   (service.ts); annotations/ (one parser per concern), limits.ts, fingerprint.ts.
+ *   (service.ts) on one core (stack.ts: members + placement, owner, IP target group, common
+ *   annotations, the stack literal); annotations/ (one parser per concern), limits.ts, fingerprint.ts.
  * - deploy/: discover.ts (what exists of a stack, for deploy, plan, deletion and the sweep) → pure
  *   plan per resource type (plan.ts) → apply.ts, run by deployer.ts and deletion.ts; describe.ts
  *   (the Describe calls), context.ts (the one call wrapper), rate-limit.ts (calls-per-second cap).
@@ -47,10 +48,10 @@ export {
   type PlanResult,
 } from './provider.js';
 export { parseAwsConfig, createElbv2Client, DEFAULT_HEALTH_CHECK, type AwsProviderConfig } from './config.js';
-export { buildIngressStack, type IngressStackInput, type ModelConfig } from './model/ingress.js';
+export { buildIngressStack, type IngressStackInput } from './model/ingress.js';
 export { buildServiceStack, providerClusters, type ServiceStackInput } from './model/service.js';
 export { stackFingerprint } from './model/fingerprint.js';
-export type { Stack, StackResource } from './model/types.js';
+export type { ModelConfig, Placement, Stack, StackResource } from './model/types.js';
 export { formatPlan, plannedActions, type Operation } from './deploy/operations.js';
 export { OWNER_TAG, STACK_TAG, RESOURCE_TAG, FINGERPRINT_TAG } from './tagging.js';
 export { elbv2PolicyStatements, ELBV2_DESCRIBE_ACTIONS, ELBV2_MUTATING_ACTIONS } from './iam.js';

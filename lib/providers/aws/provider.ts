@@ -43,8 +43,9 @@ import { findOwnedLoadBalancer } from './deploy/lookup.js';
 import type { Operation } from './deploy/operations.js';
 import { limitCallsPerSecond, TokenBucket } from './deploy/rate-limit.js';
 import { readIngressInputs, readServiceInputs } from './inputs.js';
-import { buildIngressStack, ingressLoadBalancerNames, ingressStackOwner } from './model/ingress.js';
-import { buildServiceStack, serviceLoadBalancerNames, serviceStackOwner } from './model/service.js';
+import { buildIngressStack, ingressLoadBalancerNames } from './model/ingress.js';
+import { buildServiceStack, serviceLoadBalancerNames } from './model/service.js';
+import { stackOwner } from './model/stack.js';
 import { AwsInventory } from './inventory.js';
 import { resourcesOf, ResourceTypes, type Stack } from './model/types.js';
 import type { StackOwner } from './tagging.js';
@@ -209,13 +210,13 @@ export class AwsProvider implements MultiClusterProvider {
       limitCallsPerSecond(options.client, new TokenBucket(config.maxCallsPerSecond));
     }
     this.ingress = new AwsBalancer<MultiClusterIngress>(this, {
-      owner: (mci) => ingressStackOwner(mci, config.ownerId),
+      owner: (mci) => stackOwner('mci', mci, config.ownerId),
       names: (mci) => ingressLoadBalancerNames(mci, config),
       build: async (mci, kube = deps.kube) =>
         buildIngressStack({ mci, ...(await readIngressInputs(kube, mci)), config }),
     });
     this.service = new AwsBalancer<MultiClusterService>(this, {
-      owner: (mcs) => serviceStackOwner(mcs, config.ownerId),
+      owner: (mcs) => stackOwner('mcs', mcs, config.ownerId),
       names: (mcs) => serviceLoadBalancerNames(mcs, config),
       build: async (mcs, kube = deps.kube) =>
         buildServiceStack({ mcs, ...(await readServiceInputs(kube, mcs)), config }),
