@@ -14,6 +14,8 @@ export interface ReconcileDeps {
   signal: AbortSignal;
   /** The trigger was a periodic resync: providers do their full drift check. */
   resync?: boolean;
+  /** ALLOWED_NAMESPACES: lists of namespaced types stay within them (scope.ts). */
+  namespaces?: readonly string[];
 }
 
 export type Outcome =

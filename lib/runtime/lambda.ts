@@ -29,8 +29,8 @@ let cached: { fingerprint: string; runtime: Promise<Runtime> } | undefined;
 function kubeconfigSource(context: KubeconfigContext): KubeConfigSource {
   if (process.env.KUBECONFIG) return { file: process.env.KUBECONFIG };
   const fetched = context.kubeconfig;
-  if (typeof fetched === 'string' && fetched) return { text: fetched };
-  if (fetched && typeof fetched === 'object') return { text: JSON.stringify(fetched) };
+  if (typeof fetched === 'string' && fetched) return { text: fetched, fetched: true };
+  if (fetched && typeof fetched === 'object') return { text: JSON.stringify(fetched), fetched: true };
   if (process.env.KUBERNETES_SERVICE_HOST) return { inCluster: true };
   throw new Error(
     'no kubeconfig: set KUBECONFIG_SECRET_ID (Secrets Manager), KUBECONFIG_PARAMETER (SSM) or KUBECONFIG (a file path)',
@@ -78,6 +78,12 @@ export function lambdaHandler<E, R>(handler: Handler<E, R>) {
       ),
     );
   } else if (parameter) {
+    // The roles grant exactly `parameter<name>` (serverless.yml's kubeconfigParameter): a full name.
+    if (!parameter.startsWith('/')) {
+      throw new Error(
+        `KUBECONFIG_PARAMETER must be the parameter's full name, starting with "/": got "${parameter}"`,
+      );
+    }
     fn.use(
       lazy(async () =>
         (await import('@middy/ssm')).default({

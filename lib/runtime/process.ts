@@ -26,6 +26,8 @@ export interface ItemResult {
   error?: string;
   /** Set when the failure is transient and says when to try again. */
   retryAfterSeconds?: number;
+  /** The item itself was refused (malformed, not allowed): the sender's fault, retrying cannot help. */
+  rejected?: boolean;
   results: ReconcileResult[];
 }
 
@@ -38,6 +40,12 @@ export interface ProcessOptions {
   mci?: RunOptions['mci'];
   /** How many objects are reconciled at once. */
   concurrency?: number;
+  /**
+   * Most distinct objects one invocation reconciles (a cluster-scoped change fans out to every
+   * object that uses it). Items beyond it are deferred (retry soon); one item that alone exceeds it
+   * is refused, naming the cap: such a change belongs on the queue.
+   */
+  maxRequests?: number;
 }
 
 interface Planned {
@@ -59,6 +67,7 @@ export async function processBatch(
     events: rt.events,
     logger: rt.logger,
     signal: options.signal,
+    ...(rt.config.allowedNamespaces ? { namespaces: rt.config.allowedNamespaces } : {}),
   };
 
   const planned: Planned[] = await Promise.all(
@@ -96,6 +105,8 @@ export async function processBatch(
       }
     }),
   );
+
+  if (options.maxRequests !== undefined) capFanOut(planned, options.maxRequests, rt);
 
   // Each object once, even when several items name it; a resync anywhere makes it a full check.
   const unique = new Map<string, { request: ReconcileRequest; resync: boolean }>();
@@ -137,7 +148,17 @@ export async function processBatch(
   });
 
   return planned.map((p): ItemResult => {
-    if (p.error !== undefined) return { id: p.id, ok: false, error: errorMessage(p.error), results: [] };
+    if (p.error !== undefined) {
+      const retry = findCause(p.error, RetryLaterError);
+      return {
+        id: p.id,
+        ok: false,
+        error: errorMessage(p.error),
+        results: [],
+        ...(findCause(p.error, NotificationError) ? { rejected: true } : {}),
+        ...(retry?.retryAfterSeconds !== undefined ? { retryAfterSeconds: retry.retryAfterSeconds } : {}),
+      };
+    }
     const results: ReconcileResult[] = [];
     const errors: unknown[] = [];
     for (const r of p.requests) {
@@ -155,6 +176,29 @@ export async function processBatch(
       ...(retry?.retryAfterSeconds !== undefined ? { retryAfterSeconds: retry.retryAfterSeconds } : {}),
     };
   });
+}
+
+/** Keeps the invocation's distinct requests within `max`, in item order (see ProcessOptions.maxRequests). */
+function capFanOut(planned: Planned[], max: number, rt: Runtime): void {
+  const accepted = new Set<string>();
+  for (const p of planned) {
+    if (p.error !== undefined) continue;
+    const added = p.requests.map(requestKey).filter((k) => !accepted.has(k));
+    if (accepted.size + added.length <= max) {
+      for (const k of added) accepted.add(k);
+      continue;
+    }
+    p.error =
+      added.length > max
+        ? new NotificationError(
+            `refused: this notification fans out to ${added.length} objects, more than the ${max} one invocation of this function reconciles; deliver it through the queue`,
+          )
+        : new RetryLaterError(`deferred: this invocation already reconciles ${accepted.size} objects`, {
+            retryAfterSeconds: 1,
+          });
+    rt.logger.warn('fan-out cap reached', { item: p.id, objects: added.length, cap: max });
+    p.requests = [];
+  }
 }
 
 /** The kind of object each controller reconciles: the `Kind` dimension of the metrics. */

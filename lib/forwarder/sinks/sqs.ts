@@ -1,9 +1,9 @@
 /**
  * Amazon SQS FIFO sink. One message per notification; MessageGroupId = the object, so two workers
- * never reconcile one object at once; MessageDeduplicationId = the exact change, so a resend after
- * a failover or a retry within SQS's 5-minute window is dropped by SQS.
+ * never reconcile one object at once; MessageDeduplicationId = the exact change, keyed with a secret,
+ * so a retry within SQS's 5-minute window is dropped by SQS and no sender can forge the ID.
  */
-import { createHash } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { SQSClient, SendMessageBatchCommand, type SQSClientConfig } from '@aws-sdk/client-sqs';
 import type { ChangeNotification } from '../../notification/types.js';
 import { chunk, type SerializedNotification } from './chunk.js';
@@ -25,13 +25,25 @@ export function messageGroupId(n: ChangeNotification): string {
   return id.length <= ID_LIMIT ? id : `${kind}/${sha256(`${apiVersion}/${id}`)}`;
 }
 
-/** uid + resourceVersion + change, hashed: 64 hex characters. */
-export function deduplicationId(n: ChangeNotification): string {
+/**
+ * The key deduplication IDs are keyed with. Anyone who can send to the queue and predict an ID could
+ * send a message with it first and make SQS drop the real notification for 5 minutes; keyed with a
+ * secret they cannot. Random per process by default (a resend after a failover to another replica is
+ * then delivered twice, which reconciles idempotently); FORWARDER_DEDUP_KEY shares one among replicas.
+ */
+const DEDUP_KEY: Buffer = process.env.FORWARDER_DEDUP_KEY
+  ? Buffer.from(process.env.FORWARDER_DEDUP_KEY, 'utf8')
+  : randomBytes(32);
+
+/** uid + resourceVersion + change, keyed-hashed (HMAC-SHA256): 64 hex characters. */
+export function deduplicationId(n: ChangeNotification, key: Buffer = DEDUP_KEY): string {
   const { apiVersion, kind, namespace, name, uid, resourceVersion } = n.ref;
   // Without a resourceVersion the change cannot be identified: make it unique instead of risking
   // that SQS drops a real change as a duplicate.
   const version = resourceVersion ?? `t${n.observedAt ?? ''}-${Math.random()}`;
-  return sha256(`${apiVersion}/${kind}/${namespace ?? ''}/${name}|${uid ?? ''}|${version}|${n.change}`);
+  return createHmac('sha256', key)
+    .update(`${apiVersion}/${kind}/${namespace ?? ''}/${name}|${uid ?? ''}|${version}|${n.change}`)
+    .digest('hex');
 }
 
 export interface SqsEntry {

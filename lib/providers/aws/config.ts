@@ -9,6 +9,7 @@ import { ProviderConfigError, errorMessage } from '../../errors.js';
 import { metrics } from '../../metrics/index.js';
 import { ELBV2_CALL_METRICS, elbv2CallMetrics } from '../../metrics/elbv2.js';
 import { isThrottling } from './deploy/context.js';
+import { reservedTagOwner } from './reserved-tags.js';
 import { RESERVED_TAG_KEYS, TAG_PREFIX } from './tagging.js';
 
 /** LBC's ALB target group health-check defaults (alb.ingress.kubernetes.io/healthcheck-*). */
@@ -171,10 +172,11 @@ export function parseAwsConfig(text: string | undefined): AwsProviderConfig {
   const cfg = result.data;
   const defaultTags = cfg.defaultTags ?? {};
   for (const key of Object.keys(defaultTags)) {
-    // Ownership tags decide what we may delete; letting configuration override them would be a foot-gun.
-    if (RESERVED_TAG_KEYS.includes(key) || key.startsWith('aws:')) {
+    // Ownership tags decide what we (and other controllers) may delete: configuration cannot set them.
+    const owner = reservedTagOwner(key);
+    if (owner) {
       throw new ProviderConfigError(
-        `invalid aws provider configuration: defaultTags.${key}: reserved tag key`,
+        `invalid aws provider configuration: defaultTags.${key}: reserved tag key (${owner})`,
       );
     }
     // Two owners of one key would flap it; LBC refuses the same overlap.
@@ -185,7 +187,7 @@ export function parseAwsConfig(text: string | undefined): AwsProviderConfig {
     }
   }
   for (const key of cfg.externalManagedTags ?? []) {
-    if (RESERVED_TAG_KEYS.includes(key) || key.startsWith(`${TAG_PREFIX}/`)) {
+    if (RESERVED_TAG_KEYS.includes(key) || key.toLowerCase().startsWith(`${TAG_PREFIX}/`)) {
       throw new ProviderConfigError(
         `invalid aws provider configuration: externalManagedTags: ${key} is one of our own tag keys`,
       );
