@@ -12,6 +12,8 @@ export interface ServerDeps {
   state: Elbv2State;
   faults: Faults;
   calls: CallCounters;
+  /** Told after the state has served an action (successfully or not): persistence saves then. */
+  afterCall?: (action: string) => void;
 }
 
 export const SUPPORTED_ACTIONS: readonly string[] = Object.keys(INPUT_SHAPES).sort();
@@ -97,6 +99,7 @@ export function startServer(deps: ServerDeps, host: string, port: number): Promi
     let result: unknown;
     try {
       result = invoke(deps.state, action, params);
+      deps.afterCall?.(action);
     } catch (err) {
       const error =
         err instanceof SimError ? err : new SimError('InternalFailure', `Simulator bug: ${String(err)}`, 500);
