@@ -9,7 +9,7 @@
  * and we re-read instead of acting on stale state; the finalizer is removed only after
  * ensureDeleted succeeded.
  */
-import { findCause, errorMessage, InvalidObjectError } from '../errors.js';
+import { findCause, errorMessage, InvalidObjectError, RetryLaterError } from '../errors.js';
 import { retryOnConflict } from '../kube/conflict.js';
 import { hasFinalizer, withoutFinalizer } from '../kube/finalizers.js';
 import { isBeingDeleted, type KubeObject, type ResourceType } from '../kube/types.js';
@@ -174,9 +174,11 @@ export async function reconcileLifecycle<T extends KubeObject, S>(
       err,
     );
     await deps.events.record(obj, 'Warning', 'SyncLoadBalancerFailed', message);
+    // A throttled reconcile shows as such in the condition (reason `Throttled`).
+    const reason = findCause(err, RetryLaterError)?.reason ?? 'SyncLoadBalancerFailed';
     await reportCondition(deps, spec, obj, {
       status: 'False',
-      reason: 'SyncLoadBalancerFailed',
+      reason,
       message,
     }).catch((e: unknown) => log.warn('could not report the condition', { error: e }));
     throw err;
