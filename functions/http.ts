@@ -6,12 +6,16 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { safeErrorLine } from '../lib/log/redact.js';
 import { notificationsFromHttp } from '../lib/notification/http.js';
+import { registerBuiltinProviders } from '../lib/providers/builtin.js';
 import { lambdaHandler, logger, runtimeFor } from '../lib/runtime/lambda.js';
 import { processBatch } from '../lib/runtime/process.js';
 import { publicResults } from '../lib/runtime/public-results.js';
 
 /** Most objects one call reconciles; a cluster-wide fan-out beyond it goes through the queue. */
 const MAX_OBJECTS_PER_INVOCATION = 500;
+
+// Either built-in provider can serve this function: each is loaded only if MULTICLUSTER_PROVIDER names it.
+registerBuiltinProviders();
 
 function json(statusCode: number, body: unknown): APIGatewayProxyStructuredResultV2 {
   return { statusCode, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };

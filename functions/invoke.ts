@@ -4,9 +4,13 @@
  */
 import type { NormalizedNotification } from '../lib/notification/types.js';
 import { normalizeMany } from '../lib/notification/parse.js';
+import { registerBuiltinProviders } from '../lib/providers/builtin.js';
 import { lambdaHandler, runtimeFor } from '../lib/runtime/lambda.js';
 import { processBatch } from '../lib/runtime/process.js';
 import { publicResults, type PublicItemResult } from '../lib/runtime/public-results.js';
+
+// Either built-in provider can serve this function: each is loaded only if MULTICLUSTER_PROVIDER names it.
+registerBuiltinProviders();
 
 /** Most objects one invocation reconciles; a cluster-wide fan-out beyond it goes through the queue. */
 const MAX_OBJECTS_PER_INVOCATION = 500;

@@ -1,6 +1,7 @@
 /**
  * What an invocation needs, built once per function container: the Kubernetes client, the
- * provider loaded through the registry, the event recorder and the logger.
+ * provider loaded through the registry (from those the entry point registered, see
+ * lib/providers/builtin.ts), the event recorder and the logger.
  */
 import { loadKubeConfig, createKubeClient, type KubeConfigSource } from '../kube/client-node.js';
 import type { KubeClient } from '../kube/client.js';
@@ -9,7 +10,6 @@ import type { Logger } from '../log/logger.js';
 import type { MultiClusterProvider } from '../provider/contract.js';
 import { errorMessage } from '../errors.js';
 import { initMultiClusterProvider, registeredProviderNames } from '../provider/registry.js';
-import { registerBuiltinProviders } from '../providers/builtin.js';
 import type { RuntimeConfig } from './config.js';
 
 export interface Runtime {
@@ -35,7 +35,6 @@ export async function createRuntimeWith(
   kube: KubeClient,
   logger: Logger,
 ): Promise<Runtime> {
-  registerBuiltinProviders();
   const provider = await initMultiClusterProvider(config.provider, config.cloudConfigPath, {
     kube,
     logger,

@@ -152,7 +152,7 @@ describe('routing fan-out per invocation is capped', () => {
 describe('SQS deduplication IDs', () => {
   it('SQS deduplication IDs are unpredictable to senders: keyed, not a plain hash of the change', async () => {
     const { createHash, randomBytes } = await import('node:crypto');
-    const { deduplicationId } = await import('../../lib/forwarder/sinks/sqs.js');
+    const { deduplicationId } = await import('../../lib/notification/sqs.js');
     const n = {
       ...note(minimalIngress()),
       ref: { ...note(minimalIngress()).ref, uid: 'u1', resourceVersion: '7' },

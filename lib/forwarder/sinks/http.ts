@@ -3,7 +3,7 @@
  * when `sign` is given (a Lambda function URL with AWS_IAM auth); unsigned, it is for local runs.
  */
 import type { ChangeNotification } from '../../notification/types.js';
-import { chunk } from './chunk.js';
+import { chunk } from '../../notification/chunk.js';
 import { createSigner, type RequestSigner, type SigningOptions } from './sigv4.js';
 import type { SendResult, Sink } from './types.js';
 

@@ -1,7 +1,7 @@
 /** Direct asynchronous Lambda invoke: payload `{ notifications: [...] }`, InvocationType Event. */
 import { InvokeCommand, LambdaClient, type LambdaClientConfig } from '@aws-sdk/client-lambda';
 import type { ChangeNotification } from '../../notification/types.js';
-import { chunk } from './chunk.js';
+import { chunk } from '../../notification/chunk.js';
 import type { SendResult, Sink } from './types.js';
 
 // Asynchronous invocation payload limit, less room for the envelope.

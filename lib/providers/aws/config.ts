@@ -1,17 +1,19 @@
 /**
  * The AWS provider's configuration file (YAML or JSON) and the ELBv2 client built from it.
- * Validated with zod/mini so that the Lambda bundle stays small; every error names the field.
+ * Validated by a validator generated from config-schema.ts (no schema library in the bundle);
+ * every error names the field.
  */
 import { ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
-import { parse as parseYaml } from 'yaml';
-import * as z from 'zod/mini';
 import { ProviderConfigError, errorMessage } from '../../errors.js';
+import { validateAwsConfigSchema } from '../../generated/aws-config-validator.js';
+import { parseYaml } from '../../util/yaml.js';
+import { configIssues, type FieldMessages } from '../config-issues.js';
 import { metrics } from '../../metrics/index.js';
 import { ELBV2_CALL_METRICS, elbv2CallMetrics } from '../../metrics/elbv2.js';
 import { isThrottling } from './deploy/context.js';
 import { reservedTagOwner } from './reserved-tags.js';
 import { RESERVED_TAG_KEYS, TAG_PREFIX } from './tagging.js';
-import { tenantPolicySchema, type TenantPolicy } from './tenant-policy.js';
+import type { TenantPolicy } from './tenant-policy.js';
 
 /** LBC's ALB target group health-check defaults (alb.ingress.kubernetes.io/healthcheck-*). */
 export const DEFAULT_HEALTH_CHECK = {
@@ -27,56 +29,32 @@ export const DEFAULT_HEALTH_CHECK = {
 
 const DEFAULT_MAX_ATTEMPTS = 5;
 
-// ownerId goes into a tag and the name hash: keep it a DNS label so it reads well everywhere.
-const dnsLabel = z
-  .string()
-  .check(
-    z.minLength(1),
-    z.maxLength(63),
-    z.regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'must be a DNS label: lower-case letters, digits and "-"'),
-  );
-const nonEmpty = z.string().check(z.minLength(1));
-const positiveInt = z.int().check(z.positive());
+/** What the schema's patterns and unions mean, by field (config-schema.ts). */
+const MESSAGES: FieldMessages = {
+  ownerId: 'must be a DNS label: lower-case letters, digits and "-"',
+  'vpc.cidrs.*': 'must be a valid cidrv4',
+  'healthCheck.path': 'must start with "/"',
+  'healthCheck.port': 'must be "traffic-port" or a port number',
+  'healthCheck.matcher': 'must be HTTP codes like "200" or "200-399"',
+};
 
-const healthCheckSchema = z.strictObject({
-  path: z.optional(z.string().check(z.startsWith('/'))),
-  port: z.optional(
-    z.union([z.literal('traffic-port'), z.int().check(z.minimum(1), z.maximum(65535))], {
-      error: 'must be "traffic-port" or a port number',
-    }),
-  ),
-  protocol: z.optional(z.enum(['HTTP', 'HTTPS'])),
-  intervalSeconds: z.optional(z.int().check(z.minimum(5), z.maximum(300))),
-  timeoutSeconds: z.optional(z.int().check(z.minimum(2), z.maximum(120))),
-  healthyThresholdCount: z.optional(z.int().check(z.minimum(2), z.maximum(10))),
-  unhealthyThresholdCount: z.optional(z.int().check(z.minimum(2), z.maximum(10))),
-  matcher: z.optional(
-    z.string().check(z.regex(/^\d{3}([-,]\d{3})*$/, 'must be HTTP codes like "200" or "200-399"')),
-  ),
-});
-
-const configSchema = z.strictObject({
-  region: nonEmpty,
-  endpoint: z.optional(z.url()),
-  vpc: z.strictObject({
-    id: nonEmpty,
-    cidrs: z.array(z.cidrv4()).check(z.minLength(1)),
-  }),
-  subnets: z.array(nonEmpty).check(z.minLength(1)),
-  securityGroups: z.optional(z.array(nonEmpty)),
-  scheme: z._default(z.enum(['internal', 'internet-facing']), 'internal'),
-  ownerId: dnsLabel,
-  defaultTags: z.optional(
-    z.record(z.string().check(z.minLength(1), z.maxLength(128)), z.string().check(z.maxLength(256))),
-  ),
-  // LBC's --external-managed-tags: keys other tools set on our resources, never removed by us.
-  externalManagedTags: z.optional(z.array(z.string().check(z.minLength(1), z.maxLength(128)))),
-  healthCheck: z.optional(healthCheckSchema),
-  maxAttempts: z._default(positiveInt.check(z.maximum(20)), DEFAULT_MAX_ATTEMPTS),
-  maxCallsPerSecond: z.optional(z.number().check(z.positive(), z.maximum(1000))),
-  dryRun: z._default(z.boolean(), false),
-  tenantPolicy: z.optional(tenantPolicySchema),
-});
+/** The file as the schema admits it. */
+interface ConfigFile {
+  region: string;
+  endpoint?: string;
+  vpc: { id: string; cidrs: string[] };
+  subnets: string[];
+  securityGroups?: string[];
+  scheme?: 'internal' | 'internet-facing';
+  ownerId: string;
+  defaultTags?: Record<string, string>;
+  externalManagedTags?: string[];
+  healthCheck?: Partial<HealthCheckConfig>;
+  maxAttempts?: number;
+  maxCallsPerSecond?: number;
+  dryRun?: boolean;
+  tenantPolicy?: TenantPolicy;
+}
 
 export type HealthCheckConfig = {
   path: string;
@@ -116,39 +94,13 @@ export interface AwsProviderConfig {
   tenantPolicy?: TenantPolicy;
 }
 
-// zod/mini ships without locale messages ("Invalid input"): say what was wrong ourselves.
-function describeIssue(issue: z.core.$ZodIssue): string {
-  switch (issue.code) {
-    case 'invalid_type':
-      return issue.input === undefined ? 'required' : `expected ${issue.expected}`;
-    case 'invalid_value':
-      return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
-    case 'too_small':
-      return issue.origin === 'array'
-        ? `needs at least ${issue.minimum} item(s)`
-        : `must be ${issue.inclusive === false ? '>' : '>='} ${issue.minimum}`;
-    case 'too_big':
-      return issue.origin === 'array'
-        ? `allows at most ${issue.maximum} item(s)`
-        : `must be ${issue.inclusive === false ? '<' : '<='} ${issue.maximum}`;
-    case 'invalid_format':
-      return issue.message && issue.message !== 'Invalid input'
-        ? issue.message
-        : `must be a valid ${issue.format}`;
-    case 'unrecognized_keys':
-      return `unknown field(s) ${issue.keys.join(', ')}`;
-    default:
-      return issue.message;
+function isUrl(text: string): boolean {
+  try {
+    new URL(text);
+    return true;
+  } catch {
+    return false;
   }
-}
-
-function formatIssues(error: z.core.$ZodError): string {
-  return error.issues
-    .map(
-      (issue) =>
-        `${issue.path.length ? issue.path.map(String).join('.') : '(root)'}: ${describeIssue(issue)}`,
-    )
-    .join('; ');
 }
 
 /** Parses and validates the configuration file's text. Throws ProviderConfigError. */
@@ -167,13 +119,13 @@ export function parseAwsConfig(text: string | undefined): AwsProviderConfig {
       cause: err,
     });
   }
-  const result = configSchema.safeParse(raw);
-  if (!result.success) {
-    throw new ProviderConfigError(`invalid aws provider configuration: ${formatIssues(result.error)}`, {
-      cause: result.error,
-    });
+  const issues = configIssues(validateAwsConfigSchema, raw, MESSAGES);
+  const endpoint = (raw as { endpoint?: unknown } | null)?.endpoint;
+  if (typeof endpoint === 'string' && !isUrl(endpoint)) issues.push('endpoint: must be a valid url');
+  if (issues.length) {
+    throw new ProviderConfigError(`invalid aws provider configuration: ${issues.join('; ')}`);
   }
-  const cfg = result.data;
+  const cfg = raw as ConfigFile;
   const defaultTags = cfg.defaultTags ?? {};
   for (const key of Object.keys(defaultTags)) {
     // Ownership tags decide what we (and other controllers) may delete: configuration cannot set them.
@@ -203,14 +155,14 @@ export function parseAwsConfig(text: string | undefined): AwsProviderConfig {
     vpc: { id: cfg.vpc.id, cidrs: [...cfg.vpc.cidrs] },
     subnets: [...cfg.subnets],
     ...(cfg.securityGroups !== undefined ? { securityGroups: [...cfg.securityGroups] } : {}),
-    scheme: cfg.scheme,
+    scheme: cfg.scheme ?? 'internal',
     ownerId: cfg.ownerId,
     defaultTags: { ...defaultTags },
     ...(cfg.externalManagedTags !== undefined ? { externalManagedTags: [...cfg.externalManagedTags] } : {}),
     healthCheck: { ...DEFAULT_HEALTH_CHECK, ...cfg.healthCheck },
-    maxAttempts: cfg.maxAttempts,
+    maxAttempts: cfg.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
     ...(cfg.maxCallsPerSecond !== undefined ? { maxCallsPerSecond: cfg.maxCallsPerSecond } : {}),
-    dryRun: cfg.dryRun,
+    dryRun: cfg.dryRun ?? false,
     ...(cfg.tenantPolicy !== undefined ? { tenantPolicy: cfg.tenantPolicy } : {}),
   };
 }

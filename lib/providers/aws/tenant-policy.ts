@@ -18,7 +18,6 @@
  * New kinds of limits (shared IngressGroups per namespace, say) are new optional fields of a rule
  * and one more check function below.
  */
-import * as z from 'zod/mini';
 import { InvalidObjectError } from '../../errors.js';
 import type { IngressClass } from '../../karmada/types.js';
 import type { KubeClient } from '../../kube/client.js';
@@ -29,52 +28,113 @@ import { ALB_KEYS, NLB_KEYS, type CommonKeys } from './model/annotations/keys.js
 import { LOAD_BALANCER_ID, resourcesOf, ResourceTypes, type Stack } from './model/types.js';
 import { RESERVED_TAG_KEYS } from './tagging.js';
 
-const names = z.array(z.string().check(z.minLength(1)));
+const names = { type: 'array', items: { type: 'string', minLength: 1 } } as const;
+const keyPatterns = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { allow: names, deny: names },
+} as const;
 
-const labelSelectorSchema = z.strictObject({
-  matchLabels: z.optional(z.record(z.string(), z.string())),
-  matchExpressions: z.optional(
-    z.array(
-      z.strictObject({
-        key: z.string().check(z.minLength(1)),
-        operator: z.enum(['In', 'NotIn', 'Exists', 'DoesNotExist']),
-        values: z.optional(names),
-      }),
-    ),
-  ),
-});
+/** The JSON Schema of `tenantPolicy` (config-schema.ts includes it; compiled by scripts/gen-validators.ts). */
+export const TENANT_POLICY_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['rules'],
+  properties: {
+    rules: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['name'],
+        properties: {
+          name: { type: 'string', minLength: 1 },
+          ingressClasses: names,
+          namespaceSelector: {
+            type: 'object',
+            additionalProperties: false,
+            properties: {
+              matchLabels: { type: 'object', additionalProperties: { type: 'string' } },
+              matchExpressions: {
+                type: 'array',
+                items: {
+                  type: 'object',
+                  additionalProperties: false,
+                  required: ['key', 'operator'],
+                  properties: {
+                    key: { type: 'string', minLength: 1 },
+                    operator: { enum: ['In', 'NotIn', 'Exists', 'DoesNotExist'] },
+                    values: names,
+                  },
+                },
+              },
+            },
+          },
+          schemes: { type: 'array', items: { enum: ['internal', 'internet-facing'] } },
+          subnets: names,
+          securityGroups: names,
+          certificates: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['allowed'],
+            properties: {
+              allowed: {
+                type: 'array',
+                items: {
+                  type: 'object',
+                  additionalProperties: false,
+                  required: ['arn'],
+                  properties: { arn: { type: 'string', minLength: 1 }, names },
+                },
+              },
+              matchHosts: { type: 'boolean' },
+            },
+          },
+          sslPolicies: names,
+          attributes: keyPatterns,
+          tags: keyPatterns,
+          maxLoadBalancersPerNamespace: { type: 'integer', minimum: 0 },
+        },
+      },
+    },
+  },
+} as const;
 
-const keyPatterns = z.strictObject({ allow: z.optional(names), deny: z.optional(names) });
+interface KeyPatterns {
+  allow?: string[];
+  deny?: string[];
+}
 
-export const tenantRuleSchema = z.strictObject({
+interface LabelSelector {
+  matchLabels?: Record<string, string>;
+  matchExpressions?: Array<{
+    key: string;
+    operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist';
+    values?: string[];
+  }>;
+}
+
+export interface TenantRule {
   /** Named in every violation message. */
-  name: z.string().check(z.minLength(1)),
+  name: string;
   /** MultiClusterIngresses of these IngressClasses (by name); absent: every object. */
-  ingressClasses: z.optional(names),
+  ingressClasses?: string[];
   /** Objects in namespaces whose labels match; absent: every namespace. */
-  namespaceSelector: z.optional(labelSelectorSchema),
-  schemes: z.optional(z.array(z.enum(['internal', 'internet-facing']))),
-  subnets: z.optional(names),
-  securityGroups: z.optional(names),
-  certificates: z.optional(
-    z.strictObject({
-      /** ARN patterns (`*` wildcards), each with the DNS names the certificate covers. */
-      allowed: z.array(z.strictObject({ arn: z.string().check(z.minLength(1)), names: z.optional(names) })),
-      /** Every host of a listener's rules must be covered by one of its certificates' names. */
-      matchHosts: z.optional(z.boolean()),
-    }),
-  ),
-  sslPolicies: z.optional(names),
-  attributes: z.optional(keyPatterns),
-  tags: z.optional(keyPatterns),
-  maxLoadBalancersPerNamespace: z.optional(z.int().check(z.minimum(0))),
-});
+  namespaceSelector?: LabelSelector;
+  schemes?: Array<'internal' | 'internet-facing'>;
+  subnets?: string[];
+  securityGroups?: string[];
+  /** ARN patterns (`*` wildcards), each with the DNS names the certificate covers. */
+  certificates?: { allowed: Array<{ arn: string; names?: string[] }>; matchHosts?: boolean };
+  sslPolicies?: string[];
+  attributes?: KeyPatterns;
+  tags?: KeyPatterns;
+  maxLoadBalancersPerNamespace?: number;
+}
 
-export const tenantPolicySchema = z.strictObject({ rules: z.array(tenantRuleSchema) });
-
-export type TenantRule = z.infer<typeof tenantRuleSchema>;
-export type TenantPolicy = z.infer<typeof tenantPolicySchema>;
-type LabelSelector = z.infer<typeof labelSelectorSchema>;
+export interface TenantPolicy {
+  rules: TenantRule[];
+}
 
 /** The object a stack was built for, as the policy sees it. */
 export interface PolicySubject {
@@ -179,7 +239,7 @@ function violation(c: Check, key: string, value: string, what: string): TenantPo
   return new TenantPolicyError(key, c.rule.name, `${what} ${origin(c.subject, key, value)} is not allowed`);
 }
 
-function keyAllowed(patterns: z.infer<typeof keyPatterns>, key: string): boolean {
+function keyAllowed(patterns: KeyPatterns, key: string): boolean {
   if (patterns.deny?.some((p) => patternMatches(p, key))) return false;
   return !patterns.allow || patterns.allow.some((p) => patternMatches(p, key));
 }
