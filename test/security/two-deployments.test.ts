@@ -30,6 +30,7 @@ import { sweepOrphans, type SweepResult } from '../../lib/maintenance/sweep.js';
 import { deploymentIdentity } from '../../lib/providers/aws/instance.js';
 import { claimName } from '../../lib/providers/aws/owner-claim.js';
 import { CLAIM_TAG, INSTANCE_TAG, OWNER_TAG } from '../../lib/providers/aws/tagging.js';
+import { registerBuiltinProviders } from '../../lib/providers/builtin.js';
 import { processBatch, type ItemResult } from '../../lib/runtime/process.js';
 import { createRuntimeWith, type Runtime } from '../../lib/runtime/runtime.js';
 
@@ -128,6 +129,8 @@ beforeAll(async () => {
   process.env.AWS_ACCESS_KEY_ID ??= 'two';
   process.env.AWS_SECRET_ACCESS_KEY ??= 'two';
   sim = await startElbv2Simulator();
+  // As each entry point does: the providers it can run are registered before a runtime is made.
+  registerBuiltinProviders();
 });
 afterAll(async () => {
   for (const d of deployments) await d.api.close();
