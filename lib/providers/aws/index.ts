@@ -13,16 +13,7 @@
  * - iam.ts: the minimal IAM policy; inputs.ts: reads Services and collected EndpointSlices;
  *   provider.ts: the contract's balancers; inventory.ts: the orphan sweep's inventory.
  */
-import type { ProviderFactory } from '../../provider/contract.js';
-import { createElbv2Client, parseAwsConfig } from './config.js';
-import { AwsProvider } from './provider.js';
-
-/** ProviderFactory: parses and validates the configuration file, then builds the provider. */
-export const createAwsProvider: ProviderFactory = (configText, deps) => {
-  const config = parseAwsConfig(configText);
-  return new AwsProvider(config, deps, { client: createElbv2Client(config) });
-};
-
+export { createAwsProvider } from './factory.js';
 export {
   AwsProvider,
   AWS_PROVIDER_NAME,
