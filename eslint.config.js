@@ -11,6 +11,8 @@ export default tseslint.config(
       'coverage/**',
       'lib/generated/**',
       'bench/results/**',
+      'reports/**',
+      '.stryker-tmp*/**',
     ],
   },
   js.configs.recommended,

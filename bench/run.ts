@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: runs every benchmark, prints one table, and writes bench/results/latest.md
  * (and latest.json) so a reader sees at a glance where the project stands.
- *   npm run bench -- [--only bundles,latency,elbv2,resync]   (BENCH_RESYNC_N=100 for a quick resync)
+ *   npm run bench -- [--only bundles,latency,elbv2,resync,mutation]   (BENCH_RESYNC_N=100 for a quick resync)
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,6 +10,7 @@ import { benchBundles } from './bundles.js';
 import { benchElbv2Calls } from './elbv2-calls.js';
 import { benchForwarder } from './forwarder.js';
 import { benchLatency } from './latency.js';
+import { benchMutation } from './mutation.js';
 import { consoleTable, markdownTable, type Figure } from './report.js';
 import { benchResync } from './resync.js';
 
@@ -18,6 +19,8 @@ const BENCHES: Record<string, () => Promise<Figure[]>> = {
   bundles: () => benchBundles(),
   forwarder: () => benchForwarder(),
   elbv2: () => benchElbv2Calls(),
+  // Reads the last `npm run mutation` report; mutates nothing itself.
+  mutation: () => benchMutation(),
   // BENCH_RESYNC_N=100 for a quick look (the issue's figure is 1,000); BENCH_RESYNC_BUDGET_S caps
   // each pass's wall time (default 150 s, 0 = measure every MCI however long it takes).
   resync: () =>

@@ -3,13 +3,21 @@
  * class (never on message text), and every class keeps its `cause`.
  */
 
-/** A transient condition: try again later, after about `retryAfterSeconds` if given. */
+/**
+ * A transient condition: try again later, after about `retryAfterSeconds` if given. `reason` is
+ * the condition reason to show meanwhile (`Throttled`: the cloud API rate-limited us).
+ */
 export class RetryLaterError extends Error {
   override name = 'RetryLaterError';
   readonly retryAfterSeconds: number | undefined;
-  constructor(message: string, options: { retryAfterSeconds?: number; cause?: unknown } = {}) {
+  readonly reason: string | undefined;
+  constructor(
+    message: string,
+    options: { retryAfterSeconds?: number; cause?: unknown; reason?: string } = {},
+  ) {
     super(message, { cause: options.cause });
     this.retryAfterSeconds = options.retryAfterSeconds;
+    this.reason = options.reason;
   }
 }
 

@@ -14,6 +14,7 @@ import { loadForwarderKubeConfig } from '../../lib/forwarder/kubeconfig.js';
 import { createLeaseStore } from '../../lib/forwarder/lease-store.js';
 import { createMetrics } from '../../lib/forwarder/metrics.js';
 import { createSink } from '../../lib/forwarder/sinks/index.js';
+import { Resources } from '../../lib/kube/resources.js';
 
 async function main(): Promise<number> {
   let config: ForwarderConfig;
@@ -55,6 +56,7 @@ async function main(): Promise<number> {
     ...(config.namespaces ? { namespaces: config.namespaces } : {}),
     ...(config.secretNamespaces ? { secretNamespaces: config.secretNamespaces } : {}),
     coalesceWindowMs: config.coalesceWindowMs,
+    kindWindowsMs: { [Resources.EndpointSlice.kind]: config.endpointSliceWindowMs },
     batchIntervalMs: config.batchIntervalMs,
     resyncPeriodMs: config.resyncPeriodMs,
     port: config.port,

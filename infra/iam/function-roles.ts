@@ -34,7 +34,7 @@ export const FUNCTION_ACCESS: Record<FunctionName, FunctionAccess> = {
   sqs: { elbv2: 'reconcile', queue: ['consume', 'delay'] },
   invoke: { elbv2: 'reconcile' },
   http: { elbv2: 'reconcile' },
-  resync: { queue: ['send'] },
+  resync: { elbv2: 'resync', queue: ['send'] },
   sweep: { elbv2: 'sweep' },
 };
 

@@ -13,6 +13,8 @@ export interface ForwarderConfig {
   batchSize?: number;
   resyncPeriodMs: number;
   coalesceWindowMs: number;
+  /** EndpointSlices' own window: a rollout changes them in bursts (never shorter than the default). */
+  endpointSliceWindowMs: number;
   batchIntervalMs: number;
   namespaces?: string[];
   /** Opt-in: watch Secrets' metadata in these namespaces (none by default). */
@@ -25,6 +27,9 @@ export interface ForwarderConfig {
   logLevel: string;
   shutdownTimeoutMs: number;
 }
+
+/** Endpoint changes must reach the load balancer within a health check's timescale. */
+const MAX_ENDPOINTSLICE_WINDOW = '10s';
 
 interface Option {
   flag: string;
@@ -79,6 +84,12 @@ const OPTIONS: Option[] = [
     env: 'FORWARDER_COALESCE_WINDOW',
     help: 'merge changes to one object within this window',
     default: '100ms',
+  },
+  {
+    flag: 'endpointslice-coalesce-window',
+    env: 'FORWARDER_ENDPOINTSLICE_COALESCE_WINDOW',
+    help: `EndpointSlices' window (a rollout's burst of changes becomes one notification); counted from the first change, never extended, so it is the most latency it adds (at most ${MAX_ENDPOINTSLICE_WINDOW})`,
+    default: '1s',
   },
   {
     flag: 'batch-interval',
@@ -197,6 +208,10 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     ?.split(',')
     .map((s) => s.trim())
     .filter(Boolean);
+  const coalesceWindowMs = parseDuration(get('coalesce-window') ?? '100ms');
+  const endpointSliceWindowMs = parseDuration(get('endpointslice-coalesce-window') ?? '1s');
+  if (endpointSliceWindowMs > parseDuration(MAX_ENDPOINTSLICE_WINDOW))
+    throw new ConfigError(`--endpointslice-coalesce-window must be at most ${MAX_ENDPOINTSLICE_WINDOW}`);
   const secretNamespaces = get('watch-secrets-in')
     ?.split(',')
     .map((s) => s.trim())
@@ -213,7 +228,8 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     ...opt('region', get('region')),
     batchSize,
     resyncPeriodMs: parseDuration(get('resync-period') ?? '10m'),
-    coalesceWindowMs: parseDuration(get('coalesce-window') ?? '100ms'),
+    coalesceWindowMs,
+    endpointSliceWindowMs: Math.max(coalesceWindowMs, endpointSliceWindowMs),
     batchIntervalMs: parseDuration(get('batch-interval') ?? '20ms'),
     ...(namespaces && namespaces.length > 0 ? { namespaces } : {}),
     ...(secretNamespaces && secretNamespaces.length > 0 ? { secretNamespaces } : {}),

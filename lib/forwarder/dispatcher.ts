@@ -21,9 +21,10 @@ export interface DispatcherOptions {
   /** Batches in flight at once. */
   concurrency?: number;
   /**
-   * Ready notifications are sent on ticks this far apart (except when nothing is in flight), so
-   * that under load each call carries a full batch instead of whatever became ready that
-   * millisecond. Adds at most this much latency. 0 = send as soon as anything is ready.
+   * Under load (a call started within the last two intervals), a call goes out as soon as it is
+   * full, or when the oldest ready notification has waited this long, so that calls carry full
+   * batches instead of whatever became ready that millisecond. Adds at most this much latency.
+   * 0 = send as soon as anything is ready.
    */
   batchIntervalMs?: number;
   backoff?: BackoffOptions;
@@ -59,20 +60,39 @@ export class Dispatcher {
 
   /** A notification was queued: make sure a timer will pick it up. */
   wake(): void {
-    if (this.stopped || this.timer !== undefined) return;
-    const at = this.options.queue.nextReadyAt();
-    if (at !== undefined) this.schedule(this.busy() ? this.tick(at) : at);
+    if (this.stopped) return;
+    const at = this.nextSendAt();
+    if (at !== undefined) this.schedule(at);
   }
 
-  /** Calls in flight, or one started within the batch interval: batch on ticks rather than at once. */
+  /** A call started recently: batch rather than send each notification the moment it is ready. */
   private busy(): boolean {
-    return this.inFlight > 0 || this.now() - this.lastSendAt < this.batchIntervalMs;
+    return this.inFlight > 0 || this.now() - this.lastSendAt < 2 * this.batchIntervalMs;
   }
 
-  /** The first batch tick at or after `at`. */
-  private tick(at: number): number {
-    const t = this.batchIntervalMs;
-    return t > 0 ? Math.ceil(at / t) * t : at;
+  private batching(): boolean {
+    return !this.flushing && this.batchIntervalMs > 0 && this.busy();
+  }
+
+  /** Notifications one call to the sink carries at most. */
+  private get perCall(): number {
+    const { sink } = this.options;
+    return Math.min(sink.perCall ?? sink.maxBatch, sink.maxBatch);
+  }
+
+  /**
+   * When the next call should go out: as soon as something is ready, or, while batching, when a
+   * full call is ready or the oldest ready notification has waited a batch interval.
+   */
+  private nextSendAt(): number | undefined {
+    const { queue } = this.options;
+    const first = queue.nextReadyAt();
+    if (first === undefined) return undefined;
+    if (this.flushing) return this.now();
+    if (!this.batching()) return first;
+    const full = queue.readyAtOf(this.perCall);
+    const linger = first + this.batchIntervalMs;
+    return full === undefined ? linger : Math.min(full, linger);
   }
 
   /** Sends everything now, ignoring the coalescing window; resolves true when all was delivered. */
@@ -125,7 +145,14 @@ export class Dispatcher {
     if (this.options.canSend && !this.options.canSend())
       return this.schedule(this.now() + NOT_ALLOWED_RECHECK_MS);
     while (this.inFlight < this.concurrency) {
-      const batch = queue.take(sink.maxBatch, this.flushing);
+      let max = sink.maxBatch;
+      if (this.batching()) {
+        const ready = queue.readyCount(sink.maxBatch);
+        if (ready >= this.perCall)
+          max = ready - (ready % this.perCall); // full calls only
+        else if (ready === 0 || this.now() < (queue.nextReadyAt() ?? 0) + this.batchIntervalMs) break;
+      }
+      const batch = queue.take(max, this.flushing);
       if (batch.length === 0) break;
       this.inFlight++;
       this.lastSendAt = this.now();
@@ -133,14 +160,11 @@ export class Dispatcher {
         this.inFlight--;
         this.options.metrics.pendingObjects.set(queue.size);
         for (const w of this.idleWaiters.splice(0)) w();
-        // While other calls are in flight, wait for the next tick so the ready set can fill up.
-        if (this.flushing || this.batchIntervalMs === 0 || !this.busy()) this.pump();
-        else this.wake();
+        this.pump();
       });
     }
-    const next = queue.nextReadyAt();
-    if (next !== undefined && this.inFlight < this.concurrency)
-      this.schedule(this.flushing ? this.now() : this.busy() ? this.tick(next) : next);
+    const next = this.nextSendAt();
+    if (next !== undefined && this.inFlight < this.concurrency) this.schedule(next);
   }
 
   private async deliver(batch: ChangeNotification[]): Promise<void> {

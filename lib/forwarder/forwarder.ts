@@ -25,6 +25,8 @@ export interface ForwarderOptions {
   /** Watch Secrets' metadata in exactly these namespaces (opt-in; never cluster-wide). */
   secretNamespaces?: readonly string[];
   coalesceWindowMs: number;
+  /** Windows by kind that differ from `coalesceWindowMs` (EndpointSlices'). */
+  kindWindowsMs?: Readonly<Record<string, number>>;
   /** Dispatch ticks (see Dispatcher); 0 sends as soon as something is ready. */
   batchIntervalMs?: number;
   resyncPeriodMs: number;
@@ -121,6 +123,7 @@ export class Forwarder {
         ? { namespacesByKind: new Map([[OPT_IN_SECRET_TYPE.kind, o.secretNamespaces]]) }
         : {}),
       coalesceWindowMs: o.coalesceWindowMs,
+      ...(o.kindWindowsMs ? { kindWindowsMs: o.kindWindowsMs } : {}),
       ...(o.batchIntervalMs !== undefined ? { batchIntervalMs: o.batchIntervalMs } : {}),
       resyncPeriodMs: o.resyncPeriodMs,
       ...(o.concurrency ? { concurrency: o.concurrency } : {}),

@@ -22,6 +22,8 @@ export interface PipelineOptions {
   /** Kinds watched in these namespaces only, whatever `namespaces` says (opt-in Secrets). */
   namespacesByKind?: ReadonlyMap<string, readonly string[]>;
   coalesceWindowMs: number;
+  /** Windows by kind that differ from `coalesceWindowMs` (EndpointSlices'). */
+  kindWindowsMs?: Readonly<Record<string, number>>;
   batchIntervalMs?: number;
   resyncPeriodMs: number;
   concurrency?: number;
@@ -58,6 +60,7 @@ export class Pipeline {
     const { metrics } = options;
     this.queue = new PendingQueue({
       windowMs: options.coalesceWindowMs,
+      ...(options.kindWindowsMs ? { kindWindowsMs: options.kindWindowsMs } : {}),
       onAdd: () => this.dispatcher.wake(),
     });
     this.dispatcher = new Dispatcher({

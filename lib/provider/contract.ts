@@ -104,6 +104,31 @@ export interface TargetGroupInventory {
   deleteUnattachedTargetGroup(ctx: ProviderContext, tg: UnattachedTargetGroup): Promise<boolean>;
 }
 
+/** A stack's fingerprint as the provider would record it after deploying the object now. */
+export interface DesiredFingerprint {
+  stackId: string;
+  /** Undefined when the object builds no model (its reconcile reports why). */
+  fingerprint?: string;
+  /** Where the provider looks for the stack's record (the AWS provider: the load balancer's name). */
+  locator: string;
+}
+
+/**
+ * For the scheduled resync's fingerprint pass: what each object's stack should record, computed
+ * from Kubernetes reads alone (through the `kube` given, a one-LIST-per-kind snapshot), and what
+ * the stacks do record, read in bulk; only the objects whose two differ are reconciled.
+ */
+export interface FingerprintSource {
+  desired(
+    obj: Readonly<MultiClusterIngress> | Readonly<MultiClusterService>,
+    kube: KubeClient,
+  ): Promise<DesiredFingerprint>;
+  /** The recorded fingerprint of each stack found, by stack ID ('' when it carries none). */
+  recorded(ctx: ProviderContext, stacks: readonly DesiredFingerprint[]): Promise<Map<string, string>>;
+  /** Cloud calls one deep drift check of an unchanged stack costs: the deep pass's budget unit. */
+  readonly deepCheckCalls: number;
+}
+
 /**
  * A multicluster provider (Go: `Interface`). Every capability is a member that answers
  * `undefined` when the provider does not offer it, so a caller asks, never guesses.
@@ -119,6 +144,8 @@ export interface MultiClusterProvider {
   inventory(): StackInventory | undefined;
   /** Its unattached target groups, for the orphan sweep; `undefined` when it has none to leak. */
   targetGroupInventory(): TargetGroupInventory | undefined;
+  /** Bulk fingerprints for the resync; `undefined`: the resync reconciles every object. */
+  fingerprints(): FingerprintSource | undefined;
 }
 
 /** What a factory may use besides its configuration. */

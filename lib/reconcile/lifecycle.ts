@@ -9,13 +9,19 @@
  * and we re-read instead of acting on stale state; the finalizer is removed only after
  * ensureDeleted succeeded.
  */
-import { findCause, errorMessage, InvalidObjectError } from '../errors.js';
+import { findCause, errorMessage, InvalidObjectError, RetryLaterError } from '../errors.js';
 import { retryOnConflict } from '../kube/conflict.js';
-import { hasFinalizer, withFinalizer, withoutFinalizer } from '../kube/finalizers.js';
+import { hasFinalizer, withoutFinalizer } from '../kube/finalizers.js';
 import { isBeingDeleted, type KubeObject, type ResourceType } from '../kube/types.js';
 import type { Balancer, MultiClusterProvider, ProviderContext } from '../provider/contract.js';
-import { semanticEqual } from '../util/equal.js';
 import { nextCondition, type ConditionStore, type ConditionUpdate } from './conditions.js';
+import {
+  clearsStatusAfterDelete,
+  lifecycleAction,
+  providerCall,
+  statusNeedsWrite,
+  withOurMetadata,
+} from './lifecycle-decisions.js';
 import { withNextStep } from './next-steps.js';
 import type { ReconcileDeps, ReconcileResult } from './types.js';
 
@@ -90,12 +96,17 @@ export async function reconcileLifecycle<T extends KubeObject, S>(
 
   const deleting = isBeingDeleted(obj);
   const decision = deleting ? { wants: false, detail: 'being deleted' } : await spec.wants(obj);
+  const action = lifecycleAction({
+    deleting,
+    wanted: decision.wants,
+    finalized: hasFinalizer(obj, spec.finalizer),
+  });
 
-  if (!decision.wants) {
-    if (!hasFinalizer(obj, spec.finalizer)) {
-      log.debug('not ours, nothing to do', { detail: decision.detail });
-      return result('ignored', decision.detail);
-    }
+  if (action === 'ignore') {
+    log.debug('not ours, nothing to do', { detail: decision.detail });
+    return result('ignored', decision.detail);
+  }
+  if (action === 'delete') {
     log.info('deleting load balancer', { detail: decision.detail });
     try {
       await spec.balancer.ensureDeleted(ctx, obj);
@@ -108,7 +119,7 @@ export async function reconcileLifecycle<T extends KubeObject, S>(
       );
       throw err;
     }
-    const removed = await removeFinalizer(deps, spec, obj, !deleting);
+    const removed = await removeFinalizer(deps, spec, obj, deleting);
     await deps.events.record(
       removed ?? obj,
       'Normal',
@@ -136,16 +147,12 @@ export async function reconcileLifecycle<T extends KubeObject, S>(
     return refuse(obj, invalid, 'object is invalid, not reconciled');
   }
 
-  const decorate = (o: T): T => {
-    const next = withFinalizer(o, spec.finalizer);
-    return spec.decorate ? spec.decorate(next) : next;
-  };
-  if (!semanticEqual(decorate(obj).metadata, obj.metadata)) {
+  const decorate = spec.decorate?.bind(spec);
+  if (withOurMetadata(obj, spec.finalizer, decorate)) {
     const hadFinalizer = hasFinalizer(obj, spec.finalizer);
-    const written = await writeWithRetry(deps, spec, obj, 'update', (current) => {
-      const next = decorate(current);
-      return semanticEqual(next.metadata, current.metadata) ? undefined : next;
-    });
+    const written = await writeWithRetry(deps, spec, obj, 'update', (current) =>
+      withOurMetadata(current, spec.finalizer, decorate),
+    );
     if (!written) return result('gone');
     obj = written;
     if (!hadFinalizer) log.info('finalizer added', { finalizer: spec.finalizer });
@@ -155,9 +162,9 @@ export async function reconcileLifecycle<T extends KubeObject, S>(
   let status: S | undefined;
   let created: boolean;
   try {
-    const existing = await spec.balancer.get(ctx, obj);
-    created = !existing.exists;
-    status = existing.exists ? await spec.balancer.update(ctx, obj) : await spec.balancer.ensure(ctx, obj);
+    const call = providerCall(await spec.balancer.get(ctx, obj));
+    created = call === 'ensure';
+    status = await spec.balancer[call](ctx, obj);
   } catch (err) {
     const invalid = findCause(err, InvalidObjectError);
     if (invalid) return refuse(obj, invalid, 'provider rejected the object');
@@ -167,9 +174,11 @@ export async function reconcileLifecycle<T extends KubeObject, S>(
       err,
     );
     await deps.events.record(obj, 'Warning', 'SyncLoadBalancerFailed', message);
+    // A throttled reconcile shows as such in the condition (reason `Throttled`).
+    const reason = findCause(err, RetryLaterError)?.reason ?? 'SyncLoadBalancerFailed';
     await reportCondition(deps, spec, obj, {
       status: 'False',
-      reason: 'SyncLoadBalancerFailed',
+      reason,
       message,
     }).catch((e: unknown) => log.warn('could not report the condition', { error: e }));
     throw err;
@@ -235,7 +244,7 @@ async function writeStatus<T extends KubeObject, S>(
   let wrote = false;
   const written = await writeWithRetry(deps, spec, obj, 'status', (current) => {
     let next = current;
-    if ((status !== undefined || clear) && !semanticEqual(spec.loadBalancerStatus(current), status)) {
+    if (statusNeedsWrite(spec.loadBalancerStatus(current), status, clear)) {
       next = spec.withLoadBalancerStatus(next, status);
     }
     if (condition && spec.condition.target === 'status') {
@@ -277,12 +286,12 @@ async function removeFinalizer<T extends KubeObject, S>(
   deps: ReconcileDeps,
   spec: LifecycleSpec<T, S>,
   obj: T,
-  clearStatus: boolean,
+  deleting: boolean,
 ): Promise<T | undefined> {
   const updated = await writeWithRetry(deps, spec, obj, 'update', (current) =>
     hasFinalizer(current, spec.finalizer) ? withoutFinalizer(current, spec.finalizer) : undefined,
   );
-  if (clearStatus && updated && spec.loadBalancerStatus(updated) !== undefined) {
+  if (updated && clearsStatusAfterDelete(deleting, spec.loadBalancerStatus(updated))) {
     await writeStatus(deps, spec, updated, undefined, undefined, true);
   }
   return updated;

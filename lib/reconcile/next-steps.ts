@@ -79,7 +79,7 @@ const FAILURE_STEPS: Array<{ matches: (err: unknown) => boolean; step: string }>
   },
   {
     matches: (err) => findCause(err, RetryLaterError) !== undefined,
-    step: 'transient: it is retried automatically after a backoff; act only if it persists (then see the ELBv2 throttling metric and lower maxCallsPerSecond, or look for another client using the same account`s ELBv2 API)',
+    step: 'transient: it is retried automatically after a backoff; act only if it persists (then see the ELBv2 throttling metric and lower the deployment`s elbv2CallsPerSecond, or look for another client using the same account`s ELBv2 API)',
   },
   {
     matches: (err) => kubeStatus(err) === 403,

@@ -55,13 +55,39 @@ export function loadRuntimeConfig(env: NodeJS.ProcessEnv = process.env): Runtime
 export interface ResyncConfig {
   /** NOTIFICATION_QUEUE_URL: the queue the resync notifications go to. */
   queueUrl: string;
+  /** RESYNC_PERIOD_SECONDS (default 600): how often the schedule runs the resync. */
+  periodSeconds: number;
+  /** DEEP_RESYNC_INTERVAL_SECONDS (default 36000, LBC's 10 h): each object's deep drift check. */
+  deepIntervalSeconds: number;
+  /**
+   * DEEP_RESYNC_BUDGET_SHARE (default 0.1): the share of the deployment's ELBv2 budget
+   * (ELBV2_CALLS_PER_SECOND) deep drift checks may spend; no cap without a budget.
+   */
+  deepBudgetShare: number;
+  /** ELBV2_CALLS_PER_SECOND: the deployment's share of the account's ELBv2 budget. */
+  elbv2CallsPerSecond?: number;
+}
+
+function positiveNumber(env: NodeJS.ProcessEnv, name: string, fallback: number, max = Infinity): number {
+  const raw = env[name]?.trim();
+  const value = raw ? Number(raw) : fallback;
+  if (!Number.isFinite(value) || value <= 0 || value > max)
+    throw new ConfigError(`${name} must be a number in (0, ${max}], got "${raw}"`);
+  return value;
 }
 
 export function loadResyncConfig(env: NodeJS.ProcessEnv = process.env): ResyncConfig {
   const queueUrl = env.NOTIFICATION_QUEUE_URL?.trim();
   if (!queueUrl)
     throw new ConfigError('NOTIFICATION_QUEUE_URL is not set: the queue the resync notifications go to');
-  return { queueUrl };
+  const budget = env.ELBV2_CALLS_PER_SECOND?.trim();
+  return {
+    queueUrl,
+    periodSeconds: positiveNumber(env, 'RESYNC_PERIOD_SECONDS', 600),
+    deepIntervalSeconds: positiveNumber(env, 'DEEP_RESYNC_INTERVAL_SECONDS', 36_000),
+    deepBudgetShare: positiveNumber(env, 'DEEP_RESYNC_BUDGET_SHARE', 0.1, 1),
+    ...(budget ? { elbv2CallsPerSecond: positiveNumber(env, 'ELBV2_CALLS_PER_SECOND', 0) } : {}),
+  };
 }
 
 /** What the scheduled orphan sweep needs besides the runtime. */

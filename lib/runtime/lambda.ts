@@ -16,6 +16,7 @@ import { createKubeClient, loadKubeConfig, type KubeConfigSource } from '../kube
 import type { KubeClient } from '../kube/client.js';
 import { lazy } from '../util/lazy.js';
 import { loadRuntimeConfig } from './config.js';
+import { withInvocationSignal } from './invocation-signal.js';
 import { createRuntimeWith, type Runtime } from './runtime.js';
 
 export const logger: Logger = createLogger();
@@ -71,7 +72,11 @@ export async function runtimeFor(context: Context): Promise<Runtime> {
 export type Handler<E, R> = (event: E, context: Context, opts: { signal: AbortSignal }) => Promise<R>;
 
 export function lambdaHandler<E, R>(handler: Handler<E, R>) {
-  const fn = middy<E, R, Error, Context>({ timeoutEarlyInMillis: EARLY_TIMEOUT_MS }).handler(handler);
+  // middy's own signal is shared by every invocation in the process: each gets its own instead.
+  const fn = middy<E, R, Error, Context>({ timeoutEarlyInMillis: EARLY_TIMEOUT_MS }).handler(
+    (event, context) =>
+      withInvocationSignal(context, EARLY_TIMEOUT_MS, (signal) => handler(event, context, { signal })),
+  );
   const pt = powertoolsOf(logger);
   if (pt) fn.use(injectLambdaContext(pt, { resetKeys: true }));
   fn.use(publishMetrics());

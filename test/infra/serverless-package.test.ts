@@ -66,6 +66,22 @@ describe('osls package', () => {
     expect(sqsFn.Properties.ReservedConcurrentExecutions).toBeGreaterThan(0);
   });
 
+  it('derives reserved concurrency and per-container ELBv2 rate from the one budget parameter', () => {
+    const fns = Object.fromEntries(
+      byType('AWS::Lambda::Function').map(([, r]) => [
+        r.Properties.FunctionName.split('-').pop(),
+        r.Properties,
+      ]),
+    );
+    const env = (f: string) => fns[f]!.Environment.Variables;
+    // elbv2CallsPerSecond: 2 → 2 sqs containers × 1 call/s each.
+    expect(env('sqs').ELBV2_CALLS_PER_SECOND).toBe('2');
+    expect(
+      fns.sqs!.ReservedConcurrentExecutions * Number(env('sqs').ELBV2_CALLS_PER_SECOND_PER_CONTAINER),
+    ).toBe(2);
+    expect(env('resync').RESYNC_PERIOD_SECONDS).toBe('600');
+  });
+
   it('schedules the resync and the orphan sweep', () => {
     const rules = byType('AWS::Events::Rule').map(([, r]) => r.Properties);
     expect(rules.map((r) => r.ScheduleExpression).sort()).toEqual(['rate(1 hour)', 'rate(10 minutes)']);

@@ -3,7 +3,17 @@
  * RetryLaterError with a backoff hint; the calls-per-second cap spaces out a container's calls.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { elbv2ClientFor } from '../../dev/elbv2-sim/index.js';
+import { elbv2ClientFor, startElbv2Simulator } from '../../dev/elbv2-sim/index.js';
+import { awsConfigFor } from '../../dev/local/pipeline.js';
+import {
+  ingressClass,
+  minimalIngress as scenarioIngress,
+  serveService as scenarioService,
+} from '../../dev/local/scenario.js';
+import type { MultiClusterIngress } from '../../lib/karmada/types.js';
+import { Resources } from '../../lib/kube/resources.js';
+import { CONDITION_ANNOTATION } from '../../lib/reconcile/conditions.js';
+import { notify, startHarness } from '../support/harness.js';
 import { RetryLaterError } from '../../lib/errors.js';
 import { AwsProvider } from '../../lib/providers/aws/index.js';
 import { collectedSlice, minimalIngress, service } from '../fixtures/aws/objects.js';
@@ -32,7 +42,8 @@ describe('throttling', () => {
       .catch((x: unknown) => x);
     expect(err).toBeInstanceOf(RetryLaterError);
     const retry = err as RetryLaterError;
-    expect(retry.message).toMatch(/DescribeLoadBalancers failed after retries/);
+    expect(retry.message).toMatch(/ELBv2 throttled DescribeLoadBalancers/);
+    expect(retry.reason).toBe('Throttled');
     expect(retry.retryAfterSeconds).toBeGreaterThanOrEqual(20);
     expect(retry.retryAfterSeconds).toBeLessThan(40);
     // Bounded: exactly maxAttempts requests, then the reconcile gave up (nothing else was tried).
@@ -47,6 +58,7 @@ describe('throttling', () => {
       .ensure(e.ctx, mcs('serve'))
       .catch((x: unknown) => x);
     expect(err).toBeInstanceOf(RetryLaterError);
+    expect((err as RetryLaterError).reason).toBeUndefined();
     expect((err as RetryLaterError).retryAfterSeconds).toBeGreaterThanOrEqual(10);
     expect((err as RetryLaterError).retryAfterSeconds).toBeLessThan(20);
     e.sim.faults.clear();
@@ -76,5 +88,36 @@ describe('calls-per-second cap (maxCallsPerSecond)', () => {
     await e.provider.mcsLoadBalancer().ensure(e.ctx, mcs('serve'));
     await e.provider.loadBalancer().update({ ...e.ctx, resync: true }, minimalIngress());
     expect(Date.now() - started).toBeLessThan(1000);
+  });
+});
+
+describe('a throttled reconcile, end to end', () => {
+  it('backs off with jitter and shows Throttled in the LoadBalancerReady condition', async () => {
+    process.env.AWS_ACCESS_KEY_ID ??= 'throttle';
+    process.env.AWS_SECRET_ACCESS_KEY ??= 'throttle';
+    const sim = await startElbv2Simulator({ faults: { throttle: 1 } });
+    const h = await startHarness({ provider: 'aws', providerConfig: awsConfigFor(sim, { maxAttempts: 1 }) });
+    try {
+      await h.seed([ingressClass(), scenarioService(), scenarioIngress()]);
+      const hints: number[] = [];
+      for (let i = 0; i < 4; i++) {
+        const [r] = await h.deliver(notify(scenarioIngress(), 'added'));
+        expect(r?.ok).toBe(false);
+        hints.push(r!.retryAfterSeconds!);
+      }
+      // Jittered, within 20 to 40 s: long enough for the shared bucket to refill.
+      expect(hints.every((s) => s >= 20 && s < 40)).toBe(true);
+      const stored = await h.kube.get<MultiClusterIngress>(
+        Resources.MultiClusterIngress,
+        'default',
+        'minimal-ingress',
+      );
+      const condition = JSON.parse(stored!.metadata.annotations![CONDITION_ANNOTATION]!);
+      expect(condition).toMatchObject({ type: 'LoadBalancerReady', status: 'False', reason: 'Throttled' });
+      expect(condition.message).toMatch(/throttled .*retrying in about \d+ s/);
+    } finally {
+      await h.close();
+      await sim.close();
+    }
   });
 });

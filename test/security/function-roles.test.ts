@@ -218,11 +218,21 @@ describe('each function role holds only what its code calls', () => {
     }, 60_000);
   }
 
-  it('resync: calls no ELBv2 action and only sends to the queue, exactly its role', async () => {
+  it('resync: reads fingerprint tags in bulk and sends to the queue, within its role', async () => {
     const { handler } = await import('../../functions/resync.js');
     const seen = await observe(() => handler({}, lambdaContext('resync')));
-    expect(sorted(seen)).toEqual(['sqs:SendMessage']);
-    expect(sorted(roleActions('resync'))).toEqual(sorted(seen));
+    // DescribeTags only when load balancers of ours exist at that moment.
+    expect(sorted(seen)).toEqual(
+      expect.arrayContaining(['elasticloadbalancing:DescribeLoadBalancers', 'sqs:SendMessage']),
+    );
+    expect(sorted(roleActions('resync'))).toEqual(
+      sorted([
+        'elasticloadbalancing:DescribeLoadBalancers',
+        'elasticloadbalancing:DescribeTags',
+        'sqs:SendMessage',
+      ]),
+    );
+    expect([...seen].filter((a) => !roleActions('resync').has(a))).toEqual([]);
   }, 60_000);
 
   it('sweep: lists and deletes orphans, exactly its role', async () => {

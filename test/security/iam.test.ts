@@ -395,8 +395,11 @@ describe('IAM: each role holds only what its function does', () => {
   const actions = (fn: FunctionName) => new Set(roles[fn]!.flatMap((s) => list(s.Action)));
   const elbv2 = (fn: FunctionName) => [...actions(fn)].filter((a) => a.startsWith('elasticloadbalancing:'));
 
-  it('resync holds no ELBv2 right; only it may send to the queue', () => {
-    expect(elbv2('resync')).toEqual([]);
+  it('resync only reads load balancers and their tags (the fingerprint pass); only it may send to the queue', () => {
+    expect(elbv2('resync').sort()).toEqual([
+      'elasticloadbalancing:DescribeLoadBalancers',
+      'elasticloadbalancing:DescribeTags',
+    ]);
     for (const fn of FUNCTION_NAMES) expect(actions(fn).has('sqs:SendMessage'), fn).toBe(fn === 'resync');
   });
 

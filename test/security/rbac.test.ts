@@ -20,7 +20,7 @@ import {
 } from '../../dev/local/scenario.js';
 import { WATCHED_TYPES } from '../../lib/forwarder/watched.js';
 import { MemoryLogger } from '../../lib/log/logger.js';
-import { enqueueResync } from '../../lib/maintenance/resync.js';
+import { enqueueResync, resyncPass } from '../../lib/maintenance/resync.js';
 import { sweepOrphans } from '../../lib/maintenance/sweep.js';
 import { Resources } from '../../lib/kube/resources.js';
 import type { KubeObject, ResourceType } from '../../lib/kube/types.js';
@@ -246,6 +246,14 @@ async function runScenarios(h: Harness, seen: RequestRecord[]): Promise<void> {
   const namespaces = allowed ? { namespaces: allowed } : {};
   await observe(h, seen, () =>
     enqueueResync(h.kube, { send: async () => ({ failed: [] }) }, logger, namespaces),
+  );
+  await observe(h, seen, () =>
+    resyncPass(h.kube, h.runtime.provider, { send: async () => ({ failed: [] }) }, logger, {
+      ...namespaces,
+      providerIngressClass: h.runtime.config.providerIngressClass,
+      ctx: { signal, logger },
+      deep: { intervalMs: 36_000_000, periodMs: 600_000 },
+    }),
   );
   await observe(h, seen, () =>
     sweepOrphans(h.kube, h.runtime.provider, { graceSeconds: 0, signal, logger, ...namespaces }),

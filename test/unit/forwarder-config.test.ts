@@ -16,6 +16,21 @@ describe('Function: parseDuration', () => {
 });
 
 describe('Function: loadConfig', () => {
+  it("gives EndpointSlices a longer window, bounded, and never shorter than the default's", () => {
+    const target = ['--sink-target', 'https://sqs.eu-west-1.amazonaws.com/1/q.fifo'];
+    expect(loadConfig(target, {}).endpointSliceWindowMs).toBe(1000);
+    expect(loadConfig([...target, '--endpointslice-coalesce-window', '3s'], {}).endpointSliceWindowMs).toBe(
+      3000,
+    );
+    expect(
+      loadConfig([...target, '--coalesce-window', '2s', '--endpointslice-coalesce-window', '1s'], {})
+        .endpointSliceWindowMs,
+    ).toBe(2000);
+    expect(() => loadConfig([...target, '--endpointslice-coalesce-window', '11s'], {})).toThrow(
+      /at most 10s/,
+    );
+  });
+
   it('applies defaults', () => {
     const c = loadConfig(['--sink-target', 'https://sqs.eu-west-1.amazonaws.com/1/q.fifo'], {});
     expect(c).toMatchObject({

@@ -121,7 +121,7 @@ describe('Dispatcher batch interval', () => {
   /** A sink with a queue-like round trip that records each call's size. */
   class SlowSink implements Sink {
     readonly name = 'slow';
-    readonly maxBatch = 10;
+    readonly maxBatch: number = 10;
     sizes: number[] = [];
     async send(batch: readonly ChangeNotification[]): Promise<SendResult> {
       this.sizes.push(batch.length);
@@ -157,5 +157,38 @@ describe('Dispatcher batch interval', () => {
     const eager = await meanBatch(0);
     const ticked = await meanBatch(20);
     expect(ticked).toBeGreaterThan(eager * 1.5);
+  });
+
+  it('under load sends only full calls, or what waited a batch interval', async () => {
+    vi.useFakeTimers();
+    try {
+      class TenPerCall extends SlowSink {
+        override readonly maxBatch = 50;
+        readonly perCall = 10;
+      }
+      const sink = new TenPerCall();
+      const queue = new PendingQueue({ windowMs: 10, now: () => Date.now(), onAdd: () => dispatcher.wake() });
+      const dispatcher: Dispatcher = new Dispatcher({
+        queue,
+        sink,
+        logger: new MemoryLogger(),
+        metrics: createMetrics(),
+        batchIntervalMs: 20,
+        now: () => Date.now(),
+      });
+      // 500 changes per second to distinct objects, then quiet.
+      for (let i = 0; i < 200; i++) {
+        queue.add(note('modified', `o${i}`, 1));
+        await vi.advanceTimersByTimeAsync(2);
+      }
+      await vi.advanceTimersByTimeAsync(200);
+      dispatcher.stop();
+      expect(sink.sizes.reduce((a, b) => a + b, 0)).toBe(200);
+      // The first goes alone (nothing was in flight); every other call is full, bar the last.
+      expect(sink.sizes.slice(1, -1).every((n) => n % 10 === 0)).toBe(true);
+      expect(200 / sink.sizes.length).toBeGreaterThanOrEqual(8);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

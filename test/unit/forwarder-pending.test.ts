@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { PendingQueue } from '../../lib/forwarder/pending.js';
+import { Resources } from '../../lib/kube/resources.js';
 import { note } from './forwarder-fixtures.js';
+
+const slice = (name: string, rv: number, old?: number) =>
+  note('modified', name, rv, old, undefined, Resources.EndpointSlice);
 
 function clock(): { now: () => number; advance: (ms: number) => void } {
   let t = 0;
@@ -91,5 +95,45 @@ describe('Class: PendingQueue', () => {
     q.take(1);
     expect(q.clear()).toBe(2);
     expect(q.size).toBe(0);
+  });
+
+  it('gives EndpointSlices their own window, counted from the first change and never extended', () => {
+    // Prepare
+    const c = clock();
+    const q = new PendingQueue({ windowMs: 100, kindWindowsMs: { EndpointSlice: 1000 }, now: c.now });
+    q.add(slice('member1-serve', 2, 1));
+    c.advance(10);
+    q.add(note('modified', 'svc', 2, 1));
+    // Act: the slice keeps changing, every 100 ms, for longer than its window.
+    const taken: string[] = [];
+    for (let t = 0; t < 1500; t += 100) {
+      q.add(slice('member1-serve', 3 + t, 2 + t));
+      const out = q.take(10);
+      q.done(out);
+      taken.push(...out.map((n) => `${c.now()}:${n.ref.kind}`));
+      c.advance(100);
+    }
+    // Assess: the Service left after its 100 ms; the slice after exactly its 1 s, merged into one.
+    expect(taken[0]).toBe('110:Service');
+    expect(taken[1]).toBe('1010:EndpointSlice');
+    expect(q.nextReadyAt()).toBe(2110);
+  });
+
+  it('merges lanes in readyAt order, and counts what a full call could carry', () => {
+    const c = clock();
+    const q = new PendingQueue({ windowMs: 10, kindWindowsMs: { EndpointSlice: 30 }, now: c.now });
+    q.add(slice('s1', 2, 1)); // ready at 30
+    c.advance(5);
+    q.add(note('added', 'a', 1)); // ready at 15
+    c.advance(16);
+    q.add(note('added', 'b', 1)); // ready at 31
+    expect(q.readyAtOf(1)).toBe(15);
+    expect(q.readyAtOf(2)).toBe(30);
+    expect(q.readyAtOf(3)).toBe(31);
+    expect(q.readyAtOf(4)).toBeUndefined();
+    expect(q.readyCount(10)).toBe(1);
+    c.advance(10);
+    expect(q.readyCount(10)).toBe(3);
+    expect(q.take(10).map((n) => n.ref.name)).toEqual(['a', 's1', 'b']);
   });
 });

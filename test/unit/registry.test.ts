@@ -21,6 +21,7 @@ const stub = (name: string): MultiClusterProvider => ({
   mcsLoadBalancer: () => undefined,
   inventory: () => undefined,
   targetGroupInventory: () => undefined,
+  fingerprints: () => undefined,
 });
 
 describe('Function: registerMultiClusterProvider', () => {

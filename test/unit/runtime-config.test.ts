@@ -27,10 +27,34 @@ describe('Function: loadSweepConfig', () => {
 });
 
 describe('Function: loadResyncConfig', () => {
-  it('reads the queue URL', () => {
+  it('reads the queue URL; the deep check defaults to every 10 h within 10% of the budget', () => {
     expect(loadResyncConfig({ NOTIFICATION_QUEUE_URL: ' https://sqs.example/q.fifo ' })).toStrictEqual({
       queueUrl: 'https://sqs.example/q.fifo',
+      periodSeconds: 600,
+      deepIntervalSeconds: 36_000,
+      deepBudgetShare: 0.1,
     });
+  });
+
+  it('reads the schedule, the deep interval, its budget share and the deployment budget', () => {
+    expect(
+      loadResyncConfig({
+        NOTIFICATION_QUEUE_URL: 'q',
+        RESYNC_PERIOD_SECONDS: '300',
+        DEEP_RESYNC_INTERVAL_SECONDS: '7200',
+        DEEP_RESYNC_BUDGET_SHARE: '0.25',
+        ELBV2_CALLS_PER_SECOND: '2',
+      }),
+    ).toStrictEqual({
+      queueUrl: 'q',
+      periodSeconds: 300,
+      deepIntervalSeconds: 7200,
+      deepBudgetShare: 0.25,
+      elbv2CallsPerSecond: 2,
+    });
+    expect(() => loadResyncConfig({ NOTIFICATION_QUEUE_URL: 'q', DEEP_RESYNC_BUDGET_SHARE: '2' })).toThrow(
+      /DEEP_RESYNC_BUDGET_SHARE must be a number in \(0, 1\]/,
+    );
   });
 
   it('refuses to run without a queue, naming the variable', () => {

@@ -16,6 +16,8 @@ export interface Sink {
   readonly name: 'sqs' | 'lambda' | 'http' | (string & {});
   /** Most notifications the dispatcher should hand over in one `send`. */
   readonly maxBatch: number;
+  /** Most notifications one call to the target carries (SQS: 10), when less than `maxBatch`. */
+  readonly perCall?: number;
   /** Never throws: failures come back in `failed`. */
   send(batch: readonly ChangeNotification[], signal?: AbortSignal): Promise<SendResult>;
   close?(): void;

@@ -3,12 +3,28 @@
  * imported module keeps every export it has: importing `index.ts` would carry the IAM policy
  * generator, the plan printer and the model builders' re-exports into every cold start.
  */
+import { ProviderConfigError } from '../../errors.js';
 import type { ProviderFactory } from '../../provider/contract.js';
-import { createElbv2Client, parseAwsConfig } from './config.js';
+import { createElbv2Client, parseAwsConfig, type AwsProviderConfig } from './config.js';
 import { AwsProvider } from './provider.js';
 
-/** ProviderFactory: parses and validates the configuration file, then builds the provider. */
+/**
+ * ProviderFactory: parses and validates the configuration file, then builds the provider. The
+ * deployment's per-container ELBv2 rate (ELBV2_CALLS_PER_SECOND_PER_CONTAINER, derived from its
+ * budget share in serverless.yml) caps the file's `maxCallsPerSecond`: the lower one wins.
+ */
 export const createAwsProvider: ProviderFactory = (configText, deps) => {
-  const config = parseAwsConfig(configText);
+  const config = withContainerRate(parseAwsConfig(configText), process.env);
   return new AwsProvider(config, deps, { client: createElbv2Client(config) });
 };
+
+export function withContainerRate(config: AwsProviderConfig, env: NodeJS.ProcessEnv): AwsProviderConfig {
+  const raw = env.ELBV2_CALLS_PER_SECOND_PER_CONTAINER?.trim();
+  if (!raw) return config;
+  const rate = Number(raw);
+  if (!Number.isFinite(rate) || rate <= 0)
+    throw new ProviderConfigError(
+      `ELBV2_CALLS_PER_SECOND_PER_CONTAINER must be a positive number, got "${raw}"`,
+    );
+  return { ...config, maxCallsPerSecond: Math.min(rate, config.maxCallsPerSecond ?? Infinity) };
+}

@@ -260,9 +260,10 @@ export const ELBV2_MUTATING_ACTIONS: readonly MutatingAction[] = [
  * What a function does with ELBv2. `reconcile` (sqs, invoke, http) builds, changes and, on an
  * object's deletion, deletes stacks: every action. `sweep` lists the owner's inventory and
  * deletes orphaned load balancers and target groups (lib/providers/aws/deploy/deletion.ts's
- * planDeletion emits nothing else): it can never create or change anything.
+ * planDeletion emits nothing else): it can never create or change anything. `resync` reads every
+ * load balancer's fingerprint tag in bulk (lib/providers/aws/fingerprints.ts): two Describe actions.
  */
-export type Elbv2Access = 'reconcile' | 'sweep';
+export type Elbv2Access = 'reconcile' | 'sweep' | 'resync';
 
 export const ELBV2_ACCESS: Record<Elbv2Access, readonly Elbv2Action[]> = {
   reconcile: [...ELBV2_DESCRIBE_ACTIONS, ...ELBV2_MUTATING_ACTIONS].sort(),
@@ -273,6 +274,7 @@ export const ELBV2_ACCESS: Record<Elbv2Access, readonly Elbv2Action[]> = {
     'DescribeTags',
     'DescribeTargetGroups',
   ],
+  resync: ['DescribeLoadBalancers', 'DescribeTags'],
 };
 
 /** The statements for one access level; each keeps only the actions that level needs. */

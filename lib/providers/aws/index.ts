@@ -13,7 +13,7 @@
  * - iam.ts: the minimal IAM policy; inputs.ts: reads Services and collected EndpointSlices;
  *   provider.ts: the contract's balancers; inventory.ts: the orphan sweep's inventory.
  */
-export { createAwsProvider } from './factory.js';
+export { createAwsProvider, withContainerRate } from './factory.js';
 export {
   AwsProvider,
   AWS_PROVIDER_NAME,

@@ -24,7 +24,11 @@ import type {
   ProviderDependencies,
   StackInventory,
   TargetGroupInventory,
+  DesiredFingerprint,
+  FingerprintSource,
 } from '../../provider/contract.js';
+import { AwsFingerprints } from './fingerprints.js';
+import { stackFingerprint } from './model/fingerprint.js';
 import type { StackRef } from '../../provider/stack-id.js';
 import type { AwsProviderConfig } from './config.js';
 import {
@@ -70,7 +74,8 @@ interface StackKindAdapter<O> {
   owner(obj: Readonly<O>): StackOwner;
   /** The wanted name first, then names a previous spec may have used. */
   names(obj: Readonly<O>): string[];
-  build(obj: Readonly<O>): Promise<Stack>;
+  /** The desired stack, read through `kube` (the provider's client unless given). */
+  build(obj: Readonly<O>, kube?: KubeClient): Promise<Stack>;
 }
 
 export interface PlanResult {
@@ -134,6 +139,16 @@ export class AwsBalancer<O> implements Balancer<O, AwsLoadBalancerStatus> {
     });
   }
 
+  /** The fingerprint a deploy would record now, from Kubernetes reads through `kube` only. */
+  async desiredFingerprint(obj: Readonly<O>, kube: KubeClient): Promise<DesiredFingerprint> {
+    const where = { stackId: this.kind.owner(obj).stackId, locator: this.kind.names(obj)[0] ?? '' };
+    try {
+      return { ...where, fingerprint: stackFingerprint(await this.kind.build(obj, kube)) };
+    } catch {
+      return where; // the object's reconcile reports why it builds no model
+    }
+  }
+
   async ensureDeleted(ctx: ProviderContext, obj: Readonly<O>): Promise<void> {
     await this.delete(ctx, obj, this.provider.config.dryRun === true);
   }
@@ -180,6 +195,7 @@ export class AwsProvider implements MultiClusterProvider {
   readonly ingress: AwsBalancer<MultiClusterIngress>;
   readonly service: AwsBalancer<MultiClusterService>;
   readonly stacks: AwsInventory;
+  readonly fingerprintSource: AwsFingerprints;
   /** Per reconcile (the lifecycle passes one ProviderContext to get() and then update()). */
   private readonly memos = new WeakMap<ProviderContext, LookupMemo>();
   private readonly kube: KubeClient;
@@ -196,12 +212,22 @@ export class AwsProvider implements MultiClusterProvider {
     this.ingress = new AwsBalancer<MultiClusterIngress>(this, {
       owner: (mci) => stackOwner('mci', mci, config.ownerId),
       names: (mci) => ingressLoadBalancerNames(mci, config),
-      build: async (mci) => buildIngressStack({ mci, ...(await readIngressInputs(deps.kube, mci)), config }),
+      build: async (mci, kube = deps.kube) =>
+        buildIngressStack({ mci, ...(await readIngressInputs(kube, mci)), config }),
     });
     this.service = new AwsBalancer<MultiClusterService>(this, {
       owner: (mcs) => stackOwner('mcs', mcs, config.ownerId),
       names: (mcs) => serviceLoadBalancerNames(mcs, config),
-      build: async (mcs) => buildServiceStack({ mcs, ...(await readServiceInputs(deps.kube, mcs)), config }),
+      build: async (mcs, kube = deps.kube) =>
+        buildServiceStack({ mcs, ...(await readServiceInputs(kube, mcs)), config }),
+    });
+    this.fingerprintSource = new AwsFingerprints({
+      ownerId: config.ownerId,
+      context: (ctx, owner) => this.context(ctx, owner),
+      desired: (obj, kube) =>
+        obj.kind === 'MultiClusterService'
+          ? this.service.desiredFingerprint(obj as MultiClusterService, kube)
+          : this.ingress.desiredFingerprint(obj as MultiClusterIngress, kube),
     });
     this.stacks = new AwsInventory({
       ownerId: config.ownerId,
@@ -237,6 +263,9 @@ export class AwsProvider implements MultiClusterProvider {
   }
   providerName(): string {
     return AWS_PROVIDER_NAME;
+  }
+  fingerprints(): FingerprintSource {
+    return this.fingerprintSource;
   }
   inventory(): StackInventory {
     return this.stacks;

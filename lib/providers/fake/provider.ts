@@ -16,6 +16,7 @@ import type {
   ProviderFactory,
   StackInventory,
   TargetGroupInventory,
+  FingerprintSource,
 } from '../../provider/contract.js';
 import { parseStackId, stackId, type StackKind } from '../../provider/stack-id.js';
 import type {
@@ -79,6 +80,10 @@ export class FakeProvider implements MultiClusterProvider {
   }
   /** A record has no parts that could leak on their own. */
   targetGroupInventory(): TargetGroupInventory | undefined {
+    return undefined;
+  }
+  /** Nothing to save: a resync reconciles every object (it costs no cloud calls here). */
+  fingerprints(): FingerprintSource | undefined {
     return undefined;
   }
 

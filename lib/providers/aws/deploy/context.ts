@@ -157,6 +157,13 @@ export async function call<T>(
   } catch (err) {
     if (ctx.signal.aborted)
       throw new CancelledError(`reconcile cancelled during ${operation}`, { cause: err });
+    if (isThrottling(err)) {
+      const retryAfterSeconds = retryAfterFor(err);
+      throw new RetryLaterError(
+        `ELBv2 throttled ${operation} through the SDK's retries (the account's API rate is shared); retrying in about ${retryAfterSeconds} s`,
+        { cause: err, retryAfterSeconds, reason: 'Throttled' },
+      );
+    }
     if (isTransient(err)) {
       throw new RetryLaterError(`ELBv2 ${operation} failed after retries: ${errorMessage(err)}`, {
         cause: err,

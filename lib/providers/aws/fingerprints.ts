@@ -1,0 +1,76 @@
+/**
+ * The AWS provider's bulk fingerprints for the resync (FingerprintSource): the desired one comes
+ * from the model alone (no AWS call), the recorded ones from every load balancer's fingerprint
+ * tag, read in bulk: the account's load balancers paged 400 at a time (DescribeLoadBalancers),
+ * then the tags of ours only (by the names our objects want), 20 ARNs per DescribeTags. For N
+ * stacks among L load balancers that is ⌈L/400⌉ + ⌈N/20⌉ calls, where one reconcile per object
+ * (even on the fingerprint fast path) costs 2N.
+ */
+import { DescribeLoadBalancersCommand, type LoadBalancer } from '@aws-sdk/client-elastic-load-balancing-v2';
+import type { MultiClusterIngress, MultiClusterService } from '../../karmada/types.js';
+import type { KubeClient } from '../../kube/client.js';
+import type { DesiredFingerprint, FingerprintSource, ProviderContext } from '../../provider/contract.js';
+import { call, type DeployContext } from './deploy/context.js';
+import { describeTags } from './deploy/describe.js';
+import { FINGERPRINT_TAG, isOwnedBy, type StackOwner } from './tagging.js';
+
+/** DescribeLoadBalancers' largest page. */
+const PAGE_SIZE = 400;
+
+/**
+ * What one deep drift check of an unchanged ALB costs (bench/README.md, "no-op, resync":
+ * DescribeLoadBalancers, DescribeTags ×3, DescribeTargetGroups, DescribeListeners, DescribeRules,
+ * DescribeTargetHealth); an NLB costs one less.
+ */
+export const DEEP_CHECK_CALLS = 8;
+
+export interface AwsFingerprintsOptions {
+  ownerId: string;
+  context(ctx: ProviderContext, owner: StackOwner): DeployContext;
+  desired(
+    obj: Readonly<MultiClusterIngress> | Readonly<MultiClusterService>,
+    kube: KubeClient,
+  ): Promise<DesiredFingerprint>;
+}
+
+export class AwsFingerprints implements FingerprintSource {
+  readonly deepCheckCalls = DEEP_CHECK_CALLS;
+
+  constructor(private readonly options: AwsFingerprintsOptions) {}
+
+  desired(
+    obj: Readonly<MultiClusterIngress> | Readonly<MultiClusterService>,
+    kube: KubeClient,
+  ): Promise<DesiredFingerprint> {
+    return this.options.desired(obj, kube);
+  }
+
+  async recorded(ctx: ProviderContext, stacks: readonly DesiredFingerprint[]): Promise<Map<string, string>> {
+    const dctx = this.options.context(ctx, { ownerId: this.options.ownerId, stackId: '' });
+    const wanted = new Map(stacks.map((s) => [s.locator, s.stackId]));
+    const found: Array<{ lb: LoadBalancer; stackId: string }> = [];
+    let marker: string | undefined;
+    do {
+      const res = await call(dctx, 'DescribeLoadBalancers', (o) =>
+        dctx.client.send(new DescribeLoadBalancersCommand({ Marker: marker, PageSize: PAGE_SIZE }), o),
+      );
+      for (const lb of res.LoadBalancers ?? []) {
+        const stackId = wanted.get(lb.LoadBalancerName ?? '');
+        if (stackId !== undefined && lb.LoadBalancerArn) found.push({ lb, stackId });
+      }
+      marker = res.NextMarker;
+    } while (marker);
+    const tags = await describeTags(
+      dctx,
+      found.map((f) => f.lb.LoadBalancerArn ?? ''),
+    );
+    const out = new Map<string, string>();
+    for (const { lb, stackId } of found) {
+      const t = tags.get(lb.LoadBalancerArn ?? '') ?? {};
+      // A load balancer under our name that is not this stack's is not its record.
+      if (isOwnedBy(t, { ownerId: this.options.ownerId, stackId }))
+        out.set(stackId, t[FINGERPRINT_TAG] ?? '');
+    }
+    return out;
+  }
+}
