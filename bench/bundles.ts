@@ -37,7 +37,7 @@ interface Start {
   clients: Client[];
 }
 
-const AWS_PROVIDER = 'lib/providers/aws/index.ts';
+const AWS_PROVIDER = 'lib/providers/aws/factory.ts';
 const SECRETS_MANAGER = 'node_modules/@middy/secrets-manager/index.js';
 const SSM = 'node_modules/@middy/ssm/index.js';
 

@@ -10,7 +10,7 @@ import { isProviderRegistered, registerMultiClusterProvider } from '../provider/
 // The names are written out rather than imported: importing a constant from a provider's module
 // would load the whole provider with it. A unit test checks them against the providers' own.
 export const BUILTIN_PROVIDERS = {
-  aws: async (config, deps) => (await import('./aws/index.js')).createAwsProvider(config, deps),
+  aws: async (config, deps) => (await import('./aws/factory.js')).createAwsProvider(config, deps),
   fake: async (config, deps) => (await import('./fake/provider.js')).createFakeProvider(config, deps),
 } as const satisfies Record<string, ProviderFactory>;
 

@@ -140,7 +140,12 @@ describe.skipIf(!hasKubectl)('npm start', () => {
       await second.wait(/mci default\/minimal-ingress: plan: no changes \(fingerprint matches\)/, 30_000);
       await second.wait(/Events from earlier runs are not repeated/, 10_000);
       expect((await second.wait(/ELBv2:\s+simulator at (\S+) /, 10_000))[1]).toBe(`http://127.0.0.1:${port}`);
-      expect(second.output()).not.toMatch(/EnsuredLoadBalancer|DeletedLoadBalancer|\+ create LoadBalancer/);
+      // The MCI's load balancer is kept, and no Event of the first run is told again. (The MCS deleted
+      // above is seeded again on this start and may get a new NLB at any moment: that is new work.)
+      const again = second.output();
+      expect(again).not.toMatch(/mci default\/minimal-ingress: .*EnsuredLoadBalancer/);
+      expect(again).not.toMatch(/mci default\/minimal-ingress: plan \(\d+ changes?\)/);
+      expect(again).not.toMatch(/DeletedLoadBalancer/);
     } finally {
       await second.stop();
     }
