@@ -14,10 +14,10 @@ export default defineConfig({
       exclude: ['lib/generated/**'],
       reporter: ['text-summary', 'json-summary'],
       reportsDirectory: 'coverage',
-      // Just under what was measured on 2026-12-01 (lib/, unit + reconcile + AWS integration
-      // tests: statements 82.6, branches 71.3, functions 85.7, lines 84.6 %); the full suite
-      // covers at least as much. Raise them as tests are added, never lower them to pass.
-      thresholds: { statements: 78, branches: 68, functions: 80, lines: 80 },
+      // A few points under what the full suite measured on 2026-12-01 (lib/: statements 93.98,
+      // branches 82.19, functions 96.23, lines 95.9 %), leaving room for timing-dependent paths.
+      // Raise them as tests are added, never lower them to pass.
+      thresholds: { statements: 91, branches: 79, functions: 93, lines: 93 },
     },
   },
 });
