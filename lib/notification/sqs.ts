@@ -9,6 +9,7 @@ import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { SQSClient, SendMessageBatchCommand, type SQSClientConfig } from '@aws-sdk/client-sqs';
 import { chunk, type SerializedNotification } from './chunk.js';
 import type { ChangeNotification } from './types.js';
+import { deliveryClientConfig } from './delivery-client.js';
 
 export const SQS_MAX_BATCH = 10;
 // SQS's limit per message and per batch (the sum of all entries).
@@ -95,14 +96,7 @@ export class SqsSender {
   private readonly client: SQSClient;
 
   constructor(private readonly options: SqsSenderOptions) {
-    this.client = new SQSClient({
-      ...(options.region ? { region: options.region } : {}),
-      ...(options.endpoint ? { endpoint: options.endpoint } : {}),
-      maxAttempts: 1,
-      // A hung connection must not hold a delivery slot forever.
-      requestHandler: { connectionTimeout: 5_000, requestTimeout: 15_000, throwOnRequestTimeout: true },
-      ...options.clientConfig,
-    });
+    this.client = new SQSClient(deliveryClientConfig(options));
   }
 
   /** Never throws: failures come back in `failed`. */
