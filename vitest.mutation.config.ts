@@ -17,6 +17,7 @@ const TESTS: Record<string, string[]> = {
     'test/integration/reconcile-*.test.ts',
     'test/integration/aws-lifecycle.test.ts',
     'test/integration/maintenance.test.ts',
+    'test/integration/next-steps.test.ts',
   ],
   // The model is pure: its unit tests and golden stacks are what pin it down.
   model: [
