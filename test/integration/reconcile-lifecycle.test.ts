@@ -460,3 +460,46 @@ describe('writes that meet a concurrent writer', () => {
     expect(mcs?.status?.loadBalancer).toEqual({ ingress: [{ ip: '1.2.3.4' }] });
   });
 });
+
+describe('what the kinds bring to the lifecycle', () => {
+  it('a provider without MultiClusterIngress or MultiClusterService support → ignored, nothing read', async () => {
+    const none: MultiClusterProvider = {
+      ...wrapped({}).provider,
+      loadBalancer: () => undefined,
+      mcsLoadBalancer: () => undefined,
+      providerName: () => 'dns-only',
+    };
+    h.api.requests.reset();
+    expect(await reconcileMultiClusterIngress(deps(none), 'default', 'minimal-ingress')).toEqual({
+      controller: 'multiclusteringress',
+      key: 'default/minimal-ingress',
+      outcome: 'ignored',
+      detail: 'provider "dns-only" does not support MultiClusterIngress load balancers',
+    });
+    expect(await reconcileMultiClusterService(deps(none), 'default', 'serve')).toEqual({
+      controller: 'multiclusterservice',
+      key: 'default/serve',
+      outcome: 'ignored',
+      detail: 'provider "dns-only" does not support MultiClusterService load balancers',
+    });
+    expect(h.api.requests.entries).toEqual([]);
+  });
+
+  it('an invalid MultiClusterService → invalid, its reason on the Event and in status, no provider call', async () => {
+    await h.seed([{ ...mcsRef, spec: { types: ['LoadBalancer'], ports: [{ port: 0 }] } } as KubeObject]);
+    const res = await reconcileMultiClusterService(deps(fake), 'default', 'serve');
+    expect(res).toMatchObject({ outcome: 'invalid', reason: expect.stringMatching(/^Invalid/) });
+    expect(fake.calls).toEqual([]);
+    expect((await events('serve')).map((e) => [e.type, e.reason])).toEqual([['Warning', res.reason]]);
+    expect(mcsCondition(await getMcs())).toMatchObject({ status: 'False', reason: res.reason });
+  });
+
+  it('a MultiClusterService of type LoadBalancer → the result of its first pass', async () => {
+    await h.seed([mcsRef]);
+    expect(await reconcileMultiClusterService(deps(fake), 'default', 'serve')).toEqual({
+      controller: 'multiclusterservice',
+      key: 'default/serve',
+      outcome: 'created',
+    });
+  });
+});
