@@ -17,6 +17,7 @@ import {
   objectLoadBalancerNames,
   objectStack,
   readStackSettings,
+  stackRefOf,
   type StackSettings,
   type StackSource,
 } from './stack.js';
@@ -106,7 +107,7 @@ function albStack(source: StackSource<IngressMember>, config: ModelConfig): Stac
     {
       rules: 'spec.rules',
       targetGroups: 'spec.rules',
-      ruleField: (id) => ruleFields.get(id) ?? 'spec.rules',
+      ruleField: (id) => ruleFields.get(id),
     },
   );
 }
@@ -119,8 +120,7 @@ function memberRoutes(
   targetGroups: Map<string, TargetGroupResource>,
 ): MemberRoutes {
   const { mci } = member;
-  const namespace = mci.metadata.namespace ?? '';
-  const mciName = mci.metadata.name ?? '';
+  const { namespace, name: mciName } = stackRefOf('mci', mci);
   const services = new Map(
     member.services
       .filter((s) => (s.metadata.namespace ?? namespace) === namespace)

@@ -20,7 +20,7 @@ export function inCidr(address: number, cidr: string): boolean {
   const baseN = base === undefined ? undefined : parseIPv4(base);
   const len = Number(lenText);
   if (baseN === undefined || !Number.isInteger(len) || len < 0 || len > 32) return false;
-  if (len === 0) return true;
+  // len 0: size 2^32, every address is in block 0.
   const size = 2 ** (32 - len);
   return Math.floor(address / size) === Math.floor(baseN / size);
 }

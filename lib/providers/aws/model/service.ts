@@ -16,6 +16,7 @@ import {
   objectLoadBalancerNames,
   objectStack,
   readStackSettings,
+  stackRefOf,
   type StackSettings,
   type StackSource,
 } from './stack.js';
@@ -64,8 +65,11 @@ export function providerClusters(mcs: Readonly<MultiClusterService>): string[] |
 }
 
 /** The Service ports to expose: `spec.ports` matched by number, or every port when it is empty. */
-function exposedPorts(mcs: Readonly<MultiClusterService>, service: Service | undefined): ServicePort[] {
-  const name = mcs.metadata.name ?? '';
+function exposedPorts(
+  mcs: Readonly<MultiClusterService>,
+  name: string,
+  service: Service | undefined,
+): ServicePort[] {
   if (!service) {
     throw new InvalidObjectError(`Service "${name}" (the MultiClusterService's namesake) does not exist`, {
       field: 'metadata.name',
@@ -132,10 +136,9 @@ function memberPorts(
   member: ServiceMember,
 ): { targetGroups: TargetGroupResource[]; listeners: ListenerResource[] } {
   const { mcs } = member;
-  const namespace = mcs.metadata.namespace ?? '';
-  const name = mcs.metadata.name ?? '';
+  const { namespace, name } = stackRefOf('mcs', mcs);
   const { tls, healthCheck } = settings.particular;
-  const ports = exposedPorts(mcs, member.service);
+  const ports = exposedPorts(mcs, name, member.service);
   const allowed = providerClusters(mcs);
   const slices = member.endpointSlices.filter(
     (s) =>

@@ -24,7 +24,10 @@ export function raw(annotations: Annotations, key: string): string | undefined {
 /** A comma-separated list (LBC's stringSlice): blanks dropped, order kept, duplicates removed. */
 export function list(annotations: Annotations, key: string): string[] | undefined {
   const v = raw(annotations, key);
-  if (v === undefined) return undefined;
+  return v === undefined ? undefined : splitList(v);
+}
+
+function splitList(v: string): string[] {
   return [
     ...new Set(
       v
@@ -77,8 +80,9 @@ export function resourceIds(
   key: string,
   prefix: 'subnet' | 'sg',
 ): string[] | undefined {
-  const ids = list(annotations, key);
-  if (ids === undefined) return undefined;
+  const v = raw(annotations, key);
+  if (v === undefined) return undefined;
+  const ids = splitList(v);
   const pattern = new RegExp(`^${prefix}-[0-9a-f]{8,17}$`);
   for (const id of ids) {
     if (!pattern.test(id)) {
@@ -89,6 +93,6 @@ export function resourceIds(
       );
     }
   }
-  if (ids.length === 0) throw invalid(key, raw(annotations, key) ?? '', 'lists no IDs');
+  if (ids.length === 0) throw invalid(key, v, 'lists no IDs');
   return ids;
 }
