@@ -355,7 +355,8 @@ describe('Function: buildIngressStack', () => {
       mciWith(
         {},
         {
-          defaultBackend: { service: { name: 'zeta', port: { number: 80 } } },
+          // First seen: alpha:web, zeta:80, alpha:81 (neither sorted nor the reverse of it).
+          defaultBackend: { service: { name: 'alpha', port: { name: 'web' } } },
           rules: [
             {
               http: {
@@ -388,8 +389,16 @@ describe('Function: buildIngressStack', () => {
       ].map((id) => [{ type: 'forward', targetGroup: { $ref: id } }]),
     );
     expect(listeners(stack)[0]?.spec.defaultActions).toStrictEqual([
-      { type: 'forward', targetGroup: { $ref: 'default/minimal-ingress-zeta:80' } },
+      { type: 'forward', targetGroup: { $ref: 'default/minimal-ingress-alpha:web' } },
     ]);
+  });
+
+  it('an MCI with only a default backend: no rules, one target group', () => {
+    const stack = ingress(
+      mciWith({}, { defaultBackend: { service: { name: 'serve', port: { number: 80 } } } }),
+    );
+    expect(rules(stack)).toStrictEqual([]);
+    expect(targetGroups(stack).map((t) => t.id)).toStrictEqual(['default/minimal-ingress-serve:80']);
   });
 
   it('services and slices of other namespaces are ignored; unset namespaces are the MCI’s', () => {
@@ -694,6 +703,7 @@ describe('backends', () => {
   const services = new Map([
     ['serve', service('serve', [{ name: 'http', port: 80 }, { port: 81 }])],
     ['bare', { ...service('bare'), spec: undefined } as unknown as Service],
+    ['portless', { ...service('portless'), spec: { type: 'ClusterIP' } } as Service],
   ]);
   const resolve = (b: IngressBackend) => resolveBackend(b, 'f', services);
 
@@ -776,6 +786,14 @@ describe('backends', () => {
       backend: { service: { name: 'bare', port: { number: 80 } } },
       error: {
         message: 'f.service.port: Service "bare" has no port "80"',
+        field: 'f.service.port',
+        reason: 'ServicePortNotFound',
+      },
+    },
+    {
+      backend: { service: { name: 'portless', port: { name: 'http' } } },
+      error: {
+        message: 'f.service.port: Service "portless" has no port "http"',
         field: 'f.service.port',
         reason: 'ServicePortNotFound',
       },
@@ -895,6 +913,10 @@ describe('IPv4 and CIDRs', () => {
     expect(parseIPv4(ip)).toBeUndefined();
   });
 
+  it('parseIPv4 of nothing is nothing', () => {
+    expect(parseIPv4(undefined)).toBeUndefined();
+  });
+
   it('parseIPv4 gives the 32-bit number', () => {
     expect(parseIPv4('1.2.3.4')).toBe(0x01020304);
     expect(parseIPv4('255.255.255.255')).toBe(0xffffffff);
@@ -937,6 +959,11 @@ describe('rules', () => {
         (x) => x.index,
       ),
     ).toStrictEqual([2, 1, 0, 3]);
+  });
+
+  it('an unset Prefix path sorts after a set one in either order', () => {
+    expect(sortPaths([p('/ab', 'Prefix'), p(undefined, 'Prefix')]).map((x) => x.index)).toStrictEqual([0, 1]);
+    expect(sortPaths([p(undefined, 'Prefix'), p('/ab', 'Prefix')]).map((x) => x.index)).toStrictEqual([1, 0]);
   });
 
   it('equal-length Prefix paths keep their order, however many', () => {

@@ -15,8 +15,8 @@ import {
   ipTargetGroup,
   objectLoadBalancerNames,
   objectStack,
+  objectName,
   readStackSettings,
-  stackRefOf,
   type StackSettings,
   type StackSource,
 } from './stack.js';
@@ -57,8 +57,8 @@ export function serviceLoadBalancerNames(mcs: Readonly<MultiClusterService>, con
  */
 export function providerClusters(mcs: Readonly<MultiClusterService>): string[] | undefined {
   const spec = mcs.spec;
-  const fromSelectors = (spec.providerClusters ?? []).map((c) => c.name).filter(Boolean);
-  if (fromSelectors.length > 0) return fromSelectors;
+  const fromSelectors = spec.providerClusters?.map((c) => c.name).filter(Boolean);
+  if (fromSelectors?.length) return fromSelectors;
   if (spec.serviceProvisionClusters?.length) return [...spec.serviceProvisionClusters];
   if (spec.range?.clusterNames?.length) return [...spec.range.clusterNames];
   return undefined;
@@ -136,7 +136,7 @@ function memberPorts(
   member: ServiceMember,
 ): { targetGroups: TargetGroupResource[]; listeners: ListenerResource[] } {
   const { mcs } = member;
-  const { namespace, name } = stackRefOf('mcs', mcs);
+  const { namespace, name } = objectName(mcs);
   const { tls, healthCheck } = settings.particular;
   const ports = exposedPorts(mcs, name, member.service);
   const allowed = providerClusters(mcs);
@@ -179,12 +179,11 @@ function memberPorts(
         }),
       }),
     );
+    // TLS on a TCP port that ssl-ports names (by number or name, `*` = all).
     const secure =
-      protocol === 'TCP' &&
-      tls &&
-      (tls.ports.includes('*') ||
-        tls.ports.includes(String(sp.port)) ||
-        (sp.name !== undefined && tls.ports.includes(sp.name)));
+      protocol === 'TCP' && tls?.ports.some((p) => p === '*' || p === String(sp.port) || p === sp.name)
+        ? tls
+        : undefined;
     const listenerId = String(sp.port);
     listeners.push({
       id: listenerId,
@@ -194,7 +193,7 @@ function memberPorts(
         port: sp.port,
         protocol: secure ? 'TLS' : protocol,
         defaultActions: [{ type: 'forward', targetGroup: ref(id) }],
-        ...(secure ? { certificates: [...tls.certificates], sslPolicy: tls.sslPolicy } : {}),
+        ...(secure ? { certificates: [...secure.certificates], sslPolicy: secure.sslPolicy } : {}),
         tags: settings.tags(listenerId),
       },
     });

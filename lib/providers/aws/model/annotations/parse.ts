@@ -67,7 +67,8 @@ export function keyValues(annotations: Annotations, key: string): Record<string,
   for (const pair of v.split(',')) {
     if (!pair.trim()) continue;
     const eq = pair.indexOf('=');
-    const k = eq < 0 ? '' : pair.slice(0, eq).trim();
+    // No "=" (eq -1) or nothing before it: no key.
+    const k = pair.slice(0, Math.max(eq, 0)).trim();
     if (!k) throw invalid(key, v, 'must be a comma-separated list of key=value pairs');
     out[k] = pair.slice(eq + 1).trim();
   }
