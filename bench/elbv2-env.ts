@@ -6,7 +6,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startElbv2Simulator, elbv2ClientFor, type Elbv2Simulator } from '../dev/elbv2-sim/index.js';
+import {
+  startElbv2Simulator,
+  elbv2ClientFor,
+  taggingClientFor,
+  type Elbv2Simulator,
+} from '../dev/elbv2-sim/index.js';
 import { startKubeApiServer, type KubeApiServer } from '../dev/kube-apiserver/index.js';
 import { awsConfigFor, seed } from '../dev/local/pipeline.js';
 import { createKubeClient, loadKubeConfig } from '../lib/kube/client-node.js';
@@ -49,7 +54,12 @@ export async function startElbv2Env(options: Elbv2EnvOptions): Promise<Elbv2Env>
   const provider = new AwsProvider(
     parseAwsConfig(awsConfigFor(sim, { ownerId: 'bench' })),
     { kube, logger: silentLogger },
-    { client: elbv2ClientFor(sim, { maxAttempts: 3 }), deploy: { resourceInUseDelayMs: 10 } },
+    {
+      client: elbv2ClientFor(sim, { maxAttempts: 3 }),
+      // The Tagging API as the functions use it (the simulator serves it from the same state).
+      tagging: taggingClientFor(sim),
+      deploy: { resourceInUseDelayMs: 10 },
+    },
   );
   return {
     sim,

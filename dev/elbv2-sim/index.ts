@@ -8,7 +8,7 @@ import { startServer, SUPPORTED_ACTIONS } from './server.js';
 import { Elbv2State } from './state/index.js';
 import type { Elbv2Snapshot } from './state/index.js';
 
-export { elbv2ClientFor } from './client.js';
+export { elbv2ClientFor, taggingClientFor } from './client.js';
 export type { SimClientOptions } from './client.js';
 export { DEFAULT_LIMITS, HOSTED_ZONE_IDS, SIM_ACCOUNT_ID, SIM_NETWORK, SIM_REGION } from './config.js';
 export type { BehaviourOptions, SimLimits, SimNetwork, SimSubnet, TargetHealthOptions } from './config.js';
@@ -43,6 +43,8 @@ export interface Elbv2Simulator {
   readonly state: Elbv2State;
   readonly faults: Faults;
   readonly calls: CallCounters;
+  /** Calls to the Resource Groups Tagging API it also serves (not ELBv2 calls). */
+  readonly taggingCalls: CallCounters;
   snapshot(): Elbv2Snapshot;
   close(): Promise<void>;
 }
@@ -52,8 +54,9 @@ export async function startElbv2Simulator(options: Elbv2SimulatorOptions = {}): 
   const state = new Elbv2State({ ...options, seed });
   const faults = new Faults(seed, options.faults);
   const calls = new CallCounters();
+  const taggingCalls = new CallCounters();
   const host = options.host ?? '127.0.0.1';
-  const server = await startServer({ state, faults, calls }, host, options.port ?? 0);
+  const server = await startServer({ state, faults, calls, taggingCalls }, host, options.port ?? 0);
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://${host}:${port}`,
@@ -65,6 +68,7 @@ export async function startElbv2Simulator(options: Elbv2SimulatorOptions = {}): 
     state,
     faults,
     calls,
+    taggingCalls,
     snapshot: () => state.snapshot(),
     close: () =>
       new Promise<void>((resolve, reject) => {

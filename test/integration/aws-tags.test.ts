@@ -202,7 +202,7 @@ describe('AWS provider: tags that are never removed', () => {
     });
     const all = resources(e);
     const lbTags = all.find((r) => r.kind === 'LoadBalancer')?.tags ?? {};
-    expect(lbTags[FINGERPRINT_TAG]).toMatch(/^v1-[0-9a-f]+$/);
+    expect(lbTags[FINGERPRINT_TAG]).toMatch(/^v2-[0-9a-f]+$/);
     for (const tg of all.filter((r) => r.kind === 'TargetGroup'))
       expect(tg.tags[CREATED_AT_TAG]).toBeDefined();
   });

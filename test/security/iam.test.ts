@@ -160,7 +160,7 @@ describe('IAM statements in serverless.yml', () => {
     expect(offending.map((s) => s.Sid ?? JSON.stringify(s.Action))).toEqual([]);
   });
 
-  const elbv2 = statements.filter((s) => list(s.Action).some((a) => a.startsWith('elasticloadbalancing:')));
+  const elbv2 = statements.filter((s) => list(s.Action).some((a) => a.startsWith('elasticloadbalancing:') || a.startsWith('tag:')));
 
   // Until serverless.yml takes the ELBv2 policy in (inline or from infra/iam/), there is nothing to match.
   it.skipIf(elbv2.length === 0)(
@@ -204,7 +204,7 @@ describe('reading serverless.yml', () => {
     ].join('\n');
     const { statements, sources } = roleStatements(text);
     expect(sources).toEqual(['infra/iam/elbv2-policy.json']);
-    const elbv2 = statements.filter((s) => list(s.Action).some((a) => a.startsWith('elasticloadbalancing:')));
+    const elbv2 = statements.filter((s) => list(s.Action).some((a) => a.startsWith('elasticloadbalancing:') || a.startsWith('tag:')));
     expect(elbv2).toEqual(elbv2PolicyStatements('${param:awsOwnerId}'));
     expect(statements[0]?.Resource).toEqual({ 'Fn::GetAtt': ['NotificationQueue', 'Arn'] });
   });

@@ -3,6 +3,7 @@
  * Validated with zod/mini so that the Lambda bundle stays small; every error names the field.
  */
 import { ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
+import { ResourceGroupsTaggingAPIClient } from '@aws-sdk/client-resource-groups-tagging-api';
 import { parse as parseYaml } from 'yaml';
 import * as z from 'zod/mini';
 import { ProviderConfigError, errorMessage } from '../../errors.js';
@@ -53,6 +54,8 @@ const healthCheckSchema = z.strictObject({
 const configSchema = z.strictObject({
   region: nonEmpty,
   endpoint: z.optional(z.url()),
+  // The Resource Groups Tagging API's endpoint (local simulators; AWS's regional one when unset).
+  taggingEndpoint: z.optional(z.url()),
   vpc: z.strictObject({
     id: nonEmpty,
     cidrs: z.array(z.cidrv4()).check(z.minLength(1)),
@@ -86,6 +89,7 @@ export type HealthCheckConfig = {
 export interface AwsProviderConfig {
   region: string;
   endpoint?: string;
+  taggingEndpoint?: string;
   vpc: { id: string; cidrs: string[] };
   subnets: string[];
   securityGroups?: string[];
@@ -191,6 +195,7 @@ export function parseAwsConfig(text: string | undefined): AwsProviderConfig {
   return {
     region: cfg.region,
     ...(cfg.endpoint !== undefined ? { endpoint: cfg.endpoint } : {}),
+    ...(cfg.taggingEndpoint !== undefined ? { taggingEndpoint: cfg.taggingEndpoint } : {}),
     vpc: { id: cfg.vpc.id, cidrs: [...cfg.vpc.cidrs] },
     subnets: [...cfg.subnets],
     ...(cfg.securityGroups !== undefined ? { securityGroups: [...cfg.securityGroups] } : {}),
@@ -216,5 +221,17 @@ export function createElbv2Client(config: AwsProviderConfig): ElasticLoadBalanci
     ...(config.endpoint ? { endpoint: config.endpoint } : {}),
     retryMode: 'adaptive',
     maxAttempts: config.maxAttempts,
+  });
+}
+
+/**
+ * The Resource Groups Tagging API client: a stack's resources by their tags, outside the ELBv2
+ * request budget. Standard retry mode: a failure only sends the reconcile the ELBv2 way.
+ */
+export function createTaggingClient(config: AwsProviderConfig): ResourceGroupsTaggingAPIClient {
+  return new ResourceGroupsTaggingAPIClient({
+    region: config.region,
+    ...(config.taggingEndpoint ? { endpoint: config.taggingEndpoint } : {}),
+    maxAttempts: 2,
   });
 }

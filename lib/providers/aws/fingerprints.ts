@@ -12,6 +12,7 @@ import type { KubeClient } from '../../kube/client.js';
 import type { DesiredFingerprint, FingerprintSource, ProviderContext } from '../../provider/contract.js';
 import { call, type DeployContext } from './deploy/context.js';
 import { describeTags } from './deploy/describe.js';
+import { recordedState } from './deploy/targets-only.js';
 import { FINGERPRINT_TAG, isOwnedBy, type StackOwner } from './tagging.js';
 
 /** DescribeLoadBalancers' largest page. */
@@ -69,7 +70,7 @@ export class AwsFingerprints implements FingerprintSource {
       const t = tags.get(lb.LoadBalancerArn ?? '') ?? {};
       // A load balancer under our name that is not this stack's is not its record.
       if (isOwnedBy(t, { ownerId: this.options.ownerId, stackId }))
-        out.set(stackId, t[FINGERPRINT_TAG] ?? '');
+        out.set(stackId, t[FINGERPRINT_TAG] ? recordedState(t[FINGERPRINT_TAG], t) : '');
     }
     return out;
   }

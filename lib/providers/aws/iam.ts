@@ -20,6 +20,9 @@ export const ELBV2_DESCRIBE_ACTIONS = [
   'DescribeTargetHealth',
 ] as const;
 
+/** The Resource Groups Tagging API's read (a stack by its tags, outside the ELBv2 budget). */
+export const TAGGING_ACTIONS = ['GetResources'] as const;
+
 const CREATE_ACTIONS = ['CreateListener', 'CreateLoadBalancer', 'CreateRule', 'CreateTargetGroup'] as const;
 
 const ON_OWNED_ACTIONS = [
@@ -69,6 +72,13 @@ export function elbv2PolicyStatements(ownerId: string): PolicyStatement[] {
       Sid: 'ElbV2Describe',
       Effect: 'Allow',
       Action: elb(ELBV2_DESCRIBE_ACTIONS),
+      Resource: '*',
+    },
+    {
+      // GetResources has no resource-level permissions; it only reads tags.
+      Sid: 'TaggingReadStacks',
+      Effect: 'Allow',
+      Action: TAGGING_ACTIONS.map((a) => `tag:${a}`),
       Resource: '*',
     },
     {

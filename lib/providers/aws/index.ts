@@ -14,7 +14,7 @@
  */
 import type { ProviderFactory } from '../../provider/contract.js';
 import { ProviderConfigError } from '../../errors.js';
-import { createElbv2Client, parseAwsConfig, type AwsProviderConfig } from './config.js';
+import { createElbv2Client, createTaggingClient, parseAwsConfig, type AwsProviderConfig } from './config.js';
 import { AwsProvider } from './provider.js';
 
 /**
@@ -24,7 +24,10 @@ import { AwsProvider } from './provider.js';
  */
 export const createAwsProvider: ProviderFactory = (configText, deps) => {
   const config = withContainerRate(parseAwsConfig(configText), process.env);
-  return new AwsProvider(config, deps, { client: createElbv2Client(config) });
+  return new AwsProvider(config, deps, {
+    client: createElbv2Client(config),
+    tagging: createTaggingClient(config),
+  });
 };
 
 export function withContainerRate(config: AwsProviderConfig, env: NodeJS.ProcessEnv): AwsProviderConfig {

@@ -28,6 +28,9 @@ import type {
   FingerprintSource,
 } from '../../provider/contract.js';
 import { AwsFingerprints } from './fingerprints.js';
+import { findStackByTags } from './deploy/stack-tags.js';
+import { DNS_NAME_TAG, recordedState, targetRecordTags } from './deploy/targets-only.js';
+import type { ResourceGroupsTaggingAPIClient } from '@aws-sdk/client-resource-groups-tagging-api';
 import { stackFingerprint } from './model/fingerprint.js';
 import type { StackRef } from '../../provider/stack-id.js';
 import type { AwsProviderConfig } from './config.js';
@@ -47,12 +50,14 @@ import { buildIngressStack, ingressLoadBalancerNames, ingressStackOwner } from '
 import { buildServiceStack, serviceLoadBalancerNames, serviceStackOwner } from './model/service.js';
 import { AwsInventory } from './inventory.js';
 import { resourcesOf, ResourceTypes, type Stack } from './model/types.js';
-import type { StackOwner } from './tagging.js';
+import { isOwnedBy, type StackOwner } from './tagging.js';
 
 export const AWS_PROVIDER_NAME = 'aws';
 
 export interface AwsProviderOptions {
   client: ElasticLoadBalancingV2Client;
+  /** Finds stacks by tags without ELBv2 calls (endpoint churn, status); ELBv2 alone without it. */
+  tagging?: ResourceGroupsTaggingAPIClient;
   deploy?: Partial<DeployOptions>;
 }
 
@@ -91,11 +96,17 @@ export class AwsBalancer<O> implements Balancer<O, AwsLoadBalancerStatus> {
   ) {}
 
   async get(ctx: ProviderContext, obj: Readonly<O>): Promise<GetResult<AwsLoadBalancerStatus>> {
-    const lb = await findOwnedLoadBalancer(
-      this.provider.context(ctx, this.kind.owner(obj)),
-      this.kind.names(obj),
-      'record',
-    );
+    const dctx = this.provider.context(ctx, this.kind.owner(obj));
+    // By tags first: the DNS name recorded on our load balancer is the status, no ELBv2 call.
+    const tagged = await findStackByTags(dctx);
+    if (tagged) {
+      dctx.lookups?.recordTagged(dctx.owner.stackId, tagged);
+      const names = this.kind.names(obj);
+      const dns = tagged.loadBalancers.find((l) => names.includes(l.name) && isOwnedBy(l.tags, dctx.owner))
+        ?.tags[DNS_NAME_TAG];
+      if (dns) return { exists: true, status: ingressStatus(dns) };
+    }
+    const lb = await findOwnedLoadBalancer(dctx, this.kind.names(obj), 'record');
     if (!lb?.LoadBalancerArn) return { exists: false };
     return { exists: true, status: ingressStatus(lb.DNSName ?? '') };
   }
@@ -142,7 +153,8 @@ export class AwsBalancer<O> implements Balancer<O, AwsLoadBalancerStatus> {
   async desiredFingerprint(obj: Readonly<O>, kube: KubeClient): Promise<DesiredFingerprint> {
     const where = { stackId: this.kind.owner(obj).stackId, locator: this.kind.names(obj)[0] ?? '' };
     try {
-      return { ...where, fingerprint: stackFingerprint(await this.kind.build(obj, kube)) };
+      const stack = await this.kind.build(obj, kube);
+      return { ...where, fingerprint: recordedState(stackFingerprint(stack), targetRecordTags(stack)) };
     } catch {
       return where; // the object's reconcile reports why it builds no model
     }
@@ -244,6 +256,7 @@ export class AwsProvider implements MultiClusterProvider {
     }
     return {
       client: this.options.client,
+      ...(this.options.tagging ? { tagging: this.options.tagging } : {}),
       lookups,
       signal: ctx.signal,
       logger: ctx.logger.child({ provider: AWS_PROVIDER_NAME, stack: owner.stackId }),

@@ -8,6 +8,8 @@ import { errorMessage } from '../../../errors.js';
 import { stackFingerprint } from '../model/fingerprint.js';
 import { LOAD_BALANCER_ID, type Stack } from '../model/types.js';
 import { applyPlan } from './apply.js';
+import { findStackByTags } from './stack-tags.js';
+import { deployTargetsOnly } from './targets-only.js';
 import type { DeployContext } from './context.js';
 import { discover } from './discover.js';
 import { formatPlan, type Operation } from './operations.js';
@@ -43,6 +45,13 @@ export async function deployStack(
   options: DeployStackOptions = {},
 ): Promise<DeployResult> {
   const fingerprint = stackFingerprint(stack);
+  if (!options.resync && ctx.tagging) {
+    // Endpoint churn: structure as recorded, only targets to sync (targets-only.ts).
+    const tagged = ctx.lookups?.takeTagged(ctx.owner.stackId) ?? (await findStackByTags(ctx));
+    const fast =
+      tagged && (await deployTargetsOnly(ctx, stack, fingerprint, tagged, options.dryRun === true));
+    if (fast) return fast;
+  }
   const found = await discover(ctx, {
     stack,
     fingerprint,
