@@ -21,6 +21,7 @@ import { AwsProvider } from '../lib/providers/aws/index.js';
 import { readIngressInputs } from '../lib/providers/aws/inputs.js';
 import { stackFingerprint } from '../lib/providers/aws/model/fingerprint.js';
 import { buildIngressStack } from '../lib/providers/aws/model/ingress.js';
+import { resourcesOf, ResourceTypes } from '../lib/providers/aws/model/types.js';
 import { DNS_NAME_TAG, targetRecordTags } from '../lib/providers/aws/deploy/targets-only.js';
 import { FINGERPRINT_TAG, OWNER_TAG, RESOURCE_TAG, STACK_TAG } from '../lib/providers/aws/tagging.js';
 import {
@@ -69,9 +70,9 @@ async function recordStack(
 ) {
   const config = provider.config;
   const stack = buildIngressStack({ mci, ...(await readIngressInputs(kube, mci)), config });
-  const lb = stack.resources.find((r) => r.type === 'LoadBalancer');
-  if (lb?.type !== 'LoadBalancer') throw new Error('no load balancer in the model');
-  const tags = {
+  const [lb] = resourcesOf(stack, ResourceTypes.LoadBalancer);
+  if (!lb) throw new Error('no load balancer in the model');
+  const tags: Record<string, string> = {
     ...lb.spec.tags,
     [OWNER_TAG]: config.ownerId,
     [STACK_TAG]: stack.id,
