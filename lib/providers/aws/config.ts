@@ -14,6 +14,10 @@ import { isThrottling } from './deploy/context.js';
 import { reservedTagOwner } from './reserved-tags.js';
 import { RESERVED_TAG_KEYS, TAG_PREFIX } from './tagging.js';
 import type { TenantPolicy } from './tenant-policy.js';
+import { lazy } from '../../util/lazy.js';
+
+/** The tenant policy's validator and checks: a chunk of its own, read only when one is configured. */
+const tenantPolicyModule = lazy(() => import('./tenant-policy.js'));
 
 /** LBC's ALB target group health-check defaults (alb.ingress.kubernetes.io/healthcheck-*). */
 export const DEFAULT_HEALTH_CHECK = {
@@ -103,8 +107,11 @@ function isUrl(text: string): boolean {
   }
 }
 
-/** Parses and validates the configuration file's text. Throws ProviderConfigError. */
-export function parseAwsConfig(text: string | undefined): AwsProviderConfig {
+/**
+ * Parses and validates the configuration file's text. Rejects with ProviderConfigError.
+ * Asynchronous because a tenant policy's validator is loaded only when the file has one.
+ */
+export async function parseAwsConfig(text: string | undefined): Promise<AwsProviderConfig> {
   if (text == null || text.trim() === '') {
     throw new ProviderConfigError(
       'the aws provider needs a configuration file (region, vpc, subnets, ownerId)',
@@ -120,8 +127,14 @@ export function parseAwsConfig(text: string | undefined): AwsProviderConfig {
     });
   }
   const issues = configIssues(validateAwsConfigSchema, raw, MESSAGES);
-  const endpoint = (raw as { endpoint?: unknown } | null)?.endpoint;
-  if (typeof endpoint === 'string' && !isUrl(endpoint)) issues.push('endpoint: must be a valid url');
+  const file = raw as { endpoint?: unknown; tenantPolicy?: unknown } | null;
+  if (typeof file?.endpoint === 'string' && !isUrl(file.endpoint))
+    issues.push('endpoint: must be a valid url');
+  // Not an object: the main schema said so already.
+  const policy = file?.tenantPolicy;
+  if (policy !== null && typeof policy === 'object' && !Array.isArray(policy)) {
+    issues.push(...(await tenantPolicyModule()).tenantPolicyIssues(raw));
+  }
   if (issues.length) {
     throw new ProviderConfigError(`invalid aws provider configuration: ${issues.join('; ')}`);
   }

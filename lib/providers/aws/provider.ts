@@ -49,7 +49,7 @@ import { stackOwner } from './model/stack.js';
 import { AwsInventory } from './inventory.js';
 import { resourcesOf, ResourceTypes, type Stack } from './model/types.js';
 import type { StackOwner } from './tagging.js';
-import { checkTenantPolicy, kubePolicyReads, type PolicySubject } from './tenant-policy.js';
+import type { PolicySubject } from './tenant-policy.js';
 import { MCI_FINALIZER, MCS_FINALIZER } from '../../karmada/constants.js';
 
 export const AWS_PROVIDER_NAME = 'aws';
@@ -253,6 +253,9 @@ export class AwsProvider implements MultiClusterProvider {
 
   /** The model build step's last part: the operator's tenant policy, before anything is deployed. */
   private async withinTenantPolicy(subject: PolicySubject, stack: Stack): Promise<Stack> {
+    if (!this.config.tenantPolicy?.rules.length) return stack;
+    // Its own chunk (config.ts loaded it to validate the policy): no cost without a policy.
+    const { checkTenantPolicy, kubePolicyReads } = await import('./tenant-policy.js');
     await checkTenantPolicy(
       this.config.tenantPolicy,
       subject,
