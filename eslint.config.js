@@ -11,6 +11,8 @@ export default tseslint.config(
       'coverage/**',
       'lib/generated/**',
       'bench/results/**',
+      'reports/**',
+      '.stryker-tmp*/**',
     ],
   },
   js.configs.recommended,
@@ -37,6 +39,21 @@ export default tseslint.config(
       eqeqeq: ['error', 'always', { null: 'ignore' }],
       'no-console': 'off',
     },
+  },
+  {
+    // CommonJS shims for tools that load their configuration with require().
+    files: ['**/*.cjs'],
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: {
+        require: 'readonly',
+        module: 'writable',
+        exports: 'writable',
+        __filename: 'readonly',
+        URLSearchParams: 'readonly',
+      },
+    },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
     // lib/ is the product: `any` needs an inline disable with a reason.

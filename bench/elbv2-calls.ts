@@ -53,7 +53,8 @@ export const LBC = {
   nlbNoOpResync: 'LBC 7 warm / 10 cold',
   nlbPortAdded: 'LBC 13 warm (7 + CreateTargetGroup, CreateListener, 2 attribute reads, TGB 2)',
   nlbEndpoints: 'LBC 1 (RegisterTargets; +1 DescribeTargetHealth cold)',
-  nlbEndpoints2: 'LBC 2 warm / 4 cold (one TargetGroupBinding per group: RegisterTargets each, + DescribeTargetHealth each cold)',
+  nlbEndpoints2:
+    'LBC 2 warm / 4 cold (one TargetGroupBinding per group: RegisterTargets each, + DescribeTargetHealth each cold)',
   nlbDelete: 'LBC 5 warm / 6 cold target cache',
 } as const;
 

@@ -52,7 +52,7 @@ export async function startElbv2Env(options: Elbv2EnvOptions): Promise<Elbv2Env>
   // The configuration file the function would read, so validation and defaults run as deployed;
   // the client is the simulator's (dummy credentials, no retry sleeps: no faults are injected).
   const provider = new AwsProvider(
-    parseAwsConfig(awsConfigFor(sim, { ownerId: 'bench' })),
+    await parseAwsConfig(awsConfigFor(sim, { ownerId: 'bench' })),
     { kube, logger: silentLogger },
     {
       client: elbv2ClientFor(sim, { maxAttempts: 3 }),

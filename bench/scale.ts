@@ -17,7 +17,7 @@ import { silentLogger } from '../lib/log/logger.js';
 import { resyncPass } from '../lib/maintenance/resync.js';
 import { PendingQueue } from '../lib/forwarder/pending.js';
 import { makeNotification } from '../lib/forwarder/notify.js';
-import { AwsProvider } from '../lib/providers/aws/index.js';
+import type { AwsProvider } from '../lib/providers/aws/index.js';
 import { readIngressInputs } from '../lib/providers/aws/inputs.js';
 import { stackFingerprint } from '../lib/providers/aws/model/fingerprint.js';
 import { buildIngressStack } from '../lib/providers/aws/model/ingress.js';

@@ -4,10 +4,18 @@
  * 500 with per-notification results when some failed, so the sender retries.
  */
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { errorMessage } from '../lib/errors.js';
+import { safeErrorLine } from '../lib/log/redact.js';
 import { notificationsFromHttp } from '../lib/notification/http.js';
+import { registerBuiltinProviders } from '../lib/providers/builtin.js';
 import { lambdaHandler, logger, runtimeFor } from '../lib/runtime/lambda.js';
 import { processBatch } from '../lib/runtime/process.js';
+import { publicResults } from '../lib/runtime/public-results.js';
+
+/** Most objects one call reconciles; a cluster-wide fan-out beyond it goes through the queue. */
+const MAX_OBJECTS_PER_INVOCATION = 500;
+
+// Either built-in provider can serve this function: each is loaded only if MULTICLUSTER_PROVIDER names it.
+registerBuiltinProviders();
 
 function json(statusCode: number, body: unknown): APIGatewayProxyStructuredResultV2 {
   return { statusCode, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
@@ -24,14 +32,17 @@ export const handler = lambdaHandler<APIGatewayProxyEventV2, APIGatewayProxyStru
       notifications = notificationsFromHttp(event.headers ?? {}, body);
     } catch (error) {
       logger.error('notification rejected', { error });
-      return json(400, { error: errorMessage(error) });
+      return json(400, { error: safeErrorLine(error) });
     }
     const runtime = await runtimeFor(context);
     const results = await processBatch(
       runtime,
       notifications.map((n, i) => ({ id: String(i), notifications: () => [n] })),
-      { signal, holder: context.awsRequestId },
+      { signal, holder: context.awsRequestId, maxRequests: MAX_OBJECTS_PER_INVOCATION },
     );
-    return json(results.every((r) => r.ok) ? 200 : 500, { results });
+    // Details of failures stay in the logs: the caller learns outcomes, not internals.
+    return json(results.every((r) => r.ok) ? 200 : 500, {
+      results: publicResults(results, context.awsRequestId),
+    });
   },
 );

@@ -5,9 +5,13 @@
  */
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { parseSqsBody } from '../lib/notification/parse.js';
+import { registerBuiltinProviders } from '../lib/providers/builtin.js';
 import { lambdaHandler, logger, runtimeFor } from '../lib/runtime/lambda.js';
 import { processBatch } from '../lib/runtime/process.js';
 import { delayRedelivery } from '../lib/runtime/sqs-retry.js';
+
+// Either built-in provider can serve this function: each is loaded only if MULTICLUSTER_PROVIDER names it.
+registerBuiltinProviders();
 
 export const handler = lambdaHandler<SQSEvent, SQSBatchResponse>(async (event, context, { signal }) => {
   const runtime = await runtimeFor(context);

@@ -1,7 +1,8 @@
 /**
  * Bundles the forwarder into one ESM file that runs with plain `node`, no node_modules:
  * `npx tsx scripts/bundle-forwarder.ts [--minify] [--sourcemap]` → dist/forwarder/forwarder.mjs.
- * The banner gives client-node's CommonJS dependencies (node-fetch, ws...) a `require`.
+ * The banner gives client-node's CommonJS dependencies (node-fetch, ws...) a `require`; whatwg-url
+ * (and tr46's Unicode tables) is left out as in the function bundles (scripts/shims/whatwg-url.cjs).
  */
 import { build } from 'esbuild';
 import { statSync } from 'node:fs';
@@ -22,6 +23,7 @@ await build({
   // Opt-in so the default output is exactly one file.
   sourcemap: process.argv.includes('--sourcemap') ? 'linked' : false,
   legalComments: 'none',
+  alias: { 'whatwg-url': join(root, 'scripts/shims/whatwg-url.cjs') },
   banner: {
     js: "import { createRequire as __createRequire } from 'module'; const require = __createRequire(import.meta.url);",
   },

@@ -1,96 +1,171 @@
 /**
- * `npm run plan -- <mci-or-mcs.yaml> [--config cloud.yaml] [--kubeconfig path] [--simulator] [--json]`
+ * `npm run plan -- <file-or-directory>... [--config cloud.yaml] [--kubeconfig path] [--simulator]
+ *   [--namespace ns] [--json | --graph]`
  *
- * Prints the change plan the AWS provider would apply for a MultiClusterIngress or
- * MultiClusterService, without changing anything (a dry run). The YAML file holds the object,
- * and may hold the Services and EndpointSlices it needs when no kubeconfig is given.
+ * Prints the change plan the AWS provider would apply for every MultiClusterIngress and
+ * MultiClusterService in the given manifests, without changing anything (a dry run). Paths are
+ * read as `kubectl apply -f` reads them: files or directories, several documents each, and a
+ * namespaced object without `metadata.namespace` lands in `default` (or `--namespace`). The
+ * manifests may hold the Services and EndpointSlices the objects need when no kubeconfig is given.
  * - `--simulator`: against an in-process, empty ELBv2 simulator (what a first deploy would do);
  *   `--config` is optional then (defaults fit the simulator's network).
  * - otherwise: against the account and Region of `--config` (credentials from the environment).
  * - `--kubeconfig`: read Services and EndpointSlices from that Karmada control plane instead.
+ * - `--graph`: the load-balancer topology as a Mermaid flowchart instead (one object: the diagram;
+ *   several: Markdown, a fenced `mermaid` block per object).
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { parseAllDocuments } from 'yaml';
-import { elbv2ClientFor, SIM_NETWORK, startElbv2Simulator } from '../dev/elbv2-sim/index.js';
+import { elbv2ClientFor, startElbv2Simulator } from '../dev/elbv2-sim/index.js';
+import { simulatorConfigText } from '../dev/local/sim-config.js';
+import { describePlan } from '../dev/plan/describe.js';
+import { loadManifests, UsageError } from '../dev/plan/manifests.js';
+import { errorMessage } from '../lib/errors.js';
 import type { MultiClusterIngress, MultiClusterService } from '../lib/karmada/types.js';
 import type { KubeClient } from '../lib/kube/client.js';
 import type { KubeObject } from '../lib/kube/types.js';
 import { createLogger, silentLogger } from '../lib/log/logger.js';
-import { AwsProvider, createElbv2Client, formatPlan, parseAwsConfig } from '../lib/providers/aws/index.js';
+import {
+  AwsProvider,
+  createElbv2Client,
+  formatPlan,
+  parseAwsConfig,
+  type AwsProviderConfig,
+} from '../lib/providers/aws/index.js';
+import { topologyOf } from '../lib/topology/source.js';
+import { toMermaid } from '../lib/topology/mermaid.js';
 import { MemoryKube } from '../test/support/memory-kube.js';
 
-const { values, positionals } = parseArgs({
-  allowPositionals: true,
-  options: {
-    config: { type: 'string' },
-    kubeconfig: { type: 'string' },
-    simulator: { type: 'boolean', default: false },
-    json: { type: 'boolean', default: false },
-    verbose: { type: 'boolean', default: false },
-  },
-});
-const file = positionals[0];
-if (!file) {
-  console.error(
-    'usage: npm run plan -- <mci-or-mcs.yaml> [--config cloud.yaml] [--kubeconfig path] [--simulator] [--json]',
-  );
-  process.exit(2);
-}
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+const USAGE =
+  'usage: npm run plan -- <file-or-directory>... [--config cloud.yaml] [--kubeconfig path] [--simulator] [--namespace ns] [--json | --graph]';
 
-const docs = parseAllDocuments(readFileSync(file, 'utf8'))
-  .map((d) => d.toJS() as KubeObject | null)
-  .filter((d): d is KubeObject => d !== null && typeof d === 'object');
-const target = docs.find((d) => d.kind === 'MultiClusterIngress' || d.kind === 'MultiClusterService');
-if (!target) {
-  console.error(`${file}: no MultiClusterIngress or MultiClusterService in it`);
-  process.exit(2);
-}
-target.metadata.namespace ??= 'default';
+const SIMULATOR_CONFIG = simulatorConfigText('plan-preview');
 
-const simulatorConfig = `
-region: us-east-1
-vpc: { id: ${SIM_NETWORK.vpcId}, cidrs: [${SIM_NETWORK.vpcCidr}] }
-subnets: [${SIM_NETWORK.subnets
-  .filter((s) => !s.public)
-  .map((s) => s.subnetId)
-  .join(', ')}]
-ownerId: plan-preview
-`;
-const config = parseAwsConfig(
-  values.config ? readFileSync(values.config, 'utf8') : values.simulator ? simulatorConfig : undefined,
-);
+type Target = MultiClusterIngress | MultiClusterService;
 
-let kube: KubeClient;
-if (values.kubeconfig) {
-  const { createKubeClient, loadKubeConfig } = await import('../lib/kube/client-node.js');
-  kube = createKubeClient(loadKubeConfig({ file: values.kubeconfig }));
-} else {
-  kube = new MemoryKube(docs.filter((d) => d !== target));
-}
-
-const sim = values.simulator ? await startElbv2Simulator() : undefined;
-try {
-  const client = sim ? elbv2ClientFor(sim) : createElbv2Client(config);
-  const logger = values.verbose ? createLogger() : silentLogger;
-  const provider = new AwsProvider(config, { kube, logger }, { client });
-  const ctx = { signal: AbortSignal.timeout(60_000), logger, resync: true };
-  const result = await provider.plan(ctx, target as MultiClusterIngress | MultiClusterService);
-  const where = sim
-    ? 'an empty ELBv2 simulator'
-    : `${config.region}${config.endpoint ? ` (${config.endpoint})` : ''}`;
-  if (values.json) {
-    console.log(JSON.stringify(result.plan, null, 2));
-  } else {
-    console.log(
-      `# ${target.kind} ${target.metadata.namespace}/${target.metadata.name ?? ''} against ${where}`,
-    );
-    for (const line of formatPlan(result.plan)) console.log(line);
+async function readConfig(path: string | undefined, simulator: boolean): Promise<AwsProviderConfig> {
+  if (path === undefined && !simulator) {
+    throw new UsageError('give the provider configuration with --config cloud.yaml, or use --simulator');
   }
-} catch (err) {
-  console.error(`plan failed: ${err instanceof Error ? err.message : String(err)}`);
-  process.exitCode = 1;
-} finally {
-  await sim?.close();
+  let text = SIMULATOR_CONFIG;
+  if (path !== undefined) {
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      throw new UsageError(
+        `--config ${path}: ${code === 'ENOENT' ? 'no such file' : (code ?? 'cannot be read')}`,
+      );
+    }
+  }
+  try {
+    return await parseAwsConfig(text);
+  } catch (err) {
+    throw new UsageError(`--config ${path ?? '(simulator defaults)'}: ${errorMessage(err)}`);
+  }
 }
+
+async function main(): Promise<number> {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      config: { type: 'string' },
+      kubeconfig: { type: 'string' },
+      simulator: { type: 'boolean', default: false },
+      namespace: { type: 'string', short: 'n', default: 'default' },
+      json: { type: 'boolean', default: false },
+      graph: { type: 'boolean', default: false },
+      verbose: { type: 'boolean', default: false },
+    },
+  });
+  if (positionals.length === 0) throw new UsageError(USAGE);
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
+  const objects = loadManifests(positionals, values.namespace);
+  const targets = objects.filter(
+    (d): d is KubeObject & Target => d.kind === 'MultiClusterIngress' || d.kind === 'MultiClusterService',
+  );
+  if (targets.length === 0) {
+    throw new UsageError(`${positionals.join(', ')}: no MultiClusterIngress or MultiClusterService in it`);
+  }
+  const config = await readConfig(values.config, values.simulator);
+
+  let kube: KubeClient;
+  if (values.kubeconfig) {
+    const { createKubeClient, loadKubeConfig } = await import('../lib/kube/client-node.js');
+    kube = createKubeClient(loadKubeConfig({ file: values.kubeconfig }));
+  } else {
+    kube = new MemoryKube(objects.filter((d) => !targets.includes(d as KubeObject & Target)));
+  }
+
+  const sim = values.simulator ? await startElbv2Simulator() : undefined;
+  let failed = 0;
+  try {
+    const client = sim ? elbv2ClientFor(sim) : createElbv2Client(config);
+    const logger = values.verbose ? createLogger() : silentLogger;
+    const provider = new AwsProvider(config, { kube, logger }, { client });
+    const where = sim
+      ? 'an empty ELBv2 simulator'
+      : `${config.region}${config.endpoint ? ` (${config.endpoint})` : ''}`;
+    const plans: Array<{
+      kind: string;
+      namespace: string;
+      name: string;
+      operations?: unknown;
+      error?: string;
+    }> = [];
+    if (values.graph) {
+      const diagrams: string[] = [];
+      for (const target of targets) {
+        const topology = await topologyOf(target, { kube, config, provider, logger });
+        if (topology.error) failed++;
+        const diagram = toMermaid(topology);
+        diagrams.push(
+          targets.length === 1
+            ? diagram
+            : `## ${target.kind ?? ''} ${target.metadata.namespace ?? ''}/${target.metadata.name ?? ''}\n\n\`\`\`mermaid\n${diagram}\`\`\`\n`,
+        );
+      }
+      process.stdout.write(diagrams.join('\n'));
+      return failed > 0 ? 1 : 0;
+    }
+    for (const target of targets) {
+      const head = {
+        kind: target.kind ?? '',
+        namespace: target.metadata.namespace ?? '',
+        name: target.metadata.name ?? '',
+      };
+      const ctx = { signal: AbortSignal.timeout(60_000), logger, resync: true };
+      try {
+        const { plan } = await provider.plan(ctx, target);
+        plans.push({ ...head, operations: plan });
+        if (!values.json) {
+          console.log(`# ${head.kind} ${head.namespace}/${head.name} against ${where}`);
+          for (const line of describePlan(plan, (o) => formatPlan([o])[0] ?? '')) console.log(line);
+        }
+      } catch (err) {
+        failed++;
+        plans.push({ ...head, error: errorMessage(err) });
+        if (!values.json) {
+          console.log(`# ${head.kind} ${head.namespace}/${head.name} against ${where}`);
+          console.log(`plan failed: ${errorMessage(err)}`);
+        }
+      }
+    }
+    if (values.json) console.log(JSON.stringify(plans, null, 2));
+  } finally {
+    await sim?.close();
+  }
+  return failed > 0 ? 1 : 0;
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    // Bad arguments and unreadable files are the user's to fix: one line, no stack trace.
+    console.error(err instanceof UsageError ? err.message : `plan failed: ${errorMessage(err)}`);
+    process.exitCode = 2;
+  },
+);

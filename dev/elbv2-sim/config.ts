@@ -20,8 +20,19 @@ export interface SimNetwork {
   readonly vpcCidr: string;
   /** The VPC's Amazon-provided IPv6 /56. */
   readonly vpcIpv6Cidr: string;
+  /**
+   * Secondary IPv4 CIDRs associated with the VPC (what EC2 DescribeVpcs lists after `vpcCidr`),
+   * e.g. EKS custom networking's pod range: a configured CIDR list that misses them is wrong.
+   */
+  readonly secondaryCidrs: readonly string[];
   readonly defaultSecurityGroupId: string;
+  /** Load balancer subnets (public and private), the ones CreateLoadBalancer and SetSubnets take. */
   readonly subnets: readonly SimSubnet[];
+  /**
+   * Subnets in the secondary CIDRs, where pods get their IPs; targets there are in the VPC (zone
+   * detected), but they are not offered for load balancers.
+   */
+  readonly podSubnets: readonly SimSubnet[];
 }
 
 // IDs are hex-shaped (17 hex digits like real resources) so provider-side format checks pass.
@@ -29,6 +40,7 @@ export const SIM_NETWORK: SimNetwork = {
   vpcId: 'vpc-0e1b5000000000000',
   vpcCidr: '10.0.0.0/16',
   vpcIpv6Cidr: '2600:1f18:e1b5:5000::/56',
+  secondaryCidrs: ['100.64.0.0/16'],
   defaultSecurityGroupId: 'sg-0e1b5000000000001',
   subnets: [
     {
@@ -71,6 +83,26 @@ export const SIM_NETWORK: SimNetwork = {
       availabilityZone: 'us-east-1c',
       cidr: '10.0.160.0/20',
       ipv6Cidr: '2600:1f18:e1b5:5082::/64',
+      public: false,
+    },
+  ],
+  podSubnets: [
+    {
+      subnetId: 'subnet-0e1b5000000000a03',
+      availabilityZone: 'us-east-1a',
+      cidr: '100.64.0.0/18',
+      public: false,
+    },
+    {
+      subnetId: 'subnet-0e1b5000000000b03',
+      availabilityZone: 'us-east-1b',
+      cidr: '100.64.64.0/18',
+      public: false,
+    },
+    {
+      subnetId: 'subnet-0e1b5000000000c03',
+      availabilityZone: 'us-east-1c',
+      cidr: '100.64.128.0/18',
       public: false,
     },
   ],

@@ -22,6 +22,10 @@ export const required = (field: string): SimError =>
     `1 validation error detected: Value null at '${field}' failed to satisfy constraint: Member must not be null`,
   );
 
+/** A quota error as ELBv2 words it: "The maximum number of <what> '<limit>' has been reached". */
+export const quotaReached = (code: string, what: string, limit: number): SimError =>
+  new SimError(code, `The maximum number of ${what} '${limit}' has been reached`);
+
 /** Status codes of the codes a fault script is likely to use; anything else is a 400 client error. */
 const STATUS_BY_CODE: Record<string, number> = {
   InternalFailure: 500,

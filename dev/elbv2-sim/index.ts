@@ -5,6 +5,7 @@ import type { BehaviourOptions, SimNetwork } from './config.js';
 import { Faults } from './faults.js';
 import type { FaultOptions } from './faults.js';
 import { startServer, SUPPORTED_ACTIONS } from './server.js';
+import { SimPersistence, savedIdSeed } from './persist.js';
 import { Elbv2State } from './state/index.js';
 import type { Elbv2Snapshot } from './state/index.js';
 
@@ -30,6 +31,11 @@ export interface Elbv2SimulatorOptions extends BehaviourOptions {
   /** Seeds both the fault dice and the generated resource IDs (default 1). */
   seed?: number;
   faults?: FaultOptions;
+  /**
+   * JSON state file: loaded at start if present, written (debounced) after every call that can
+   * change state and on close. Resources survive a restart; generated IDs do not repeat.
+   */
+  persistFile?: string;
 }
 
 export interface Elbv2Simulator {
@@ -51,12 +57,29 @@ export interface Elbv2Simulator {
 
 export async function startElbv2Simulator(options: Elbv2SimulatorOptions = {}): Promise<Elbv2Simulator> {
   const seed = options.seed ?? 1;
-  const state = new Elbv2State({ ...options, seed });
+  const idSeed = (options.persistFile ? savedIdSeed(options.persistFile) : undefined) ?? seed;
+  const state = new Elbv2State({ ...options, seed: idSeed });
+  const persistence = options.persistFile
+    ? new SimPersistence(options.persistFile, state.store, idSeed)
+    : undefined;
+  persistence?.load();
   const faults = new Faults(seed, options.faults);
   const calls = new CallCounters();
   const taggingCalls = new CallCounters();
   const host = options.host ?? '127.0.0.1';
-  const server = await startServer({ state, faults, calls, taggingCalls }, host, options.port ?? 0);
+  const server = await startServer(
+    {
+      state,
+      faults,
+      calls,
+      taggingCalls,
+      ...(persistence
+        ? { afterCall: (action: string) => !action.startsWith('Describe') && persistence.changed() }
+        : {}),
+    },
+    host,
+    options.port ?? 0,
+  );
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://${host}:${port}`,
@@ -72,6 +95,7 @@ export async function startElbv2Simulator(options: Elbv2SimulatorOptions = {}): 
     snapshot: () => state.snapshot(),
     close: () =>
       new Promise<void>((resolve, reject) => {
+        persistence?.flush();
         server.close((err) => (err ? reject(err) : resolve()));
         // Keep-alive sockets from SDK clients would otherwise hold close() open.
         server.closeAllConnections();

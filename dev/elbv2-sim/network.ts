@@ -57,7 +57,7 @@ export const isPrivateIpv4 = (ip: number): boolean => PRIVATE_RANGES.some((r) =>
 
 /** The subnet holding an IPv4 address; AWS decides "in the VPC" by subnets, not by VPC CIDRs. */
 export function subnetOf(network: SimNetwork, ip: number): SimSubnet | undefined {
-  return network.subnets.find((s) => inCidr(ip, s.cidr));
+  return [...network.subnets, ...network.podSubnets].find((s) => inCidr(ip, s.cidr));
 }
 
 export function subnetOf6(network: SimNetwork, ip: bigint): SimSubnet | undefined {

@@ -15,6 +15,8 @@ export interface ServerDeps {
   calls: CallCounters;
   /** The Resource Groups Tagging API's calls (tagging.ts), counted apart from ELBv2's. */
   taggingCalls: CallCounters;
+  /** Told after the state has served an action (successfully or not): persistence saves then. */
+  afterCall?: (action: string) => void;
 }
 
 export const SUPPORTED_ACTIONS: readonly string[] = Object.keys(INPUT_SHAPES).sort();
@@ -151,6 +153,7 @@ export function startServer(deps: ServerDeps, host: string, port: number): Promi
     let result: unknown;
     try {
       result = invoke(deps.state, action, params);
+      deps.afterCall?.(action);
     } catch (err) {
       const error =
         err instanceof SimError ? err : new SimError('InternalFailure', `Simulator bug: ${String(err)}`, 500);

@@ -17,6 +17,8 @@ export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
 /** Per-request write settings from the query string, plus the warnings to send back. */
 export interface WriteOptions {
   dryRun: boolean;
+  /** `?fieldManager=`, else the client's user agent (as kube-apiserver defaults it). */
+  fieldManager?: string;
   fieldValidation: FieldValidation;
   warnings: string[];
 }

@@ -1,3 +1,4 @@
+import { PROTOBUF, PROTOBUF_KINDS } from './protobuf.js';
 import { createHash } from 'node:crypto';
 import type { ResourceRegistry } from './registry.js';
 import type { ResourceDef } from './types.js';
@@ -18,7 +19,13 @@ function operations(def: ResourceDef, ref: string, list: boolean): Record<string
     in: 'query',
     schema: { type: 'string', uniqueItems: true },
   });
-  const body = { content: { 'application/json': { schema: { $ref: ref } } } };
+  // Exactly the body media types the stand-in decodes (protobuf only for kubectl's generators' kinds).
+  const bodyTypes = [
+    'application/json',
+    'application/yaml',
+    ...(def.group === '' && PROTOBUF_KINDS.includes(def.kind) ? [PROTOBUF] : []),
+  ];
+  const body = { content: Object.fromEntries(bodyTypes.map((t) => [t, { schema: { $ref: ref } }])) };
   const ok = { '200': { description: 'OK', content: { 'application/json': { schema: { $ref: ref } } } } };
   const op = (id: string, extra: object = {}): object => ({
     operationId: `${id}${def.kind}`,

@@ -3,15 +3,7 @@ import { parse as parseYaml } from 'yaml';
 import type { FieldValidation, ServerContext, WriteOptions } from './context.js';
 import { deleteCollection, deleteObject, type DeleteOptions } from './deletion.js';
 import { apiGroupDoc, apiGroupList, apiResourceList, apiVersions, VERSION_INFO } from './discovery.js';
-import {
-  ApiError,
-  badRequest,
-  conflict,
-  methodNotAllowed,
-  routeNotFound,
-  toApiError,
-  unsupportedMediaType,
-} from './errors.js';
+import { ApiError, badRequest, conflict, methodNotAllowed, routeNotFound, toApiError } from './errors.js';
 import { groupVersionDocument, openApiIndex } from './openapi.js';
 import { getObject, listObjects, selectorOf } from './reads.js';
 import type { RequestLog, RequestRecord } from './request-log.js';
@@ -20,6 +12,8 @@ import { apiVersionOf, resourceKeyOf } from './types.js';
 import { getScale, writeScale } from './scale.js';
 import { serveWatch } from './watch.js';
 import { createObject, patchObject, patchTypeOf, updateObject } from './writes.js';
+import { applyObject } from './apply.js';
+import { decodeProtobuf, PROTOBUF } from './protobuf.js';
 
 function send(res: ServerResponse, code: number, body: unknown, warnings: string[] = []): void {
   const headers: Record<string, string | string[]> = {
@@ -34,12 +28,12 @@ function send(res: ServerResponse, code: number, body: unknown, warnings: string
 async function readBody(req: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
   for await (const c of req) chunks.push(c as Buffer);
-  const text = Buffer.concat(chunks).toString('utf8');
-  if (text.trim() === '') return undefined;
+  const raw = Buffer.concat(chunks);
   const type = req.headers['content-type'] ?? 'application/json';
-  // kubectl's generators (`kubectl create namespace`, `create secret`) send protobuf; this stand-in only speaks JSON.
-  if (type.startsWith('application/vnd.kubernetes.protobuf'))
-    throw unsupportedMediaType(type, 'application/json, application/yaml');
+  // kubectl's generators (`kubectl create namespace`, `create secret`) send protobuf.
+  if (type.startsWith(PROTOBUF)) return decodeProtobuf(raw, type);
+  const text = raw.toString('utf8');
+  if (text.trim() === '') return undefined;
   try {
     return /yaml/.test(type) && !/json/.test(type) ? parseYaml(text) : JSON.parse(text);
   } catch (e) {
@@ -47,12 +41,27 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
   }
 }
 
-function writeOptions(q: URLSearchParams): WriteOptions {
+/** kube-apiserver's default field manager: the user agent's program name (`kubectl/v1.32 …` → `kubectl`). */
+function defaultFieldManager(req: IncomingMessage): string {
+  const agent = req.headers['user-agent'] ?? '';
+  return agent.split('/')[0]?.trim() || 'unknown';
+}
+
+function writeOptions(q: URLSearchParams, req: IncomingMessage): WriteOptions {
   const v = q.get('fieldValidation') ?? 'Warn';
   if (v !== 'Strict' && v !== 'Warn' && v !== 'Ignore') {
     throw badRequest(`fieldValidation parameter unsupported: ${v}, supported values: Strict, Warn, Ignore`);
   }
-  return { dryRun: q.getAll('dryRun').includes('All'), fieldValidation: v as FieldValidation, warnings: [] };
+  const manager = q.get('fieldManager');
+  if (manager !== null && (manager === '' || manager.length > 128)) {
+    throw badRequest('fieldManager: must be between 1 and 128 characters');
+  }
+  return {
+    dryRun: q.getAll('dryRun').includes('All'),
+    fieldValidation: v as FieldValidation,
+    warnings: [],
+    fieldManager: manager ?? defaultFieldManager(req),
+  };
 }
 
 const isWatch = (q: URLSearchParams): boolean => q.get('watch') === 'true' || q.get('watch') === '1';
@@ -74,7 +83,7 @@ async function serveResource(
   if (name == null) {
     if (method === 'GET') return send(res, 200, listObjects(ctx, def, ns, q));
     if (method === 'POST') {
-      const opts = writeOptions(q);
+      const opts = writeOptions(q, req);
       return send(res, 201, createObject(ctx, def, ns, await readBody(req), opts), opts.warnings);
     }
     if (method === 'DELETE') {
@@ -97,20 +106,22 @@ async function serveResource(
     const body = await readBody(req);
     if (ctx.store.get(resourceKeyOf(def), ns, name) && ctx.chaos.shouldFail(method, req.url ?? ''))
       throw conflict(def, name);
-    const opts = writeOptions(q);
+    const opts = writeOptions(q, req);
+    const patchType = method === 'PATCH' ? patchTypeOf(req.headers['content-type'] ?? '') : undefined;
+    const force = q.get('force');
+    if (force !== null && patchType !== 'apply')
+      throw badRequest('force: Forbidden: may not be specified for non-apply patch');
+    if (patchType === 'apply') {
+      if (subresource) throw methodNotAllowed();
+      // Unlike other writes, an apply never takes its manager from the user agent.
+      if (!q.get('fieldManager')) throw badRequest('PATCH ... fieldManager is required for apply requests');
+      const { obj, created } = applyObject(ctx, def, ns, name, body, opts, force === 'true');
+      return send(res, created ? 201 : 200, obj, opts.warnings);
+    }
     const obj =
-      method === 'PUT'
+      method === 'PUT' || patchType === undefined
         ? updateObject(ctx, def, ns, name, subresource, body, opts)
-        : patchObject(
-            ctx,
-            def,
-            ns,
-            name,
-            subresource,
-            body,
-            patchTypeOf(req.headers['content-type'] ?? ''),
-            opts,
-          );
+        : patchObject(ctx, def, ns, name, subresource, body, patchType, opts);
     return send(res, 200, obj, opts.warnings);
   }
   if (method === 'DELETE' && subresource == null) {
@@ -134,7 +145,7 @@ async function serveScale(
   if (method !== 'PUT' && method !== 'PATCH') throw methodNotAllowed();
   const body = await readBody(req);
   const patchType = method === 'PATCH' ? patchTypeOf(req.headers['content-type'] ?? '') : undefined;
-  const opts = writeOptions(q);
+  const opts = writeOptions(q, req);
   return send(res, 200, writeScale(ctx, def, ns, name, body, patchType, opts), opts.warnings);
 }
 

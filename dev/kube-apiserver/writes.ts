@@ -13,6 +13,7 @@ import {
 } from './errors.js';
 import { jsonPatch, mergePatch, strategicMergePatch } from './patch.js';
 import { removeObject } from './deletion.js';
+import { changedFields, nextManagedFields, type FieldSet } from './managed-fields.js';
 import { resourceKeyOf, type KObject, type ResourceDef } from './types.js';
 
 const NAME_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
@@ -43,12 +44,45 @@ function checkNamespace(ctx: ServerContext, def: ResourceDef, obj: KObject, ns: 
   }
 }
 
+/** Who writes, and what that does to field ownership (see managed-fields.ts). */
+export interface ManagedWrite {
+  writer: { manager: string; operation: 'Apply' | 'Update'; subresource?: string };
+  /** Apply: exactly the fields the applied configuration sets. */
+  applied?: FieldSet;
+  /** Fields taken over from other managers (Update: what it changed; Apply: forced conflicts). */
+  taken: FieldSet;
+}
+
+/** A plain write (create, update, patch) by the request's field manager. */
+function updateBy(
+  def: ResourceDef,
+  old: KObject | undefined,
+  next: KObject,
+  subresource: string | undefined,
+  opts: WriteOptions,
+): ManagedWrite {
+  return {
+    writer: {
+      manager: opts.fieldManager ?? 'unknown',
+      operation: 'Update',
+      ...(subresource === 'status' ? { subresource } : {}),
+    },
+    taken: changedFields(def, old, next, subresource),
+  };
+}
+
+const withoutManagedFields = (obj: KObject): KObject => {
+  const { managedFields: _, ...metadata } = obj.metadata as KObject['metadata'] & { managedFields?: unknown };
+  return { ...obj, metadata };
+};
+
 export function createObject(
   ctx: ServerContext,
   def: ResourceDef,
   ns: string | undefined,
   body: unknown,
   opts: WriteOptions,
+  managed?: ManagedWrite,
 ): KObject {
   const obj = asObject(def, body);
   const m = obj.metadata;
@@ -84,18 +118,29 @@ export function createObject(
     obj.spec = { finalizers: ['kubernetes'] };
     obj.status = { phase: 'Active' };
   }
+  // kube-apiserver's defaulting for Secrets (`kubectl create secret generic` sends no type).
+  if (key === '/secrets') (obj as { type?: string }).type ??= 'Opaque';
   admit(def, obj, opts);
+  const write = managed ?? updateBy(def, undefined, obj, undefined, opts);
+  (obj.metadata as { managedFields?: unknown }).managedFields = nextManagedFields(
+    def,
+    undefined,
+    obj,
+    write.writer,
+    write,
+  );
   return opts.dryRun ? obj : ctx.store.put(key, obj, 'ADDED');
 }
 
-/** Shared tail of PUT and PATCH on the object or its status. */
-function commitUpdate(
+/** Shared tail of PUT, PATCH and apply on the object or its status. */
+export function commitWrite(
   ctx: ServerContext,
   def: ResourceDef,
   old: KObject,
   incoming: KObject,
   subresource: string | undefined,
   opts: WriteOptions,
+  managed?: ManagedWrite,
 ): KObject {
   const name = old.metadata.name ?? '';
   if (
@@ -121,7 +166,17 @@ function commitUpdate(
   admit(def, next, opts);
   if (!deepEqual(specOf(def, old), specOf(def, next)))
     next.metadata.generation = (old.metadata.generation ?? 1) + 1;
-  // kube-apiserver skips no-op writes: same resourceVersion, no watch event.
+  // kube-apiserver skips no-op writes: same resourceVersion, no watch event. An apply that changes
+  // nothing but who owns what still writes its managed fields.
+  const write = managed ?? updateBy(def, old, next, subresource, opts);
+  if (!managed && deepEqual(withoutManagedFields(old), next)) return old;
+  (next.metadata as { managedFields?: unknown }).managedFields = nextManagedFields(
+    def,
+    old,
+    next,
+    write.writer,
+    write,
+  );
   if (deepEqual(old, next) || opts.dryRun) return deepEqual(old, next) ? old : next;
   if (next.metadata.deletionTimestamp && !next.metadata.finalizers?.length)
     return removeObject(ctx, def, next);
@@ -152,17 +207,21 @@ export function updateObject(
   if (def.namespaced && obj.metadata.namespace && obj.metadata.namespace !== ns) {
     throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
   }
-  return commitUpdate(ctx, def, current(ctx, def, ns, name), obj, subresource, opts);
+  return commitWrite(ctx, def, current(ctx, def, ns, name), obj, subresource, opts);
 }
 
-export type PatchType = 'merge' | 'json' | 'strategic';
+export type PatchType = 'merge' | 'json' | 'strategic' | 'apply';
 
 export function patchTypeOf(contentType: string): PatchType {
   const type = contentType.split(';')[0]?.trim();
+  if (type === 'application/apply-patch+yaml') return 'apply';
   if (type === 'application/merge-patch+json') return 'merge';
   if (type === 'application/json-patch+json') return 'json';
   if (type === 'application/strategic-merge-patch+json') return 'strategic';
-  throw unsupportedMediaType(contentType);
+  throw unsupportedMediaType(
+    contentType,
+    'application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml',
+  );
 }
 
 export function patchObject(
@@ -172,7 +231,7 @@ export function patchObject(
   name: string,
   subresource: string | undefined,
   patch: unknown,
-  type: PatchType,
+  type: Exclude<PatchType, 'apply'>,
   opts: WriteOptions,
 ): KObject {
   // Custom resources have no patch strategies; kube-apiserver refuses before looking the object up.
@@ -189,5 +248,5 @@ export function patchObject(
       : type === 'merge'
         ? mergePatch(old, patch)
         : strategicMergePatch(old, patch);
-  return commitUpdate(ctx, def, old, asObject(def, patched), subresource, opts);
+  return commitWrite(ctx, def, old, asObject(def, patched), subresource, opts);
 }

@@ -1,77 +1,98 @@
 /**
  * Tells a newcomer what the functions are doing, in plain lines: finalizers added and removed,
- * load balancer status written, Events recorded. It watches the API server like `kubectl get -w`.
+ * load balancer status written, Events recorded, and the change plan of each reconcile. It
+ * list+watches the API server like `kubectl get -w` (the forwarder's reflector: after a restart
+ * or a broken watch it resumes where it was, so nothing already told is told again) and reads
+ * the functions' log lines (they run in this process).
  */
 import type { KubeConfig } from '@kubernetes/client-node';
-import { Watch } from '@kubernetes/client-node';
-import type { KubeObject } from '../../lib/kube/types.js';
-import { canonical } from '../../lib/util/equal.js';
+import { Reflector } from '../../lib/forwarder/reflector.js';
+import { createKubeApi } from '../../lib/forwarder/kube-api.js';
+import { createMetrics } from '../../lib/forwarder/metrics.js';
+import { Resources } from '../../lib/kube/resources.js';
+import type { KubeObject, ResourceType } from '../../lib/kube/types.js';
+import { silentLogger } from '../../lib/log/logger.js';
+import type { ChangeNotification } from '../../lib/notification/types.js';
+import { tapJsonLogs, type LogDecision } from './log-tap.js';
+import { Narration, type CoreEvent, type Phase } from './narration.js';
 
-interface Watched extends KubeObject {
-  status?: { loadBalancer?: { ingress?: Array<{ ip?: string; hostname?: string }> } };
+export interface NarratorOptions {
+  /** Print every log line of the functions and the forwarder, not only warnings and errors. */
+  verbose?: boolean;
 }
 
-interface CoreEvent extends KubeObject {
-  involvedObject?: { kind?: string; namespace?: string; name?: string };
-  type?: string;
-  reason?: string;
-  message?: string;
-  count?: number;
+const LEVELS = ['DEBUG', 'INFO', 'WARN', 'ERROR', 'CRITICAL'];
+
+export interface Narrator {
+  /** Starts telling what happens in that API server. */
+  watch(kc: KubeConfig): void;
+  /** Stops watching; told log lines flow as before. */
+  stop(): void;
 }
 
-const PATHS: Array<[string, string]> = [
-  ['mci', '/apis/networking.karmada.io/v1alpha1/multiclusteringresses'],
-  ['mcs', '/apis/networking.karmada.io/v1alpha1/multiclusterservices'],
-];
-
-export function startNarrator(kc: KubeConfig, say: (line: string) => void): () => void {
-  const watch = new Watch(kc);
-  const seen = new Map<string, Watched>();
-  const aborts: AbortController[] = [];
-  let stopped = false;
-  const watchPath = async (path: string, onEvent: (phase: string, obj: KubeObject) => void) => {
-    if (stopped) return;
-    aborts.push(
-      await watch.watch(path, {}, onEvent, () => {
-        if (!stopped) setTimeout(() => void watchPath(path, onEvent), 200);
-      }),
-    );
+/** Tells the functions' log lines from now on (start it before them); `watch` adds the API server. */
+export function startNarrator(say: (line: string) => void, options: NarratorOptions = {}): Narrator {
+  const narration = new Narration(say);
+  const reflectors: Reflector[] = [];
+  const untap = tapJsonLogs((entry): LogDecision => {
+    if (narration.log(entry) && !options.verbose) return 'drop';
+    if (options.verbose) return 'print';
+    return LEVELS.indexOf(String(entry.level)) >= LEVELS.indexOf('WARN') ? 'print' : 'drop';
+  });
+  return {
+    watch: (kc) => watchApi(kc, narration, say, reflectors),
+    stop() {
+      for (const r of reflectors) r.stop();
+      narration.flush();
+      untap();
+    },
   };
-  for (const [short, path] of PATHS) {
-    void watchPath(path, (phase, raw) => {
-      const obj = raw as Watched;
-      const key = `${short} ${obj.metadata.namespace}/${obj.metadata.name}`;
-      const before = seen.get(key);
-      if (phase === 'DELETED') {
-        seen.delete(key);
-        say(`${key}: deleted from the API server`);
-        return;
-      }
-      seen.set(key, obj);
-      if (!before) {
-        say(`${key}: ${phase === 'ADDED' ? 'seen' : 'changed'}`);
-      }
-      const fin = (o?: KubeObject) => o?.metadata.finalizers ?? [];
-      for (const f of fin(obj)) if (!fin(before).includes(f)) say(`${key}: finalizer ${f} added`);
-      for (const f of fin(before)) if (!fin(obj).includes(f)) say(`${key}: finalizer ${f} removed`);
-      if (obj.metadata.deletionTimestamp && !before?.metadata.deletionTimestamp)
-        say(`${key}: deletion requested`);
-      const lb = obj.status?.loadBalancer;
-      if (canonical(lb) !== canonical(before?.status?.loadBalancer)) {
-        const addrs = (lb?.ingress ?? []).map((i) => i.hostname ?? i.ip).join(', ');
-        say(`${key}: status.loadBalancer = ${addrs || '(empty)'}`);
-      }
+}
+
+function watchApi(
+  kc: KubeConfig,
+  narration: Narration,
+  say: (line: string) => void,
+  reflectors: Reflector[],
+): void {
+  const api = createKubeApi(kc);
+  const metrics = createMetrics({ defaultMetrics: false });
+  const reflect = (type: ResourceType, onChange: (phase: Phase, n: ChangeNotification) => void) => {
+    const reflector: Reflector = new Reflector({
+      type,
+      api,
+      metrics,
+      logger: silentLogger,
+      emit: (n) => {
+        const obj = n.object;
+        const old = n.oldObject;
+        // A re-list reports every object again: only what changed since is news.
+        if (old && obj && old.metadata.resourceVersion === obj.metadata.resourceVersion) return;
+        const phase: Phase = !reflector.hasSynced
+          ? 'LISTED'
+          : n.change === 'deleted'
+            ? 'DELETED'
+            : n.change === 'modified' || old
+              ? 'MODIFIED'
+              : 'ADDED';
+        onChange(phase, n);
+      },
+    });
+    reflector.start();
+    reflectors.push(reflector);
+  };
+  for (const type of [Resources.MultiClusterIngress, Resources.MultiClusterService]) {
+    reflect(type, (phase, n) => {
+      if (n.object) narration.object(phase, { ...n.object, kind: type.kind } as KubeObject);
     });
   }
-  void watchPath('/api/v1/events', (phase, raw) => {
-    const e = raw as CoreEvent;
-    if (phase === 'DELETED') return;
-    const o = e.involvedObject ?? {};
-    const times = (e.count ?? 1) > 1 ? ` (x${e.count})` : '';
-    say(`event on ${o.kind} ${o.namespace}/${o.name}: ${e.type} ${e.reason}: ${e.message}${times}`);
+  let earlier = 0;
+  reflect(Resources.Event, (phase, n) => {
+    // Events kept from an earlier run were told then.
+    if (phase === 'LISTED') earlier++;
+    else if (phase !== 'DELETED' && n.object) narration.event(n.object as CoreEvent);
   });
-  return () => {
-    stopped = true;
-    for (const a of aborts) a.abort();
-  };
+  void reflectors.at(-1)?.synced.then(() => {
+    if (earlier > 0) say(`(${earlier} Events from earlier runs are not repeated: kubectl get events)`);
+  });
 }

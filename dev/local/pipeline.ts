@@ -35,6 +35,8 @@ export interface PipelineOptions {
   notificationSource?: 'forwarder' | 'none';
   /** `fake` (default) or `aws`, which runs against the ELBv2 simulator started here. */
   provider?: 'fake' | 'aws';
+  /** The ELBv2 simulator's port (provider `aws`); 0 picks a free one. */
+  elbv2Port?: number;
 }
 
 export interface Pipeline {
@@ -59,7 +61,13 @@ export async function startPipeline(options: PipelineOptions): Promise<Pipeline>
   });
   const kubeconfigPath = api.writeKubeconfig(join(stateDir, 'kubeconfig.yaml'));
   const provider = options.provider ?? 'fake';
-  const elbv2 = provider === 'aws' ? await startElbv2Simulator() : undefined;
+  const elbv2 =
+    provider === 'aws'
+      ? await startElbv2Simulator({
+          port: options.elbv2Port ?? 0,
+          ...(options.persist ? { persistFile: join(stateDir, 'elbv2-state.json') } : {}),
+        })
+      : undefined;
   const cloudConfig = join(stateDir, `${provider}-provider.yaml`);
   writeFileSync(
     cloudConfig,

@@ -4,31 +4,17 @@
  */
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { createLogger } from '../../lib/log/logger.js';
+import { redactText } from '../../lib/log/redact.js';
 import { ConfigError, helpText, loadConfig, type ForwarderConfig } from '../../lib/forwarder/config.js';
 import { Forwarder } from '../../lib/forwarder/forwarder.js';
 import { createKubeApi } from '../../lib/forwarder/kube-api.js';
+import { loadForwarderKubeConfig } from '../../lib/forwarder/kubeconfig.js';
 import { createLeaseStore } from '../../lib/forwarder/lease-store.js';
 import { createMetrics } from '../../lib/forwarder/metrics.js';
 import { createSink } from '../../lib/forwarder/sinks/index.js';
 import { Resources } from '../../lib/kube/resources.js';
-
-function loadKubeConfig(config: ForwarderConfig): KubeConfig {
-  const kc = new KubeConfig();
-  const source = config.kubeconfig ?? 'default locations ($KUBECONFIG, ~/.kube/config, in-cluster)';
-  try {
-    // loadFromDefault reads $KUBECONFIG, then ~/.kube/config, then the in-cluster service account.
-    if (config.kubeconfig) kc.loadFromFile(config.kubeconfig);
-    else kc.loadFromDefault();
-  } catch (err) {
-    throw new ConfigError(
-      `cannot load kubeconfig from ${source}: ${err instanceof Error ? err.message : String(err)}`,
-    );
-  }
-  if (!kc.getCurrentCluster()) throw new ConfigError(`kubeconfig from ${source} has no current cluster`);
-  return kc;
-}
 
 async function main(): Promise<number> {
   let config: ForwarderConfig;
@@ -46,7 +32,7 @@ async function main(): Promise<number> {
   const logger = createLogger({ serviceName: 'multicluster-forwarder', level: config.logLevel });
   let kc: KubeConfig;
   try {
-    kc = loadKubeConfig(config);
+    kc = loadForwarderKubeConfig(config.kubeconfig);
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
     logger.error(err.message);
@@ -61,12 +47,14 @@ async function main(): Promise<number> {
       ...(config.region ? { region: config.region } : {}),
       ...(config.sinkEndpoint ? { endpoint: config.sinkEndpoint } : {}),
       ...(config.batchSize ? { batchSize: config.batchSize } : {}),
+      sign: config.sinkSign,
     }),
     ...(config.leaderElect
       ? { leaseStore: createLeaseStore(kc, config.leaseNamespace, config.leaseName) }
       : {}),
     identity,
     ...(config.namespaces ? { namespaces: config.namespaces } : {}),
+    ...(config.secretNamespaces ? { secretNamespaces: config.secretNamespaces } : {}),
     coalesceWindowMs: config.coalesceWindowMs,
     kindWindowsMs: { [Resources.EndpointSlice.kind]: config.endpointSliceWindowMs },
     batchIntervalMs: config.batchIntervalMs,
@@ -102,8 +90,9 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (err: unknown) => {
+    // A stack can quote what failed to parse: redacted like every log line.
     process.stderr.write(
-      `forwarder failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+      `forwarder failed: ${redactText(err instanceof Error ? (err.stack ?? err.message) : String(err))}\n`,
     );
     process.exit(1);
   },

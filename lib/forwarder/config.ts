@@ -7,6 +7,8 @@ export interface ForwarderConfig {
   sink: SinkType;
   sinkTarget: string;
   sinkEndpoint?: string;
+  /** HTTP sink: SigV4-sign (auto: for Lambda function URLs). */
+  sinkSign: 'auto' | boolean;
   region?: string;
   batchSize?: number;
   resyncPeriodMs: number;
@@ -15,6 +17,8 @@ export interface ForwarderConfig {
   endpointSliceWindowMs: number;
   batchIntervalMs: number;
   namespaces?: string[];
+  /** Opt-in: watch Secrets' metadata in these namespaces (none by default). */
+  secretNamespaces?: string[];
   leaderElect: boolean;
   leaseName: string;
   leaseNamespace: string;
@@ -56,6 +60,12 @@ const OPTIONS: Option[] = [
     env: 'FORWARDER_SINK_ENDPOINT',
     help: 'AWS endpoint override (local fakes, VPC endpoints)',
   },
+  {
+    flag: 'sink-sign',
+    env: 'FORWARDER_SINK_SIGN',
+    help: 'http sink: SigV4-sign requests (true | false | auto = for Lambda function URLs)',
+    default: 'auto',
+  },
   { flag: 'region', env: 'AWS_REGION', help: 'AWS region of the queue or function' },
   {
     flag: 'batch-size',
@@ -91,6 +101,11 @@ const OPTIONS: Option[] = [
     flag: 'namespaces',
     env: 'FORWARDER_NAMESPACES',
     help: 'comma-separated namespaces to watch (default: all)',
+  },
+  {
+    flag: 'watch-secrets-in',
+    env: 'FORWARDER_WATCH_SECRETS_IN',
+    help: 'comma-separated namespaces whose Secrets (metadata only) are watched; needs a Role in each (default: none)',
   },
   {
     flag: 'leader-elect',
@@ -186,8 +201,9 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   const port = Number(get('port'));
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError('--port must be 0-65535');
   const batchSize = Number(get('batch-size'));
-  if (!Number.isInteger(batchSize) || batchSize < 1)
-    throw new ConfigError('--batch-size must be a positive integer');
+  // The functions refuse requests carrying more (MAX_NOTIFICATIONS_PER_REQUEST).
+  if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 100)
+    throw new ConfigError('--batch-size must be an integer from 1 to 100');
   const namespaces = get('namespaces')
     ?.split(',')
     .map((s) => s.trim())
@@ -196,6 +212,10 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   const endpointSliceWindowMs = parseDuration(get('endpointslice-coalesce-window') ?? '1s');
   if (endpointSliceWindowMs > parseDuration(MAX_ENDPOINTSLICE_WINDOW))
     throw new ConfigError(`--endpointslice-coalesce-window must be at most ${MAX_ENDPOINTSLICE_WINDOW}`);
+  const secretNamespaces = get('watch-secrets-in')
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const opt = <K extends string, V>(key: K, v: V | undefined): Partial<Record<K, V>> =>
     v === undefined ? {} : ({ [key]: v } as Record<K, V>);
   return {
@@ -204,6 +224,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     sink,
     sinkTarget,
     ...opt('sinkEndpoint', get('sink-endpoint')),
+    sinkSign: get('sink-sign') === 'auto' ? 'auto' : parseBool(get('sink-sign') ?? 'auto', 'sink-sign'),
     ...opt('region', get('region')),
     batchSize,
     resyncPeriodMs: parseDuration(get('resync-period') ?? '10m'),
@@ -211,6 +232,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     endpointSliceWindowMs: Math.max(coalesceWindowMs, endpointSliceWindowMs),
     batchIntervalMs: parseDuration(get('batch-interval') ?? '20ms'),
     ...(namespaces && namespaces.length > 0 ? { namespaces } : {}),
+    ...(secretNamespaces && secretNamespaces.length > 0 ? { secretNamespaces } : {}),
     leaderElect: parseBool(get('leader-elect') ?? 'true', 'leader-elect'),
     leaseName: get('lease-name') ?? 'multicluster-forwarder',
     leaseNamespace: get('lease-namespace') ?? 'karmada-system',

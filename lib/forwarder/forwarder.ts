@@ -12,7 +12,7 @@ import { createMetrics, type ForwarderMetrics } from './metrics.js';
 import { Pipeline } from './pipeline.js';
 import { startHealthServer, type HealthServer } from './server.js';
 import type { Sink } from './sinks/types.js';
-import { WATCHED_TYPES } from './watched.js';
+import { OPT_IN_SECRET_TYPE, WATCHED_TYPES } from './watched.js';
 
 export interface ForwarderOptions {
   api: KubeApi;
@@ -22,6 +22,8 @@ export interface ForwarderOptions {
   identity: string;
   types?: readonly ResourceType[];
   namespaces?: readonly string[];
+  /** Watch Secrets' metadata in exactly these namespaces (opt-in; never cluster-wide). */
+  secretNamespaces?: readonly string[];
   coalesceWindowMs: number;
   /** Windows by kind that differ from `coalesceWindowMs` (EndpointSlices'). */
   kindWindowsMs?: Readonly<Record<string, number>>;
@@ -90,6 +92,7 @@ export class Forwarder {
       sink: options.sink.name,
       leaderElection: options.leaseStore !== undefined,
       namespaces: options.namespaces ?? 'all',
+      secretNamespaces: options.secretNamespaces ?? 'none',
       port: this.server?.port,
     });
     if (!options.leaseStore) return this.startLeading();
@@ -114,8 +117,11 @@ export class Forwarder {
     this.pipeline = new Pipeline({
       api: o.api,
       sink: o.sink,
-      types: o.types ?? WATCHED_TYPES,
+      types: [...(o.types ?? WATCHED_TYPES), ...(o.secretNamespaces?.length ? [OPT_IN_SECRET_TYPE] : [])],
       ...(o.namespaces ? { namespaces: o.namespaces } : {}),
+      ...(o.secretNamespaces?.length
+        ? { namespacesByKind: new Map([[OPT_IN_SECRET_TYPE.kind, o.secretNamespaces]]) }
+        : {}),
       coalesceWindowMs: o.coalesceWindowMs,
       ...(o.kindWindowsMs ? { kindWindowsMs: o.kindWindowsMs } : {}),
       ...(o.batchIntervalMs !== undefined ? { batchIntervalMs: o.batchIntervalMs } : {}),

@@ -19,6 +19,8 @@ export interface PipelineOptions {
   sink: Sink;
   types: readonly ResourceType[];
   namespaces?: readonly string[];
+  /** Kinds watched in these namespaces only, whatever `namespaces` says (opt-in Secrets). */
+  namespacesByKind?: ReadonlyMap<string, readonly string[]>;
   coalesceWindowMs: number;
   /** Windows by kind that differ from `coalesceWindowMs` (EndpointSlices'). */
   kindWindowsMs?: Readonly<Record<string, number>>;
@@ -73,7 +75,12 @@ export class Pipeline {
     });
     const emit = this.queue.add.bind(this.queue);
     for (const type of options.types) {
-      const namespaces = type.namespaced && options.namespaces?.length ? options.namespaces : [undefined];
+      const only = options.namespacesByKind?.get(type.kind);
+      const namespaces: ReadonlyArray<string | undefined> = only?.length
+        ? only
+        : type.namespaced && options.namespaces?.length
+          ? options.namespaces
+          : [undefined];
       for (const namespace of namespaces) {
         this.reflectors.push(
           new Reflector({

@@ -22,6 +22,7 @@ import {
 import type { DeleteOptions, KubeClient, ListOptions, PatchType } from './client.js';
 import { KubeApiError } from './client.js';
 import type { KubeList, KubeObject, ResourceType } from './types.js';
+import { safeErrorLine } from '../log/redact.js';
 
 const PATCH_CONTENT_TYPES: Record<PatchType, string> = {
   merge: 'application/merge-patch+json',
@@ -238,8 +239,33 @@ export class ClientNodeKubeClient implements KubeClient {
   }
 }
 
-/** Where a kubeconfig comes from: a file, its text (from Secrets Manager / SSM), or the pod's service account. */
-export type KubeConfigSource = { file: string } | { text: string } | { inCluster: true };
+/**
+ * Where a kubeconfig comes from: a file, its text (`fetched`: from Secrets Manager / SSM, the
+ * Lambda path, held to refuseUnsafe), or the pod's service account.
+ */
+export type KubeConfigSource = { file: string } | { text: string; fetched?: boolean } | { inCluster: true };
+
+/**
+ * What a kubeconfig fetched from Secrets Manager or SSM (the Lambda path) may not contain: a
+ * credential plugin runs a program from the kubeconfig inside the function (`exec`) or needs one
+ * that is not there (`auth-provider`), and without TLS verification, or over plain http, anyone
+ * on the path can read the token and answer in the API server's place. Local files (npm start,
+ * tests against the stand-in) may.
+ */
+function refuseUnsafe(kc: KubeConfig): void {
+  const cluster = kc.getCurrentCluster();
+  const user = kc.getCurrentUser();
+  const problems: string[] = [];
+  if (user?.exec) problems.push(`user "${user.name}" runs an exec credential plugin`);
+  if (user?.authProvider) problems.push(`user "${user.name}" uses an auth-provider plugin`);
+  if (cluster?.skipTLSVerify) problems.push(`cluster "${cluster.name}" sets insecure-skip-tls-verify`);
+  if (cluster?.server.startsWith('http:')) problems.push(`cluster "${cluster.name}" server is plain http://`);
+  if (problems.length) {
+    throw new Error(
+      `refused kubeconfig from the secret: ${problems.join('; ')} (use an https:// server with its CA and a token or client certificate)`,
+    );
+  }
+}
 
 export function loadKubeConfig(source: KubeConfigSource): KubeConfig {
   const kc = new KubeConfig();
@@ -250,9 +276,8 @@ export function loadKubeConfig(source: KubeConfigSource): KubeConfig {
   } catch (err) {
     const where =
       'file' in source ? `file "${source.file}"` : 'text' in source ? 'the given text' : 'the cluster';
-    // The parser's message can quote the input; keep only its first line, never the kubeconfig itself.
-    const first = (err instanceof Error ? err.message : String(err)).split('\n')[0]?.slice(0, 200);
-    throw new Error(`invalid kubeconfig from ${where}: ${first}`);
+    // The parser's message can quote the input; keep only its first line, redacted, never the kubeconfig itself.
+    throw new Error(`invalid kubeconfig from ${where}: ${safeErrorLine(err)}`);
   }
   const cluster = kc.getCurrentCluster();
   if (!cluster) throw new Error('invalid kubeconfig: no current cluster');
@@ -269,6 +294,7 @@ export function loadKubeConfig(source: KubeConfigSource): KubeConfig {
       `invalid kubeconfig: cluster "${cluster.name}" server ${JSON.stringify(cluster.server.slice(0, 100))} is not an absolute https:// URL`,
     );
   }
+  if ('text' in source && source.fetched) refuseUnsafe(kc);
   if (server.protocol === 'http:' && !cluster.skipTLSVerify) {
     throw new Error(
       `invalid kubeconfig: cluster "${cluster.name}" server is plain http://, which client-node refuses unless insecure-skip-tls-verify is true`,

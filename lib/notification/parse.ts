@@ -159,8 +159,20 @@ export function parseNotificationText(text: string): NormalizedNotification[] {
 }
 
 /** Notifications from a parsed JSON value: one notification, or `{ notifications: [...] }`. */
+/**
+ * Most notifications one request (an HTTP POST, a direct invoke, an SQS message) may carry: the
+ * forwarder sends at most 100 per call; more from anyone is refused before any is processed, so one
+ * caller cannot hold an invocation with an unbounded list.
+ */
+export const MAX_NOTIFICATIONS_PER_REQUEST = 100;
+
 export function normalizeMany(raw: unknown): NormalizedNotification[] {
   if (isObject(raw) && Array.isArray(raw.notifications)) {
+    if (raw.notifications.length > MAX_NOTIFICATIONS_PER_REQUEST) {
+      throw new NotificationError(
+        `${raw.notifications.length} notifications in one request: at most ${MAX_NOTIFICATIONS_PER_REQUEST} are accepted`,
+      );
+    }
     return raw.notifications.map((n) => normalizeNotification(n));
   }
   return [normalizeNotification(raw)];

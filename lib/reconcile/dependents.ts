@@ -18,6 +18,7 @@ import type { NormalizedNotification } from '../notification/types.js';
 import { crdInstallationRequests } from './crd-installation.js';
 import { changed, isKind, versions } from './filters.js';
 import { dedupe, type ReconcileRequest } from './requests.js';
+import { listInScope } from './scope.js';
 import { serviceExportRequests } from './service-export-triggers.js';
 import { serviceLocationRequests } from './service-locations.js';
 import { hasTrafficControl } from './traffic-block.js';
@@ -62,7 +63,7 @@ async function allMcis(
   deps: ReconcileDeps,
   filter: (m: MultiClusterIngress) => boolean,
 ): Promise<ReconcileRequest[]> {
-  const list = await deps.kube.list<MultiClusterIngress>(Resources.MultiClusterIngress);
+  const list = await listInScope<MultiClusterIngress>(deps, Resources.MultiClusterIngress);
   return list.items.filter(filter).map((m) => ({
     controller: 'multiclusteringress',
     namespace: m.metadata.namespace ?? '',

@@ -11,11 +11,18 @@
  */
 import { findCause, errorMessage, InvalidObjectError, RetryLaterError } from '../errors.js';
 import { retryOnConflict } from '../kube/conflict.js';
-import { hasFinalizer, withFinalizer, withoutFinalizer } from '../kube/finalizers.js';
+import { hasFinalizer, withoutFinalizer } from '../kube/finalizers.js';
 import { isBeingDeleted, type KubeObject, type ResourceType } from '../kube/types.js';
-import type { Balancer, ProviderContext } from '../provider/contract.js';
-import { semanticEqual } from '../util/equal.js';
+import type { Balancer, MultiClusterProvider, ProviderContext } from '../provider/contract.js';
 import { nextCondition, type ConditionStore, type ConditionUpdate } from './conditions.js';
+import {
+  clearsStatusAfterDelete,
+  lifecycleAction,
+  providerCall,
+  statusNeedsWrite,
+  withOurMetadata,
+} from './lifecycle-decisions.js';
+import { withNextStep } from './next-steps.js';
 import type { ReconcileDeps, ReconcileResult } from './types.js';
 
 export interface LifecycleSpec<T extends KubeObject, S> {
@@ -39,6 +46,31 @@ export interface LifecycleSpec<T extends KubeObject, S> {
   condition: ConditionStore<T>;
 }
 
+/** What a controller reports when the provider does not serve its kind (upstream refuses to start). */
+export function unsupportedKind(
+  controller: string,
+  namespace: string,
+  name: string,
+  provider: Pick<MultiClusterProvider, 'providerName'>,
+  kind: string,
+): ReconcileResult {
+  return {
+    controller,
+    key: `${namespace}/${name}`,
+    outcome: 'ignored',
+    detail: `provider "${provider.providerName()}" does not support ${kind} load balancers`,
+  };
+}
+
+/** A copy of `obj` whose `status.loadBalancer` is `status`, or has none when it is undefined. */
+export function withStatusLoadBalancer<S, T extends KubeObject & { status?: { loadBalancer?: S } }>(
+  obj: T,
+  status: S | undefined,
+): T {
+  const { loadBalancer: _old, ...rest } = obj.status ?? {};
+  return { ...obj, status: status === undefined ? rest : { ...rest, loadBalancer: status } };
+}
+
 export async function reconcileLifecycle<T extends KubeObject, S>(
   deps: ReconcileDeps,
   spec: LifecycleSpec<T, S>,
@@ -59,16 +91,22 @@ export async function reconcileLifecycle<T extends KubeObject, S>(
   if (!obj) return result('gone');
   // A provider announces disruptive changes (a load balancer replaced) before making them.
   const announced = obj;
-  ctx.announce = (reason, message) => deps.events.record(announced, 'Warning', reason, message);
+  ctx.announce = (reason, message) =>
+    deps.events.record(announced, 'Warning', reason, withNextStep(reason, message));
 
   const deleting = isBeingDeleted(obj);
   const decision = deleting ? { wants: false, detail: 'being deleted' } : await spec.wants(obj);
+  const action = lifecycleAction({
+    deleting,
+    wanted: decision.wants,
+    finalized: hasFinalizer(obj, spec.finalizer),
+  });
 
-  if (!decision.wants) {
-    if (!hasFinalizer(obj, spec.finalizer)) {
-      log.debug('not ours, nothing to do', { detail: decision.detail });
-      return result('ignored', decision.detail);
-    }
+  if (action === 'ignore') {
+    log.debug('not ours, nothing to do', { detail: decision.detail });
+    return result('ignored', decision.detail);
+  }
+  if (action === 'delete') {
     log.info('deleting load balancer', { detail: decision.detail });
     try {
       await spec.balancer.ensureDeleted(ctx, obj);
@@ -77,11 +115,11 @@ export async function reconcileLifecycle<T extends KubeObject, S>(
         obj,
         'Warning',
         'DeleteLoadBalancerFailed',
-        `Failed to delete load balancer: ${errorMessage(err)}`,
+        withNextStep('DeleteLoadBalancerFailed', `Failed to delete load balancer: ${errorMessage(err)}`, err),
       );
       throw err;
     }
-    const removed = await removeFinalizer(deps, spec, obj, !deleting);
+    const removed = await removeFinalizer(deps, spec, obj, deleting);
     await deps.events.record(
       removed ?? obj,
       'Normal',
@@ -92,31 +130,29 @@ export async function reconcileLifecycle<T extends KubeObject, S>(
     return result('deleted', decision.detail);
   }
 
+  // An object that cannot be served is told so (Event + condition) and not retried until it changes.
+  const refuse = async (target: T, invalid: InvalidObjectError, why: string): Promise<ReconcileResult> => {
+    const message = withNextStep(invalid.reason, invalid.message);
+    await deps.events.record(target, 'Warning', invalid.reason, message);
+    await reportCondition(deps, spec, target, { status: 'False', reason: invalid.reason, message });
+    log.warn(why, { field: invalid.field, error: invalid.message });
+    return { ...result('invalid', invalid.message), reason: invalid.reason };
+  };
+
   try {
     spec.validate(obj);
   } catch (err) {
     const invalid = findCause(err, InvalidObjectError);
     if (!invalid) throw err;
-    await deps.events.record(obj, 'Warning', invalid.reason, invalid.message);
-    await reportCondition(deps, spec, obj, {
-      status: 'False',
-      reason: invalid.reason,
-      message: invalid.message,
-    });
-    log.warn('object is invalid, not reconciled', { field: invalid.field, error: invalid.message });
-    return result('invalid', invalid.message);
+    return refuse(obj, invalid, 'object is invalid, not reconciled');
   }
 
-  const decorate = (o: T): T => {
-    const next = withFinalizer(o, spec.finalizer);
-    return spec.decorate ? spec.decorate(next) : next;
-  };
-  if (!semanticEqual(decorate(obj).metadata, obj.metadata)) {
+  const decorate = spec.decorate?.bind(spec);
+  if (withOurMetadata(obj, spec.finalizer, decorate)) {
     const hadFinalizer = hasFinalizer(obj, spec.finalizer);
-    const written = await writeWithRetry(deps, spec, obj, 'update', (current) => {
-      const next = decorate(current);
-      return semanticEqual(next.metadata, current.metadata) ? undefined : next;
-    });
+    const written = await writeWithRetry(deps, spec, obj, 'update', (current) =>
+      withOurMetadata(current, spec.finalizer, decorate),
+    );
     if (!written) return result('gone');
     obj = written;
     if (!hadFinalizer) log.info('finalizer added', { finalizer: spec.finalizer });
@@ -126,25 +162,20 @@ export async function reconcileLifecycle<T extends KubeObject, S>(
   let status: S | undefined;
   let created: boolean;
   try {
-    const existing = await spec.balancer.get(ctx, obj);
-    created = !existing.exists;
-    status = existing.exists ? await spec.balancer.update(ctx, obj) : await spec.balancer.ensure(ctx, obj);
+    const call = providerCall(await spec.balancer.get(ctx, obj));
+    created = call === 'ensure';
+    status = await spec.balancer[call](ctx, obj);
   } catch (err) {
     const invalid = findCause(err, InvalidObjectError);
-    if (invalid) {
-      await deps.events.record(obj, 'Warning', invalid.reason, invalid.message);
-      await reportCondition(deps, spec, obj, {
-        status: 'False',
-        reason: invalid.reason,
-        message: invalid.message,
-      });
-      log.warn('provider rejected the object', { field: invalid.field, error: invalid.message });
-      return result('invalid', invalid.message);
-    }
-    const message = `Failed to ensure load balancer: ${errorMessage(err)}`;
-    // A throttled reconcile shows as such (reason `Throttled`), not as a generic failure.
+    if (invalid) return refuse(obj, invalid, 'provider rejected the object');
+    const message = withNextStep(
+      'SyncLoadBalancerFailed',
+      `Failed to ensure load balancer: ${errorMessage(err)}`,
+      err,
+    );
+    await deps.events.record(obj, 'Warning', 'SyncLoadBalancerFailed', message);
+    // A throttled reconcile shows as such in the condition (reason `Throttled`).
     const reason = findCause(err, RetryLaterError)?.reason ?? 'SyncLoadBalancerFailed';
-    await deps.events.record(obj, 'Warning', reason, message);
     await reportCondition(deps, spec, obj, {
       status: 'False',
       reason,
@@ -213,7 +244,7 @@ async function writeStatus<T extends KubeObject, S>(
   let wrote = false;
   const written = await writeWithRetry(deps, spec, obj, 'status', (current) => {
     let next = current;
-    if ((status !== undefined || clear) && !semanticEqual(spec.loadBalancerStatus(current), status)) {
+    if (statusNeedsWrite(spec.loadBalancerStatus(current), status, clear)) {
       next = spec.withLoadBalancerStatus(next, status);
     }
     if (condition && spec.condition.target === 'status') {
@@ -255,12 +286,12 @@ async function removeFinalizer<T extends KubeObject, S>(
   deps: ReconcileDeps,
   spec: LifecycleSpec<T, S>,
   obj: T,
-  clearStatus: boolean,
+  deleting: boolean,
 ): Promise<T | undefined> {
   const updated = await writeWithRetry(deps, spec, obj, 'update', (current) =>
     hasFinalizer(current, spec.finalizer) ? withoutFinalizer(current, spec.finalizer) : undefined,
   );
-  if (clearStatus && updated && spec.loadBalancerStatus(updated) !== undefined) {
+  if (updated && clearsStatusAfterDelete(deleting, spec.loadBalancerStatus(updated))) {
     await writeStatus(deps, spec, updated, undefined, undefined, true);
   }
   return updated;

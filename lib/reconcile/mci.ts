@@ -8,7 +8,12 @@ import { indexedLabels, withIndexLabels } from '../karmada/index-labels.js';
 import { Resources } from '../kube/resources.js';
 import { ingressClassMatches } from './ingress-class.js';
 import { annotationCondition } from './conditions.js';
-import { reconcileLifecycle, type LifecycleSpec } from './lifecycle.js';
+import {
+  reconcileLifecycle,
+  unsupportedKind,
+  withStatusLoadBalancer,
+  type LifecycleSpec,
+} from './lifecycle.js';
 import type { ReconcileDeps, ReconcileResult } from './types.js';
 
 export const MCI_CONTROLLER = 'multiclusteringress';
@@ -33,13 +38,7 @@ export async function reconcileMultiClusterIngress(
 ): Promise<ReconcileResult> {
   const balancer = deps.provider.loadBalancer();
   if (!balancer) {
-    // Upstream refuses to start; a function simply has nothing to do for this kind.
-    return {
-      controller: MCI_CONTROLLER,
-      key: `${namespace}/${name}`,
-      outcome: 'ignored',
-      detail: `provider "${deps.provider.providerName()}" does not support MultiClusterIngress load balancers`,
-    };
+    return unsupportedKind(MCI_CONTROLLER, namespace, name, deps.provider, 'MultiClusterIngress');
   }
   const spec: LifecycleSpec<MultiClusterIngress, IngressLoadBalancerStatus> = {
     controller: MCI_CONTROLLER,
@@ -54,10 +53,7 @@ export async function reconcileMultiClusterIngress(
     decorate: (mci) => withIndexLabels(mci, indexedLabels(mci)),
     ...(options.prepare ? { prepare: (mci: MultiClusterIngress) => options.prepare!(deps, mci) } : {}),
     loadBalancerStatus: (mci) => mci.status?.loadBalancer,
-    withLoadBalancerStatus(mci, status) {
-      const { loadBalancer: _old, ...rest } = mci.status ?? {};
-      return { ...mci, status: status === undefined ? rest : { ...rest, loadBalancer: status } };
-    },
+    withLoadBalancerStatus: withStatusLoadBalancer,
     describe: describeIngress,
     condition: annotationCondition<MultiClusterIngress>(),
   };

@@ -9,7 +9,12 @@ import type { LoadBalancerStatus, MultiClusterService } from '../karmada/types.j
 import { assertValidMultiClusterService } from '../karmada/validate.js';
 import { Resources } from '../kube/resources.js';
 import { statusConditions } from './conditions.js';
-import { reconcileLifecycle, type LifecycleSpec } from './lifecycle.js';
+import {
+  reconcileLifecycle,
+  unsupportedKind,
+  withStatusLoadBalancer,
+  type LifecycleSpec,
+} from './lifecycle.js';
 import { describeIngress } from './mci.js';
 import type { ReconcileDeps, ReconcileResult } from './types.js';
 
@@ -26,13 +31,7 @@ export async function reconcileMultiClusterService(
 ): Promise<ReconcileResult> {
   const balancer = deps.provider.mcsLoadBalancer();
   if (!balancer) {
-    // Upstream refuses to start; a function simply has nothing to do for this kind.
-    return {
-      controller: MCS_CONTROLLER,
-      key: `${namespace}/${name}`,
-      outcome: 'ignored',
-      detail: `provider "${deps.provider.providerName()}" does not support MultiClusterService load balancers`,
-    };
+    return unsupportedKind(MCS_CONTROLLER, namespace, name, deps.provider, 'MultiClusterService');
   }
   const spec: LifecycleSpec<MultiClusterService, LoadBalancerStatus> = {
     controller: MCS_CONTROLLER,
@@ -46,10 +45,7 @@ export async function reconcileMultiClusterService(
     },
     validate: (mcs) => assertValidMultiClusterService(mcs),
     loadBalancerStatus: (mcs) => mcs.status?.loadBalancer,
-    withLoadBalancerStatus(mcs, status) {
-      const { loadBalancer: _old, ...rest } = mcs.status ?? {};
-      return { ...mcs, status: status === undefined ? rest : { ...rest, loadBalancer: status } };
-    },
+    withLoadBalancerStatus: withStatusLoadBalancer,
     describe: describeIngress,
     condition: statusConditions<MultiClusterService>(),
   };

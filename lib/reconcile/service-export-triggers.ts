@@ -22,6 +22,7 @@ import type { KubeObject } from '../kube/types.js';
 import type { NormalizedNotification } from '../notification/types.js';
 import { changed, changedBy, isKind, subject, versions } from './filters.js';
 import type { ReconcileRequest } from './requests.js';
+import { listInScope } from './scope.js';
 import { SERVICE_EXPORT_CONTROLLER } from './service-export.js';
 import type { ReconcileDeps } from './types.js';
 
@@ -84,7 +85,7 @@ async function forBinding(deps: ReconcileDeps, n: NormalizedNotification): Promi
 
 async function forIngressClass(deps: ReconcileDeps, n: NormalizedNotification): Promise<ReconcileRequest[]> {
   if (!changed(n, ['spec'])) return [];
-  const mcis = await deps.kube.list<MultiClusterIngress>(Resources.MultiClusterIngress);
+  const mcis = await listInScope<MultiClusterIngress>(deps, Resources.MultiClusterIngress);
   return mcis.items.flatMap((m) => serviceRefs(m).map((svc) => request(m.metadata.namespace ?? '', svc)));
 }
 

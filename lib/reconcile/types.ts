@@ -14,6 +14,8 @@ export interface ReconcileDeps {
   signal: AbortSignal;
   /** The trigger was a periodic resync: providers do their full drift check. */
   resync?: boolean;
+  /** ALLOWED_NAMESPACES: lists of namespaced types stay within them (scope.ts). */
+  namespaces?: readonly string[];
 }
 
 export type Outcome =
@@ -35,4 +37,6 @@ export interface ReconcileResult {
   key: string;
   outcome: Outcome;
   detail?: string;
+  /** For `invalid`: the Warning reason reported on the object (InvalidObjectError's reason). */
+  reason?: string;
 }

@@ -6,6 +6,7 @@
 import { errorMessage, findCause, RetryLaterError } from '../errors.js';
 import { NotificationError } from '../notification/parse.js';
 import type { NormalizedNotification } from '../notification/types.js';
+import { metrics } from '../metrics/index.js';
 import { dedupe, requestKey, type ControllerName, type ReconcileRequest } from '../reconcile/requests.js';
 import { routeNotification } from '../reconcile/route.js';
 import { runRequest, type RunOptions } from '../reconcile/run.js';
@@ -25,6 +26,8 @@ export interface ItemResult {
   error?: string;
   /** Set when the failure is transient and says when to try again. */
   retryAfterSeconds?: number;
+  /** The item itself was refused (malformed, not allowed): the sender's fault, retrying cannot help. */
+  rejected?: boolean;
   results: ReconcileResult[];
 }
 
@@ -37,6 +40,12 @@ export interface ProcessOptions {
   mci?: RunOptions['mci'];
   /** How many objects are reconciled at once. */
   concurrency?: number;
+  /**
+   * Most distinct objects one invocation reconciles (a cluster-scoped change fans out to every
+   * object that uses it). Items beyond it are deferred (retry soon); one item that alone exceeds it
+   * is refused, naming the cap: such a change belongs on the queue.
+   */
+  maxRequests?: number;
 }
 
 interface Planned {
@@ -58,6 +67,7 @@ export async function processBatch(
     events: rt.events,
     logger: rt.logger,
     signal: options.signal,
+    ...(rt.config.allowedNamespaces ? { namespaces: rt.config.allowedNamespaces } : {}),
   };
 
   const planned: Planned[] = await Promise.all(
@@ -96,6 +106,8 @@ export async function processBatch(
     }),
   );
 
+  if (options.maxRequests !== undefined) capFanOut(planned, options.maxRequests, rt);
+
   // Each object once, even when several items name it; a resync anywhere makes it a full check.
   const unique = new Map<string, { request: ReconcileRequest; resync: boolean }>();
   for (const p of planned) {
@@ -116,22 +128,37 @@ export async function processBatch(
       key: `${request.namespace}/${request.name}`,
       controller: request.controller,
     });
+    const kind = RECONCILED_KIND[request.controller];
+    const started = performance.now();
     try {
       const result = await runRequest({ ...base, logger, resync }, request, runOptions);
       logger.info('reconciled', {
         outcome: result.outcome,
         ...(result.detail ? { detail: result.detail } : {}),
       });
+      metrics.reconciled(kind, result.outcome, performance.now() - started, result.reason);
       outcomes.set(k, { result });
     } catch (error) {
-      if (findCause(error, RetryLaterError)) logger.warn('reconcile deferred, will retry', { error });
+      const later = findCause(error, RetryLaterError) !== undefined;
+      if (later) logger.warn('reconcile deferred, will retry', { error });
       else logger.error('reconcile failed', { error });
+      metrics.reconciled(kind, later ? 'retry_later' : 'failed', performance.now() - started);
       outcomes.set(k, { error });
     }
   });
 
   return planned.map((p): ItemResult => {
-    if (p.error !== undefined) return { id: p.id, ok: false, error: errorMessage(p.error), results: [] };
+    if (p.error !== undefined) {
+      const retry = findCause(p.error, RetryLaterError);
+      return {
+        id: p.id,
+        ok: false,
+        error: errorMessage(p.error),
+        results: [],
+        ...(findCause(p.error, NotificationError) ? { rejected: true } : {}),
+        ...(retry?.retryAfterSeconds !== undefined ? { retryAfterSeconds: retry.retryAfterSeconds } : {}),
+      };
+    }
     const results: ReconcileResult[] = [];
     const errors: unknown[] = [];
     for (const r of p.requests) {
@@ -150,6 +177,38 @@ export async function processBatch(
     };
   });
 }
+
+/** Keeps the invocation's distinct requests within `max`, in item order (see ProcessOptions.maxRequests). */
+function capFanOut(planned: Planned[], max: number, rt: Runtime): void {
+  const accepted = new Set<string>();
+  for (const p of planned) {
+    if (p.error !== undefined) continue;
+    const added = p.requests.map(requestKey).filter((k) => !accepted.has(k));
+    if (accepted.size + added.length <= max) {
+      for (const k of added) accepted.add(k);
+      continue;
+    }
+    p.error =
+      added.length > max
+        ? new NotificationError(
+            `refused: this notification fans out to ${added.length} objects, more than the ${max} one invocation of this function reconciles; deliver it through the queue`,
+          )
+        : new RetryLaterError(`deferred: this invocation already reconciles ${accepted.size} objects`, {
+            retryAfterSeconds: 1,
+          });
+    rt.logger.warn('fan-out cap reached', { item: p.id, objects: added.length, cap: max });
+    p.requests = [];
+  }
+}
+
+/** The kind of object each controller reconciles: the `Kind` dimension of the metrics. */
+const RECONCILED_KIND: Record<ControllerName, string> = {
+  multiclusteringress: 'MultiClusterIngress',
+  'mci-service-locations': 'MultiClusterIngress',
+  multiclusterservice: 'MultiClusterService',
+  'serviceexport-propagation': 'Service',
+  'crd-installation': 'ClusterPropagationPolicy',
+};
 
 /** Cluster-scoped keys (namespace '') are always allowed. */
 function namespaceAllowed(rt: Runtime, namespace: string | undefined): boolean {

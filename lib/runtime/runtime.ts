@@ -1,14 +1,15 @@
 /**
  * What an invocation needs, built once per function container: the Kubernetes client, the
- * provider loaded through the registry, the event recorder and the logger.
+ * provider loaded through the registry (from those the entry point registered, see
+ * lib/providers/builtin.ts), the event recorder and the logger.
  */
 import { loadKubeConfig, createKubeClient, type KubeConfigSource } from '../kube/client-node.js';
 import type { KubeClient } from '../kube/client.js';
 import { KubeEventRecorder, type EventRecorder } from '../kube/events.js';
 import type { Logger } from '../log/logger.js';
 import type { MultiClusterProvider } from '../provider/contract.js';
-import { initMultiClusterProvider } from '../provider/registry.js';
-import { registerBuiltinProviders } from '../providers/builtin.js';
+import { errorMessage } from '../errors.js';
+import { initMultiClusterProvider, registeredProviderNames } from '../provider/registry.js';
 import type { RuntimeConfig } from './config.js';
 
 export interface Runtime {
@@ -34,8 +35,14 @@ export async function createRuntimeWith(
   kube: KubeClient,
   logger: Logger,
 ): Promise<Runtime> {
-  registerBuiltinProviders();
-  const provider = await initMultiClusterProvider(config.provider, config.cloudConfigPath, { kube, logger });
+  const provider = await initMultiClusterProvider(config.provider, config.cloudConfigPath, {
+    kube,
+    logger,
+  }).catch((err: unknown) => {
+    // The registry knows names, not where they come from: say which setting to fix.
+    if (registeredProviderNames().includes(config.provider)) throw err;
+    throw new Error(`MULTICLUSTER_PROVIDER: ${errorMessage(err)}`, { cause: err });
+  });
   if (!provider) throw new Error('MULTICLUSTER_PROVIDER is empty: no provider to run');
   if (!provider.loadBalancer() && !provider.mcsLoadBalancer()) {
     throw new Error(

@@ -25,6 +25,7 @@ import { CONDITION_ANNOTATION, READY_CONDITION } from '../../lib/reconcile/condi
 import { loadRuntimeConfig } from '../../lib/runtime/config.js';
 import type { BatchItem } from '../../lib/runtime/process.js';
 import { createRuntime, createRuntimeWith } from '../../lib/runtime/runtime.js';
+import { registerBuiltinProviders } from '../../lib/providers/builtin.js';
 import { INGRESS_CLASS_CONTROLLER } from '../../dev/local/scenario.js';
 import { notify, startHarness, type Harness } from '../support/harness.js';
 import { baseObjects } from '../support/objects.js';
@@ -35,6 +36,9 @@ import {
   startUnauthorizedServer,
   type CorpusCase,
 } from './support.js';
+
+// As a function entry point does: runtimes here pick their provider from the built-in ones.
+registerBuiltinProviders();
 
 const cases = loadCases();
 

@@ -8,6 +8,8 @@ import {
   ModifyListenerAttributesCommand,
   ModifyListenerCommand,
   ModifyLoadBalancerAttributesCommand,
+  ModifyTargetGroupAttributesCommand,
+  DescribeTargetGroupAttributesCommand,
 } from '@aws-sdk/client-elastic-load-balancing-v2';
 import type { LoadBalancerAttribute } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { describe, expect, it } from 'vitest';
@@ -195,6 +197,59 @@ describe('ELBv2 simulator: load balancer attributes', () => {
       modify(internal.LoadBalancerArn, [{ Key: 'secondary_ips.auto_assigned.per_subnet', Value: '2' }]),
     );
     expect(down.message).toContain('cannot be decreased');
+  });
+});
+
+describe('ELBv2 simulator: target group attributes', () => {
+  const ctx = useSim();
+
+  it('has the ALB and NLB target group keys with value checks and cross-key rules', async () => {
+    const http = await createTg(ctx.client, 'http');
+    const keys = (
+      await ctx.client.send(new DescribeTargetGroupAttributesCommand({ TargetGroupArn: http.TargetGroupArn }))
+    ).Attributes!.map((a) => a.Key);
+    expect(keys).toEqual(
+      expect.arrayContaining([
+        'stickiness.app_cookie.cookie_name',
+        'load_balancing.algorithm.anomaly_mitigation',
+        'target_group_health.unhealthy_state_routing.minimum_healthy_targets.count',
+      ]),
+    );
+    const modify = (arn: string | undefined, Attributes: { Key: string; Value: string }[]) =>
+      ctx.client.send(new ModifyTargetGroupAttributesCommand({ TargetGroupArn: arn, Attributes }));
+    await modify(http.TargetGroupArn, [
+      { Key: 'stickiness.enabled', Value: 'true' },
+      { Key: 'stickiness.type', Value: 'app_cookie' },
+      { Key: 'stickiness.app_cookie.cookie_name', Value: 'SESSION' },
+      { Key: 'load_balancing.algorithm.type', Value: 'weighted_random' },
+      { Key: 'load_balancing.algorithm.anomaly_mitigation', Value: 'on' },
+      { Key: 'slow_start.duration_seconds', Value: '30' },
+    ]);
+    const err = async (arn: string | undefined, a: { Key: string; Value: string }[]) =>
+      (await sdkError(modify(arn, a))).message;
+    expect(await err(http.TargetGroupArn, [{ Key: 'slow_start.duration_seconds', Value: '10' }])).toContain(
+      '0 or between 30 and 900',
+    );
+    expect(
+      await err(http.TargetGroupArn, [{ Key: 'load_balancing.algorithm.type', Value: 'round_robin' }]),
+    ).toContain('weighted_random');
+    expect(await err(http.TargetGroupArn, [{ Key: 'stickiness.type', Value: 'source_ip' }])).toContain(
+      'lb_cookie, app_cookie',
+    );
+    expect(await err(http.TargetGroupArn, [{ Key: 'proxy_protocol_v2.enabled', Value: 'true' }])).toContain(
+      'not recognized',
+    );
+    const tcp = await createTg(ctx.client, 'tcp', { Protocol: 'TCP', Port: 80 });
+    await modify(tcp.TargetGroupArn, [
+      { Key: 'proxy_protocol_v2.enabled', Value: 'true' },
+      { Key: 'target_health_state.unhealthy.draining_interval_seconds', Value: '600' },
+      { Key: 'target_group_health.dns_failover.minimum_healthy_targets.percentage', Value: '50' },
+    ]);
+    expect(
+      await err(tcp.TargetGroupArn, [
+        { Key: 'target_group_health.dns_failover.minimum_healthy_targets.count', Value: '0' },
+      ]),
+    ).toContain('off or between 1 and 1000');
   });
 });
 

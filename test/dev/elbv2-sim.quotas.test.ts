@@ -1,6 +1,8 @@
 import {
+  CreateListenerCommand,
   CreateLoadBalancerCommand,
   DescribeAccountLimitsCommand,
+  ModifyLoadBalancerAttributesCommand,
   ModifyListenerCommand,
   ModifyRuleCommand,
   RegisterTargetsCommand,
@@ -123,6 +125,46 @@ describe('ELBv2 simulator: quota errors', () => {
     expect(reg.name).toBe('TooManyTargetsException');
     // Re-registering targets that are already there adds nothing and passes.
     await ctx.client.send(new RegisterTargetsCommand({ TargetGroupArn: a.TargetGroupArn, Targets: ips(1) }));
+  });
+
+  it('caps NLB targets per zone (an all target counts in each), and the whole NLB with cross-zone on', async () => {
+    ctx.sim.state.store.limits.targetsPerAvailabilityZonePerNetworkLoadBalancer = 2;
+    const nlb = (
+      await ctx.client.send(
+        new CreateLoadBalancerCommand({ Name: 'nlb', Type: 'network', Subnets: [SUBNET_A, SUBNET_B] }),
+      )
+    ).LoadBalancers![0]!;
+    const tg = await createTg(ctx.client, 'tcp', { Protocol: 'TCP', Port: 80 });
+    await ctx.client.send(
+      new CreateListenerCommand({
+        LoadBalancerArn: nlb.LoadBalancerArn,
+        Protocol: 'TCP',
+        Port: 80,
+        DefaultActions: forward(tg.TargetGroupArn),
+      }),
+    );
+    const register = (Id: string, AvailabilityZone?: string) =>
+      ctx.client.send(
+        new RegisterTargetsCommand({
+          TargetGroupArn: tg.TargetGroupArn,
+          Targets: [{ Id, AvailabilityZone }],
+        }),
+      );
+    await register('10.0.0.1'); // us-east-1a
+    await register('172.20.0.1', 'all'); // both zones
+    await register('10.0.16.1'); // us-east-1b
+    const full = await sdkError(register('10.0.0.2'));
+    expect(full.message).toBe(
+      "The maximum number of targets per Availability Zone per load balancer '2' has been reached",
+    );
+    await ctx.client.send(
+      new ModifyLoadBalancerAttributesCommand({
+        LoadBalancerArn: nlb.LoadBalancerArn,
+        Attributes: [{ Key: 'load_balancing.cross_zone.enabled', Value: 'true' }],
+      }),
+    );
+    const crossZone = await sdkError(register('10.0.32.1'));
+    expect(crossZone.message).toContain('with cross-zone load balancing');
   });
 
   it('TooManyListeners, TooManyLoadBalancers and TooManyTargetGroups say which quota was hit', async () => {

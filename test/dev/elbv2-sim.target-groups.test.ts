@@ -149,4 +149,34 @@ describe('ELBv2 simulator: target groups', () => {
     await createTg(ctx.client, 'one');
     expect((await sdkError(createTg(ctx.client, 'two'))).name).toBe('TooManyTargetGroupsException');
   });
+
+  it('checks health-check matchers: GrpcCode 0-99 for gRPC groups, HttpCode 200-499 (ALB) or 200-599 (NLB)', async () => {
+    const create = (Name: string, extra: Record<string, unknown>) =>
+      ctx.client.send(
+        new CreateTargetGroupCommand({
+          Name,
+          Protocol: 'HTTP',
+          Port: 50051,
+          VpcId: VPC,
+          TargetType: 'ip',
+          ...extra,
+        }),
+      );
+    const grpc = await create('grpc', { ProtocolVersion: 'GRPC', Matcher: { GrpcCode: '0-5,12' } });
+    expect(grpc.TargetGroups![0]!.Matcher).toEqual({ GrpcCode: '0-5,12' });
+    const bad = async (extra: Record<string, unknown>) => (await sdkError(create('bad', extra))).message;
+    expect(await bad({ ProtocolVersion: 'GRPC', Matcher: { HttpCode: '200' } })).toContain('use GrpcCode');
+    expect(await bad({ ProtocolVersion: 'GRPC', Matcher: { GrpcCode: '100' } })).toContain(
+      'between 0 and 99',
+    );
+    expect(await bad({ Matcher: { GrpcCode: '0' } })).toContain('protocol version GRPC');
+    expect(await bad({ Matcher: { HttpCode: '200-500' } })).toContain('between 200 and 499');
+    expect(await bad({ Matcher: { HttpCode: 'ok' } })).toContain('between 200 and 499');
+    const nlb = await create('nlb', {
+      Protocol: 'TCP',
+      HealthCheckProtocol: 'HTTP',
+      Matcher: { HttpCode: '200-599' },
+    });
+    expect(nlb.TargetGroups![0]!.Matcher).toEqual({ HttpCode: '200-599' });
+  });
 });

@@ -58,6 +58,14 @@ describe('ELBv2 simulator: ip target zones', () => {
     expect(ctx.sim.state.targets().map((t) => t.AvailabilityZone)).toEqual(['us-east-1b']);
   });
 
+  it('detects the zone of pod addresses in the secondary CIDR, which a primary-CIDR-only list would send as all', async () => {
+    const tg = await createTg(ctx.client);
+    await register(tg.TargetGroupArn, [{ Id: '100.64.70.9' }]);
+    expect(ctx.sim.state.targets().map((t) => t.AvailabilityZone)).toEqual(['us-east-1b']);
+    const all = await sdkError(register(tg.TargetGroupArn, [{ Id: '100.64.1.1', AvailabilityZone: 'all' }]));
+    expect(all.message).toContain("cannot have its Availability Zone overridden to 'all' from 'us-east-1a'");
+  });
+
   it('keeps an in-VPC address in its own zone: neither all nor another zone', async () => {
     const tg = await createTg(ctx.client);
     const all = await sdkError(register(tg.TargetGroupArn, [{ Id: '10.0.16.5', AvailabilityZone: 'all' }]));

@@ -20,7 +20,7 @@ describe('ELBv2 simulator: targets', () => {
           { Id: '10.0.16.10' },
           { Id: '10.0.0.7', Port: 9000, AvailabilityZone: 'us-east-1a' },
           { Id: '172.20.1.1', AvailabilityZone: 'all' },
-          { Id: '100.64.3.4', AvailabilityZone: 'all' },
+          { Id: '100.100.3.4', AvailabilityZone: 'all' },
         ],
       }),
     );
@@ -34,7 +34,7 @@ describe('ELBv2 simulator: targets', () => {
       '10.0.16.10:8080=healthy',
       '10.0.0.7:9000=healthy',
       '172.20.1.1:8080=healthy',
-      '100.64.3.4:8080=healthy',
+      '100.100.3.4:8080=healthy',
     ]);
   });
 

@@ -86,3 +86,49 @@ export async function apiError(p: Promise<unknown>): Promise<{ code: number; sta
 }
 
 export type Obj = { metadata: Record<string, any>; spec?: any; status?: any; [k: string]: any };
+
+/** Real kubectl against a stand-in: its own kubeconfig and discovery cache per test file. */
+export interface KubectlHarness {
+  server: KubeApiServer;
+  dir: string;
+  kubeconfig: string;
+  /** stdout of a command that must succeed. */
+  kubectl(...args: string[]): Promise<string>;
+  /** stderr of a command that must fail. */
+  kubectlFails(...args: string[]): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function startKubectlHarness(): Promise<KubectlHarness> {
+  const { execFile } = await import('node:child_process');
+  const { mkdtempSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const { promisify } = await import('node:util');
+  const run = promisify(execFile);
+  const server = await startKubeApiServer();
+  const dir = mkdtempSync(join(tmpdir(), 'kubectl-'));
+  const kubeconfig = server.writeKubeconfig(join(dir, 'kubeconfig.yaml'));
+  // kubectl caches discovery per host:port for hours: a cache of its own per harness.
+  const args = (rest: string[]) => ['--kubeconfig', kubeconfig, '--cache-dir', join(dir, 'cache'), ...rest];
+  const kubectl = async (...rest: string[]) =>
+    (await run('kubectl', args(rest), { env: { ...process.env, KUBECONFIG: kubeconfig } })).stdout;
+  return {
+    server,
+    dir,
+    kubeconfig,
+    kubectl,
+    async kubectlFails(...rest) {
+      try {
+        await kubectl(...rest);
+      } catch (e) {
+        return String((e as { stderr?: string }).stderr);
+      }
+      throw new Error(`kubectl ${rest.join(' ')} unexpectedly succeeded`);
+    },
+    async close() {
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

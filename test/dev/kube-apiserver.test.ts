@@ -31,7 +31,7 @@ describe('kube-apiserver stand-in: CRUD over client-node', () => {
     expect(created.metadata).toMatchObject({ name: 'crud-a', namespace: ns, generation: 1 });
     expect(created.metadata.uid).toMatch(/^[0-9a-f-]{36}$/);
     expect(created.metadata.creationTimestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
-    expect(created.metadata.managedFields).toBeUndefined();
+    expect(created.metadata.managedFields).toMatchObject([{ operation: 'Update', fieldsType: 'FieldsV1' }]);
     expect(await get('crud-a')).toEqual(created);
   });
 

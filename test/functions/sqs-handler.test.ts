@@ -4,6 +4,7 @@
  * endpoint standing in for SQS's ChangeMessageVisibilityBatch (AWS JSON protocol).
  */
 import { sqsRecord } from '../support/sqs.js';
+import { emfLines, metric } from '../support/emf.js';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtemp, writeFile } from 'node:fs/promises';
@@ -72,6 +73,7 @@ beforeAll(async () => {
     AWS_ACCESS_KEY_ID: 'test',
     AWS_SECRET_ACCESS_KEY: 'test',
     AWS_ENDPOINT_URL_SQS: `http://127.0.0.1:${(sqs.address() as AddressInfo).port}`,
+    POWERTOOLS_METRICS_NAMESPACE: 'multicluster-cloud-provider/test',
   });
 });
 
@@ -119,6 +121,36 @@ describe('Function: sqs handler', () => {
     );
     expect(entries.find((e) => e.ReceiptHandle === 'rh-failing')?.VisibilityTimeout).toBe(20);
     expect(entries.find((e) => e.ReceiptHandle === 'rh-not-json')?.VisibilityTimeout).toBe(5);
+  });
+
+  it('writes its CloudWatch metrics (EMF) at the end of the invocation', async () => {
+    const { handler } = await import('../../functions/sqs.js');
+    const broken = { ...serveMultiClusterService(), metadata: { name: 'broken', namespace: 'default' } };
+    const written: string[] = [];
+    const { vi } = await import('vitest');
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      written.push(String(chunk));
+      return true;
+    });
+    try {
+      await handler(
+        {
+          Records: [
+            sqsRecord('good', JSON.stringify(notificationFor('added', minimalIngress()))),
+            sqsRecord('failing', JSON.stringify(notificationFor('added', broken))),
+          ],
+        },
+        lambdaContext('sqs'),
+      );
+    } finally {
+      vi.restoreAllMocks();
+    }
+    const lines = emfLines(written);
+    expect(lines.length).toBeGreaterThan(0);
+    expect(metric(lines, 'Reconciles', { Kind: 'MultiClusterService', Outcome: 'failed' }).value).toBe(1);
+    expect(metric(lines, 'Reconciles', { Outcome: 'failed' }).value).toBe(1);
+    const mci = metric(lines, 'ReconcileDuration', { Kind: 'MultiClusterIngress' });
+    expect(mci.line._aws.CloudWatchMetrics[0]!.Namespace).toBe('multicluster-cloud-provider/test');
   });
 
   it('fails the first invocation with a clear message when the configuration is bad', async () => {

@@ -20,6 +20,13 @@ const EXTRA_KINDS = [
   { group: '', version: 'v1', kind: 'ServiceAccount', plural: 'serviceaccounts', namespaced: true },
   { group: '', version: 'v1', kind: 'ConfigMap', plural: 'configmaps', namespaced: true },
   {
+    group: 'networking.k8s.io',
+    version: 'v1',
+    kind: 'NetworkPolicy',
+    plural: 'networkpolicies',
+    namespaced: true,
+  },
+  {
     group: 'rbac.authorization.k8s.io',
     version: 'v1',
     kind: 'ClusterRole',
@@ -63,7 +70,13 @@ beforeAll(async () => {
 afterAll(async () => api?.close());
 
 describe.skipIf(!hasKubectl)('deployment manifests', () => {
-  it.each(['infra/forwarder/k8s/karmada-rbac', 'infra/forwarder/k8s/host', 'infra/functions-rbac'])(
+  it.each([
+    'infra/forwarder/k8s/karmada-rbac',
+    'infra/forwarder/k8s/host',
+    'infra/forwarder/k8s/watch-secrets',
+    'infra/functions-rbac',
+    'infra/functions-rbac/per-namespace',
+  ])(
     '%s renders with kubectl kustomize and passes kubectl apply --dry-run=client',
     async (path) => {
       const rendered = (await run('kubectl', ['kustomize', join(ROOT, path)])).stdout;

@@ -11,6 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
+const INSTANCE = '6f1d3c2a-8b4e-4f7a-9c1d-2e3f4a5b6c7d';
 
 type Resource = { Type: string; Properties: Record<string, any>; DependsOn?: unknown };
 let resources: Record<string, Resource>;
@@ -22,11 +23,17 @@ beforeAll(async () => {
   const env: NodeJS.ProcessEnv = { ...process.env, AWS_REGION: 'eu-west-1', SLS_TELEMETRY_DISABLED: '1' };
   for (const k of ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'AWS_PROFILE'])
     delete env[k];
-  await run('npx', ['osls', 'package', '--stage', 'ci', '--region', 'eu-west-1', '--package', out], {
-    cwd: ROOT,
-    env,
-    timeout: 240_000,
-  });
+  // awsOwnerId and karmadaInstanceId have no defaults: a deployment names both.
+  const params = ['--param', 'awsOwnerId=karmada-ci', '--param', `karmadaInstanceId=${INSTANCE}`];
+  await run(
+    'npx',
+    ['osls', 'package', '--stage', 'ci', '--region', 'eu-west-1', '--package', out, ...params],
+    {
+      cwd: ROOT,
+      env,
+      timeout: 240_000,
+    },
+  );
   resources = JSON.parse(
     readFileSync(join(out, 'cloudformation-template-update-stack.json'), 'utf8'),
   ).Resources;
@@ -94,29 +101,47 @@ describe('osls package', () => {
     expect(dlq?.Threshold).toBe(0);
   });
 
-  it('grants no mutating ELBv2 action on every resource, and reads the kubeconfig secret only', () => {
-    const [[, role]] = byType('AWS::IAM::Role') as [[string, Resource]];
-    const attached = byType('AWS::IAM::Policy').map(([, p]) => p.Properties);
-    expect(
-      attached.every((p) => JSON.stringify(p.Roles) === JSON.stringify([{ Ref: 'IamRoleLambdaExecution' }])),
-    ).toBe(true);
-    const statements = [
-      ...role.Properties.Policies.flatMap((p: any) => p.PolicyDocument.Statement),
-      ...attached.flatMap((p) => p.PolicyDocument.Statement),
-    ];
-    const elbv2 = statements.filter((s: any) =>
-      [s.Action].flat().some((a: string) => a.startsWith('elasticloadbalancing:')),
-    );
-    expect(elbv2.length).toBeGreaterThan(0);
-    for (const s of elbv2) {
-      const actions: string[] = [s.Action].flat();
-      const mutating = actions.filter((a) => !/^elasticloadbalancing:Describe/.test(a));
-      if (mutating.length && [s.Resource].flat().includes('*')) {
-        // allowed only under an ownership-tag condition
-        expect(JSON.stringify(s.Condition ?? {})).toMatch(/multicluster\.karmada\.io\/owner":"karmada-ci"/);
+  it('runs each function under its own role, with no mutating action on every resource', () => {
+    const fns = byType('AWS::Lambda::Function');
+    const roles = Object.fromEntries(byType('AWS::IAM::Role'));
+    expect(byType('AWS::IAM::Policy')).toEqual([]);
+    const used = new Set<string>();
+    for (const [id, fn] of fns) {
+      const ref = fn.Properties.Role?.['Fn::GetAtt']?.[0];
+      expect(ref, `${id} has a role of its own`).toMatch(/FunctionRole$/);
+      expect(used.has(ref), `${id} shares ${ref}`).toBe(false);
+      used.add(ref);
+      const statements = JSON.stringify(roles[ref]!.Properties.Policies);
+      expect(statements).not.toContain('IamRoleLambdaExecution');
+    }
+    expect(roles.IamRoleLambdaExecution).toBeUndefined();
+    for (const [id, role] of Object.entries(roles)) {
+      const statements = role.Properties.Policies.flatMap((p: any) => p.PolicyDocument.Statement);
+      for (const s of statements.flatMap((x: any) => (x['Fn::If'] ? [x['Fn::If'][1]] : [x]))) {
+        const mutating = [s.Action].flat().some((a: string) => !/:(Describe|Get|List)/.test(a));
+        if (mutating) expect([s.Resource].flat(), `${id}: ${s.Sid}`).not.toContain('*');
       }
     }
-    const secrets = statements.find((s: any) => [s.Action].flat().includes('secretsmanager:GetSecretValue'));
-    expect(JSON.stringify(secrets.Resource)).toContain('secret:');
+    const sweep = JSON.stringify(roles.SweepFunctionRole!.Properties.Policies);
+    expect(sweep).toContain('"aws:ResourceTag/multicluster.karmada.io/owner":"karmada-ci"');
+    expect(sweep).toContain('secret:multicluster-cloud-provider/kubeconfig-??????');
+    expect(sweep).toContain(`"aws:ResourceTag/multicluster.karmada.io/instance":"${INSTANCE}"`);
+    for (const [, fn] of byType('AWS::Lambda::Function')) {
+      expect(fn.Properties.Environment.Variables.AWS_OWNER_ID).toBe('karmada-ci');
+      expect(fn.Properties.Environment.Variables.KARMADA_INSTANCE_ID).toBe(INSTANCE);
+    }
+  });
+
+  it('caps the directly called functions with reserved concurrency', () => {
+    for (const name of ['http', 'invoke']) {
+      const fn = byType('AWS::Lambda::Function').find(([, r]) =>
+        r.Properties.FunctionName.endsWith(`-${name}`),
+      )!;
+      expect(fn[1].Properties.ReservedConcurrentExecutions, name).toBeGreaterThan(0);
+    }
+  });
+
+  it('encrypts both queues explicitly', () => {
+    for (const [id, q] of byType('AWS::SQS::Queue')) expect(q.Properties.SqsManagedSseEnabled, id).toBe(true);
   });
 });

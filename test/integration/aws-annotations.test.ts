@@ -80,7 +80,9 @@ describe('ALB annotations (alb.ingress.kubernetes.io/…)', () => {
     expect(env.announced).toStrictEqual([
       {
         reason: 'ReplacingLoadBalancer',
-        message: expect.stringMatching(new RegExp(`${oldName}.*scheme internet-facing → internal`)),
+        message: expect.stringMatching(
+          new RegExp(`^replacing LoadBalancer: ${oldName}.*scheme internet-facing → internal`),
+        ),
       },
     ]);
     expect(env.state()).toStrictEqual(await env.expectedForMci(second));

@@ -159,7 +159,14 @@ describe('AWS provider: change plans', () => {
         env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
       },
     );
-    const plan = JSON.parse(out) as Operation[];
+    const [entry, ...more] = JSON.parse(out) as Array<{
+      kind: string;
+      name: string;
+      operations: Operation[];
+    }>;
+    expect(more).toStrictEqual([]);
+    expect(entry).toMatchObject({ kind: 'MultiClusterService', namespace: 'default', name: 'serve' });
+    const plan = entry!.operations;
     expect(plan.map((o) => `${o.op} ${o.resource} ${o.id}`)).toStrictEqual([
       'create TargetGroup default/serve:80',
       'create LoadBalancer LoadBalancer',

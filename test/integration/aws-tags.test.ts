@@ -219,17 +219,17 @@ describe('AWS provider: tags that are never removed', () => {
       'subnets: [subnet-1]',
       'ownerId: test',
     ];
-    expect(parseAwsConfig([...base, 'externalManagedTags: [cost-center]'].join('\n'))).toMatchObject({
+    expect(await parseAwsConfig([...base, 'externalManagedTags: [cost-center]'].join('\n'))).toMatchObject({
       externalManagedTags: ['cost-center'],
     });
-    expect(() =>
+    await expect(
       parseAwsConfig(
         [...base, 'defaultTags: { cost-center: x }', 'externalManagedTags: [cost-center]'].join('\n'),
       ),
-    ).toThrow(ProviderConfigError);
-    expect(() => parseAwsConfig([...base, `externalManagedTags: ['${FINGERPRINT_TAG}']`].join('\n'))).toThrow(
-      ProviderConfigError,
-    );
+    ).rejects.toThrow(ProviderConfigError);
+    await expect(
+      parseAwsConfig([...base, `externalManagedTags: ['${FINGERPRINT_TAG}']`].join('\n')),
+    ).rejects.toThrow(ProviderConfigError);
   });
 });
 

@@ -92,6 +92,9 @@ describe('Integration: the bundled forwarder (dist/forwarder/forwarder.mjs)', ()
         '0',
         '--log-level',
         'debug',
+        // The sample Secret is watched only because its namespace is listed (opt-in).
+        '--watch-secrets-in',
+        'default',
       ],
       {
         cwd: dir,

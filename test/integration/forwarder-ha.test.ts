@@ -5,6 +5,9 @@ import type { LogFields, Logger } from '../../lib/log/logger.js';
 import { startFakeSqs, startProxy, startRecordingSink, TEST_AWS } from './forwarder-fakes.js';
 import { makeForwarder, sampleObjects, startEnv, type Env } from './forwarder-setup.js';
 
+/** The sample objects include a Secret; watching Secrets is opt-in, per namespace. */
+const WATCH_SAMPLE_SECRET = ['default'];
+
 const SECRET = 'dG9wLXNlY3JldC1rZXktbWF0ZXJpYWw=';
 
 /** Records every log call exactly as made, before any redaction, to prove secrets are never even passed in. */
@@ -60,12 +63,14 @@ describe('Integration: two replicas, shutdown, SQS, secrets', () => {
       () => sinkB.close(),
     );
     const a = makeForwarder({
+      secretNamespaces: WATCH_SAMPLE_SECRET,
       server: env.kube.url,
       leaseServer: env.kube.url,
       sinkUrl: sinkA.url,
       identity: 'replica-a',
     });
     const b = makeForwarder({
+      secretNamespaces: WATCH_SAMPLE_SECRET,
       server: env.kube.url,
       leaseServer: env.kube.url,
       sinkUrl: sinkB.url,
@@ -149,6 +154,7 @@ describe('Integration: two replicas, shutdown, SQS, secrets', () => {
       () => sinkB.close(),
     );
     const a = makeForwarder({
+      secretNamespaces: WATCH_SAMPLE_SECRET,
       server: env.kube.url,
       leaseServer: leaseProxy.url,
       sinkUrl: sinkA.url,
@@ -161,6 +167,7 @@ describe('Integration: two replicas, shutdown, SQS, secrets', () => {
       interval: 20,
     });
     const b = makeForwarder({
+      secretNamespaces: WATCH_SAMPLE_SECRET,
       server: env.kube.url,
       leaseServer: env.kube.url,
       sinkUrl: sinkB.url,
@@ -199,6 +206,7 @@ describe('Integration: two replicas, shutdown, SQS, secrets', () => {
     cleanups.push(() => sink.close());
     // A one-minute window: nothing would be sent before shutdown without the flush.
     const fwd = makeForwarder({
+      secretNamespaces: WATCH_SAMPLE_SECRET,
       server: env.kube.url,
       leaseServer: env.kube.url,
       sinkUrl: sink.url,
@@ -239,6 +247,7 @@ describe('Integration: two replicas, shutdown, SQS, secrets', () => {
     const sqs = await startFakeSqs();
     cleanups.push(() => sqs.close());
     const fwd = makeForwarder({
+      secretNamespaces: WATCH_SAMPLE_SECRET,
       server: env.kube.url,
       sink: new SqsSink({ queueUrl: sqs.queueUrl, endpoint: sqs.url, clientConfig: TEST_AWS }),
     });
@@ -272,6 +281,7 @@ describe('Integration: two replicas, shutdown, SQS, secrets', () => {
     cleanups.push(() => sink.close());
     const raw = new RawLogger();
     const fwd = makeForwarder({
+      secretNamespaces: WATCH_SAMPLE_SECRET,
       server: env.kube.url,
       leaseServer: env.kube.url,
       sinkUrl: sink.url,

@@ -160,6 +160,7 @@ export function makeForwarder(o: TestForwarderOptions): Forwarder {
     shutdownTimeoutMs: o.shutdownTimeoutMs ?? 5_000,
     ...(o.port !== undefined ? { port: o.port } : {}),
     ...(o.namespaces ? { namespaces: o.namespaces } : {}),
+    ...(o.secretNamespaces ? { secretNamespaces: o.secretNamespaces } : {}),
     ...(o.types ? { types: o.types } : {}),
     logger,
   });

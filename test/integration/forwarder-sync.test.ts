@@ -28,6 +28,7 @@ describe('Integration: forwarder against the Kubernetes API stand-in', () => {
       logger,
       port: 0,
       watchTimeoutSeconds: 1,
+      secretNamespaces: ['default'],
     });
     await fwd.start();
   });
@@ -206,6 +207,8 @@ describe('Integration: resync and the namespaces filter', () => {
       sinkUrl: sink.url,
       resyncPeriodMs: 400,
       namespaces: ['default'],
+      // The sample Secret, watched because its namespace is listed (opt-in).
+      secretNamespaces: ['default'],
     });
     try {
       // Act

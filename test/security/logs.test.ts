@@ -33,7 +33,11 @@ import { NOTIFICATION_API_VERSION, NOTIFICATION_KIND } from '../../lib/notificat
 import { parseSqsBody } from '../../lib/notification/parse.js';
 import { processBatch } from '../../lib/runtime/process.js';
 import { createRuntime } from '../../lib/runtime/runtime.js';
+import { registerBuiltinProviders } from '../../lib/providers/builtin.js';
 import { startUnauthorizedServer } from '../corpus/support.js';
+
+// As a function entry point does: runtimes here pick their provider from the built-in ones.
+registerBuiltinProviders();
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 

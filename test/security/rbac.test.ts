@@ -26,9 +26,13 @@ import { Resources } from '../../lib/kube/resources.js';
 import type { KubeObject, ResourceType } from '../../lib/kube/types.js';
 import type { NormalizedNotification } from '../../lib/notification/types.js';
 import { lockName } from '../../lib/reconcile/lock.js';
+import { SERVICE_EXPORT_CPP_NAME, SERVICE_EXPORT_POLICY_PREFIX } from '../../lib/karmada/constants.js';
+import { SERVICE_EXPORT_API_VERSION, servicePolicyFor } from '../../lib/karmada/policies.js';
 import { notify, notifyChange, startHarness, type Harness } from '../support/harness.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
+/** Where the deployment keeps the reconcile locks (serverless.yml's lockNamespace). */
+const LOCK_NAMESPACE = 'multicluster-cloud-provider-locks';
 
 /** `verb group/resource[/subresource]`, group empty for the core API. */
 export type Access = string;
@@ -138,6 +142,7 @@ async function runScenarios(h: Harness, seen: RequestRecord[]): Promise<void> {
   const logger = new MemoryLogger();
   const signal = new AbortController().signal;
   const objects = upstreamScenario();
+  await h.seed([{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: LOCK_NAMESPACE } } as KubeObject]);
   await h.seed(objects);
   const mci = minimalIngress();
   const mcs = serveMultiClusterService();
@@ -221,7 +226,7 @@ async function runScenarios(h: Harness, seen: RequestRecord[]): Promise<void> {
   await h.kube.create(Resources.Lease, {
     apiVersion: 'coordination.k8s.io/v1',
     kind: 'Lease',
-    metadata: { name: lockName('multiclusteringress/default/again'), namespace: 'karmada-system' },
+    metadata: { name: lockName('multiclusteringress/default/again'), namespace: LOCK_NAMESPACE },
     spec: { holderIdentity: 'dead', leaseDurationSeconds: 1, renewTime: '2020-01-01T00:00:00.000000Z' },
   } as KubeObject);
   await deliver(notify(again, 'resync'));
@@ -236,15 +241,23 @@ async function runScenarios(h: Harness, seen: RequestRecord[]): Promise<void> {
   await deliver(notifyChange('modified', classed, oldAgain));
 
   // The scheduled functions.
-  await observe(h, seen, () => enqueueResync(h.kube, { send: async () => ({ failed: [] }) }, logger));
+  // As functions/resync.ts and functions/sweep.ts call them: within ALLOWED_NAMESPACES when set.
+  const allowed = h.runtime.config.allowedNamespaces;
+  const namespaces = allowed ? { namespaces: allowed } : {};
+  await observe(h, seen, () =>
+    enqueueResync(h.kube, { send: async () => ({ failed: [] }) }, logger, namespaces),
+  );
   await observe(h, seen, () =>
     resyncPass(h.kube, h.runtime.provider, { send: async () => ({ failed: [] }) }, logger, {
+      ...namespaces,
       providerIngressClass: h.runtime.config.providerIngressClass,
       ctx: { signal, logger },
       deep: { intervalMs: 36_000_000, periodMs: 600_000 },
     }),
   );
-  await observe(h, seen, () => sweepOrphans(h.kube, h.runtime.provider, { graceSeconds: 0, signal, logger }));
+  await observe(h, seen, () =>
+    sweepOrphans(h.kube, h.runtime.provider, { graceSeconds: 0, signal, logger, ...namespaces }),
+  );
 }
 
 describe('RBAC: the functions get exactly the access they use', () => {
@@ -258,8 +271,10 @@ describe('RBAC: the functions get exactly the access they use', () => {
     sim = await startElbv2Simulator();
     // The fake provider and the AWS provider (which reads Services and EndpointSlices itself).
     for (const options of [{}, { provider: 'aws', providerConfig: awsConfigFor(sim) }]) {
-      const h = await startHarness(options);
+      const h = await startHarness({ ...options, runtime: { lockNamespace: LOCK_NAMESPACE } });
       harnesses.push(h);
+      // What the runtime read while starting (the AWS provider identifies the Karmada instance).
+      seen.push(...h.api.requests.entries);
       await runScenarios(h, seen);
     }
   }, 120_000);
@@ -276,18 +291,83 @@ describe('RBAC: the functions get exactly the access they use', () => {
 
   it('infra/functions-rbac grants exactly the observed verbs and resources, no wildcard', () => {
     const observed = new Set(seen.map(accessOf));
-    const roles = readRoles('infra/functions-rbac/clusterrole.yaml', 'infra/functions-rbac/lease-role.yaml');
+    const roles = readRoles(
+      'infra/functions-rbac/clusterrole.yaml',
+      'infra/functions-rbac/common/lease-role.yaml',
+    );
     expect(sorted(granted(roles))).toEqual(sorted(observed));
   });
 
-  it('Leases are only touched in the lock namespace, which a namespaced Role covers', () => {
+  it('lock Leases live in a namespace of their own, which a namespaced Role covers', () => {
     const leases = seen.filter((r) => accessOf(r).endsWith('coordination.k8s.io/leases'));
     expect(leases.length).toBeGreaterThan(0);
-    expect(new Set(leases.map((r) => r.path.split('/')[5]))).toEqual(new Set(['karmada-system']));
-    const [role] = readRoles('infra/functions-rbac/lease-role.yaml');
+    expect(new Set(leases.map((r) => r.path.split('/')[5]))).toEqual(new Set([LOCK_NAMESPACE]));
+    const [role] = readRoles('infra/functions-rbac/common/lease-role.yaml');
     expect(role?.kind).toBe('Role');
+    expect(role?.metadata.namespace).toBe(LOCK_NAMESPACE);
+    const [ns] = readRoles('infra/functions-rbac/common/lock-namespace.yaml') as unknown as Array<{
+      kind: string;
+      metadata: { name: string };
+    }>;
+    expect(ns).toMatchObject({ kind: 'Namespace', metadata: { name: LOCK_NAMESPACE } });
+    const sls = readFileSync(join(ROOT, 'serverless.yml'), 'utf8');
+    expect(sls).toMatch(new RegExp(`lockNamespace: ${LOCK_NAMESPACE}`));
     const [clusterRole] = readRoles('infra/functions-rbac/clusterrole.yaml');
     expect(sorted(granted([clusterRole!])).filter((a) => a.includes('leases'))).toEqual([]);
+  });
+
+  it('ClusterPropagationPolicy get/update are limited by resourceNames to the one the functions own', () => {
+    const cpp = seen.filter((r) => accessOf(r).endsWith('policy.karmada.io/clusterpropagationpolicies'));
+    expect(cpp.length).toBeGreaterThan(0);
+    const named = cpp.filter((r) => !accessOf(r).startsWith('create '));
+    expect(new Set(named.map((r) => r.path.split('/').at(-1)))).toEqual(new Set([SERVICE_EXPORT_CPP_NAME]));
+    const [clusterRole] = readRoles('infra/functions-rbac/clusterrole.yaml');
+    for (const rule of clusterRole!.rules.filter((r) =>
+      r.resources?.includes('clusterpropagationpolicies'),
+    )) {
+      if (rule.verbs?.some((v) => v !== 'create'))
+        expect(rule.resourceNames).toEqual([SERVICE_EXPORT_CPP_NAME]);
+    }
+  });
+
+  it('the PropagationPolicy admission policy pins the names and selectors the functions write', () => {
+    const docs = parseAllDocuments(
+      readFileSync(join(ROOT, 'infra/functions-rbac/propagationpolicy-admission.yaml'), 'utf8'),
+    ).map((d) => d.toJS() as { kind: string; spec: any });
+    const policy = docs.find((d) => d.kind === 'ValidatingAdmissionPolicy')!;
+    expect(policy.spec.matchConstraints.resourceRules[0].resources).toEqual(['propagationpolicies']);
+    expect(JSON.stringify(policy.spec.matchConditions)).toContain(
+      'system:serviceaccount:karmada-system:multicluster-cloud-provider-functions',
+    );
+    const cel = JSON.stringify(policy.spec.validations);
+    expect(cel).toContain(SERVICE_EXPORT_POLICY_PREFIX);
+    expect(cel).toContain(SERVICE_EXPORT_API_VERSION);
+    expect(cel).toContain("'ServiceExport'");
+    expect(docs.find((d) => d.kind === 'ValidatingAdmissionPolicyBinding')?.spec.validationActions).toEqual([
+      'Deny',
+    ]);
+    // What the controller writes is what the policy admits: its name and its single selector.
+    const pp = servicePolicyFor({ metadata: { name: 'web', namespace: 'default', uid: 'u' } } as never, [
+      'm1',
+    ]);
+    expect(pp.metadata.name).toBe(`${SERVICE_EXPORT_POLICY_PREFIX}web`);
+    expect(pp.spec?.resourceSelectors).toEqual([
+      { apiVersion: SERVICE_EXPORT_API_VERSION, kind: 'ServiceExport', name: 'web' },
+    ]);
+  });
+
+  it('namespaces: only kube-system is read (the Karmada instance), by resourceNames', () => {
+    const ns = seen.filter((r) => accessOf(r) === 'get /namespaces');
+    expect(ns.length).toBeGreaterThan(0);
+    expect(new Set(ns.map((r) => r.path))).toEqual(new Set(['/api/v1/namespaces/kube-system']));
+    const [clusterRole] = readRoles('infra/functions-rbac/clusterrole.yaml');
+    const rule = clusterRole!.rules.find((r) => r.resources?.includes('namespaces'));
+    expect(rule).toEqual({
+      apiGroups: [''],
+      resources: ['namespaces'],
+      resourceNames: ['kube-system'],
+      verbs: ['get'],
+    });
   });
 
   it('the functions never read Secrets', () => {
@@ -325,5 +405,56 @@ describe('RBAC: the forwarder is read-only on what it watches, plus its Lease', 
     }
     const kustomization = readRoles(`${dir}/kustomization.yaml`)[0] as unknown as { namespace?: string };
     expect(kustomization.namespace).toBe('karmada-system');
+  });
+});
+
+describe('RBAC: with ALLOWED_NAMESPACES, per-namespace bindings suffice', () => {
+  const seen: RequestRecord[] = [];
+  const harnesses: Harness[] = [];
+  let sim: Elbv2Simulator;
+  beforeAll(async () => {
+    sim = await startElbv2Simulator();
+    for (const options of [{}, { provider: 'aws', providerConfig: awsConfigFor(sim) }]) {
+      const h = await startHarness({
+        ...options,
+        runtime: { lockNamespace: LOCK_NAMESPACE, allowedNamespaces: ['default'] },
+      });
+      harnesses.push(h);
+      // What the runtime read while starting (the AWS provider identifies the Karmada instance).
+      seen.push(...h.api.requests.entries);
+      await runScenarios(h, seen);
+    }
+  }, 120_000);
+  afterAll(async () => {
+    for (const h of harnesses) await h.close();
+    await sim?.close();
+  });
+
+  it('every request for a namespaced resource names an allowed namespace (or the lock namespace)', () => {
+    const clusterWide = seen.filter((r) => {
+      const parts = r.path.split('/').filter(Boolean);
+      const rest = parts[0] === 'api' ? parts.slice(2) : parts.slice(3);
+      const namespaced = !['clusters', 'ingressclasses', 'clusterpropagationpolicies', 'namespaces'].includes(
+        // `/api/v1/namespaces/<name>` is the Namespace itself (kube-system: the Karmada instance).
+        rest[0] === 'namespaces' ? (rest[2] ?? 'namespaces') : (rest[0] ?? ''),
+      );
+      if (!namespaced) return false;
+      return rest[0] !== 'namespaces' || !['default', LOCK_NAMESPACE].includes(rest[1] ?? '');
+    });
+    expect(clusterWide.map((r) => `${r.method} ${r.path}`)).toEqual([]);
+  });
+
+  it('infra/functions-rbac/per-namespace grants exactly the observed access: a Role per namespace, cluster-scoped types cluster-wide', () => {
+    const dir = 'infra/functions-rbac/per-namespace';
+    const clusterScoped = readRoles(`${dir}/cluster-scoped.yaml`).filter((d) => d.kind === 'ClusterRole');
+    const [role] = readRoles(`${dir}/namespaced/role.yaml`);
+    expect(role?.kind).toBe('Role');
+    const leases = readRoles('infra/functions-rbac/common/lease-role.yaml');
+    expect(sorted(granted([...clusterScoped, role!, ...leases]))).toEqual(
+      sorted(new Set(seen.map(accessOf))),
+    );
+    const cluster = granted(clusterScoped);
+    for (const a of cluster)
+      expect(/\/(ingressclasses|clusters|clusterpropagationpolicies|namespaces)$/.test(a), a).toBe(true);
   });
 });

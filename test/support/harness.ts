@@ -21,6 +21,7 @@ import type { ControllerName } from '../../lib/reconcile/requests.js';
 import type { RuntimeConfig } from '../../lib/runtime/config.js';
 import { processBatch, type BatchItem, type ItemResult } from '../../lib/runtime/process.js';
 import { createRuntimeWith, type Runtime } from '../../lib/runtime/runtime.js';
+import { registerBuiltinProviders } from '../../lib/providers/builtin.js';
 
 const CRD_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'infra', 'crds');
 
@@ -73,6 +74,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     ...(cloudConfigPath ? { cloudConfigPath } : {}),
     ...options.runtime,
   };
+  registerBuiltinProviders();
   const runtime = await createRuntimeWith(config, kube, logger);
   if (options.objects) await seed(kube, options.objects);
   let batches = 0;

@@ -13,7 +13,7 @@ import {
   OWNER_TAG,
 } from '../../lib/providers/aws/index.js';
 import { TAGGING_ACTIONS } from '../../lib/providers/aws/iam.js';
-import { policyDocument } from '../../scripts/gen-iam.js';
+import { GENERATED } from '../../scripts/gen-iam.js';
 
 const root = fileURLToPath(new URL('../../lib/providers/aws/', import.meta.url));
 
@@ -46,45 +46,57 @@ describe('IAM policy for the ELBv2 calls', () => {
     expect([...ELBV2_DESCRIBE_ACTIONS, ...ELBV2_MUTATING_ACTIONS, ...TAGGING_ACTIONS].sort()).toStrictEqual(
       code,
     );
+    expect(
+      inPolicy.filter((a, i, all) => all.indexOf(a) === i && TAGGING_ACTIONS.includes(a as never)),
+    ).toEqual(['GetResources']);
   });
 
-  it('allows Describe* on any resource, and every mutation only on our tagged resources', () => {
+  it('gives every mutating action a statement scoped to a resource type and an owner-tag condition', () => {
     const statements = elbv2PolicyStatements('team-a');
     for (const s of statements) {
       // Reads: ELBv2's Describe* and the Tagging API's GetResources (neither is resource-scoped).
-      const describes = s.Action.every(
+      const reads = s.Action.every(
         (a) => a.startsWith('elasticloadbalancing:Describe') || a === 'tag:GetResources',
       );
-      if (describes) {
+      if (reads) {
+        expect(s.Resource).toEqual(['*']);
         expect(s.Condition).toBeUndefined();
         continue;
       }
-      // Every non-describe statement is pinned to the owner tag, on the request or the resource.
-      const conditions = JSON.stringify(s.Condition);
-      expect(conditions).toMatch(
+      expect(s.Resource.length).toBeGreaterThan(0);
+      expect(s.Resource).not.toContain('*');
+      expect(JSON.stringify(s.Condition)).toMatch(
         new RegExp(`aws:(Request|Resource)Tag/${OWNER_TAG.replace('/', '\\/')}":"team-a"`),
       );
     }
-    const create = statements.find((s) => s.Sid === 'ElbV2CreateTaggedAsOurs');
-    expect(create?.Action.every((a) => /:Create/.test(a))).toBe(true);
-    expect(create?.Condition).toStrictEqual({ StringEquals: { [`aws:RequestTag/${OWNER_TAG}`]: 'team-a' } });
-    const tagOnCreate = statements.find((s) => s.Sid === 'ElbV2TagOnCreate');
-    expect(tagOnCreate?.Action).toStrictEqual(['elasticloadbalancing:AddTags']);
-    expect(tagOnCreate?.Condition?.StringEquals?.['elasticloadbalancing:CreateAction']).toStrictEqual([
-      'CreateListener',
-      'CreateLoadBalancer',
-      'CreateRule',
-      'CreateTargetGroup',
-    ]);
-    const owned = statements.find((s) => s.Sid === 'ElbV2ChangeOwned');
-    expect(owned?.Condition).toStrictEqual({ StringEquals: { [`aws:ResourceTag/${OWNER_TAG}`]: 'team-a' } });
-    expect(owned?.Action.some((a) => /:Create/.test(a))).toBe(false);
   });
 
-  it('infra/iam/elbv2-policy.json is what scripts/gen-iam.ts writes', () => {
-    const committed: unknown = JSON.parse(
-      readFileSync(new URL('../../infra/iam/elbv2-policy.json', import.meta.url), 'utf8'),
-    );
-    expect(committed).toStrictEqual(policyDocument());
+  it('the sweep access lists and deletes only, and is part of what reconcile holds', () => {
+    const sweep = elbv2PolicyStatements('o', 'sweep').flatMap((s) => s.Action);
+    const reconcile = new Set(elbv2PolicyStatements('o', 'reconcile').flatMap((s) => s.Action));
+    expect(sweep.filter((a) => !/:(Describe|Delete)/.test(a))).toEqual([]);
+    for (const a of sweep) expect(reconcile.has(a), a).toBe(true);
+  });
+
+  it('pins scheme, subnets and security groups with ELBv2 condition keys when guardrails are given', () => {
+    const [create] = elbv2PolicyStatements({
+      ownerId: 'o',
+      guardrails: { schemes: ['internal'], subnets: ['subnet-1'], securityGroups: ['sg-1'] },
+    }).filter((s) => s.Action.includes('elasticloadbalancing:CreateLoadBalancer'));
+    expect(create?.Condition).toStrictEqual({
+      StringEquals: { [`aws:RequestTag/${OWNER_TAG}`]: 'o' },
+      StringLike: { 'elasticloadbalancing:Scheme': ['internal'] },
+      'ForAllValues:StringLike': {
+        'elasticloadbalancing:Subnet': ['subnet-1'],
+        'elasticloadbalancing:SecurityGroup': ['sg-1'],
+      },
+    });
+  });
+
+  it('infra/iam/ is what scripts/gen-iam.ts writes', () => {
+    for (const [path, make] of Object.entries(GENERATED)) {
+      const committed: unknown = JSON.parse(readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8'));
+      expect(committed, path).toStrictEqual(JSON.parse(JSON.stringify(make())));
+    }
   });
 });

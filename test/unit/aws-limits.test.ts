@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidObjectError } from '../../lib/errors.js';
 import type { MultiClusterIngress, ServicePort } from '../../lib/karmada/types.js';
-import { buildIngressStack, buildServiceStack } from '../../lib/providers/aws/index.js';
+import { buildIngressStack } from '../../lib/providers/aws/model/ingress.js';
+import { buildServiceStack } from '../../lib/providers/aws/model/service.js';
 import { checkLimits } from '../../lib/providers/aws/model/limits.js';
 import { ResourceTypes, type Stack } from '../../lib/providers/aws/model/types.js';
 import { config, minimalIngress, path, service } from '../fixtures/aws/objects.js';

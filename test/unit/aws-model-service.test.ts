@@ -1,7 +1,8 @@
 /** MultiClusterService → NLB stack (pure), the fingerprint, and names read back from a status hostname. */
 import { describe, expect, it } from 'vitest';
 import type { MultiClusterService } from '../../lib/karmada/types.js';
-import { buildServiceStack, providerClusters, stackFingerprint } from '../../lib/providers/aws/index.js';
+import { stackFingerprint } from '../../lib/providers/aws/model/fingerprint.js';
+import { buildServiceStack, providerClusters } from '../../lib/providers/aws/model/service.js';
 import { loadBalancerNameFromHostname } from '../../lib/providers/aws/naming.js';
 import { targetsFingerprint } from '../../lib/providers/aws/model/fingerprint.js';
 import { resourcesOf, ResourceTypes } from '../../lib/providers/aws/model/types.js';

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { InvalidObjectError } from '../../lib/errors.js';
 import type { MultiClusterIngress } from '../../lib/karmada/types.js';
-import { buildIngressStack, type IngressStackInput } from '../../lib/providers/aws/index.js';
+import { buildIngressStack, type IngressStackInput } from '../../lib/providers/aws/model/ingress.js';
 import { collectedSlice, config, minimalIngress, path, service } from '../fixtures/aws/objects.js';
 
 /** `UPDATE_FIXTURES=1 npx vitest run test/unit/aws-model.test.ts` rewrites the golden stacks. */

@@ -1,8 +1,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSqsBatches, deduplicationId, messageGroupId, SqsSink } from '../../lib/forwarder/sinks/sqs.js';
-import { chunk } from '../../lib/forwarder/sinks/chunk.js';
+import { SqsSink } from '../../lib/forwarder/sinks/sqs.js';
+import { buildSqsBatches, deduplicationId, messageGroupId } from '../../lib/notification/sqs.js';
+import { chunk } from '../../lib/notification/chunk.js';
 import { makeNotification, sanitize } from '../../lib/forwarder/notify.js';
 import { Resources } from '../../lib/kube/resources.js';
 import type { ChangeNotification } from '../../lib/notification/types.js';

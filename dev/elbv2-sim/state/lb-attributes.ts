@@ -1,19 +1,11 @@
 import type { LoadBalancerAttribute } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { required, validation } from '../errors.js';
+import { bool, free, oneOf, range } from './attribute-checks.js';
+import type { Check as BaseCheck } from './attribute-checks.js';
 import type { LoadBalancerKind, LoadBalancerRecord } from './model.js';
 
-type Check = (value: string, lb: LoadBalancerRecord) => string | undefined;
+type Check = BaseCheck<LoadBalancerRecord>;
 
-const bool: Check = (v) => (v === 'true' || v === 'false' ? undefined : 'must be true or false');
-const range =
-  (min: number, max: number): Check =>
-  (v) =>
-    /^\d+$/.test(v) && Number(v) >= min && Number(v) <= max ? undefined : `must be between ${min} and ${max}`;
-const oneOf =
-  (...allowed: string[]): Check =>
-  (v) =>
-    allowed.includes(v) ? undefined : `must be one of ${allowed.join(', ')}`;
-const free: Check = (v) => (v.length <= 1024 ? undefined : 'is too long');
 const bucket: Check = (v) =>
   v === '' || /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(v) ? undefined : 'is not a valid S3 bucket name';
 

@@ -15,7 +15,7 @@ import type {
   ModifyListenerOutput,
   RemoveListenerCertificatesInput,
 } from '@aws-sdk/client-elastic-load-balancing-v2';
-import { SimError, required, validation } from '../errors.js';
+import { SimError, quotaReached, required, validation } from '../errors.js';
 import type { ListenerRecord, LoadBalancerRecord } from './model.js';
 import { normalizeActions, renderActions } from './actions.js';
 import { attributesAfterProtocolChange, defaultListenerAttributes } from './listener-attributes.js';
@@ -93,9 +93,10 @@ export function createListener(store: Store, input: CreateListenerInput): Create
   const actions = normalizeActions(store, { lb, protocol }, input.DefaultActions);
   checkPortFree(store, lb.arn, port);
   if (store.listenersOf(lb.arn).length >= store.limits.listenersPerLoadBalancer) {
-    throw new SimError(
+    throw quotaReached(
       'TooManyListeners',
-      `The maximum number of listeners per load balancer '${store.limits.listenersPerLoadBalancer}' has been reached`,
+      'listeners per load balancer',
+      store.limits.listenersPerLoadBalancer,
     );
   }
   checkRoutingQuotas(store, lb, actions);

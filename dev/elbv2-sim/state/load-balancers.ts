@@ -21,7 +21,7 @@ import type {
 } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { HOSTED_ZONE_IDS } from '../config.js';
 import type { SimSubnet } from '../config.js';
-import { SimError, required, validation } from '../errors.js';
+import { SimError, quotaReached, required, validation } from '../errors.js';
 import type { LoadBalancerKind, LoadBalancerRecord } from './model.js';
 import { paginate } from './store.js';
 import type { Store } from './store.js';
@@ -166,10 +166,7 @@ export function createLoadBalancer(store: Store, input: CreateLoadBalancerInput)
   }
   const sameType = [...store.loadBalancers.values()].filter((lb) => lb.type === type).length;
   if (sameType >= store.limits.loadBalancersPerType) {
-    throw new SimError(
-      'TooManyLoadBalancers',
-      `The maximum number of load balancers '${store.limits.loadBalancersPerType}' has been reached`,
-    );
+    throw quotaReached('TooManyLoadBalancers', 'load balancers', store.limits.loadBalancersPerType);
   }
 
   const id = store.newHexId();

@@ -4,8 +4,8 @@ import type {
   DescribeAccountLimitsOutput,
 } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { ACCOUNT_LIMITS } from '../config.js';
-import { SimError } from '../errors.js';
-import type { LoadBalancerRecord } from './model.js';
+import { SimError, quotaReached } from '../errors.js';
+import type { LoadBalancerRecord, TargetRecord } from './model.js';
 import { forwardTargetGroups, paginate } from './store.js';
 import type { Store } from './store.js';
 
@@ -39,26 +39,56 @@ function targetGroupsOf(
 }
 
 /** Live registrations (draining ones have left) in a set of target groups. */
-export function registrations(store: Store, tgArns: Iterable<string>): number {
-  let n = 0;
+function liveTargets(store: Store, tgArns: Iterable<string>): TargetRecord[] {
+  const out: TargetRecord[] = [];
   for (const arn of tgArns) {
     for (const t of store.targetGroups.get(arn)?.targets.values() ?? [])
-      if (t.drainingSince === undefined) n++;
+      if (t.drainingSince === undefined) out.push(t);
   }
-  return n;
+  return out;
 }
 
-export function targetsPerLoadBalancer(store: Store, lb: LoadBalancerRecord): number {
-  return lb.type === 'application'
-    ? store.limits.targetsPerApplicationLoadBalancer
-    : store.limits.targetsPerNetworkLoadBalancer;
-}
+/** The target groups a load balancer routes to now. */
+export const routedTargetGroups = (store: Store, lb: LoadBalancerRecord): Set<string> =>
+  targetGroupsOf(store, lb);
 
-export const tooManyTargetsForLoadBalancer = (limit: number): SimError =>
-  new SimError(
-    'TooManyTargets',
-    `The maximum number of targets per load balancer '${limit}' has been reached`,
+/**
+ * Whether the load balancer's targets (in `tgArns`, plus `extra` about to be registered) fit its
+ * quotas: targets per ALB or NLB, and for an NLB targets per zone (an `all` target counts in every
+ * zone), which with cross-zone load balancing on caps the whole NLB.
+ */
+export function checkTargetsFit(
+  store: Store,
+  lb: LoadBalancerRecord,
+  tgArns: Iterable<string>,
+  extra: readonly TargetRecord[] = [],
+): void {
+  const targets = [...liveTargets(store, tgArns), ...extra];
+  const limit =
+    lb.type === 'application'
+      ? store.limits.targetsPerApplicationLoadBalancer
+      : store.limits.targetsPerNetworkLoadBalancer;
+  if (targets.length > limit) throw quotaReached('TooManyTargets', 'targets per load balancer', limit);
+  if (lb.type !== 'network') return;
+  const perZone = store.limits.targetsPerAvailabilityZonePerNetworkLoadBalancer;
+  if (lb.attributes.get('load_balancing.cross_zone.enabled') === 'true') {
+    if (targets.length > perZone)
+      throw quotaReached(
+        'TooManyTargets',
+        'targets per load balancer with cross-zone load balancing',
+        perZone,
+      );
+    return;
+  }
+  const zones = new Set(
+    lb.subnets.map((id) => store.network.subnets.find((s) => s.subnetId === id)?.availabilityZone),
   );
+  for (const zone of zones) {
+    const n = targets.filter((t) => t.availabilityZone === zone || t.availabilityZone === 'all').length;
+    if (n > perZone)
+      throw quotaReached('TooManyTargets', 'targets per Availability Zone per load balancer', perZone);
+  }
+}
 
 /**
  * What adding `actions` (to a new rule, or replacing a rule's or listener's actions) does to the
@@ -77,14 +107,13 @@ export function checkRoutingQuotas(
     groups.size > before.size &&
     groups.size > store.limits.targetGroupsPerLoadBalancer
   ) {
-    throw new SimError(
+    throw quotaReached(
       'TooManyUniqueTargetGroupsPerLoadBalancer',
-      `The maximum number of unique target groups per load balancer '${store.limits.targetGroupsPerLoadBalancer}' has been reached`,
+      'unique target groups per load balancer',
+      store.limits.targetGroupsPerLoadBalancer,
     );
   }
-  const limit = targetsPerLoadBalancer(store, lb);
-  const added = [...groups].filter((arn) => !before.has(arn));
-  if (added.length > 0 && registrations(store, groups) > limit) throw tooManyTargetsForLoadBalancer(limit);
+  if ([...groups].some((arn) => !before.has(arn))) checkTargetsFit(store, lb, groups);
 }
 
 export function tooManyRules(store: Store, lb: LoadBalancerRecord): SimError {

@@ -74,6 +74,16 @@ export class Store {
     return ++this.seq;
   }
 
+  /** The last sequence number handed out (persisted, so a restored store keeps creation order). */
+  get lastSeq(): number {
+    return this.seq;
+  }
+
+  /** After a restore: later records sort after the restored ones. */
+  continueSeqFrom(seq: number): void {
+    this.seq = Math.max(this.seq, seq);
+  }
+
   newHexId(): string {
     return this.ids.hex(16);
   }

@@ -12,40 +12,17 @@ import type {
   ModifyTargetGroupOutput,
   TargetGroup,
 } from '@aws-sdk/client-elastic-load-balancing-v2';
-import { SimError, required, validation } from '../errors.js';
+import { SimError, quotaReached, required, validation } from '../errors.js';
 import type { TargetGroupRecord } from './model.js';
 import { forwardTargetGroups, paginate } from './store.js';
 import type { Store } from './store.js';
+import { checkMatcher } from './matcher.js';
 import { applyTags, checkTagQuota } from './tags.js';
+import { defaultTargetGroupAttributes, modifiedTargetGroupAttributes } from './tg-attributes.js';
 import { checkEnum, checkName, checkPort, checkRange, checkTags } from './validate.js';
 
 const HTTP_FAMILY = new Set(['HTTP', 'HTTPS']);
 const PROTOCOLS = ['HTTP', 'HTTPS', 'TCP', 'TLS', 'UDP', 'TCP_UDP', 'GENEVE'];
-
-function defaultAttributes(tg: Pick<TargetGroupRecord, 'protocol' | 'targetType'>): Record<string, string> {
-  if (tg.targetType === 'lambda') return { 'lambda.multi_value_headers.enabled': 'false' };
-  if (HTTP_FAMILY.has(tg.protocol ?? '')) {
-    return {
-      'deregistration_delay.timeout_seconds': '300',
-      'stickiness.enabled': 'false',
-      'stickiness.type': 'lb_cookie',
-      'stickiness.lb_cookie.duration_seconds': '86400',
-      'slow_start.duration_seconds': '0',
-      'load_balancing.algorithm.type': 'round_robin',
-      'load_balancing.cross_zone.enabled': 'use_load_balancer_configuration',
-    };
-  }
-  return {
-    'deregistration_delay.timeout_seconds': '300',
-    'deregistration_delay.connection_termination.enabled': 'false',
-    'stickiness.enabled': 'false',
-    'stickiness.type': 'source_ip',
-    'proxy_protocol_v2.enabled': 'false',
-    'preserve_client_ip.enabled': tg.targetType === 'ip' ? 'false' : 'true',
-    'load_balancing.cross_zone.enabled': 'use_load_balancer_configuration',
-    'target_health_state.unhealthy.connection_termination.enabled': 'true',
-  };
-}
 
 type HealthCheckFields = Pick<
   TargetGroupRecord,
@@ -64,8 +41,10 @@ type HealthCheckFields = Pick<
 function healthCheck(
   input: ModifyTargetGroupInput | CreateTargetGroupInput,
   base: HealthCheckFields,
-  tgProtocol?: string,
+  tgProtocol: string | undefined,
+  grpc: boolean,
 ): HealthCheckFields {
+  checkMatcher(input.Matcher, { grpc, alb: HTTP_FAMILY.has(tgProtocol ?? '') });
   checkEnum(input.HealthCheckProtocol, 'healthCheckProtocol', ['HTTP', 'HTTPS', 'TCP']);
   checkRange(input.HealthCheckIntervalSeconds, 'healthCheckIntervalSeconds', 5, 300);
   checkRange(input.HealthCheckTimeoutSeconds, 'healthCheckTimeoutSeconds', 2, 120);
@@ -168,6 +147,7 @@ export function createTargetGroup(store: Store, input: CreateTargetGroupInput): 
       matcher: grpc ? { GrpcCode: '12' } : undefined,
     },
     input.Protocol,
+    grpc,
   );
   const tags = checkTags(input.Tags);
   checkTagQuota(store, tags);
@@ -194,17 +174,14 @@ export function createTargetGroup(store: Store, input: CreateTargetGroupInput): 
     return { TargetGroups: [renderTargetGroup(store, existing)] };
   }
   if (store.targetGroups.size >= store.limits.targetGroups) {
-    throw new SimError(
-      'TooManyTargetGroups',
-      `The maximum number of target groups '${store.limits.targetGroups}' has been reached`,
-    );
+    throw quotaReached('TooManyTargetGroups', 'target groups', store.limits.targetGroups);
   }
   const record: TargetGroupRecord = {
     seq: store.nextSeq(),
     arn: store.arn(`targetgroup/${name}/${store.newHexId()}`),
     name,
     ...candidate,
-    attributes: new Map(Object.entries(defaultAttributes(candidate))),
+    attributes: defaultTargetGroupAttributes(candidate),
     targets: new Map(),
   };
   store.targetGroups.set(record.arn, record);
@@ -244,7 +221,7 @@ export function describeTargetGroups(
 
 export function modifyTargetGroup(store: Store, input: ModifyTargetGroupInput): ModifyTargetGroupOutput {
   const tg = store.targetGroup(input.TargetGroupArn);
-  Object.assign(tg, healthCheck(input, tg, tg.protocol));
+  Object.assign(tg, healthCheck(input, tg, tg.protocol, tg.protocolVersion === 'GRPC'));
   return { TargetGroups: [renderTargetGroup(store, tg)] };
 }
 
@@ -262,12 +239,7 @@ export function modifyTargetGroupAttributes(
   input: ModifyTargetGroupAttributesInput,
 ): ModifyTargetGroupAttributesOutput {
   const tg = store.targetGroup(input.TargetGroupArn);
-  if (!input.Attributes?.length) throw required('attributes');
-  for (const a of input.Attributes) {
-    if (!a.Key || !tg.attributes.has(a.Key))
-      throw validation(`Target group attribute key '${a.Key}' is not recognized`);
-  }
-  for (const a of input.Attributes) tg.attributes.set(a.Key!, a.Value ?? '');
+  tg.attributes = modifiedTargetGroupAttributes(tg, input.Attributes);
   return { Attributes: attributeList(tg) };
 }
 

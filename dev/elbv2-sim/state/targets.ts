@@ -9,8 +9,7 @@ import type {
 import { SimError, required, validation } from '../errors.js';
 import { isPrivateIpv4, parseIpv4, parseIpv6, subnetOf, subnetOf6 } from '../network.js';
 import type { HealthOverride, TargetGroupRecord, TargetRecord } from './model.js';
-import { registrations, targetsPerLoadBalancer, tooManyTargetsForLoadBalancer } from './quotas.js';
-import { forwardTargetGroups } from './store.js';
+import { checkTargetsFit, routedTargetGroups } from './quotas.js';
 import type { Store } from './store.js';
 import { checkPort } from './validate.js';
 
@@ -113,15 +112,14 @@ export function registerTargets(store: Store, input: RegisterTargetsInput): Reco
       `You've reached the limit on the number of targets (${store.limits.targetsPerTargetGroup})`,
     );
   }
+  const added = [
+    ...new Map(
+      resolved.filter((t) => fresh.has(key(t.id, t.port))).map((t) => [key(t.id, t.port), t]),
+    ).values(),
+  ];
   for (const lbArn of store.loadBalancersOfTargetGroup(tg.arn)) {
     const lb = store.loadBalancer(lbArn);
-    const limit = targetsPerLoadBalancer(store, lb);
-    const routed = new Set(
-      store
-        .listenersOf(lb.arn)
-        .flatMap((l) => store.rulesOf(l.arn).flatMap((r) => forwardTargetGroups(r.actions))),
-    );
-    if (registrations(store, routed) + fresh.size > limit) throw tooManyTargetsForLoadBalancer(limit);
+    checkTargetsFit(store, lb, routedTargetGroups(store, lb), added);
   }
   for (const t of resolved) {
     const existing = tg.targets.get(key(t.id, t.port));

@@ -12,7 +12,7 @@ import type {
   ModifyTrustStoreOutput,
   TrustStore,
 } from '@aws-sdk/client-elastic-load-balancing-v2';
-import { SimError, required, validation } from '../errors.js';
+import { SimError, quotaReached, required, validation } from '../errors.js';
 import type { TrustStoreRecord } from './model.js';
 import { paginate } from './store.js';
 import type { Store } from './store.js';
@@ -59,10 +59,7 @@ export function createTrustStore(store: Store, input: CreateTrustStoreInput): Cr
   if ([...store.trustStores.values()].some((t) => t.name === name))
     throw new SimError('DuplicateTrustStoreName', `A trust store with the name '${name}' already exists`);
   if (store.trustStores.size >= store.limits.trustStores) {
-    throw new SimError(
-      'TooManyTrustStores',
-      `The maximum number of trust stores '${store.limits.trustStores}' has been reached`,
-    );
+    throw quotaReached('TooManyTrustStores', 'trust stores', store.limits.trustStores);
   }
   const record: TrustStoreRecord = {
     seq: store.nextSeq(),

@@ -1,6 +1,10 @@
-/** HTTP POST sink for local runs: JSON `{ notifications: [...] }`; any 2xx is success. */
+/**
+ * HTTP POST sink: JSON `{ notifications: [...] }`; any 2xx is success. Requests are SigV4-signed
+ * when `sign` is given (a Lambda function URL with AWS_IAM auth); unsigned, it is for local runs.
+ */
 import type { ChangeNotification } from '../../notification/types.js';
-import { chunk } from './chunk.js';
+import { chunk } from '../../notification/chunk.js';
+import { createSigner, type RequestSigner, type SigningOptions } from './sigv4.js';
 import type { SendResult, Sink } from './types.js';
 
 const HTTP_MAX_BYTES = 1024 * 1024;
@@ -9,14 +13,18 @@ export interface HttpSinkOptions {
   url: string;
   maxBatch?: number;
   timeoutMs?: number;
+  sign?: SigningOptions;
 }
 
 export class HttpSink implements Sink {
   readonly name = 'http';
   readonly maxBatch: number;
 
+  private readonly signer: RequestSigner | undefined;
+
   constructor(private readonly options: HttpSinkOptions) {
     this.maxBatch = options.maxBatch ?? 100;
+    this.signer = options.sign ? createSigner(options.sign) : undefined;
   }
 
   async send(batch: readonly ChangeNotification[], signal?: AbortSignal): Promise<SendResult> {
@@ -26,10 +34,14 @@ export class HttpSink implements Sink {
       result.calls++;
       try {
         const timeout = AbortSignal.timeout(this.options.timeoutMs ?? 10_000);
+        const body = `{"notifications":[${items.map((s) => s.body).join(',')}]}`;
+        const headers = this.signer
+          ? await this.signer(new URL(this.options.url), body)
+          : { 'content-type': 'application/json' };
         const res = await fetch(this.options.url, {
           method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: `{"notifications":[${items.map((s) => s.body).join(',')}]}`,
+          headers,
+          body,
           signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
         });
         // Drain the body so the connection can be reused.

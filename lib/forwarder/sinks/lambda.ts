@@ -1,8 +1,9 @@
 /** Direct asynchronous Lambda invoke: payload `{ notifications: [...] }`, InvocationType Event. */
 import { InvokeCommand, LambdaClient, type LambdaClientConfig } from '@aws-sdk/client-lambda';
 import type { ChangeNotification } from '../../notification/types.js';
-import { chunk } from './chunk.js';
+import { chunk } from '../../notification/chunk.js';
 import type { SendResult, Sink } from './types.js';
+import { deliveryClientConfig } from '../../notification/delivery-client.js';
 
 // Asynchronous invocation payload limit, less room for the envelope.
 const LAMBDA_MAX_BYTES = 256 * 1024 - 1024;
@@ -22,14 +23,7 @@ export class LambdaSink implements Sink {
 
   constructor(private readonly options: LambdaSinkOptions) {
     this.maxBatch = options.maxBatch ?? 100;
-    this.client = new LambdaClient({
-      ...(options.region ? { region: options.region } : {}),
-      ...(options.endpoint ? { endpoint: options.endpoint } : {}),
-      maxAttempts: 1,
-      // A hung connection must not hold a delivery slot forever.
-      requestHandler: { connectionTimeout: 5_000, requestTimeout: 15_000, throwOnRequestTimeout: true },
-      ...options.clientConfig,
-    });
+    this.client = new LambdaClient(deliveryClientConfig(options));
   }
 
   async send(batch: readonly ChangeNotification[], signal?: AbortSignal): Promise<SendResult> {

@@ -1,13 +1,24 @@
 /**
  * The AWS provider's configuration file (YAML or JSON) and the ELBv2 client built from it.
- * Validated with zod/mini so that the Lambda bundle stays small; every error names the field.
+ * Validated by a validator generated from config-schema.ts (no schema library in the bundle);
+ * every error names the field.
  */
 import { ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { ResourceGroupsTaggingAPIClient } from '@aws-sdk/client-resource-groups-tagging-api';
-import { parse as parseYaml } from 'yaml';
-import * as z from 'zod/mini';
 import { ProviderConfigError, errorMessage } from '../../errors.js';
+import { validateAwsConfigSchema } from '../../generated/aws-config-validator.js';
+import { parseYaml } from '../../util/yaml.js';
+import { configIssues, type FieldMessages } from '../config-issues.js';
+import { metrics } from '../../metrics/index.js';
+import { ELBV2_CALL_METRICS, elbv2CallMetrics } from '../../metrics/elbv2.js';
+import { isThrottling } from './deploy/context.js';
+import { reservedTagOwner } from './reserved-tags.js';
 import { RESERVED_TAG_KEYS, TAG_PREFIX } from './tagging.js';
+import type { TenantPolicy } from './tenant-policy.js';
+import { lazy } from '../../util/lazy.js';
+
+/** The tenant policy's validator and checks: a chunk of its own, read only when one is configured. */
+const tenantPolicyModule = lazy(() => import('./tenant-policy.js'));
 
 /** LBC's ALB target group health-check defaults (alb.ingress.kubernetes.io/healthcheck-*). */
 export const DEFAULT_HEALTH_CHECK = {
@@ -23,57 +34,33 @@ export const DEFAULT_HEALTH_CHECK = {
 
 const DEFAULT_MAX_ATTEMPTS = 5;
 
-// ownerId goes into a tag and the name hash: keep it a DNS label so it reads well everywhere.
-const dnsLabel = z
-  .string()
-  .check(
-    z.minLength(1),
-    z.maxLength(63),
-    z.regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'must be a DNS label: lower-case letters, digits and "-"'),
-  );
-const nonEmpty = z.string().check(z.minLength(1));
-const positiveInt = z.int().check(z.positive());
+/** What the schema's patterns and unions mean, by field (config-schema.ts). */
+const MESSAGES: FieldMessages = {
+  ownerId: 'must be a DNS label: lower-case letters, digits and "-"',
+  'vpc.cidrs.*': 'must be a valid cidrv4',
+  'healthCheck.path': 'must start with "/"',
+  'healthCheck.port': 'must be "traffic-port" or a port number',
+  'healthCheck.matcher': 'must be HTTP codes like "200" or "200-399"',
+};
 
-const healthCheckSchema = z.strictObject({
-  path: z.optional(z.string().check(z.startsWith('/'))),
-  port: z.optional(
-    z.union([z.literal('traffic-port'), z.int().check(z.minimum(1), z.maximum(65535))], {
-      error: 'must be "traffic-port" or a port number',
-    }),
-  ),
-  protocol: z.optional(z.enum(['HTTP', 'HTTPS'])),
-  intervalSeconds: z.optional(z.int().check(z.minimum(5), z.maximum(300))),
-  timeoutSeconds: z.optional(z.int().check(z.minimum(2), z.maximum(120))),
-  healthyThresholdCount: z.optional(z.int().check(z.minimum(2), z.maximum(10))),
-  unhealthyThresholdCount: z.optional(z.int().check(z.minimum(2), z.maximum(10))),
-  matcher: z.optional(
-    z.string().check(z.regex(/^\d{3}([-,]\d{3})*$/, 'must be HTTP codes like "200" or "200-399"')),
-  ),
-});
-
-const configSchema = z.strictObject({
-  region: nonEmpty,
-  endpoint: z.optional(z.url()),
-  // The Resource Groups Tagging API's endpoint (local simulators; AWS's regional one when unset).
-  taggingEndpoint: z.optional(z.url()),
-  vpc: z.strictObject({
-    id: nonEmpty,
-    cidrs: z.array(z.cidrv4()).check(z.minLength(1)),
-  }),
-  subnets: z.array(nonEmpty).check(z.minLength(1)),
-  securityGroups: z.optional(z.array(nonEmpty)),
-  scheme: z._default(z.enum(['internal', 'internet-facing']), 'internal'),
-  ownerId: dnsLabel,
-  defaultTags: z.optional(
-    z.record(z.string().check(z.minLength(1), z.maxLength(128)), z.string().check(z.maxLength(256))),
-  ),
-  // LBC's --external-managed-tags: keys other tools set on our resources, never removed by us.
-  externalManagedTags: z.optional(z.array(z.string().check(z.minLength(1), z.maxLength(128)))),
-  healthCheck: z.optional(healthCheckSchema),
-  maxAttempts: z._default(positiveInt.check(z.maximum(20)), DEFAULT_MAX_ATTEMPTS),
-  maxCallsPerSecond: z.optional(z.number().check(z.positive(), z.maximum(1000))),
-  dryRun: z._default(z.boolean(), false),
-});
+/** The file as the schema admits it. */
+interface ConfigFile {
+  region: string;
+  endpoint?: string;
+  taggingEndpoint?: string;
+  vpc: { id: string; cidrs: string[] };
+  subnets: string[];
+  securityGroups?: string[];
+  scheme?: 'internal' | 'internet-facing';
+  ownerId: string;
+  defaultTags?: Record<string, string>;
+  externalManagedTags?: string[];
+  healthCheck?: Partial<HealthCheckConfig>;
+  maxAttempts?: number;
+  maxCallsPerSecond?: number;
+  dryRun?: boolean;
+  tenantPolicy?: TenantPolicy;
+}
 
 export type HealthCheckConfig = {
   path: string;
@@ -89,6 +76,7 @@ export type HealthCheckConfig = {
 export interface AwsProviderConfig {
   region: string;
   endpoint?: string;
+  /** The Resource Groups Tagging API's endpoint (local simulators; AWS's regional one when unset). */
   taggingEndpoint?: string;
   vpc: { id: string; cidrs: string[] };
   subnets: string[];
@@ -110,45 +98,24 @@ export interface AwsProviderConfig {
   maxCallsPerSecond?: number;
   /** Compute and log change plans, never call a mutating ELBv2 action. */
   dryRun?: boolean;
+  /** What tenants may ask for (tenant-policy.ts); absent: anything the configuration allows. */
+  tenantPolicy?: TenantPolicy;
 }
 
-// zod/mini ships without locale messages ("Invalid input"): say what was wrong ourselves.
-function describeIssue(issue: z.core.$ZodIssue): string {
-  switch (issue.code) {
-    case 'invalid_type':
-      return issue.input === undefined ? 'required' : `expected ${issue.expected}`;
-    case 'invalid_value':
-      return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
-    case 'too_small':
-      return issue.origin === 'array'
-        ? `needs at least ${issue.minimum} item(s)`
-        : `must be ${issue.inclusive === false ? '>' : '>='} ${issue.minimum}`;
-    case 'too_big':
-      return issue.origin === 'array'
-        ? `allows at most ${issue.maximum} item(s)`
-        : `must be ${issue.inclusive === false ? '<' : '<='} ${issue.maximum}`;
-    case 'invalid_format':
-      return issue.message && issue.message !== 'Invalid input'
-        ? issue.message
-        : `must be a valid ${issue.format}`;
-    case 'unrecognized_keys':
-      return `unknown field(s) ${issue.keys.join(', ')}`;
-    default:
-      return issue.message;
+function isUrl(text: string): boolean {
+  try {
+    new URL(text);
+    return true;
+  } catch {
+    return false;
   }
 }
 
-function formatIssues(error: z.core.$ZodError): string {
-  return error.issues
-    .map(
-      (issue) =>
-        `${issue.path.length ? issue.path.map(String).join('.') : '(root)'}: ${describeIssue(issue)}`,
-    )
-    .join('; ');
-}
-
-/** Parses and validates the configuration file's text. Throws ProviderConfigError. */
-export function parseAwsConfig(text: string | undefined): AwsProviderConfig {
+/**
+ * Parses and validates the configuration file's text. Rejects with ProviderConfigError.
+ * Asynchronous because a tenant policy's validator is loaded only when the file has one.
+ */
+export async function parseAwsConfig(text: string | undefined): Promise<AwsProviderConfig> {
   if (text == null || text.trim() === '') {
     throw new ProviderConfigError(
       'the aws provider needs a configuration file (region, vpc, subnets, ownerId)',
@@ -163,19 +130,28 @@ export function parseAwsConfig(text: string | undefined): AwsProviderConfig {
       cause: err,
     });
   }
-  const result = configSchema.safeParse(raw);
-  if (!result.success) {
-    throw new ProviderConfigError(`invalid aws provider configuration: ${formatIssues(result.error)}`, {
-      cause: result.error,
-    });
+  const issues = configIssues(validateAwsConfigSchema, raw, MESSAGES);
+  const file = raw as { endpoint?: unknown; taggingEndpoint?: unknown; tenantPolicy?: unknown } | null;
+  for (const key of ['endpoint', 'taggingEndpoint'] as const) {
+    const url = file?.[key];
+    if (typeof url === 'string' && !isUrl(url)) issues.push(`${key}: must be a valid url`);
   }
-  const cfg = result.data;
+  // Not an object: the main schema said so already.
+  const policy = file?.tenantPolicy;
+  if (policy !== null && typeof policy === 'object' && !Array.isArray(policy)) {
+    issues.push(...(await tenantPolicyModule()).tenantPolicyIssues(raw));
+  }
+  if (issues.length) {
+    throw new ProviderConfigError(`invalid aws provider configuration: ${issues.join('; ')}`);
+  }
+  const cfg = raw as ConfigFile;
   const defaultTags = cfg.defaultTags ?? {};
   for (const key of Object.keys(defaultTags)) {
-    // Ownership tags decide what we may delete; letting configuration override them would be a foot-gun.
-    if (RESERVED_TAG_KEYS.includes(key) || key.startsWith('aws:')) {
+    // Ownership tags decide what we (and other controllers) may delete: configuration cannot set them.
+    const owner = reservedTagOwner(key);
+    if (owner) {
       throw new ProviderConfigError(
-        `invalid aws provider configuration: defaultTags.${key}: reserved tag key`,
+        `invalid aws provider configuration: defaultTags.${key}: reserved tag key (${owner})`,
       );
     }
     // Two owners of one key would flap it; LBC refuses the same overlap.
@@ -186,7 +162,7 @@ export function parseAwsConfig(text: string | undefined): AwsProviderConfig {
     }
   }
   for (const key of cfg.externalManagedTags ?? []) {
-    if (RESERVED_TAG_KEYS.includes(key) || key.startsWith(`${TAG_PREFIX}/`)) {
+    if (RESERVED_TAG_KEYS.includes(key) || key.toLowerCase().startsWith(`${TAG_PREFIX}/`)) {
       throw new ProviderConfigError(
         `invalid aws provider configuration: externalManagedTags: ${key} is one of our own tag keys`,
       );
@@ -199,14 +175,15 @@ export function parseAwsConfig(text: string | undefined): AwsProviderConfig {
     vpc: { id: cfg.vpc.id, cidrs: [...cfg.vpc.cidrs] },
     subnets: [...cfg.subnets],
     ...(cfg.securityGroups !== undefined ? { securityGroups: [...cfg.securityGroups] } : {}),
-    scheme: cfg.scheme,
+    scheme: cfg.scheme ?? 'internal',
     ownerId: cfg.ownerId,
     defaultTags: { ...defaultTags },
     ...(cfg.externalManagedTags !== undefined ? { externalManagedTags: [...cfg.externalManagedTags] } : {}),
     healthCheck: { ...DEFAULT_HEALTH_CHECK, ...cfg.healthCheck },
-    maxAttempts: cfg.maxAttempts,
+    maxAttempts: cfg.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
     ...(cfg.maxCallsPerSecond !== undefined ? { maxCallsPerSecond: cfg.maxCallsPerSecond } : {}),
-    dryRun: cfg.dryRun,
+    dryRun: cfg.dryRun ?? false,
+    ...(cfg.tenantPolicy !== undefined ? { tenantPolicy: cfg.tenantPolicy } : {}),
   };
 }
 
@@ -216,12 +193,15 @@ export function parseAwsConfig(text: string | undefined): AwsProviderConfig {
  * up and requeues instead of sleeping through its timeout.
  */
 export function createElbv2Client(config: AwsProviderConfig): ElasticLoadBalancingV2Client {
-  return new ElasticLoadBalancingV2Client({
+  const client = new ElasticLoadBalancingV2Client({
     region: config.region,
     ...(config.endpoint ? { endpoint: config.endpoint } : {}),
     retryMode: 'adaptive',
     maxAttempts: config.maxAttempts,
   });
+  // Every attempt, by action, and the throttled ones: the Elbv2Calls / Elbv2Throttles metrics.
+  client.middlewareStack.add(elbv2CallMetrics(metrics, isThrottling), ELBV2_CALL_METRICS);
+  return client;
 }
 
 /**

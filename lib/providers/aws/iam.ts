@@ -1,12 +1,30 @@
 /**
- * The minimal IAM policy for the provider's ELBv2 calls. ELBv2's Describe* actions are not
- * resource-scoped (they need Resource "*"); every mutating action is limited to resources carrying
- * this deployment's owner tag, and creation to requests that set it, so the function can never
- * change a load balancer it does not own, even with a bug. test/unit/aws-iam.test.ts checks that
- * the code calls exactly these actions; scripts/gen-iam.ts writes infra/iam/elbv2-policy.json.
+ * The minimal IAM statements for the provider's ELBv2 calls, one statement per resource type an
+ * action is authorised on, each scoped to the deployment's partition, account and Region.
+ *
+ * Reading of the Service Authorization Reference for Elastic Load Balancing V2
+ * (service-authorization/latest/reference/list_awselasticloadbalancingv2), recorded next to each
+ * statement below: which resource type the action is authorised against, and which condition keys
+ * that action and resource type support. The rules that follow from it:
+ * - Describe* actions support no resource type: Resource must be "*", and they only read.
+ * - A create names the resource type it creates (loadbalancer, targetgroup), except the child
+ *   creates: CreateListener is authorised on the PARENT load balancer, CreateRule on the PARENT
+ *   listener. Both support aws:ResourceTag (the parent's tags) and aws:RequestTag (the tags in the
+ *   request), so a child create requires both: our owner tag in the request AND on the parent.
+ *   Without the parent's tag the role could add a listener to any load balancer in the account, or
+ *   a priority-1 rule to another application's listener, as long as it tagged the new child ours.
+ * - Tag-on-create is authorised as AddTags on the new resource, with elasticloadbalancing:CreateAction.
+ * - Every other mutation is authorised on the resource it changes and supports aws:ResourceTag.
+ * - The Resource Groups Tagging API's GetResources (the provider's one call outside ELBv2) lists
+ *   no resource type either: Resource "*", and it only reads tags.
+ * - CreateLoadBalancer supports elasticloadbalancing:Scheme, :Subnet and :SecurityGroup, SetSubnets
+ *   :Subnet, SetSecurityGroups :SecurityGroup; the operator's tenant policy pins them here too.
+ *
+ * test/unit/aws-iam.test.ts checks the code calls exactly these actions; test/security/iam.test.ts
+ * evaluates the statements like IAM does; scripts/gen-iam.ts writes infra/iam/.
  */
 import type { MutatingAction } from './deploy/operations.js';
-import { OWNER_TAG } from './tagging.js';
+import { INSTANCE_TAG, OWNER_TAG } from './tagging.js';
 
 export const ELBV2_DESCRIBE_ACTIONS = [
   'DescribeListenerCertificates',
@@ -20,101 +38,301 @@ export const ELBV2_DESCRIBE_ACTIONS = [
   'DescribeTargetHealth',
 ] as const;
 
-/** The Resource Groups Tagging API's read (a stack by its tags, outside the ELBv2 budget). */
+export type Elbv2Action = (typeof ELBV2_DESCRIBE_ACTIONS)[number] | MutatingAction;
+
+/** The Resource Groups Tagging API's read (deploy/stack-tags.ts: a stack by its tags, outside the ELBv2 budget). */
 export const TAGGING_ACTIONS = ['GetResources'] as const;
+export type TaggingAction = (typeof TAGGING_ACTIONS)[number];
 
-const CREATE_ACTIONS = ['CreateListener', 'CreateLoadBalancer', 'CreateRule', 'CreateTargetGroup'] as const;
+/** Every action the provider calls, as the SDK's commands name them. */
+export type ProviderAction = Elbv2Action | TaggingAction;
 
-const ON_OWNED_ACTIONS = [
-  'AddListenerCertificates',
-  'AddTags',
-  'DeleteListener',
-  'DeleteLoadBalancer',
-  'DeleteRule',
-  'DeleteTargetGroup',
-  'DeregisterTargets',
-  'ModifyListener',
-  'ModifyLoadBalancerAttributes',
-  'ModifyRule',
-  'ModifyTargetGroup',
-  'ModifyTargetGroupAttributes',
-  'RegisterTargets',
-  'RemoveListenerCertificates',
-  'RemoveTags',
-  'SetRulePriorities',
-  'SetSecurityGroups',
-  'SetSubnets',
-] as const;
+/** An action as IAM names it: `tag:GetResources`, `elasticloadbalancing:<action>` for the rest. */
+export function iamActionName(action: ProviderAction): string {
+  return (TAGGING_ACTIONS as readonly string[]).includes(action)
+    ? `tag:${action}`
+    : `elasticloadbalancing:${action}`;
+}
 
-/** Every mutating action the code may call (typed against the plan's action list). */
-export const ELBV2_MUTATING_ACTIONS: readonly MutatingAction[] = [
-  ...CREATE_ACTIONS,
-  ...ON_OWNED_ACTIONS,
-].sort();
+/** ELBv2's resource types, as the Service Authorization Reference names them. */
+export type Elbv2ResourceType = 'loadbalancer' | 'listener' | 'listener-rule' | 'targetgroup';
+
+/** The ARN patterns of each type (ALB `app/` and NLB `net/`; the provider makes no gateway LBs). */
+const ARN_PATTERNS: Record<Elbv2ResourceType, readonly string[]> = {
+  loadbalancer: ['loadbalancer/app/*/*', 'loadbalancer/net/*/*'],
+  listener: ['listener/app/*/*/*', 'listener/net/*/*/*'],
+  'listener-rule': ['listener-rule/app/*/*/*/*', 'listener-rule/net/*/*/*/*'],
+  targetgroup: ['targetgroup/*/*'],
+};
+
+/** A Resource entry: "*" or an ARN pattern CloudFormation completes with partition, Region, account. */
+export type PolicyResource = '*' | { 'Fn::Sub': string };
 
 export interface PolicyStatement {
   Sid: string;
   Effect: 'Allow';
   Action: string[];
-  Resource: string;
-  Condition?: Record<string, Record<string, string | string[]>>;
+  Resource: PolicyResource[];
+  /** Values may be CloudFormation expressions (Fn::If/Fn::Split on a deployment parameter). */
+  Condition?: Record<string, Record<string, unknown>>;
 }
 
-const elb = (actions: readonly string[]) => actions.map((a) => `elasticloadbalancing:${a}`);
+/** `arn:${AWS::Partition}:<service>:${AWS::Region}:${AWS::AccountId}:<rest>` for CloudFormation's Fn::Sub. */
+export function deploymentArn(service: string, rest: string): PolicyResource {
+  return { 'Fn::Sub': `arn:\${AWS::Partition}:${service}:\${AWS::Region}:\${AWS::AccountId}:${rest}` };
+}
+
+function resourcesOf(...types: Elbv2ResourceType[]): PolicyResource[] {
+  return types.flatMap((t) => ARN_PATTERNS[t].map((p) => deploymentArn('elasticloadbalancing', p)));
+}
+
+/** Condition values: a list of patterns (`*` wildcards), or a CloudFormation expression yielding one. */
+export type ConditionValues = readonly string[] | { readonly [intrinsic: string]: unknown };
 
 /**
- * The statements, for one owner ID (the configuration's `ownerId`; pass a template such as
- * `${self:custom.awsOwnerId}` to render it for serverless.yml).
+ * Limits the operator puts on every load balancer (what the tenant policy allows anyone, at most),
+ * as IAM condition values: a request outside them is refused by AWS even if the code had a bug.
+ * `['*']` pins nothing.
  */
-export function elbv2PolicyStatements(ownerId: string): PolicyStatement[] {
-  return [
-    {
-      Sid: 'ElbV2Describe',
-      Effect: 'Allow',
-      Action: elb(ELBV2_DESCRIBE_ACTIONS),
-      Resource: '*',
-    },
-    {
-      // GetResources has no resource-level permissions; it only reads tags.
-      Sid: 'TaggingReadStacks',
-      Effect: 'Allow',
-      Action: TAGGING_ACTIONS.map((a) => `tag:${a}`),
-      Resource: '*',
-    },
-    {
-      Sid: 'ElbV2CreateTaggedAsOurs',
-      Effect: 'Allow',
-      Action: elb(CREATE_ACTIONS),
-      Resource: '*',
-      Condition: { StringEquals: { [`aws:RequestTag/${OWNER_TAG}`]: ownerId } },
-    },
-    {
-      // Tag-on-create is authorised as AddTags on the new resource, which has no tags yet.
-      Sid: 'ElbV2TagOnCreate',
-      Effect: 'Allow',
-      Action: elb(['AddTags']),
-      Resource: '*',
-      Condition: {
-        StringEquals: {
-          'elasticloadbalancing:CreateAction': [...CREATE_ACTIONS],
-          [`aws:RequestTag/${OWNER_TAG}`]: ownerId,
-        },
-      },
-    },
-    {
-      Sid: 'ElbV2ChangeOwned',
-      Effect: 'Allow',
-      Action: elb(ON_OWNED_ACTIONS),
-      Resource: '*',
-      Condition: { StringEquals: { [`aws:ResourceTag/${OWNER_TAG}`]: ownerId } },
-    },
-  ];
+export interface Elbv2Guardrails {
+  schemes?: ConditionValues;
+  subnets?: ConditionValues;
+  securityGroups?: ConditionValues;
 }
 
-/** The policy document as written to infra/iam/elbv2-policy.json. */
-export function elbv2PolicyDocument(ownerId: string): {
-  Version: '2012-10-17';
-  Statement: PolicyStatement[];
-} {
-  return { Version: '2012-10-17', Statement: elbv2PolicyStatements(ownerId) };
+export interface Elbv2PolicyOptions {
+  /** The configuration's `ownerId` (or a template such as `${param:awsOwnerId}`). */
+  ownerId: string;
+  /**
+   * The Karmada instance (the UID of its kube-system namespace; `${param:karmadaInstanceId}`):
+   * required on every resource and request with the owner tag, so a second Karmada deployed with
+   * the same ownerId still cannot touch this one's resources.
+   */
+  instanceId?: string;
+  guardrails?: Elbv2Guardrails;
+}
+
+interface StatementSpec {
+  Sid: string;
+  actions: readonly ProviderAction[];
+  resources: PolicyResource[];
+  condition?: (o: Elbv2PolicyOptions) => PolicyStatement['Condition'];
+}
+
+const ownedResource = (o: Elbv2PolicyOptions) => ({
+  [`aws:ResourceTag/${OWNER_TAG}`]: o.ownerId,
+  ...(o.instanceId !== undefined ? { [`aws:ResourceTag/${INSTANCE_TAG}`]: o.instanceId } : {}),
+});
+const ownedRequest = (o: Elbv2PolicyOptions) => ({
+  [`aws:RequestTag/${OWNER_TAG}`]: o.ownerId,
+  ...(o.instanceId !== undefined ? { [`aws:RequestTag/${INSTANCE_TAG}`]: o.instanceId } : {}),
+});
+
+/** The resources a create produces, for the tag-on-create AddTags (elasticloadbalancing:CreateAction). */
+const CREATE_ACTIONS = ['CreateListener', 'CreateLoadBalancer', 'CreateRule', 'CreateTargetGroup'] as const;
+
+function guardrailConditions(g: Elbv2Guardrails | undefined, keys: Array<keyof Elbv2Guardrails>) {
+  const out: Record<string, ConditionValues> = {};
+  const name = { schemes: 'Scheme', subnets: 'Subnet', securityGroups: 'SecurityGroup' } as const;
+  for (const k of keys) {
+    const values = g?.[k];
+    if (values !== undefined) out[`elasticloadbalancing:${name[k]}`] = values;
+  }
+  return out;
+}
+
+const STATEMENTS: StatementSpec[] = [
+  {
+    // SAR: the Describe* actions list no resource type and no condition key: Resource "*".
+    Sid: 'ElbV2Describe',
+    actions: ELBV2_DESCRIBE_ACTIONS,
+    resources: ['*'],
+  },
+  {
+    // SAR (Resource Groups Tagging API): GetResources lists no resource type and no condition key:
+    // Resource "*". It only reads tags (the stack's ARNs and tags, deploy/stack-tags.ts).
+    Sid: 'TaggingReadStacks',
+    actions: TAGGING_ACTIONS,
+    resources: ['*'],
+  },
+  {
+    // SAR: CreateLoadBalancer, resource loadbalancer/app | loadbalancer/net; keys aws:RequestTag,
+    // aws:TagKeys, elasticloadbalancing:Scheme, :Subnet, :SecurityGroup.
+    Sid: 'ElbV2CreateLoadBalancerTaggedAsOurs',
+    actions: ['CreateLoadBalancer'],
+    resources: resourcesOf('loadbalancer'),
+    condition: (o) => {
+      const { 'elasticloadbalancing:Scheme': scheme, ...multi } = guardrailConditions(o.guardrails, [
+        'schemes',
+        'subnets',
+        'securityGroups',
+      ]);
+      return {
+        StringEquals: ownedRequest(o),
+        ...(scheme ? { StringLike: { 'elasticloadbalancing:Scheme': scheme } } : {}),
+        // Multi-valued keys: every subnet / security group of the request must be allowed.
+        ...(Object.keys(multi).length ? { 'ForAllValues:StringLike': multi } : {}),
+      };
+    },
+  },
+  {
+    // SAR: CreateTargetGroup, resource targetgroup; keys aws:RequestTag, aws:TagKeys.
+    Sid: 'ElbV2CreateTargetGroupTaggedAsOurs',
+    actions: ['CreateTargetGroup'],
+    resources: resourcesOf('targetgroup'),
+    condition: (o) => ({ StringEquals: ownedRequest(o) }),
+  },
+  {
+    // SAR: CreateListener is authorised on the PARENT load balancer (loadbalancer/app | net),
+    // whose tags aws:ResourceTag reads; aws:RequestTag reads the new listener's tags.
+    Sid: 'ElbV2CreateListenerOnOwnedLoadBalancer',
+    actions: ['CreateListener'],
+    resources: resourcesOf('loadbalancer'),
+    condition: (o) => ({ StringEquals: { ...ownedRequest(o), ...ownedResource(o) } }),
+  },
+  {
+    // SAR: CreateRule is authorised on the PARENT listener (listener/app | net), whose tags
+    // aws:ResourceTag reads; aws:RequestTag reads the new rule's tags.
+    Sid: 'ElbV2CreateRuleOnOwnedListener',
+    actions: ['CreateRule'],
+    resources: resourcesOf('listener'),
+    condition: (o) => ({ StringEquals: { ...ownedRequest(o), ...ownedResource(o) } }),
+  },
+  {
+    // SAR: AddTags, every taggable type; keys aws:RequestTag, aws:TagKeys,
+    // elasticloadbalancing:CreateAction (tag-on-create: the new resource has no tags yet).
+    Sid: 'ElbV2TagOnCreate',
+    actions: ['AddTags'],
+    resources: resourcesOf('loadbalancer', 'listener', 'listener-rule', 'targetgroup'),
+    condition: (o) => ({
+      StringEquals: { 'elasticloadbalancing:CreateAction': [...CREATE_ACTIONS], ...ownedRequest(o) },
+    }),
+  },
+  {
+    // SAR: DeleteLoadBalancer, ModifyLoadBalancerAttributes, SetSecurityGroups (keys
+    // :SecurityGroup), SetSubnets (key :Subnet): resource loadbalancer/app | net, aws:ResourceTag.
+    Sid: 'ElbV2ChangeOwnedLoadBalancers',
+    actions: ['DeleteLoadBalancer', 'ModifyLoadBalancerAttributes', 'SetSecurityGroups', 'SetSubnets'],
+    resources: resourcesOf('loadbalancer'),
+    condition: (o) => {
+      const limits = guardrailConditions(o.guardrails, ['subnets', 'securityGroups']);
+      return {
+        StringEquals: ownedResource(o),
+        // Absent on DeleteLoadBalancer / ModifyLoadBalancerAttributes: ForAllValues of nothing holds.
+        ...(Object.keys(limits).length ? { 'ForAllValues:StringLike': limits } : {}),
+      };
+    },
+  },
+  {
+    // SAR: ModifyListener, DeleteListener, AddListenerCertificates, RemoveListenerCertificates:
+    // resource listener/app | net, aws:ResourceTag.
+    Sid: 'ElbV2ChangeOwnedListeners',
+    actions: ['AddListenerCertificates', 'DeleteListener', 'ModifyListener', 'RemoveListenerCertificates'],
+    resources: resourcesOf('listener'),
+    condition: (o) => ({ StringEquals: ownedResource(o) }),
+  },
+  {
+    // SAR: ModifyRule, DeleteRule, SetRulePriorities: resource listener-rule/app | net, aws:ResourceTag.
+    Sid: 'ElbV2ChangeOwnedRules',
+    actions: ['DeleteRule', 'ModifyRule', 'SetRulePriorities'],
+    resources: resourcesOf('listener-rule'),
+    condition: (o) => ({ StringEquals: ownedResource(o) }),
+  },
+  {
+    // SAR: ModifyTargetGroup, ModifyTargetGroupAttributes, RegisterTargets, DeregisterTargets,
+    // DeleteTargetGroup: resource targetgroup, aws:ResourceTag.
+    Sid: 'ElbV2ChangeOwnedTargetGroups',
+    actions: [
+      'DeleteTargetGroup',
+      'DeregisterTargets',
+      'ModifyTargetGroup',
+      'ModifyTargetGroupAttributes',
+      'RegisterTargets',
+    ],
+    resources: resourcesOf('targetgroup'),
+    condition: (o) => ({ StringEquals: ownedResource(o) }),
+  },
+  {
+    // SAR: AddTags on an existing resource, every taggable type; aws:ResourceTag, aws:RequestTag.
+    // The owner tag may be restated, never changed: an owned resource cannot be handed to another
+    // owner (StringEqualsIfExists: a request without the owner key passes).
+    Sid: 'ElbV2RetagOwned',
+    actions: ['AddTags'],
+    resources: resourcesOf('loadbalancer', 'listener', 'listener-rule', 'targetgroup'),
+    condition: (o) => ({ StringEquals: ownedResource(o), StringEqualsIfExists: ownedRequest(o) }),
+  },
+  {
+    // SAR: RemoveTags, every taggable type; aws:ResourceTag, aws:TagKeys. The owner and instance
+    // tags are never removed: that would disown the resource.
+    Sid: 'ElbV2UntagOwned',
+    actions: ['RemoveTags'],
+    resources: resourcesOf('loadbalancer', 'listener', 'listener-rule', 'targetgroup'),
+    condition: (o) => ({
+      StringEquals: ownedResource(o),
+      'ForAllValues:StringNotEquals': { 'aws:TagKeys': [OWNER_TAG, INSTANCE_TAG] },
+    }),
+  },
+];
+
+/** Every mutating action the code may call (typed against the plan's action list). */
+export const ELBV2_MUTATING_ACTIONS: readonly MutatingAction[] = [
+  ...new Set(
+    STATEMENTS.flatMap((s) => s.actions).filter(
+      (a): a is MutatingAction =>
+        !(ELBV2_DESCRIBE_ACTIONS as readonly string[]).includes(a) &&
+        !(TAGGING_ACTIONS as readonly string[]).includes(a),
+    ),
+  ),
+].sort();
+
+/**
+ * What a function does with ELBv2. `reconcile` (sqs, invoke, http) builds, changes and, on an
+ * object's deletion, deletes stacks: every action, and the Tagging API's read of a stack. `sweep` lists the owner's inventory and
+ * deletes orphaned load balancers and target groups (lib/providers/aws/deploy/deletion.ts's
+ * planDeletion emits nothing else): it can never create or change anything. `resync` reads every
+ * load balancer's fingerprint tag in bulk (lib/providers/aws/fingerprints.ts): two Describe actions.
+ */
+export type Elbv2Access = 'reconcile' | 'sweep' | 'resync';
+
+export const ELBV2_ACCESS: Record<Elbv2Access, readonly ProviderAction[]> = {
+  reconcile: [...ELBV2_DESCRIBE_ACTIONS, ...ELBV2_MUTATING_ACTIONS, ...TAGGING_ACTIONS].sort(),
+  sweep: [
+    'DeleteLoadBalancer',
+    'DeleteTargetGroup',
+    'DescribeLoadBalancers',
+    'DescribeTags',
+    'DescribeTargetGroups',
+  ],
+  resync: ['DescribeLoadBalancers', 'DescribeTags'],
+};
+
+/** The statements for one access level; each keeps only the actions that level needs. */
+export function elbv2PolicyStatements(
+  options: Elbv2PolicyOptions | string,
+  access: Elbv2Access = 'reconcile',
+): PolicyStatement[] {
+  const o = typeof options === 'string' ? { ownerId: options } : options;
+  const allowed = new Set<string>(ELBV2_ACCESS[access]);
+  return STATEMENTS.flatMap((s): PolicyStatement[] => {
+    const actions = s.actions.filter((a) => allowed.has(a));
+    if (!actions.length) return [];
+    const condition = s.condition?.(o);
+    return [
+      {
+        Sid: s.Sid,
+        Effect: 'Allow',
+        Action: [...actions].sort().map(iamActionName),
+        Resource: s.resources,
+        ...(condition ? { Condition: condition } : {}),
+      },
+    ];
+  });
+}
+
+/** A policy document of these statements. */
+export function elbv2PolicyDocument(
+  options: Elbv2PolicyOptions | string,
+  access: Elbv2Access = 'reconcile',
+): { Version: '2012-10-17'; Statement: PolicyStatement[] } {
+  return { Version: '2012-10-17', Statement: elbv2PolicyStatements(options, access) };
 }

@@ -5,42 +5,15 @@
  * - config.ts: configuration file → validated config; the ELBv2 client (adaptive retry).
  * - tagging.ts / naming.ts: ownership and fingerprint tags; deterministic 32-character names.
  * - model/: pure MultiClusterIngress → ALB stack (ingress.ts) and MultiClusterService → NLB stack
- *   (service.ts); annotations/ (one parser per concern), limits.ts, fingerprint.ts.
+ *   (service.ts) on one core (stack.ts: members + placement, owner, IP target group, common
+ *   annotations, the stack literal); annotations/ (one parser per concern), limits.ts, fingerprint.ts.
  * - deploy/: discover.ts (what exists of a stack, for deploy, plan, deletion and the sweep) → pure
  *   plan per resource type (plan.ts) → apply.ts, run by deployer.ts and deletion.ts; describe.ts
  *   (the Describe calls), context.ts (the one call wrapper), rate-limit.ts (calls-per-second cap).
  * - iam.ts: the minimal IAM policy; inputs.ts: reads Services and collected EndpointSlices;
  *   provider.ts: the contract's balancers; inventory.ts: the orphan sweep's inventory.
  */
-import type { ProviderFactory } from '../../provider/contract.js';
-import { ProviderConfigError } from '../../errors.js';
-import { createElbv2Client, createTaggingClient, parseAwsConfig, type AwsProviderConfig } from './config.js';
-import { AwsProvider } from './provider.js';
-
-/**
- * ProviderFactory: parses and validates the configuration file, then builds the provider. The
- * deployment's per-container ELBv2 rate (ELBV2_CALLS_PER_SECOND_PER_CONTAINER, derived from its
- * budget share in serverless.yml) caps the file's `maxCallsPerSecond`: the lower one wins.
- */
-export const createAwsProvider: ProviderFactory = (configText, deps) => {
-  const config = withContainerRate(parseAwsConfig(configText), process.env);
-  return new AwsProvider(config, deps, {
-    client: createElbv2Client(config),
-    tagging: createTaggingClient(config),
-  });
-};
-
-export function withContainerRate(config: AwsProviderConfig, env: NodeJS.ProcessEnv): AwsProviderConfig {
-  const raw = env.ELBV2_CALLS_PER_SECOND_PER_CONTAINER?.trim();
-  if (!raw) return config;
-  const rate = Number(raw);
-  if (!Number.isFinite(rate) || rate <= 0)
-    throw new ProviderConfigError(
-      `ELBV2_CALLS_PER_SECOND_PER_CONTAINER must be a positive number, got "${raw}"`,
-    );
-  return { ...config, maxCallsPerSecond: Math.min(rate, config.maxCallsPerSecond ?? Infinity) };
-}
-
+export { createAwsProvider, withContainerRate } from './factory.js';
 export {
   AwsProvider,
   AWS_PROVIDER_NAME,
@@ -50,10 +23,10 @@ export {
   type PlanResult,
 } from './provider.js';
 export { parseAwsConfig, createElbv2Client, DEFAULT_HEALTH_CHECK, type AwsProviderConfig } from './config.js';
-export { buildIngressStack, type IngressStackInput, type ModelConfig } from './model/ingress.js';
+export { buildIngressStack, type IngressStackInput } from './model/ingress.js';
 export { buildServiceStack, providerClusters, type ServiceStackInput } from './model/service.js';
 export { stackFingerprint } from './model/fingerprint.js';
-export type { Stack, StackResource } from './model/types.js';
+export type { ModelConfig, Placement, Stack, StackResource } from './model/types.js';
 export { formatPlan, plannedActions, type Operation } from './deploy/operations.js';
 export { OWNER_TAG, STACK_TAG, RESOURCE_TAG, FINGERPRINT_TAG } from './tagging.js';
 export { elbv2PolicyStatements, ELBV2_DESCRIBE_ACTIONS, ELBV2_MUTATING_ACTIONS } from './iam.js';

@@ -1,7 +1,8 @@
 /**
  * Reads what the model needs for one MCI from the Karmada API: the Services its backends name and
  * the EndpointSlices Karmada collected for them. Slices are listed per Service with a label
- * selector (`kubernetes.io/service-name=derived-<svc>`), never by listing everything.
+ * selector (`kubernetes.io/service-name=derived-<svc>`), never by listing everything, and only the
+ * ones Karmada imported from a member are kept (imported-slices.ts).
  */
 import { DERIVED_SERVICE_PREFIX, SERVICE_NAME_LABEL } from '../../karmada/constants.js';
 import type {
@@ -12,6 +13,7 @@ import type {
 } from '../../karmada/types.js';
 import type { KubeClient } from '../../kube/client.js';
 import { Resources } from '../../kube/resources.js';
+import { importedSlicesOnly } from './imported-slices.js';
 import { backendServiceNames } from './model/backends.js';
 
 export interface IngressInputs {
@@ -42,7 +44,7 @@ export async function readIngressInputs(
       namespace,
       labelSelector: `${SERVICE_NAME_LABEL}=${DERIVED_SERVICE_PREFIX}${name}`,
     });
-    endpointSlices.push(...slices.items);
+    endpointSlices.push(...importedSlicesOnly(slices.items));
   }
   return { services, endpointSlices };
 }
@@ -65,5 +67,5 @@ export async function readServiceInputs(
     namespace,
     labelSelector: `${SERVICE_NAME_LABEL}=${DERIVED_SERVICE_PREFIX}${name}`,
   });
-  return { service, endpointSlices: slices.items };
+  return { service, endpointSlices: importedSlicesOnly(slices.items) };
 }

@@ -46,11 +46,14 @@ import { findOwnedLoadBalancer } from './deploy/lookup.js';
 import type { Operation } from './deploy/operations.js';
 import { limitCallsPerSecond, TokenBucket } from './deploy/rate-limit.js';
 import { readIngressInputs, readServiceInputs } from './inputs.js';
-import { buildIngressStack, ingressLoadBalancerNames, ingressStackOwner } from './model/ingress.js';
-import { buildServiceStack, serviceLoadBalancerNames, serviceStackOwner } from './model/service.js';
+import { buildIngressStack, ingressLoadBalancerNames } from './model/ingress.js';
+import { buildServiceStack, serviceLoadBalancerNames } from './model/service.js';
+import { stackOwner } from './model/stack.js';
 import { AwsInventory } from './inventory.js';
 import { resourcesOf, ResourceTypes, type Stack } from './model/types.js';
 import { isOwnedBy, type StackOwner } from './tagging.js';
+import type { PolicySubject } from './tenant-policy.js';
+import { MCI_FINALIZER, MCS_FINALIZER } from '../../karmada/constants.js';
 
 export const AWS_PROVIDER_NAME = 'aws';
 
@@ -59,6 +62,8 @@ export interface AwsProviderOptions {
   /** Finds stacks by tags without ELBv2 calls (endpoint churn, status); ELBv2 alone without it. */
   tagging?: ResourceGroupsTaggingAPIClient;
   deploy?: Partial<DeployOptions>;
+  /** The Karmada instance (instance.ts): every owner this provider acts as carries it. */
+  instanceId?: string;
 }
 
 /** What the AWS provider reports for either kind: the load balancer's DNS name. */
@@ -221,16 +226,26 @@ export class AwsProvider implements MultiClusterProvider {
       limitCallsPerSecond(options.client, new TokenBucket(config.maxCallsPerSecond));
     }
     this.ingress = new AwsBalancer<MultiClusterIngress>(this, {
-      owner: (mci) => ingressStackOwner(mci, config.ownerId),
+      owner: (mci) => stackOwner('mci', mci, config.ownerId),
       names: (mci) => ingressLoadBalancerNames(mci, config),
       build: async (mci, kube = deps.kube) =>
-        buildIngressStack({ mci, ...(await readIngressInputs(kube, mci)), config }),
+        this.withinTenantPolicy(
+          {
+            kind: 'MultiClusterIngress',
+            metadata: mci.metadata,
+            ingressClassName: mci.spec?.ingressClassName,
+          },
+          buildIngressStack({ mci, ...(await readIngressInputs(kube, mci)), config }),
+        ),
     });
     this.service = new AwsBalancer<MultiClusterService>(this, {
-      owner: (mcs) => serviceStackOwner(mcs, config.ownerId),
+      owner: (mcs) => stackOwner('mcs', mcs, config.ownerId),
       names: (mcs) => serviceLoadBalancerNames(mcs, config),
       build: async (mcs, kube = deps.kube) =>
-        buildServiceStack({ mcs, ...(await readServiceInputs(kube, mcs)), config }),
+        this.withinTenantPolicy(
+          { kind: 'MultiClusterService', metadata: mcs.metadata },
+          buildServiceStack({ mcs, ...(await readServiceInputs(kube, mcs)), config }),
+        ),
     });
     this.fingerprintSource = new AwsFingerprints({
       ownerId: config.ownerId,
@@ -248,6 +263,20 @@ export class AwsProvider implements MultiClusterProvider {
     });
   }
 
+  /** The model build step's last part: the operator's tenant policy, before anything is deployed. */
+  private async withinTenantPolicy(subject: PolicySubject, stack: Stack): Promise<Stack> {
+    if (!this.config.tenantPolicy?.rules.length) return stack;
+    // Its own chunk (config.ts loaded it to validate the policy): no cost without a policy.
+    const { checkTenantPolicy, kubePolicyReads } = await import('./tenant-policy.js');
+    await checkTenantPolicy(
+      this.config.tenantPolicy,
+      subject,
+      stack,
+      kubePolicyReads(this.kube, [MCI_FINALIZER, MCS_FINALIZER]),
+    );
+    return stack;
+  }
+
   context(ctx: ProviderContext, owner: StackOwner): DeployContext {
     let lookups = this.memos.get(ctx);
     if (!lookups) {
@@ -260,7 +289,8 @@ export class AwsProvider implements MultiClusterProvider {
       lookups,
       signal: ctx.signal,
       logger: ctx.logger.child({ provider: AWS_PROVIDER_NAME, stack: owner.stackId }),
-      owner,
+      owner:
+        this.options.instanceId !== undefined ? { ...owner, instanceId: this.options.instanceId } : owner,
       vpcId: this.config.vpc.id,
       options: { ...DEFAULT_DEPLOY_OPTIONS, ...this.options.deploy },
       ...(ctx.announce ? { announce: ctx.announce } : {}),

@@ -21,7 +21,16 @@ export const FINGERPRINT_PENDING = 'pending';
  * creates a group before the rule that uses it).
  */
 export const CREATED_AT_TAG = `${TAG_PREFIX}/created-at`;
+/**
+ * The Karmada instance (the UID of its kube-system namespace, instance.ts): with the owner tag,
+ * what makes a resource this deployment's, so two Karmadas given one ownerId never share resources.
+ */
+export const INSTANCE_TAG = `${TAG_PREFIX}/instance`;
+/** On the owner-ID claim only (owner-claim.ts). */
+export const CLAIM_TAG = `${TAG_PREFIX}/claim`;
 export const RESERVED_TAG_KEYS: readonly string[] = [
+  INSTANCE_TAG,
+  CLAIM_TAG,
   OWNER_TAG,
   STACK_TAG,
   RESOURCE_TAG,
@@ -40,6 +49,19 @@ export function createdAtOf(tags: Readonly<Record<string, string>>): Date | unde
 export interface StackOwner {
   ownerId: string;
   stackId: string;
+  /** The Karmada instance; when set, resources must carry it to be owned. */
+  instanceId?: string;
+}
+
+/** Whether tags name this owner (and its Karmada instance, when known), whatever the stack. */
+export function isOwnerOf(
+  tags: Readonly<Record<string, string>>,
+  owner: Pick<StackOwner, 'ownerId' | 'instanceId'>,
+): boolean {
+  return (
+    tags[OWNER_TAG] === owner.ownerId &&
+    (owner.instanceId === undefined || tags[INSTANCE_TAG] === owner.instanceId)
+  );
 }
 
 /** The full tag set of one resource: configured default tags first, ownership tags win. */
@@ -53,12 +75,13 @@ export function resourceTags(
     [OWNER_TAG]: owner.ownerId,
     [STACK_TAG]: owner.stackId,
     [RESOURCE_TAG]: resourceId,
+    ...(owner.instanceId !== undefined ? { [INSTANCE_TAG]: owner.instanceId } : {}),
   };
 }
 
 /** Whether a resource's tags say it belongs to this deployment's stack. */
 export function isOwnedBy(tags: Readonly<Record<string, string>>, owner: StackOwner): boolean {
-  return tags[OWNER_TAG] === owner.ownerId && tags[STACK_TAG] === owner.stackId;
+  return isOwnerOf(tags, owner) && tags[STACK_TAG] === owner.stackId;
 }
 
 /** The resource ID a resource was tagged with, if any. */

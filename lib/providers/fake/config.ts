@@ -1,31 +1,30 @@
-import { parse as parseYaml } from 'yaml';
-import * as z from 'zod/mini';
 import { ProviderConfigError } from '../../errors.js';
+import { validateFakeConfigSchema } from '../../generated/fake-config-validator.js';
+import { parseYaml } from '../../util/yaml.js';
+import { configIssues } from '../config-issues.js';
+import type { FAKE_METHODS } from './config-schema.js';
 
-const failureRule = z.object({
+export type FakeMethod = (typeof FAKE_METHODS)[number];
+
+export interface FailureRule {
   /** Fail the next N calls of this method. */
-  next: z.optional(z.int().check(z.minimum(0))),
+  next?: number;
   /** Fail each call with this probability (seeded, so runs are reproducible). */
-  probability: z.optional(z.number().check(z.minimum(0), z.maximum(1))),
-  message: z.optional(z.string()),
+  probability?: number;
+  message?: string;
   /** Only calls for this object (`namespace/name`) are affected. */
-  object: z.optional(z.string()),
-});
+  object?: string;
+}
 
-const methods = ['get', 'create', 'update', 'delete'] as const;
-
-export const fakeConfigSchema = z.strictObject({
+/** The fake provider's configuration file, as config-schema.ts admits it. */
+export interface FakeConfig {
   /** Delay before each call answers, like upstream's RequestDelay. */
-  requestDelayMs: z.optional(z.int().check(z.minimum(0))),
+  requestDelayMs?: number;
   /** Keep load balancers in this JSON file so that separate local invocations see each other's. */
-  stateFile: z.optional(z.string().check(z.minLength(1))),
-  seed: z.optional(z.int()),
-  failures: z.optional(z.partialRecord(z.enum(methods), failureRule)),
-});
-
-export type FakeConfig = z.infer<typeof fakeConfigSchema>;
-export type FakeMethod = (typeof methods)[number];
-export type FailureRule = z.infer<typeof failureRule>;
+  stateFile?: string;
+  seed?: number;
+  failures?: Partial<Record<FakeMethod, FailureRule>>;
+}
 
 export function parseFakeConfig(text: string | undefined): FakeConfig {
   if (text === undefined || text.trim() === '') return {};
@@ -35,11 +34,8 @@ export function parseFakeConfig(text: string | undefined): FakeConfig {
   } catch (err) {
     throw new ProviderConfigError(`fake provider config is not valid YAML/JSON: ${(err as Error).message}`);
   }
-  const res = fakeConfigSchema.safeParse(raw ?? {});
-  if (!res.success) {
-    const issue = res.error.issues[0];
-    const path = issue?.path.join('.') || '(root)';
-    throw new ProviderConfigError(`fake provider config: ${path}: ${issue?.message ?? 'invalid'}`);
-  }
-  return res.data;
+  const config = raw ?? {};
+  const [first] = configIssues(validateFakeConfigSchema, config, {});
+  if (first) throw new ProviderConfigError(`fake provider config: ${first}`);
+  return config as FakeConfig;
 }

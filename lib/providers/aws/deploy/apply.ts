@@ -28,7 +28,7 @@ import {
   type CreateTargetGroupCommandInput,
 } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { RetryLaterError } from '../../../errors.js';
-import { CREATED_AT_TAG } from '../tagging.js';
+import { CREATED_AT_TAG, INSTANCE_TAG } from '../tagging.js';
 import { call, checkAborted, isAwsError, sleep, type DeployContext } from './context.js';
 import { resolveRefs, type Operation, type PlannedCall } from './operations.js';
 
@@ -49,25 +49,42 @@ export function withCreatedAt(input: CreateTargetGroupCommandInput, at: Date): C
 
 const now = () => new Date();
 
+/**
+ * Adds the Karmada instance tag to what a Create* call tags the new resource with: ownership is
+ * owner AND instance (instance.ts), and IAM allows creates only with both. Added here, at
+ * execution, like the creation time: the instance is the deployment's, not the stack model's.
+ */
+export function withInstance<T extends { Tags?: Array<{ Key?: string; Value?: string }> }>(
+  input: T,
+  ctx: Pick<DeployContext, 'owner'>,
+): T {
+  const instanceId = ctx.owner.instanceId;
+  if (instanceId === undefined) return input;
+  const tags = (input.Tags ?? []).filter((t) => t.Key !== INSTANCE_TAG);
+  return { ...input, Tags: [...tags, { Key: INSTANCE_TAG, Value: instanceId }] };
+}
+
 function send(ctx: DeployContext, c: PlannedCall, o: { abortSignal: AbortSignal }): Promise<Created> {
   const { client } = ctx;
   const none = (): Created => ({});
   switch (c.action) {
     case 'CreateLoadBalancer':
-      return client.send(new CreateLoadBalancerCommand(c.input), o).then((r) => ({
+      return client.send(new CreateLoadBalancerCommand(withInstance(c.input, ctx)), o).then((r) => ({
         arn: r.LoadBalancers?.[0]?.LoadBalancerArn,
         dnsName: r.LoadBalancers?.[0]?.DNSName,
       }));
     case 'CreateTargetGroup':
       return client
-        .send(new CreateTargetGroupCommand(withCreatedAt(c.input, now())), o)
+        .send(new CreateTargetGroupCommand(withInstance(withCreatedAt(c.input, now()), ctx)), o)
         .then((r) => ({ arn: r.TargetGroups?.[0]?.TargetGroupArn }));
     case 'CreateListener':
       return client
-        .send(new CreateListenerCommand(c.input), o)
+        .send(new CreateListenerCommand(withInstance(c.input, ctx)), o)
         .then((r) => ({ arn: r.Listeners?.[0]?.ListenerArn }));
     case 'CreateRule':
-      return client.send(new CreateRuleCommand(c.input), o).then((r) => ({ arn: r.Rules?.[0]?.RuleArn }));
+      return client
+        .send(new CreateRuleCommand(withInstance(c.input, ctx)), o)
+        .then((r) => ({ arn: r.Rules?.[0]?.RuleArn }));
     case 'DeleteLoadBalancer':
       return client.send(new DeleteLoadBalancerCommand(c.input), o).then(none);
     case 'SetSubnets':

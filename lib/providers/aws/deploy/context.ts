@@ -108,6 +108,13 @@ const THROTTLING = new Set([
   'TooManyRequestsException',
   'SlowDown',
 ]);
+/** Whether an SDK error is the API's throttling answer (an error code, or HTTP 429). */
+export function isThrottling(err: unknown): boolean {
+  if (typeof err !== 'object' || err === null) return false;
+  const e = err as SdkErrorShape;
+  return (e.name !== undefined && THROTTLING.has(e.name)) || e.$metadata?.httpStatusCode === 429;
+}
+
 /**
  * Conflicts a fresh reconcile resolves: a write whose response was lost (the SDK's retry then
  * meets its own result) or a concurrent writer. Re-reading AWS adopts ours or reports a foreign one.
@@ -126,13 +133,6 @@ export function isConflict(err: unknown): boolean {
 }
 
 const NETWORK = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN']);
-
-/** ELBv2 (or its rate limit in front of the account) refused the call for its rate. */
-export function isThrottling(err: unknown): boolean {
-  if (typeof err !== 'object' || err === null) return false;
-  const e = err as SdkErrorShape;
-  return (e.name !== undefined && THROTTLING.has(e.name)) || e.$metadata?.httpStatusCode === 429;
-}
 
 /** Throttling, 5xx and network failures: worth trying again later, not worth reporting as invalid. */
 export function isTransient(err: unknown): boolean {

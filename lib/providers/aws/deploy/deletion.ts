@@ -2,7 +2,7 @@
  * Deleting a stack (by names, or from the owner's inventory) and the inventory itself: every load
  * balancer and target group this owner has in AWS, listed once per orphan sweep.
  */
-import { createdAtOf, isOwnedBy, OWNER_TAG, STACK_TAG } from '../tagging.js';
+import { STACK_TAG, createdAtOf, isOwnedBy, isOwnerOf } from '../tagging.js';
 import { applyPlan } from './apply.js';
 import { checkAborted, type DeployContext } from './context.js';
 import {
@@ -25,11 +25,11 @@ export interface OwnerInventory {
 
 /** The account-wide listing: O(account) calls, so once per orphan sweep, never per object. */
 export async function listOwnerInventory(ctx: DeployContext): Promise<OwnerInventory> {
-  const ownerId = ctx.owner.ownerId;
-  const loadBalancers = await sweepOwnedLoadBalancers(ctx, ownerId);
+  // Owner AND Karmada instance: another Karmada's resources are never in this deployment's inventory.
+  const loadBalancers = await sweepOwnedLoadBalancers(ctx, ctx.owner);
   const targetGroups = await sweepOwnedTargetGroups(
     ctx,
-    (t) => t[OWNER_TAG] === ownerId && t[STACK_TAG] !== undefined,
+    (t) => isOwnerOf(t, ctx.owner) && t[STACK_TAG] !== undefined,
   );
   return { loadBalancers, targetGroups };
 }

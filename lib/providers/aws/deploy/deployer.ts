@@ -12,7 +12,7 @@ import { findStackByTags } from './stack-tags.js';
 import { deployTargetsOnly } from './targets-only.js';
 import type { DeployContext } from './context.js';
 import { discover } from './discover.js';
-import { formatPlan, type Operation } from './operations.js';
+import { formatPlan, operationSubject, type Operation } from './operations.js';
 import { planStack } from './plan.js';
 
 /** How one deploy runs: what discovery looks at, what the plan spares, whether it is applied. */
@@ -59,6 +59,7 @@ export async function deployStack(
     resync: options.resync === true,
   });
   if (found.upToDate) {
+    ctx.logger.info('stack unchanged', { stack: stack.id, fingerprint });
     return { dnsName: found.loadBalancer.lb.DNSName ?? '', plan: [], skipped: true, applied: false };
   }
   const { actual } = found;
@@ -78,7 +79,7 @@ export async function deployStack(
 
   // Announce replacements before they happen, then apply.
   for (const op of plan.filter((o) => o.op === 'replace')) {
-    const message = `replacing ${op.resource} ${op.id}: ${op.detail}`;
+    const message = `replacing ${operationSubject(op)}: ${op.detail}`;
     ctx.logger.warn(message, { stack: stack.id });
     try {
       await ctx.announce?.(`Replacing${op.resource}`, message);

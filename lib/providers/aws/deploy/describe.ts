@@ -19,7 +19,7 @@ import {
   type TargetGroup,
   type TargetHealthDescription,
 } from '@aws-sdk/client-elastic-load-balancing-v2';
-import { OWNER_TAG, STACK_TAG, isOwnedBy, tagsToRecord } from '../tagging.js';
+import { STACK_TAG, isOwnedBy, isOwnerOf, tagsToRecord, type StackOwner } from '../tagging.js';
 import { call, chunks, isAwsError, type DeployContext } from './context.js';
 
 export type TagMap = Map<string, Record<string, string>>;
@@ -57,20 +57,43 @@ export async function findLoadBalancerByName(
   }
 }
 
-export async function findTargetGroupsByLoadBalancer(
-  ctx: DeployContext,
-  lbArn: string,
-): Promise<TargetGroup[]> {
-  const out: TargetGroup[] = [];
+/** Every item of a Marker-paged Describe call: one call per page, each under `call`. */
+async function allPages<T>(
+  ctx: Pick<DeployContext, 'signal'>,
+  operation: string,
+  page: (
+    marker: string | undefined,
+    options: { abortSignal: AbortSignal },
+  ) => Promise<{ items: T[] | undefined; next: string | undefined }>,
+): Promise<T[]> {
+  const out: T[] = [];
   let marker: string | undefined;
   do {
-    const res = await call(ctx, 'DescribeTargetGroups', (o) =>
-      ctx.client.send(new DescribeTargetGroupsCommand({ LoadBalancerArn: lbArn, Marker: marker }), o),
-    );
-    out.push(...(res.TargetGroups ?? []));
-    marker = res.NextMarker;
+    const res = await call(ctx, operation, (o) => page(marker, o));
+    out.push(...(res.items ?? []));
+    marker = res.next;
   } while (marker);
   return out;
+}
+
+/** Each resource with its tags (one DescribeTags per 20). */
+async function withTags<T>(
+  ctx: Pick<DeployContext, 'client' | 'signal'>,
+  resources: readonly T[],
+  arnOf: (r: T) => string | undefined,
+): Promise<Array<{ resource: T; tags: Record<string, string> }>> {
+  const tags = await describeTags(
+    ctx,
+    resources.map((r) => arnOf(r) ?? ''),
+  );
+  return resources.map((resource) => ({ resource, tags: tags.get(arnOf(resource) ?? '') ?? {} }));
+}
+
+export function findTargetGroupsByLoadBalancer(ctx: DeployContext, lbArn: string): Promise<TargetGroup[]> {
+  return allPages(ctx, 'DescribeTargetGroups', async (Marker, o) => {
+    const res = await ctx.client.send(new DescribeTargetGroupsCommand({ LoadBalancerArn: lbArn, Marker }), o);
+    return { items: res.TargetGroups, next: res.NextMarker };
+  });
 }
 
 /**
@@ -127,92 +150,63 @@ export async function sweepOwnedTargetGroups(
   ctx: DeployContext,
   match: (tags: Record<string, string>) => boolean = (t) => isOwnedBy(t, ctx.owner),
 ): Promise<Array<{ tg: TargetGroup; tags: Record<string, string> }>> {
-  const candidates: TargetGroup[] = [];
-  let marker: string | undefined;
-  do {
-    const res = await call(ctx, 'DescribeTargetGroups', (o) =>
-      ctx.client.send(new DescribeTargetGroupsCommand({ Marker: marker, PageSize: 400 }), o),
-    );
-    // Only our naming scheme in our VPC can be ours: fewer DescribeTags calls on a busy account.
-    for (const tg of res.TargetGroups ?? []) {
-      if (tg.TargetGroupArn && tg.VpcId === ctx.vpcId && tg.TargetGroupName?.startsWith('k8s-'))
-        candidates.push(tg);
-    }
-    marker = res.NextMarker;
-  } while (marker);
-  const tags = await describeTags(
-    ctx,
-    candidates.map((tg) => tg.TargetGroupArn ?? ''),
+  const all = await allPages(ctx, 'DescribeTargetGroups', async (Marker, o) => {
+    const res = await ctx.client.send(new DescribeTargetGroupsCommand({ Marker, PageSize: 400 }), o);
+    return { items: res.TargetGroups, next: res.NextMarker };
+  });
+  // Only our naming scheme in our VPC can be ours: fewer DescribeTags calls on a busy account.
+  const candidates = all.filter(
+    (tg) => tg.TargetGroupArn && tg.VpcId === ctx.vpcId && tg.TargetGroupName?.startsWith('k8s-'),
   );
-  return candidates
-    .map((tg) => ({ tg, tags: tags.get(tg.TargetGroupArn ?? '') ?? {} }))
+  return (await withTags(ctx, candidates, (tg) => tg.TargetGroupArn))
+    .map(({ resource, tags }) => ({ tg: resource, tags }))
     .filter((e) => match(e.tags));
 }
 
 /** Every load balancer of this owner (optionally one stack), by tags: for deletion by stack and the orphan sweep. */
 export async function sweepOwnedLoadBalancers(
   ctx: Pick<DeployContext, 'client' | 'signal'>,
-  ownerId: string,
+  owner: Pick<StackOwner, 'ownerId' | 'instanceId'>,
 ): Promise<Array<{ lb: LoadBalancer; tags: Record<string, string> }>> {
-  const all: LoadBalancer[] = [];
-  let marker: string | undefined;
-  do {
-    const res = await call(ctx, 'DescribeLoadBalancers', (o) =>
-      ctx.client.send(new DescribeLoadBalancersCommand({ Marker: marker, PageSize: 400 }), o),
-    );
-    all.push(...(res.LoadBalancers ?? []).filter((lb) => lb.LoadBalancerArn));
-    marker = res.NextMarker;
-  } while (marker);
-  const tags = await describeTags(
-    ctx,
-    all.map((lb) => lb.LoadBalancerArn ?? ''),
-  );
-  return all
-    .map((lb) => ({ lb, tags: tags.get(lb.LoadBalancerArn ?? '') ?? {} }))
-    .filter((e) => e.tags[OWNER_TAG] === ownerId && e.tags[STACK_TAG] !== undefined);
+  const all = await allPages(ctx, 'DescribeLoadBalancers', async (Marker, o) => {
+    const res = await ctx.client.send(new DescribeLoadBalancersCommand({ Marker, PageSize: 400 }), o);
+    return { items: res.LoadBalancers, next: res.NextMarker };
+  });
+  return (
+    await withTags(
+      ctx,
+      all.filter((lb) => lb.LoadBalancerArn),
+      (lb) => lb.LoadBalancerArn,
+    )
+  )
+    .map(({ resource, tags }) => ({ lb: resource, tags }))
+    .filter((e) => isOwnerOf(e.tags, owner) && e.tags[STACK_TAG] !== undefined);
 }
 
-export async function describeRules(ctx: DeployContext, listenerArn: string): Promise<Rule[]> {
-  const out: Rule[] = [];
-  let marker: string | undefined;
-  do {
-    const res = await call(ctx, 'DescribeRules', (o) =>
-      ctx.client.send(new DescribeRulesCommand({ ListenerArn: listenerArn, Marker: marker }), o),
-    );
-    out.push(...(res.Rules ?? []));
-    marker = res.NextMarker;
-  } while (marker);
-  return out;
+export function describeRules(ctx: DeployContext, listenerArn: string): Promise<Rule[]> {
+  return allPages(ctx, 'DescribeRules', async (Marker, o) => {
+    const res = await ctx.client.send(new DescribeRulesCommand({ ListenerArn: listenerArn, Marker }), o);
+    return { items: res.Rules, next: res.NextMarker };
+  });
 }
 
-export async function describeListeners(ctx: DeployContext, lbArn: string): Promise<Listener[]> {
-  const out: Listener[] = [];
-  let marker: string | undefined;
-  do {
-    const res = await call(ctx, 'DescribeListeners', (o) =>
-      ctx.client.send(new DescribeListenersCommand({ LoadBalancerArn: lbArn, Marker: marker }), o),
-    );
-    out.push(...(res.Listeners ?? []));
-    marker = res.NextMarker;
-  } while (marker);
-  return out;
+export function describeListeners(ctx: DeployContext, lbArn: string): Promise<Listener[]> {
+  return allPages(ctx, 'DescribeListeners', async (Marker, o) => {
+    const res = await ctx.client.send(new DescribeListenersCommand({ LoadBalancerArn: lbArn, Marker }), o);
+    return { items: res.Listeners, next: res.NextMarker };
+  });
 }
 
 /** The listener's non-default certificates. */
 export async function describeExtraCertificates(ctx: DeployContext, listenerArn: string): Promise<string[]> {
-  const out: string[] = [];
-  let marker: string | undefined;
-  do {
-    const res = await call(ctx, 'DescribeListenerCertificates', (o) =>
-      ctx.client.send(
-        new DescribeListenerCertificatesCommand({ ListenerArn: listenerArn, Marker: marker }),
-        o,
-      ),
+  const all = await allPages(ctx, 'DescribeListenerCertificates', async (Marker, o) => {
+    const res = await ctx.client.send(
+      new DescribeListenerCertificatesCommand({ ListenerArn: listenerArn, Marker }),
+      o,
     );
-    for (const c of res.Certificates ?? []) if (!c.IsDefault && c.CertificateArn) out.push(c.CertificateArn);
-    marker = res.NextMarker;
-  } while (marker);
-  return out;
+    return { items: res.Certificates, next: res.NextMarker };
+  });
+  return all.flatMap((c) => (!c.IsDefault && c.CertificateArn ? [c.CertificateArn] : []));
 }
 
 export async function describeTargets(

@@ -153,11 +153,19 @@ export function plannedActions(plan: readonly Operation[]): MutatingAction[] {
   return plan.flatMap((o) => o.calls.map((c) => c.action));
 }
 
+/**
+ * What an operation acts on, in words: `TargetGroup default/serve:80`; the stack's one load
+ * balancer, whose resource ID is its type, is just `LoadBalancer` (its name is in the detail).
+ */
+export function operationSubject(o: Pick<Operation, 'resource' | 'id'>): string {
+  return o.id === o.resource ? o.resource : `${o.resource} ${o.id}`;
+}
+
 /** One line per operation, for logs and the plan CLI. */
 export function formatPlan(plan: readonly Operation[]): string[] {
   if (plan.length === 0) return ['no changes'];
   return plan.map((o) => {
     const sign = { create: '+', modify: '~', delete: '-', replace: '-/+' }[o.op];
-    return `${sign} ${o.op} ${o.resource} ${o.id}: ${o.detail} [${o.calls.map((c) => c.action).join(', ')}]`;
+    return `${sign} ${o.op} ${operationSubject(o)}: ${o.detail} [${o.calls.map((c) => c.action).join(', ')}]`;
   });
 }

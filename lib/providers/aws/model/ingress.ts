@@ -3,98 +3,56 @@
  * input always yields the same stack (names, priorities, target order), and it can be tested and
  * printed without AWS.
  */
-import { InvalidObjectError } from '../../../errors.js';
 import type { EndpointSlice, IngressBackend, MultiClusterIngress, Service } from '../../../karmada/types.js';
-import type { AwsProviderConfig } from '../config.js';
-import { loadBalancerName, targetGroupName } from '../naming.js';
-import { stackId } from '../../../provider/stack-id.js';
-import { resourceTags, type StackOwner } from '../tagging.js';
+import { DERIVED_SERVICE_PREFIX, SERVICE_NAME_LABEL } from '../../../karmada/constants.js';
 import { resolveBackend } from './backends.js';
 import { albHealthCheck } from './annotations/health-check.js';
 import { ALB_KEYS } from './annotations/keys.js';
 import { albListeners } from './annotations/listeners.js';
-import { loadBalancerAttributes, targetGroupAttributes } from './annotations/attributes.js';
-import { parseLoadBalancerAnnotations, stackUserTags } from './annotations/load-balancer.js';
-import { candidateLoadBalancerNames } from './lb-names.js';
 import { albListenerResources, type Route } from './alb-listeners.js';
-import { checkLimits, LIMITS } from './limits.js';
 import { ruleConditions, sortPaths } from './rules.js';
+import {
+  assembleStack,
+  ipTargetGroup,
+  objectLoadBalancerNames,
+  objectStack,
+  readStackSettings,
+  type StackSettings,
+  type StackSource,
+} from './stack.js';
 import { buildTargets } from './targets.js';
 import {
   LOAD_BALANCER_ID,
-  loadBalancerResource,
   ref,
-  ResourceTypes,
   type Action,
+  type HealthCheckSpec,
+  type ModelConfig,
   type Stack,
   type TargetGroupResource,
 } from './types.js';
-import { DERIVED_SERVICE_PREFIX, SERVICE_NAME_LABEL } from '../../../karmada/constants.js';
+import type { AlbListenerSettings } from './annotations/listeners.js';
 
-/** The configuration the model reads (a subset of the provider configuration). */
-export type ModelConfig = Pick<
-  AwsProviderConfig,
-  | 'ownerId'
-  | 'scheme'
-  | 'subnets'
-  | 'securityGroups'
-  | 'vpc'
-  | 'defaultTags'
-  | 'externalManagedTags'
-  | 'healthCheck'
->;
-
-export interface IngressStackInput {
+/** One MultiClusterIngress and what was read for it from Kubernetes. */
+export interface IngressMember {
   mci: MultiClusterIngress;
   /** Services of the MCI's namespace that its backends name (others are ignored). */
   services: readonly Service[];
   /** EndpointSlices Karmada collected for those Services (`kubernetes.io/service-name: derived-<svc>`). */
   endpointSlices: readonly EndpointSlice[];
+}
+
+export interface IngressStackInput extends IngressMember {
   config: ModelConfig;
 }
 
-/** ALB rule quota (rules-per-application-load-balancer, default 100, excluding default rules). */
-export const MAX_RULES = LIMITS.rulesPerLoadBalancer;
-
-export const FIXED_404: Action = {
+const FIXED_404: Action = {
   type: 'fixed-response',
   fixedResponse: { statusCode: '404', contentType: 'text/plain' },
 };
 
-/** The `mci/<ns>/<name>` stack owner of an MCI; needs only metadata, so deletion can use it. */
-export function ingressStackOwner(mci: Readonly<MultiClusterIngress>, ownerId: string): StackOwner {
-  const { namespace, name } = mci.metadata;
-  if (!namespace || !name) {
-    throw new InvalidObjectError('metadata.name and metadata.namespace are required', { field: 'metadata' });
-  }
-  return { ownerId, stackId: stackId('mci', namespace, name) };
-}
-
 /** Every name the MCI's ALB may carry, the wanted one first (see candidateLoadBalancerNames). */
 export function ingressLoadBalancerNames(mci: Readonly<MultiClusterIngress>, config: ModelConfig): string[] {
-  return candidateLoadBalancerNames({
-    annotations: mci.metadata.annotations,
-    keys: ALB_KEYS,
-    hostnames: (mci.status?.loadBalancer?.ingress ?? []).map((i) => i.hostname),
-    defaultScheme: config.scheme,
-    derived: (scheme) => ingressLoadBalancerName(mci, config.ownerId, scheme),
-  });
-}
-
-/** The deterministic ALB name of an MCI for a scheme. */
-export function ingressLoadBalancerName(
-  mci: Readonly<MultiClusterIngress>,
-  ownerId: string,
-  scheme: ModelConfig['scheme'],
-): string {
-  const owner = ingressStackOwner(mci, ownerId);
-  return loadBalancerName({
-    ...owner,
-    namespace: mci.metadata.namespace ?? '',
-    name: mci.metadata.name ?? '',
-    type: 'application',
-    scheme,
-  });
+  return objectLoadBalancerNames('mci', mci, ALB_KEYS, 'application', config);
 }
 
 function sliceServiceName(slice: EndpointSlice): string | undefined {
@@ -102,29 +60,74 @@ function sliceServiceName(slice: EndpointSlice): string | undefined {
   return label?.startsWith(DERIVED_SERVICE_PREFIX) ? label.slice(DERIVED_SERVICE_PREFIX.length) : undefined;
 }
 
+/** The ALB of one MultiClusterIngress in the configured Region. */
 export function buildIngressStack(input: IngressStackInput): Stack {
-  const { mci, config } = input;
-  const owner = ingressStackOwner(mci, config.ownerId);
+  const { config, ...member } = input;
+  return albStack(objectStack('mci', input.mci, member, config), config);
+}
+
+type AlbSettings = StackSettings<{ listeners: AlbListenerSettings; healthCheck: HealthCheckSpec }>;
+
+/** What one member puts on the ALB: its routes, its default backend, their target groups. */
+interface MemberRoutes {
+  routes: Route[];
+  defaultAction: Action | undefined;
+}
+
+function albStack(source: StackSource<IngressMember>, config: ModelConfig): Stack {
+  // Annotations first: a bad value fails the build before anything else is looked at.
+  const settings: AlbSettings = readStackSettings(source, ALB_KEYS, 'application', config, (annotations) => ({
+    listeners: albListeners(annotations, ALB_KEYS),
+    healthCheck: albHealthCheck(annotations, ALB_KEYS, config.healthCheck),
+  }));
+  const targetGroups = new Map<string, TargetGroupResource>();
+  const members = source.members.map((m) => memberRoutes(source, settings, m, targetGroups));
+  const defaultAction = members.find((m) => m.defaultAction)?.defaultAction ?? FIXED_404;
+
+  const { listeners, rules, ruleFields } = albListenerResources({
+    settings: settings.particular.listeners,
+    routes: members.flatMap((m) => m.routes),
+    defaultAction,
+    loadBalancer: LOAD_BALANCER_ID,
+    tags: settings.tags,
+  });
+  return assembleStack(
+    source,
+    settings,
+    {
+      type: 'application',
+      securityGroups: settings.loadBalancer.securityGroups ?? source.placement.securityGroups,
+    },
+    [
+      ...[...targetGroups.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
+      ...listeners,
+      ...rules,
+    ],
+    {
+      rules: 'spec.rules',
+      targetGroups: 'spec.rules',
+      ruleField: (id) => ruleFields.get(id) ?? 'spec.rules',
+    },
+  );
+}
+
+/** Resolves one MCI's backends into target groups (added to `targetGroups`) and its routes. */
+function memberRoutes(
+  source: StackSource<IngressMember>,
+  settings: AlbSettings,
+  member: IngressMember,
+  targetGroups: Map<string, TargetGroupResource>,
+): MemberRoutes {
+  const { mci } = member;
   const namespace = mci.metadata.namespace ?? '';
   const mciName = mci.metadata.name ?? '';
-  // Annotations first: a bad value fails the build before anything else is looked at.
-  const annotations = mci.metadata.annotations;
-  const lbAnn = parseLoadBalancerAnnotations(annotations, ALB_KEYS);
-  const listenerSettings = albListeners(annotations, ALB_KEYS);
-  const healthCheck = albHealthCheck(annotations, ALB_KEYS, config.healthCheck);
-  const tgAttributes = targetGroupAttributes(annotations, ALB_KEYS, 'HTTP');
-  const lbAttributes = loadBalancerAttributes(annotations, ALB_KEYS, 'application');
-  const scheme = lbAnn.scheme ?? config.scheme;
-  const userTags = stackUserTags(config.defaultTags, lbAnn.tags, config.externalManagedTags, ALB_KEYS.tags);
-  const tags = (resourceId: string) => resourceTags(owner, resourceId, userTags);
-
   const services = new Map(
-    input.services
+    member.services
       .filter((s) => (s.metadata.namespace ?? namespace) === namespace)
       .map((s) => [s.metadata.name ?? '', s]),
   );
   const slicesByService = new Map<string, EndpointSlice[]>();
-  for (const slice of input.endpointSlices) {
+  for (const slice of member.endpointSlices) {
     const svc = sliceServiceName(slice);
     if (svc === undefined || (slice.metadata.namespace ?? namespace) !== namespace) continue;
     slicesByService.set(svc, [...(slicesByService.get(svc) ?? []), slice]);
@@ -134,57 +137,38 @@ export function buildIngressStack(input: IngressStackInput): Stack {
     ...new Set([...blocked, ...(mci.status?.serviceLocations ?? []).flatMap((l) => l.clusters ?? [])]),
   ];
 
-  const targetGroups = new Map<string, TargetGroupResource>();
   const forwardTo = (backend: IngressBackend, field: string): Action => {
     const b = resolveBackend(backend, field, services);
     // LBC's target group resource ID: one target group per (ingress, service, service port).
     const id = `${namespace}/${mciName}-${b.serviceName}:${b.portKey}`;
     if (!targetGroups.has(id)) {
-      // Target type ip: LBC uses a numeric targetPort, or 1 when it is named (each target carries its own port).
-      const tp = b.servicePort.targetPort;
-      const port = typeof tp === 'number' ? tp : tp === undefined ? b.servicePort.port : 1;
-      const name = targetGroupName({
-        ...owner,
-        serviceNamespace: namespace,
-        serviceName: b.serviceName,
-        servicePort: b.portKey,
-        port,
-        protocol: 'HTTP',
-        targetType: 'ip',
-        vpcId: config.vpc.id,
-      });
-      const targets = buildTargets({
-        serviceKey: `${namespace}/${b.serviceName}`,
-        servicePort: b.servicePort,
-        slices: slicesByService.get(b.serviceName) ?? [],
-        blockedClusters: blocked,
-        knownClusters,
-        vpcCidrs: config.vpc.cidrs,
-      });
-      targetGroups.set(id, {
+      targetGroups.set(
         id,
-        type: ResourceTypes.TargetGroup,
-        spec: {
-          name,
-          targetType: 'ip',
+        ipTargetGroup(source, settings, {
+          id,
+          service: { namespace, name: b.serviceName },
+          servicePort: b.servicePort,
+          portKey: b.portKey,
           protocol: 'HTTP',
           protocolVersion: 'HTTP1',
-          port,
-          ipAddressType: 'ipv4',
-          vpcId: config.vpc.id,
-          healthCheck,
-          targets,
-          ...(tgAttributes ? { attributes: tgAttributes } : {}),
-          tags: tags(id),
-        },
-      });
+          healthCheck: settings.particular.healthCheck,
+          targets: buildTargets({
+            serviceKey: `${namespace}/${b.serviceName}`,
+            servicePort: b.servicePort,
+            slices: slicesByService.get(b.serviceName) ?? [],
+            blockedClusters: blocked,
+            knownClusters,
+            vpcCidrs: source.placement.vpc.cidrs,
+          }),
+        }),
+      );
     }
     return { type: 'forward', targetGroup: ref(id) };
   };
 
   const defaultAction = mci.spec?.defaultBackend
     ? forwardTo(mci.spec.defaultBackend, 'spec.defaultBackend')
-    : FIXED_404;
+    : undefined;
 
   // Rules are resolved once (so target groups and errors do not depend on the listener count),
   // then copied onto every listener that serves traffic, as LBC does for each listen-port.
@@ -203,37 +187,5 @@ export function buildIngressStack(input: IngressStackInput): Stack {
       });
     }
   });
-
-  const { listeners, rules, ruleFields } = albListenerResources({
-    settings: listenerSettings,
-    routes,
-    defaultAction,
-    loadBalancer: LOAD_BALANCER_ID,
-    tags,
-  });
-
-  const stack: Stack = {
-    id: owner.stackId,
-    ownerId: owner.ownerId,
-    resources: [
-      loadBalancerResource({
-        name: lbAnn.name ?? ingressLoadBalancerName(mci, config.ownerId, scheme),
-        type: 'application',
-        scheme,
-        subnets: lbAnn.subnets ?? config.subnets,
-        securityGroups: lbAnn.securityGroups ?? config.securityGroups,
-        attributes: lbAttributes,
-        tags: tags(LOAD_BALANCER_ID),
-      }),
-      ...[...targetGroups.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
-      ...listeners,
-      ...rules,
-    ],
-  };
-  checkLimits(stack, {
-    rules: 'spec.rules',
-    targetGroups: 'spec.rules',
-    ruleField: (id) => ruleFields.get(id) ?? 'spec.rules',
-  });
-  return stack;
+  return { routes, defaultAction };
 }

@@ -7,68 +7,46 @@
 import { InvalidObjectError } from '../../../errors.js';
 import { DERIVED_SERVICE_PREFIX, SERVICE_NAME_LABEL } from '../../../karmada/constants.js';
 import type { EndpointSlice, MultiClusterService, Service, ServicePort } from '../../../karmada/types.js';
-import { loadBalancerName, targetGroupName } from '../naming.js';
-import { stackId } from '../../../provider/stack-id.js';
-import { resourceTags, type StackOwner } from '../tagging.js';
-import { loadBalancerAttributes, targetGroupAttributes } from './annotations/attributes.js';
 import { nlbHealthCheck } from './annotations/health-check.js';
 import { NLB_KEYS } from './annotations/keys.js';
-import { nlbTls } from './annotations/listeners.js';
-import { parseLoadBalancerAnnotations, stackUserTags } from './annotations/load-balancer.js';
-import type { ModelConfig } from './ingress.js';
-import { candidateLoadBalancerNames } from './lb-names.js';
-import { checkLimits } from './limits.js';
+import { nlbTls, type NlbTlsSettings } from './annotations/listeners.js';
+import {
+  assembleStack,
+  ipTargetGroup,
+  objectLoadBalancerNames,
+  objectStack,
+  readStackSettings,
+  type StackSettings,
+  type StackSource,
+} from './stack.js';
 import { buildTargets } from './targets.js';
 import {
   LOAD_BALANCER_ID,
-  loadBalancerResource,
   ref,
   ResourceTypes,
+  type HealthCheckSpec,
   type ListenerResource,
+  type ModelConfig,
   type Stack,
   type TargetGroupResource,
 } from './types.js';
 
-export interface ServiceStackInput {
+/** One MultiClusterService and what was read for it from Kubernetes. */
+export interface ServiceMember {
   mcs: MultiClusterService;
   /** The same-named Service in the MCS's namespace, if it exists. */
   service: Service | undefined;
   /** EndpointSlices Karmada collected for it (`kubernetes.io/service-name: derived-<name>`). */
   endpointSlices: readonly EndpointSlice[];
+}
+
+export interface ServiceStackInput extends ServiceMember {
   config: ModelConfig;
-}
-
-export function serviceStackOwner(mcs: Readonly<MultiClusterService>, ownerId: string): StackOwner {
-  const { namespace, name } = mcs.metadata;
-  if (!namespace || !name) {
-    throw new InvalidObjectError('metadata.name and metadata.namespace are required', { field: 'metadata' });
-  }
-  return { ownerId, stackId: stackId('mcs', namespace, name) };
-}
-
-export function serviceLoadBalancerName(
-  mcs: Readonly<MultiClusterService>,
-  ownerId: string,
-  scheme: ModelConfig['scheme'],
-): string {
-  return loadBalancerName({
-    ...serviceStackOwner(mcs, ownerId),
-    namespace: mcs.metadata.namespace ?? '',
-    name: mcs.metadata.name ?? '',
-    type: 'network',
-    scheme,
-  });
 }
 
 /** Every name the MCS's NLB may carry, the wanted one first (see candidateLoadBalancerNames). */
 export function serviceLoadBalancerNames(mcs: Readonly<MultiClusterService>, config: ModelConfig): string[] {
-  return candidateLoadBalancerNames({
-    annotations: mcs.metadata.annotations,
-    keys: NLB_KEYS,
-    hostnames: (mcs.status?.loadBalancer?.ingress ?? []).map((i) => i.hostname),
-    defaultScheme: config.scheme,
-    derived: (scheme) => serviceLoadBalancerName(mcs, config.ownerId, scheme),
-  });
+  return objectLoadBalancerNames('mcs', mcs, NLB_KEYS, 'network', config);
 }
 
 /**
@@ -117,30 +95,49 @@ function exposedPorts(mcs: Readonly<MultiClusterService>, service: Service | und
   });
 }
 
+/** The NLB of one MultiClusterService (of type LoadBalancer) in the configured Region. */
 export function buildServiceStack(input: ServiceStackInput): Stack {
-  const { mcs, config } = input;
-  const owner = serviceStackOwner(mcs, config.ownerId);
-  const namespace = mcs.metadata.namespace ?? '';
-  const name = mcs.metadata.name ?? '';
-  if (!mcs.spec.types.includes('LoadBalancer')) {
+  const { config, ...member } = input;
+  if (!input.mcs.spec.types.includes('LoadBalancer')) {
     throw new InvalidObjectError('spec.types does not contain LoadBalancer: no load balancer to build', {
       field: 'spec.types',
       reason: 'NotLoadBalancer',
     });
   }
-  const annotations = mcs.metadata.annotations;
-  const lbAnn = parseLoadBalancerAnnotations(annotations, NLB_KEYS);
-  const tls = nlbTls(annotations, NLB_KEYS);
-  const healthCheck = nlbHealthCheck(annotations, NLB_KEYS);
-  const tgAttributes = targetGroupAttributes(annotations, NLB_KEYS, 'TCP');
-  const lbAttributes = loadBalancerAttributes(annotations, NLB_KEYS, 'network');
-  const scheme = lbAnn.scheme ?? config.scheme;
-  const userTags = stackUserTags(config.defaultTags, lbAnn.tags, config.externalManagedTags, NLB_KEYS.tags);
-  const tags = (resourceId: string) => resourceTags(owner, resourceId, userTags);
+  return nlbStack(objectStack('mcs', input.mcs, member, config), config);
+}
 
-  const ports = exposedPorts(mcs, input.service);
+type NlbSettings = StackSettings<{ tls: NlbTlsSettings | undefined; healthCheck: HealthCheckSpec }>;
+
+function nlbStack(source: StackSource<ServiceMember>, config: ModelConfig): Stack {
+  const settings: NlbSettings = readStackSettings(source, NLB_KEYS, 'network', config, (annotations) => ({
+    tls: nlbTls(annotations, NLB_KEYS),
+    healthCheck: nlbHealthCheck(annotations, NLB_KEYS),
+  }));
+  const ports = source.members.map((m) => memberPorts(source, settings, m));
+  return assembleStack(
+    source,
+    settings,
+    // NLB security groups only when asked for: an NLB created without them can never get any.
+    { type: 'network', securityGroups: settings.loadBalancer.securityGroups },
+    [...ports.flatMap((p) => p.targetGroups), ...ports.flatMap((p) => p.listeners)],
+    { rules: 'spec.ports', targetGroups: 'spec.ports' },
+  );
+}
+
+/** Per exposed port of one MCS: an IP target group and the listener that forwards to it. */
+function memberPorts(
+  source: StackSource<ServiceMember>,
+  settings: NlbSettings,
+  member: ServiceMember,
+): { targetGroups: TargetGroupResource[]; listeners: ListenerResource[] } {
+  const { mcs } = member;
+  const namespace = mcs.metadata.namespace ?? '';
+  const name = mcs.metadata.name ?? '';
+  const { tls, healthCheck } = settings.particular;
+  const ports = exposedPorts(mcs, member.service);
   const allowed = providerClusters(mcs);
-  const slices = input.endpointSlices.filter(
+  const slices = member.endpointSlices.filter(
     (s) =>
       s.metadata.labels?.[SERVICE_NAME_LABEL] === `${DERIVED_SERVICE_PREFIX}${name}` &&
       (s.metadata.namespace ?? namespace) === namespace,
@@ -160,42 +157,25 @@ export function buildServiceStack(input: ServiceStackInput): Stack {
     }
     const protocol = sp.protocol ?? 'TCP';
     const id = `${namespace}/${name}:${sp.port}`;
-    const tp = sp.targetPort;
-    const port = typeof tp === 'number' ? tp : tp === undefined ? sp.port : 1;
-    const targets = buildTargets({
-      serviceKey: `${namespace}/${name}`,
-      servicePort: sp,
-      slices,
-      blockedClusters: new Set(),
-      ...(allowed ? { allowedClusters: new Set(allowed) } : {}),
-      knownClusters: allowed ?? [],
-      vpcCidrs: config.vpc.cidrs,
-    });
-    targetGroups.push({
-      id,
-      type: ResourceTypes.TargetGroup,
-      spec: {
-        name: targetGroupName({
-          ...owner,
-          serviceNamespace: namespace,
-          serviceName: name,
-          servicePort: String(sp.port),
-          port,
-          protocol,
-          targetType: 'ip',
-          vpcId: config.vpc.id,
-        }),
-        targetType: 'ip',
+    targetGroups.push(
+      ipTargetGroup(source, settings, {
+        id,
+        service: { namespace, name },
+        servicePort: sp,
+        portKey: String(sp.port),
         protocol,
-        port,
-        ipAddressType: 'ipv4',
-        vpcId: config.vpc.id,
         healthCheck,
-        targets,
-        ...(tgAttributes ? { attributes: tgAttributes } : {}),
-        tags: tags(id),
-      },
-    });
+        targets: buildTargets({
+          serviceKey: `${namespace}/${name}`,
+          servicePort: sp,
+          slices,
+          blockedClusters: new Set(),
+          ...(allowed ? { allowedClusters: new Set(allowed) } : {}),
+          knownClusters: allowed ?? [],
+          vpcCidrs: source.placement.vpc.cidrs,
+        }),
+      }),
+    );
     const secure =
       protocol === 'TCP' &&
       tls &&
@@ -212,29 +192,9 @@ export function buildServiceStack(input: ServiceStackInput): Stack {
         protocol: secure ? 'TLS' : protocol,
         defaultActions: [{ type: 'forward', targetGroup: ref(id) }],
         ...(secure ? { certificates: [...tls.certificates], sslPolicy: tls.sslPolicy } : {}),
-        tags: tags(listenerId),
+        tags: settings.tags(listenerId),
       },
     });
   });
-
-  const stack: Stack = {
-    id: owner.stackId,
-    ownerId: owner.ownerId,
-    resources: [
-      loadBalancerResource({
-        name: lbAnn.name ?? serviceLoadBalancerName(mcs, config.ownerId, scheme),
-        type: 'network',
-        scheme,
-        subnets: lbAnn.subnets ?? config.subnets,
-        // NLB security groups only when asked for: an NLB created without them can never get any.
-        securityGroups: lbAnn.securityGroups,
-        attributes: lbAttributes,
-        tags: tags(LOAD_BALANCER_ID),
-      }),
-      ...targetGroups,
-      ...listeners,
-    ],
-  };
-  checkLimits(stack, { rules: 'spec.ports', targetGroups: 'spec.ports' });
-  return stack;
+  return { targetGroups, listeners };
 }

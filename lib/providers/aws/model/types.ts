@@ -4,6 +4,28 @@
  * by resource ID (`{ $ref: id }`), so a stack can be built, printed and compared before anything
  * exists in AWS; the deployer resolves references to ARNs as it creates resources.
  */
+import type { AwsProviderConfig } from '../config.js';
+
+/** The configuration the model reads (a subset of the provider configuration). */
+export type ModelConfig = Pick<
+  AwsProviderConfig,
+  | 'ownerId'
+  | 'scheme'
+  | 'subnets'
+  | 'securityGroups'
+  | 'vpc'
+  | 'defaultTags'
+  | 'externalManagedTags'
+  | 'healthCheck'
+>;
+
+/** Where a stack's load balancer lives: one Region's VPC, its subnets and security groups. */
+export interface Placement {
+  vpc: ModelConfig['vpc'];
+  subnets: readonly string[];
+  /** Absent: the load balancer type's default (see each builder). */
+  securityGroups?: readonly string[];
+}
 
 export const ResourceTypes = {
   LoadBalancer: 'AWS::ElasticLoadBalancingV2::LoadBalancer',

@@ -1,6 +1,6 @@
 /** Load-balancer-level annotations: scheme, subnets, security groups, explicit name, tags. */
 import { InvalidObjectError } from '../../../../errors.js';
-import { RESERVED_TAG_KEYS } from '../../tagging.js';
+import { reservedTagOwner } from '../../reserved-tags.js';
 import { MAX_NAME_LENGTH } from '../../naming.js';
 import type { CommonKeys } from './keys.js';
 import { invalid, keyValues, oneOf, raw, resourceIds, type Annotations } from './parse.js';
@@ -34,18 +34,13 @@ export function checkLoadBalancerName(key: string, name: string): string {
   return name;
 }
 
-/** Tags from an annotation: ours (ownership) and AWS's (`aws:`) cannot be set this way. */
+/** Tags from an annotation: reserved keys (ours, AWS's, other controllers' ownership) cannot be set this way. */
 export function userTags(annotations: Annotations, key: string): Record<string, string> | undefined {
   const tags = keyValues(annotations, key);
   if (tags === undefined) return undefined;
   for (const [k, v] of Object.entries(tags)) {
-    if (
-      RESERVED_TAG_KEYS.includes(k) ||
-      k.startsWith('multicluster.karmada.io/') ||
-      k.toLowerCase().startsWith('aws:')
-    ) {
-      throw invalid(key, k, 'is a reserved tag key');
-    }
+    const owner = reservedTagOwner(k);
+    if (owner) throw invalid(key, k, `is a reserved tag key (${owner})`);
     if (k.length > 128 || v.length > 256)
       throw invalid(key, k, 'exceeds the tag length limits (key 128, value 256)');
   }

@@ -3,7 +3,7 @@
  * too large on its own is sent without its `object`/`oldObject` copies: they are optional hints,
  * while the ref is what the reconciler needs, so a huge object is never a reason to drop a change.
  */
-import type { ChangeNotification } from '../../notification/types.js';
+import type { ChangeNotification } from './types.js';
 
 export interface ChunkLimits {
   maxCount: number;

@@ -1,0 +1,158 @@
+/**
+ * What `npm start` says, decided from what it sees: changes of MultiClusterIngresses and
+ * MultiClusterServices, Events, and the functions' change-plan log lines. Pure of I/O (the
+ * narrator feeds it), so a test can drive it line by line.
+ */
+import type { KubeObject } from '../../lib/kube/types.js';
+import { objectKey } from '../../lib/kube/types.js';
+import { canonical } from '../../lib/util/equal.js';
+
+interface Watched extends KubeObject {
+  status?: { loadBalancer?: { ingress?: Array<{ ip?: string; hostname?: string }> } };
+}
+
+export interface CoreEvent extends KubeObject {
+  involvedObject?: { kind?: string; namespace?: string; name?: string };
+  type?: string;
+  reason?: string;
+  message?: string;
+  count?: number;
+}
+
+/** How a change was seen: in the first list after a (re)start, or live. */
+export type Phase = 'LISTED' | 'ADDED' | 'MODIFIED' | 'DELETED';
+
+const SHORT_KIND: Record<string, string> = {
+  MultiClusterIngress: 'mci',
+  MultiClusterService: 'mcs',
+};
+
+/** `mci default/minimal-ingress`, `ClusterPropagationPolicy serviceexportpropagation-policy`. */
+export function subject(
+  kind: string | undefined,
+  namespace: string | undefined,
+  name: string | undefined,
+): string {
+  const short = SHORT_KIND[kind ?? ''];
+  return `${short ?? kind ?? '?'} ${objectKey({ ...(namespace ? { namespace } : {}), name: name ?? '' })}`;
+}
+
+function addresses(obj: Watched | undefined): string {
+  return (obj?.status?.loadBalancer?.ingress ?? []).map((i) => i.hostname ?? i.ip).join(', ');
+}
+
+/**
+ * The short form of a change plan line (`formatPlan`): without the call list, and without the
+ * fingerprint bookkeeping every applied plan ends with.
+ */
+export function shortPlan(operations: readonly string[]): string[] {
+  return operations
+    .filter((line) => !/^~ modify LoadBalancer: fingerprint /.test(line))
+    .map((line) => line.replace(/ \[[A-Za-z, ]*\]$/, ''));
+}
+
+/** A stack ID (`mci/default/x`) as the narrator names objects (`mci default/x`). */
+export function stackSubject(stack: string): string {
+  const [kind, namespace, name] = stack.split('/');
+  return `${kind ?? '?'} ${namespace ?? ''}/${name ?? ''}`;
+}
+
+export interface NarrationOptions {
+  /**
+   * How long "deleted from the API server" waits for the object's DeletedLoadBalancer Event: the
+   * function removes the finalizer (the object goes) before it records the Event, and the two
+   * arrive on different watches.
+   */
+  holdDeletedMs?: number;
+}
+
+export class Narration {
+  private readonly seen = new Map<string, Watched>();
+  private readonly heldDeletions = new Map<string, { line: string; timer: NodeJS.Timeout }>();
+  private readonly holdMs: number;
+
+  constructor(
+    private readonly say: (line: string) => void,
+    options: NarrationOptions = {},
+  ) {
+    this.holdMs = options.holdDeletedMs ?? 1500;
+  }
+
+  object(phase: Phase, raw: KubeObject): void {
+    const obj = raw as Watched;
+    const key = subject(obj.kind, obj.metadata.namespace, obj.metadata.name);
+    const before = this.seen.get(key);
+    if (phase === 'DELETED') {
+      this.seen.delete(key);
+      this.holdDeletion(key, `${key}: deleted from the API server`);
+      return;
+    }
+    this.seen.set(key, obj);
+    if (phase === 'LISTED') {
+      // Kept from the last run: state, not news.
+      const addrs = addresses(obj);
+      const deleting = obj.metadata.deletionTimestamp ? ', being deleted' : '';
+      this.say(`${key}: in the API server${addrs ? ` (status.loadBalancer = ${addrs})` : ''}${deleting}`);
+      return;
+    }
+    if (!before) this.say(`${key}: ${phase === 'ADDED' ? 'seen' : 'changed'}`);
+    const fin = (o?: KubeObject) => o?.metadata.finalizers ?? [];
+    for (const f of fin(obj)) if (!fin(before).includes(f)) this.say(`${key}: finalizer ${f} added`);
+    for (const f of fin(before)) if (!fin(obj).includes(f)) this.say(`${key}: finalizer ${f} removed`);
+    if (obj.metadata.deletionTimestamp && !before?.metadata.deletionTimestamp)
+      this.say(`${key}: deletion requested`);
+    if (canonical(obj.status?.loadBalancer) !== canonical(before?.status?.loadBalancer)) {
+      this.say(`${key}: status.loadBalancer = ${addresses(obj) || '(empty)'}`);
+    }
+  }
+
+  /** A new or repeated Event (never one listed at start: those were told in an earlier run). */
+  event(e: CoreEvent): void {
+    const o = e.involvedObject ?? {};
+    const key = subject(o.kind, o.namespace, o.name);
+    const times = (e.count ?? 1) > 1 ? ` (x${e.count})` : '';
+    this.say(`event on ${key}: ${e.type} ${e.reason}: ${e.message}${times}`);
+    if (e.reason === 'DeletedLoadBalancer') this.releaseDeletion(key);
+  }
+
+  /** A structured log line of the functions; true when it was told (and need not be printed). */
+  log(entry: Record<string, unknown>): boolean {
+    const stack = typeof entry.stack === 'string' ? entry.stack : undefined;
+    if (!stack) return false;
+    if (entry.message === 'change plan' && Array.isArray(entry.operations)) {
+      const ops = shortPlan(entry.operations.map(String));
+      const key = stackSubject(stack);
+      if (ops.length === 0) this.say(`${key}: plan: no changes`);
+      else {
+        this.say(`${key}: plan (${ops.length} change${ops.length === 1 ? '' : 's'}):`);
+        for (const op of ops) this.say(`    ${op}`);
+      }
+      return true;
+    }
+    if (entry.message === 'stack unchanged') {
+      this.say(`${stackSubject(stack)}: plan: no changes (fingerprint matches)`);
+      return true;
+    }
+    return false;
+  }
+
+  /** Prints what is still held. */
+  flush(): void {
+    for (const key of [...this.heldDeletions.keys()]) this.releaseDeletion(key);
+  }
+
+  private holdDeletion(key: string, line: string): void {
+    this.releaseDeletion(key);
+    const timer = setTimeout(() => this.releaseDeletion(key), this.holdMs);
+    timer.unref();
+    this.heldDeletions.set(key, { line, timer });
+  }
+
+  private releaseDeletion(key: string): void {
+    const held = this.heldDeletions.get(key);
+    if (!held) return;
+    clearTimeout(held.timer);
+    this.heldDeletions.delete(key);
+    this.say(held.line);
+  }
+}

@@ -1,0 +1,171 @@
+/**
+ * Serves the topology page of `npm start` on 127.0.0.1, read-only: `/` (the page),
+ * `/topology.json` (every MultiClusterIngress and MultiClusterService of type LoadBalancer), and
+ * `/events` (server-sent events: `topology` whenever the picture changed). It list+watches the
+ * objects the pictures depend on and redraws when any changes, and every few seconds for what
+ * only AWS knows (a plan that is still being applied).
+ */
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { createKubeApi } from '../../lib/forwarder/kube-api.js';
+import { createMetrics } from '../../lib/forwarder/metrics.js';
+import { Reflector } from '../../lib/forwarder/reflector.js';
+import type { MultiClusterIngress, MultiClusterService } from '../../lib/karmada/types.js';
+import type { KubeClient } from '../../lib/kube/client.js';
+import { Resources } from '../../lib/kube/resources.js';
+import { silentLogger } from '../../lib/log/logger.js';
+import type { AwsProvider, AwsProviderConfig } from '../../lib/providers/aws/index.js';
+import { topologyOf } from '../../lib/topology/source.js';
+import type { Topology } from '../../lib/topology/types.js';
+import { TOPOLOGY_PAGE } from './topology-page.js';
+
+export interface TopologyServerOptions {
+  kubeConfig: KubeConfig;
+  kube: KubeClient;
+  config: AwsProviderConfig;
+  /** The AWS provider against the simulator: pending changes come from its plan. */
+  provider?: AwsProvider;
+  /** Shown on the page: where the figures come from. */
+  note: string;
+  port?: number;
+  /** How often what only AWS knows is looked at again (default 5 s). */
+  refreshMs?: number;
+}
+
+export interface TopologyServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+interface State {
+  version: number;
+  at: string;
+  note: string;
+  topologies: Topology[];
+}
+
+export async function startTopologyServer(options: TopologyServerOptions): Promise<TopologyServer> {
+  let state: State = { version: 0, at: new Date().toISOString(), note: options.note, topologies: [] };
+  const clients = new Set<ServerResponse>();
+  let computing: Promise<void> | undefined;
+  let again = false;
+
+  const compute = async (): Promise<void> => {
+    const [mcis, mcss] = await Promise.all([
+      options.kube.list<MultiClusterIngress>(Resources.MultiClusterIngress),
+      options.kube.list<MultiClusterService>(Resources.MultiClusterService),
+    ]);
+    const objects = [
+      ...mcis.items,
+      ...mcss.items.filter((m) => (m.spec?.types ?? []).includes('LoadBalancer')),
+    ].sort((a, b) =>
+      `${a.kind ?? ''}/${a.metadata.namespace ?? ''}/${a.metadata.name ?? ''}`.localeCompare(
+        `${b.kind ?? ''}/${b.metadata.namespace ?? ''}/${b.metadata.name ?? ''}`,
+      ),
+    );
+    const topologies: Topology[] = [];
+    for (const obj of objects) {
+      topologies.push(
+        await topologyOf(obj, {
+          kube: options.kube,
+          config: options.config,
+          ...(options.provider ? { provider: options.provider } : {}),
+        }),
+      );
+    }
+    if (JSON.stringify(topologies) === JSON.stringify(state.topologies) && state.version > 0) return;
+    state = { version: state.version + 1, at: new Date().toISOString(), note: options.note, topologies };
+    for (const res of clients) res.write(`event: topology\ndata: ${state.version}\n\n`);
+  };
+  /** One computation at a time; a change during one asks for another right after. */
+  const refresh = (): void => {
+    if (computing) {
+      again = true;
+      return;
+    }
+    computing = compute()
+      .catch(() => undefined)
+      .finally(() => {
+        computing = undefined;
+        if (again) {
+          again = false;
+          refresh();
+        }
+      });
+  };
+
+  const api = createKubeApi(options.kubeConfig);
+  const metrics = createMetrics({ defaultMetrics: false });
+  let debounce: NodeJS.Timeout | undefined;
+  const changed = (): void => {
+    if (debounce) return;
+    debounce = setTimeout(() => {
+      debounce = undefined;
+      refresh();
+    }, 100);
+  };
+  const reflectors = [
+    Resources.MultiClusterIngress,
+    Resources.MultiClusterService,
+    Resources.Service,
+    Resources.EndpointSlice,
+  ].map((type) => new Reflector({ type, api, metrics, logger: silentLogger, emit: changed }));
+  for (const r of reflectors) r.start();
+  const timer = setInterval(refresh, options.refreshMs ?? 5_000);
+  timer.unref();
+  refresh();
+
+  const server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    if (req.method !== 'GET') {
+      res.writeHead(405, { allow: 'GET' }).end('read-only\n');
+      return;
+    }
+    if (path === '/') {
+      res
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
+        .end(TOPOLOGY_PAGE);
+    } else if (path === '/topology.json') {
+      res
+        .writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' })
+        .end(JSON.stringify(state));
+    } else if (path === '/events') {
+      res.writeHead(200, {
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-store',
+        connection: 'keep-alive',
+      });
+      res.write(`event: topology\ndata: ${state.version}\n\n`);
+      clients.add(res);
+      req.on('close', () => clients.delete(res));
+    } else {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
+    }
+  });
+  // A keep-alive comment now and then, so idle proxies and browsers keep the stream open.
+  const ping = setInterval(() => {
+    for (const res of clients) res.write(': ping\n\n');
+  }, 15_000);
+  ping.unref();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    async close() {
+      clearInterval(timer);
+      clearInterval(ping);
+      if (debounce) clearTimeout(debounce);
+      for (const r of reflectors) r.stop();
+      for (const res of clients) res.end();
+      await computing;
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+}

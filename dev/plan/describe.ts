@@ -1,0 +1,171 @@
+/**
+ * The settings a planned call carries, in words, so the text plan shows what `--json` shows:
+ * certificates, SSL policies, redirects and other listener actions, rule conditions, health
+ * checks, targets and attributes. Tags are left out (the operation's detail names the keys).
+ */
+import type {
+  Action as SdkAction,
+  RuleCondition as SdkCondition,
+} from '@aws-sdk/client-elastic-load-balancing-v2';
+import type { Operation } from '../../lib/providers/aws/index.js';
+
+type PlannedCall = Operation['calls'][number];
+
+const PLACEHOLDER = /^\{\{arn:(.+)\}\}$/;
+
+/** A placeholder shows the stack resource it stands for; an ARN its readable tail. */
+export function shortArn(arn: string | undefined): string {
+  if (!arn) return '?';
+  const placeholder = PLACEHOLDER.exec(arn);
+  if (placeholder) return placeholder[1] ?? arn;
+  const tg = /:targetgroup\/([^/]+)\//.exec(arn);
+  if (tg) return tg[1] ?? arn;
+  return arn;
+}
+
+export function describeAction(a: SdkAction): string {
+  switch (a.Type) {
+    case 'forward': {
+      const groups = a.ForwardConfig?.TargetGroups;
+      if (a.TargetGroupArn || !groups) return `forward to ${shortArn(a.TargetGroupArn)}`;
+      return `forward to ${groups.map((g) => `${shortArn(g.TargetGroupArn)} (weight ${g.Weight ?? 1})`).join(', ')}`;
+    }
+    case 'redirect': {
+      const r = a.RedirectConfig;
+      const code = r?.StatusCode?.replace('HTTP_', '') ?? '';
+      return `redirect ${code} to ${r?.Protocol ?? '#{protocol}'}:${r?.Port ?? '#{port}'}`;
+    }
+    case 'fixed-response': {
+      const f = a.FixedResponseConfig;
+      return `fixed response ${f?.StatusCode ?? ''}${f?.ContentType ? ` ${f.ContentType}` : ''}`;
+    }
+    default:
+      return a.Type ?? 'unknown action';
+  }
+}
+
+export function describeCondition(c: SdkCondition): string {
+  const values = c.HostHeaderConfig?.Values ?? c.PathPatternConfig?.Values ?? c.Values ?? ([] as string[]);
+  const field = c.Field === 'host-header' ? 'host' : c.Field === 'path-pattern' ? 'path' : (c.Field ?? '?');
+  return `${field} ${values.join(' | ')}`;
+}
+
+function healthCheck(i: {
+  HealthCheckProtocol?: string | undefined;
+  HealthCheckPort?: string | undefined;
+  HealthCheckPath?: string | undefined;
+  HealthCheckIntervalSeconds?: number | undefined;
+  HealthCheckTimeoutSeconds?: number | undefined;
+  HealthyThresholdCount?: number | undefined;
+  UnhealthyThresholdCount?: number | undefined;
+  Matcher?: { HttpCode?: string | undefined; GrpcCode?: string | undefined } | undefined;
+}): string[] {
+  const parts: string[] = [];
+  if (i.HealthCheckProtocol !== undefined) parts.push(i.HealthCheckProtocol);
+  if (i.HealthCheckPath !== undefined) parts.push(i.HealthCheckPath);
+  if (i.HealthCheckPort !== undefined) parts.push(`port ${i.HealthCheckPort}`);
+  if (i.HealthCheckIntervalSeconds !== undefined) parts.push(`every ${i.HealthCheckIntervalSeconds}s`);
+  if (i.HealthCheckTimeoutSeconds !== undefined) parts.push(`timeout ${i.HealthCheckTimeoutSeconds}s`);
+  if (i.HealthyThresholdCount !== undefined || i.UnhealthyThresholdCount !== undefined)
+    parts.push(`healthy ${i.HealthyThresholdCount ?? '-'}/unhealthy ${i.UnhealthyThresholdCount ?? '-'}`);
+  if (i.Matcher?.HttpCode !== undefined) parts.push(`codes ${i.Matcher.HttpCode}`);
+  return parts.length > 0 ? [`health check ${parts.join(', ')}`] : [];
+}
+
+function listener(i: {
+  Certificates?: Array<{ CertificateArn?: string | undefined }> | undefined;
+  SslPolicy?: string | undefined;
+  DefaultActions?: SdkAction[] | undefined;
+}): string[] {
+  const lines: string[] = [];
+  for (const c of i.Certificates ?? []) lines.push(`default certificate ${c.CertificateArn ?? ''}`);
+  if (i.SslPolicy) lines.push(`SSL policy ${i.SslPolicy}`);
+  if (i.DefaultActions) lines.push(`default action: ${i.DefaultActions.map(describeAction).join(', then ')}`);
+  return lines;
+}
+
+function rule(i: {
+  Priority?: number | undefined;
+  Conditions?: SdkCondition[] | undefined;
+  Actions?: SdkAction[] | undefined;
+}): string[] {
+  const lines: string[] = [];
+  const when = (i.Conditions ?? []).map(describeCondition).join(' and ');
+  const then = (i.Actions ?? []).map(describeAction).join(', then ');
+  if (when || then)
+    lines.push(
+      `${i.Priority !== undefined ? `priority ${i.Priority}: ` : ''}if ${when || 'anything'} then ${then}`,
+    );
+  return lines;
+}
+
+function attributes(
+  list: Array<{ Key?: string | undefined; Value?: string | undefined }> | undefined,
+): string[] {
+  return (list ?? []).map((a) => `attribute ${a.Key ?? ''}=${a.Value ?? ''}`);
+}
+
+function targets(
+  sign: string,
+  list:
+    | Array<{ Id?: string | undefined; Port?: number | undefined; AvailabilityZone?: string | undefined }>
+    | undefined,
+): string[] {
+  const ids = (list ?? []).map(
+    (t) => `${t.Id ?? ''}:${t.Port ?? ''}${t.AvailabilityZone ? ` (zone ${t.AvailabilityZone})` : ''}`,
+  );
+  return ids.length > 0 ? [`targets ${sign} ${ids.join(', ')}`] : [];
+}
+
+/** What one planned call sets, one line per setting (nothing for deletions and tag calls). */
+export function describeCall(call: PlannedCall): string[] {
+  switch (call.action) {
+    case 'CreateLoadBalancer': {
+      const i = call.input;
+      return [
+        `subnets ${(i.Subnets ?? []).join(', ')}`,
+        ...(i.SecurityGroups?.length ? [`security groups ${i.SecurityGroups.join(', ')}`] : []),
+      ];
+    }
+    case 'SetSubnets':
+      return [`subnets ${(call.input.Subnets ?? []).join(', ')}`];
+    case 'SetSecurityGroups':
+      return [`security groups ${(call.input.SecurityGroups ?? []).join(', ')}`];
+    case 'ModifyLoadBalancerAttributes':
+    case 'ModifyTargetGroupAttributes':
+      return attributes(call.input.Attributes);
+    case 'CreateTargetGroup':
+      return [
+        `${call.input.Protocol ?? ''}:${call.input.Port ?? ''}, ${call.input.TargetType ?? ''} targets in ${call.input.VpcId ?? ''}`,
+        ...healthCheck(call.input),
+      ];
+    case 'ModifyTargetGroup':
+      return healthCheck(call.input);
+    case 'RegisterTargets':
+      return targets('+', call.input.Targets);
+    case 'DeregisterTargets':
+      return targets('-', call.input.Targets);
+    case 'CreateListener':
+    case 'ModifyListener':
+      return listener(call.input);
+    case 'AddListenerCertificates':
+      return (call.input.Certificates ?? []).map((c) => `+ certificate ${c.CertificateArn ?? ''}`);
+    case 'RemoveListenerCertificates':
+      return (call.input.Certificates ?? []).map((c) => `- certificate ${c.CertificateArn ?? ''}`);
+    case 'CreateRule':
+    case 'ModifyRule':
+      return rule(call.input);
+    case 'SetRulePriorities':
+      return (call.input.RulePriorities ?? []).map(
+        (p) => `priority ${p.Priority ?? ''} for ${shortArn(p.RuleArn)}`,
+      );
+    default:
+      return [];
+  }
+}
+
+/** The plan as text: each operation's line, then what its calls set, indented. */
+export function describePlan(plan: readonly Operation[], formatLine: (o: Operation) => string): string[] {
+  if (plan.length === 0) return ['no changes'];
+  return plan.flatMap((o) => [formatLine(o), ...o.calls.flatMap(describeCall).map((l) => `    ${l}`)]);
+}

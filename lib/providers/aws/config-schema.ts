@@ -1,0 +1,152 @@
+/**
+ * The JSON Schema of the aws provider's configuration file. Not loaded at run time:
+ * scripts/gen-validators.ts compiles it into lib/generated/aws-config-validator.js (and the
+ * tenant policy into tenant-policy-validator.js), so the bundles
+ * carry a small validator and no schema library. config.ts words the errors and checks what a
+ * schema cannot say well (the endpoint URL, reserved tag keys).
+ */
+const nonEmpty = { type: 'string', minLength: 1 } as const;
+
+/** IPv4 CIDR: four octets 0-255 and a prefix length 0-32. */
+export const CIDR_V4 =
+  '^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])/(?:3[0-2]|[12]?[0-9])$';
+// ownerId goes into a tag and the name hash: keep it a DNS label so it reads well everywhere.
+export const DNS_LABEL = '^[a-z0-9](?:[-a-z0-9]*[a-z0-9])?$';
+export const HTTP_CODES = '^[0-9]{3}(?:[-,][0-9]{3})*$';
+
+const healthCheck = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    path: { type: 'string', pattern: '^/' },
+    port: {
+      anyOf: [{ const: 'traffic-port' }, { type: 'integer', minimum: 1, maximum: 65535 }],
+    },
+    protocol: { enum: ['HTTP', 'HTTPS'] },
+    intervalSeconds: { type: 'integer', minimum: 5, maximum: 300 },
+    timeoutSeconds: { type: 'integer', minimum: 2, maximum: 120 },
+    healthyThresholdCount: { type: 'integer', minimum: 2, maximum: 10 },
+    unhealthyThresholdCount: { type: 'integer', minimum: 2, maximum: 10 },
+    matcher: { type: 'string', pattern: HTTP_CODES },
+  },
+} as const;
+
+const names = { type: 'array', items: { type: 'string', minLength: 1 } } as const;
+const keyPatterns = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { allow: names, deny: names },
+} as const;
+
+/** The JSON Schema of `tenantPolicy` (tenant-policy.ts reads it; its rules are described there). */
+export const TENANT_POLICY_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['rules'],
+  properties: {
+    rules: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['name'],
+        properties: {
+          name: { type: 'string', minLength: 1 },
+          ingressClasses: names,
+          namespaceSelector: {
+            type: 'object',
+            additionalProperties: false,
+            properties: {
+              matchLabels: { type: 'object', additionalProperties: { type: 'string' } },
+              matchExpressions: {
+                type: 'array',
+                items: {
+                  type: 'object',
+                  additionalProperties: false,
+                  required: ['key', 'operator'],
+                  properties: {
+                    key: { type: 'string', minLength: 1 },
+                    operator: { enum: ['In', 'NotIn', 'Exists', 'DoesNotExist'] },
+                    values: names,
+                  },
+                },
+              },
+            },
+          },
+          schemes: { type: 'array', items: { enum: ['internal', 'internet-facing'] } },
+          subnets: names,
+          securityGroups: names,
+          certificates: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['allowed'],
+            properties: {
+              allowed: {
+                type: 'array',
+                items: {
+                  type: 'object',
+                  additionalProperties: false,
+                  required: ['arn'],
+                  properties: { arn: { type: 'string', minLength: 1 }, names },
+                },
+              },
+              matchHosts: { type: 'boolean' },
+            },
+          },
+          sslPolicies: names,
+          attributes: keyPatterns,
+          tags: keyPatterns,
+          maxLoadBalancersPerNamespace: { type: 'integer', minimum: 0 },
+        },
+      },
+    },
+  },
+} as const;
+
+export const AWS_CONFIG_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['region', 'vpc', 'subnets', 'ownerId'],
+  properties: {
+    region: nonEmpty,
+    endpoint: { type: 'string' },
+    // The Resource Groups Tagging API's endpoint (local simulators; AWS's regional one when unset).
+    taggingEndpoint: { type: 'string' },
+    vpc: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['id', 'cidrs'],
+      properties: {
+        id: nonEmpty,
+        cidrs: { type: 'array', minItems: 1, items: { type: 'string', pattern: CIDR_V4 } },
+      },
+    },
+    subnets: { type: 'array', minItems: 1, items: nonEmpty },
+    securityGroups: { type: 'array', items: nonEmpty },
+    scheme: { enum: ['internal', 'internet-facing'] },
+    ownerId: { type: 'string', minLength: 1, maxLength: 63, pattern: DNS_LABEL },
+    defaultTags: {
+      type: 'object',
+      propertyNames: { minLength: 1, maxLength: 128 },
+      additionalProperties: { type: 'string', maxLength: 256 },
+    },
+    // LBC's --external-managed-tags: keys other tools set on our resources, never removed by us.
+    externalManagedTags: { type: 'array', items: { type: 'string', minLength: 1, maxLength: 128 } },
+    healthCheck,
+    maxAttempts: { type: 'integer', exclusiveMinimum: 0, maximum: 20 },
+    maxCallsPerSecond: { type: 'number', exclusiveMinimum: 0, maximum: 1000 },
+    dryRun: { type: 'boolean' },
+    // Its rules are checked by their own validator (TENANT_POLICY_CONFIG_SCHEMA below), which a
+    // container loads only when its configuration has a tenant policy.
+    tenantPolicy: { type: 'object' },
+  },
+} as const;
+
+/**
+ * The tenant policy's part of the configuration, validated over the whole file so that errors
+ * name their field from the file's root (`tenantPolicy.rules.0.name`), as the main schema's do.
+ */
+export const TENANT_POLICY_CONFIG_SCHEMA = {
+  type: 'object',
+  properties: { tenantPolicy: TENANT_POLICY_SCHEMA },
+} as const;

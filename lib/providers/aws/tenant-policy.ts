@@ -1,0 +1,314 @@
+/**
+ * Tenant guardrails: what the operator lets a MultiClusterIngress or MultiClusterService ask for,
+ * the way AWS Load Balancer Controller's IngressClassParams pins scheme, subnets and the rest.
+ * The policy is part of the provider configuration (`tenantPolicy`), a list of rules; a rule
+ * applies to the objects of its IngressClasses (MultiClusterIngress only) in the namespaces its
+ * label selector matches, and every rule that applies must hold. Each rule may:
+ * - pin or limit the scheme, the subnets and the security groups;
+ * - allow only listed certificates (ARN patterns), and require that a certificate's names
+ *   (declared next to it, no ACM call) cover the hosts of the listener's rules;
+ * - allow only listed SSL policies;
+ * - allow or deny load-balancer and target-group attributes and tag keys (key patterns);
+ * - cap the load balancers per namespace (the oldest objects keep theirs).
+ * The check runs on the model the build step produced, before anything is deployed; a violation
+ * is an InvalidObjectError naming the annotation and the rule, which the lifecycle reports as a
+ * Warning Event and LoadBalancerReady=False without a mutating AWS call. A value the annotation did
+ * not set is a default (the provider configuration's or LBC's), and the message says so.
+ *
+ * New kinds of limits (shared IngressGroups per namespace, say) are new optional fields of a rule
+ * and one more check function below.
+ */
+import { InvalidObjectError } from '../../errors.js';
+import type { IngressClass } from '../../karmada/types.js';
+import type { KubeClient } from '../../kube/client.js';
+import { DEFAULT_INGRESS_CLASS_ANNOTATION } from '../../karmada/constants.js';
+import { Resources } from '../../kube/resources.js';
+import type { KubeObject } from '../../kube/types.js';
+import { ALB_KEYS, NLB_KEYS, type CommonKeys } from './model/annotations/keys.js';
+import { LOAD_BALANCER_ID, resourcesOf, ResourceTypes, type Stack } from './model/types.js';
+import { RESERVED_TAG_KEYS } from './tagging.js';
+import { validateTenantPolicySchema } from '../../generated/tenant-policy-validator.js';
+import { configIssues } from '../config-issues.js';
+
+interface KeyPatterns {
+  allow?: string[];
+  deny?: string[];
+}
+
+interface LabelSelector {
+  matchLabels?: Record<string, string>;
+  matchExpressions?: Array<{
+    key: string;
+    operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist';
+    values?: string[];
+  }>;
+}
+
+export interface TenantRule {
+  /** Named in every violation message. */
+  name: string;
+  /** MultiClusterIngresses of these IngressClasses (by name); absent: every object. */
+  ingressClasses?: string[];
+  /** Objects in namespaces whose labels match; absent: every namespace. */
+  namespaceSelector?: LabelSelector;
+  schemes?: Array<'internal' | 'internet-facing'>;
+  subnets?: string[];
+  securityGroups?: string[];
+  /** ARN patterns (`*` wildcards), each with the DNS names the certificate covers. */
+  certificates?: { allowed: Array<{ arn: string; names?: string[] }>; matchHosts?: boolean };
+  sslPolicies?: string[];
+  attributes?: KeyPatterns;
+  tags?: KeyPatterns;
+  maxLoadBalancersPerNamespace?: number;
+}
+
+export interface TenantPolicy {
+  rules: TenantRule[];
+}
+
+/**
+ * What is wrong with the `tenantPolicy` of a configuration file (config.ts parses the rest),
+ * worded from the file's root: `tenantPolicy.rules.0.name: required`. Empty when it is valid.
+ */
+export function tenantPolicyIssues(configFile: unknown): string[] {
+  return configIssues(validateTenantPolicySchema, configFile, {});
+}
+
+/** The object a stack was built for, as the policy sees it. */
+export interface PolicySubject {
+  kind: 'MultiClusterIngress' | 'MultiClusterService';
+  metadata: KubeObject['metadata'];
+  /** MultiClusterIngress: spec.ingressClassName, or the default class it was served under. */
+  ingressClassName?: string;
+}
+
+/** What the checks read from Karmada, only when a rule needs it. */
+export interface PolicyReads {
+  namespaceLabels(namespace: string): Promise<Record<string, string> | undefined>;
+  /** The objects in the namespace that hold a load balancer of this provider, the subject included or not. */
+  loadBalancerHolders(namespace: string): Promise<KubeObject[]>;
+  /** The default IngressClass's name (for a MultiClusterIngress without ingressClassName). */
+  defaultIngressClassName(): Promise<string | undefined>;
+}
+
+/** Reads through the Karmada API: the Namespace, and MCIs/MCSs carrying one of `finalizers`. */
+export function kubePolicyReads(kube: KubeClient, finalizers: readonly string[]): PolicyReads {
+  return {
+    async namespaceLabels(namespace) {
+      const ns = await kube.get(Resources.Namespace, undefined, namespace);
+      return ns?.metadata.labels ?? (ns ? {} : undefined);
+    },
+    async loadBalancerHolders(namespace) {
+      const out: KubeObject[] = [];
+      for (const type of [Resources.MultiClusterIngress, Resources.MultiClusterService]) {
+        const list = await kube.list<KubeObject>(type, { namespace });
+        for (const o of list.items) {
+          if (o.metadata.deletionTimestamp) continue;
+          if ((o.metadata.finalizers ?? []).some((f) => finalizers.includes(f))) out.push(o);
+        }
+      }
+      return out;
+    },
+    async defaultIngressClassName() {
+      const defaults = (await kube.list<IngressClass>(Resources.IngressClass)).items.filter(
+        (c) => c.metadata.annotations?.[DEFAULT_INGRESS_CLASS_ANNOTATION] === 'true',
+      );
+      return defaults.length === 1 ? defaults[0]?.metadata.name : undefined;
+    },
+  };
+}
+
+/** `*` matches any run of characters; everything else literally. */
+export function patternMatches(pattern: string, value: string): boolean {
+  const re = new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`);
+  return re.test(value);
+}
+
+export function selectorMatches(selector: LabelSelector, labels: Readonly<Record<string, string>>): boolean {
+  for (const [k, v] of Object.entries(selector.matchLabels ?? {})) if (labels[k] !== v) return false;
+  for (const e of selector.matchExpressions ?? []) {
+    const has = Object.hasOwn(labels, e.key);
+    const value = labels[e.key];
+    const inValues = value !== undefined && (e.values ?? []).includes(value);
+    if (e.operator === 'In' && !inValues) return false;
+    if (e.operator === 'NotIn' && inValues) return false;
+    if (e.operator === 'Exists' && !has) return false;
+    if (e.operator === 'DoesNotExist' && has) return false;
+  }
+  return true;
+}
+
+/** A DNS name covered by a certificate name (`*.example.com` covers one label). */
+function covers(certName: string, host: string): boolean {
+  const n = certName.toLowerCase();
+  const h = host.toLowerCase();
+  if (!n.startsWith('*.')) return n === h;
+  const rest = h.slice(h.indexOf('.') + 1);
+  return h.includes('.') && rest === n.slice(2);
+}
+
+export class TenantPolicyError extends InvalidObjectError {
+  override name = 'TenantPolicyError';
+  /** `field`: the annotation at fault (or `metadata.namespace` for the namespace's cap). */
+  constructor(field: string, rule: string, message: string) {
+    super(`${message}: forbidden by tenant policy rule "${rule}"`, {
+      field,
+      reason: 'TenantPolicyViolation',
+    });
+  }
+}
+
+interface Check {
+  subject: PolicySubject;
+  stack: Stack;
+  rule: TenantRule;
+  keys: CommonKeys;
+  reads: PolicyReads;
+}
+
+/** `annotation <key> = "<value>"`, or that the value came from the provider configuration. */
+function origin(subject: PolicySubject, key: string, value: string): string {
+  return subject.metadata.annotations?.[key] !== undefined
+    ? `${JSON.stringify(value)} (annotation ${key})`
+    : `${JSON.stringify(value)} (a default: no annotation ${key} set it)`;
+}
+
+function violation(c: Check, key: string, value: string, what: string): TenantPolicyError {
+  return new TenantPolicyError(key, c.rule.name, `${what} ${origin(c.subject, key, value)} is not allowed`);
+}
+
+function keyAllowed(patterns: KeyPatterns, key: string): boolean {
+  if (patterns.deny?.some((p) => patternMatches(p, key))) return false;
+  return !patterns.allow || patterns.allow.some((p) => patternMatches(p, key));
+}
+
+const CHECKS: Array<(c: Check) => void | Promise<void>> = [
+  function scheme(c) {
+    const lb = loadBalancerOf(c.stack);
+    if (c.rule.schemes && lb && !c.rule.schemes.includes(lb.scheme))
+      throw violation(c, c.keys.scheme, lb.scheme, 'scheme');
+  },
+  function subnets(c) {
+    const lb = loadBalancerOf(c.stack);
+    for (const s of lb?.subnets ?? [])
+      if (c.rule.subnets && !c.rule.subnets.includes(s)) throw violation(c, c.keys.subnets, s, 'subnet');
+  },
+  function securityGroups(c) {
+    const lb = loadBalancerOf(c.stack);
+    for (const g of lb?.securityGroups ?? [])
+      if (c.rule.securityGroups && !c.rule.securityGroups.includes(g))
+        throw violation(c, c.keys.securityGroups, g, 'security group');
+  },
+  function certificatesAndSslPolicies(c) {
+    const listeners = resourcesOf(c.stack, ResourceTypes.Listener);
+    const rules = resourcesOf(c.stack, ResourceTypes.ListenerRule);
+    for (const l of listeners) {
+      const policy = l.spec.sslPolicy;
+      if (policy && c.rule.sslPolicies && !c.rule.sslPolicies.includes(policy))
+        throw violation(c, c.keys.sslPolicy, policy, 'SSL policy');
+      const allowed = c.rule.certificates;
+      if (!allowed || !l.spec.certificates?.length) continue;
+      const entries = l.spec.certificates.map((arn) => {
+        const entry = allowed.allowed.find((a) => patternMatches(a.arn, arn));
+        if (!entry) throw violation(c, c.keys.certificates, arn, 'certificate');
+        return entry;
+      });
+      if (!allowed.matchHosts) continue;
+      const hosts = rules
+        .filter((r) => r.spec.listener.$ref === l.id)
+        .flatMap((r) =>
+          r.spec.conditions.flatMap((cond) => (cond.field === 'host-header' ? cond.values : [])),
+        );
+      for (const host of hosts) {
+        if (!entries.some((e) => (e.names ?? []).some((n) => covers(n, host)))) {
+          throw new TenantPolicyError(
+            c.keys.certificates,
+            c.rule.name,
+            `host ${JSON.stringify(host)} is not among the names of the certificates ${l.spec.certificates.join(', ')} (annotation ${c.keys.certificates})`,
+          );
+        }
+      }
+    }
+  },
+  function attributes(c) {
+    const patterns = c.rule.attributes;
+    if (!patterns) return;
+    for (const key of Object.keys(loadBalancerOf(c.stack)?.attributes ?? {}))
+      if (!keyAllowed(patterns, key))
+        throw violation(c, c.keys.loadBalancerAttributes, key, 'load balancer attribute');
+    for (const tg of resourcesOf(c.stack, ResourceTypes.TargetGroup))
+      for (const key of Object.keys(tg.spec.attributes ?? {}))
+        if (!keyAllowed(patterns, key))
+          throw violation(c, c.keys.targetGroupAttributes, key, 'target group attribute');
+  },
+  function tags(c) {
+    const patterns = c.rule.tags;
+    if (!patterns) return;
+    for (const key of Object.keys(loadBalancerOf(c.stack)?.tags ?? {})) {
+      if (RESERVED_TAG_KEYS.includes(key)) continue;
+      if (!keyAllowed(patterns, key)) throw violation(c, c.keys.tags, key, 'tag key');
+    }
+  },
+  async function loadBalancersPerNamespace(c) {
+    const max = c.rule.maxLoadBalancersPerNamespace;
+    if (max === undefined) return;
+    const ns = c.subject.metadata.namespace ?? '';
+    const self = `${c.subject.kind}/${c.subject.metadata.name ?? ''}`;
+    const order = (o: KubeObject) =>
+      `${o.metadata.creationTimestamp ?? ''}|${o.kind ?? ''}/${o.metadata.name ?? ''}`;
+    const holders = (await c.reads.loadBalancerHolders(ns)).filter(
+      (o) => `${o.kind}/${o.metadata.name}` !== self,
+    );
+    // The oldest objects keep their load balancers; this one counts after every older holder.
+    const mine = `${c.subject.metadata.creationTimestamp ?? ''}|${self}`;
+    const older = holders.filter((o) => order(o) < mine).length;
+    if (older >= max) {
+      throw new TenantPolicyError(
+        'metadata.namespace',
+        c.rule.name,
+        `namespace ${ns} already has ${older} load balancer(s), the most it may have (${max})`,
+      );
+    }
+  },
+];
+
+function loadBalancerOf(stack: Stack) {
+  return resourcesOf(stack, ResourceTypes.LoadBalancer).find((r) => r.id === LOAD_BALANCER_ID)?.spec;
+}
+
+/** The rules that apply to the subject. */
+async function applicable(
+  policy: TenantPolicy,
+  subject: PolicySubject,
+  reads: PolicyReads,
+): Promise<TenantRule[]> {
+  const out: TenantRule[] = [];
+  let labels: Record<string, string> | undefined | null = null;
+  for (const rule of policy.rules) {
+    if (rule.ingressClasses) {
+      if (subject.kind !== 'MultiClusterIngress') continue;
+      const cls = subject.ingressClassName ?? (await reads.defaultIngressClassName());
+      if (!rule.ingressClasses.includes(cls ?? '')) continue;
+    }
+    if (rule.namespaceSelector) {
+      labels ??= (await reads.namespaceLabels(subject.metadata.namespace ?? '')) ?? {};
+      if (!selectorMatches(rule.namespaceSelector, labels)) continue;
+    }
+    out.push(rule);
+  }
+  return out;
+}
+
+/** Throws TenantPolicyError for the first rule the stack breaks; resolves when every applicable rule holds. */
+export async function checkTenantPolicy(
+  policy: TenantPolicy | undefined,
+  subject: PolicySubject,
+  stack: Stack,
+  reads: PolicyReads,
+): Promise<void> {
+  if (!policy?.rules.length) return;
+  const keys = subject.kind === 'MultiClusterIngress' ? ALB_KEYS : NLB_KEYS;
+  for (const rule of await applicable(policy, subject, reads)) {
+    for (const check of CHECKS) await check({ subject, stack, rule, keys, reads });
+  }
+}

@@ -1,0 +1,133 @@
+/**
+ * What an operator does next, for every Warning Event and every `LoadBalancerReady=False`
+ * condition: the message says what failed, then "Next: …" says how to get the object served.
+ * Reasons are the InvalidObjectError reasons of the reconcilers and providers, the lifecycle's own
+ * failure reasons, and the providers' announcements (`Replacing<Resource>`);
+ * test/unit/next-steps.test.ts reads lib/ and fails when a reason has no entry here.
+ */
+import {
+  CancelledError,
+  findCause,
+  OwnershipConflictError,
+  ProviderConfigError,
+  RetryLaterError,
+} from '../errors.js';
+
+const RECONCILED_ON_CHANGE = 'the object is reconciled again as soon as it changes';
+
+/** Reasons whose next step does not depend on the cause. */
+export const NEXT_STEPS: Readonly<Record<string, string>> = {
+  // Karmada's CRD validation (lib/karmada/validate.ts) and InvalidObjectError's default.
+  InvalidSpec: `fix the field named above in the object (kubectl edit); ${RECONCILED_ON_CHANGE}`,
+  InvalidAnnotation: `fix or remove the annotation named above (the README lists every key and its values); ${RECONCILED_ON_CHANGE}`,
+  LimitExceeded:
+    'stay within the ELBv2 quota named above: split the object, combine hosts or paths into fewer rules, or shorten the name; nothing was created in AWS',
+  ServiceNotFound:
+    'create the Service in the same namespace on the Karmada API server (or fix the name); the load balancer is built when it appears',
+  NoPorts: 'add a port to the Service, or list the ports to expose in spec.ports of the MultiClusterService',
+  ServicePortNotFound:
+    'use a port the Service defines (by number, or by name for an Ingress backend), or add it to the Service',
+  NotLoadBalancer: 'add LoadBalancer to spec.types to get a load balancer',
+  UnsupportedProtocol:
+    'NLB listeners are TCP or UDP: change the port`s protocol, or leave the port out of spec.ports',
+  UnsupportedBackend:
+    'use a service backend (service.name and service.port); resource backends are not supported',
+  InvalidBackend: `give the backend service.name and service.port (number or name); ${RECONCILED_ON_CHANGE}`,
+  InvalidPath:
+    'remove * and ? from Exact and Prefix paths, or use pathType ImplementationSpecific to pass an ELBv2 path pattern as it is',
+  UnregistrableTarget:
+    'only private addresses (RFC 1918, 100.64.0.0/10) can be IP targets: check the member cluster`s EndpointSlice for that Service (pods on public addresses cannot sit behind the load balancer)',
+  ReplacingLoadBalancer:
+    'the load balancer is recreated and its DNS name changes: point DNS records and clients at the new hostname in status.loadBalancer once the object is ready (revert the change named above to keep the old one)',
+  ReplacingTargetGroup:
+    'nothing to do: the new target group takes the targets and the old one is deleted once no listener uses it; expect a short gap while targets register',
+};
+
+/** Cause-dependent steps for the lifecycle's failure reasons, in the order they are checked. */
+const FAILURE_STEPS: Array<{ matches: (err: unknown) => boolean; step: string }> = [
+  {
+    matches: (err) => findCause(err, OwnershipConflictError) !== undefined,
+    step: 'a resource with the name this object needs exists in AWS without our ownership tags and is never touched: delete or rename it, or give the object another name with the load-balancer-name annotation',
+  },
+  {
+    matches: (err) => findCause(err, ProviderConfigError) !== undefined,
+    step: 'fix the provider configuration (CLOUD_CONFIG) and redeploy; `osls package` validates it before deploying',
+  },
+  {
+    matches: (err) => awsErrorName(err, /^(AccessDenied|UnauthorizedOperation|AuthFailure)/),
+    step: 'the functions` IAM role may not make the call named above: check that ownerId in the provider configuration equals the awsOwnerId parameter and redeploy; the policy only allows changes to resources tagged with it',
+  },
+  {
+    matches: (err) => awsErrorName(err, /^(CertificateNotFound|InvalidCertificate|UnsupportedCertificate)/),
+    step: 'check the certificate-arn annotation: the certificate must exist in ACM, in the load balancer`s Region, and be issued',
+  },
+  {
+    matches: (err) =>
+      awsErrorName(
+        err,
+        /^(SubnetNotFound|InvalidSubnet|InvalidSecurityGroup|InvalidScheme|AllocationIdNotFound)/,
+      ),
+    step: 'the subnets or security groups named above are wrong for this load balancer: fix the subnets/security-groups annotation or the provider configuration (one subnet per availability zone, in the configured VPC)',
+  },
+  {
+    matches: (err) => awsErrorName(err, /^TooMany/),
+    step: 'an AWS account quota is reached: delete unused load balancers or target groups, or ask AWS for a higher quota (Service Quotas, Elastic Load Balancing)',
+  },
+  {
+    matches: (err) => findCause(err, CancelledError) !== undefined,
+    step: 'the reconcile ran out of time and is retried automatically; if this repeats, raise the function timeout or lower the work per object',
+  },
+  {
+    matches: (err) => findCause(err, RetryLaterError) !== undefined,
+    step: 'transient: it is retried automatically after a backoff; act only if it persists (then see the ELBv2 throttling metric and lower the deployment`s elbv2CallsPerSecond, or look for another client using the same account`s ELBv2 API)',
+  },
+  {
+    matches: (err) => kubeStatus(err) === 403,
+    step: 'the functions` Kubernetes identity lacks a permission: apply infra/functions-rbac on the Karmada API server',
+  },
+];
+
+const FAILURE_DEFAULT =
+  'it is retried automatically with backoff; if it persists, the function`s log lines for this object (key namespace/name) carry the full error, and after 8 attempts the notification goes to the dead-letter queue';
+
+/** Reasons whose next step is chosen by the error that caused them. */
+export const FAILURE_REASONS = ['SyncLoadBalancerFailed', 'DeleteLoadBalancerFailed'] as const;
+
+/** The next step for a Warning reason, from its cause when it is one of the failure reasons. */
+export function nextStep(reason: string, cause?: unknown): string {
+  if ((FAILURE_REASONS as readonly string[]).includes(reason)) {
+    return FAILURE_STEPS.find((s) => s.matches(cause))?.step ?? FAILURE_DEFAULT;
+  }
+  return NEXT_STEPS[reason] ?? FAILURE_DEFAULT;
+}
+
+/** Events and conditions keep 1024 characters: the message gives way, the next step is kept whole. */
+const MAX_MESSAGE = 1024;
+
+/** `message` followed by what to do next. */
+export function withNextStep(reason: string, message: string, cause?: unknown): string {
+  const step = ` Next: ${nextStep(reason, cause)}.`;
+  const base = /[.!?]$/.test(message) ? message : `${message}.`;
+  const room = MAX_MESSAGE - step.length;
+  return (base.length > room ? `${base.slice(0, Math.max(0, room - 3))}...` : base) + step;
+}
+
+function awsErrorName(err: unknown, pattern: RegExp): boolean {
+  let cur: unknown = err;
+  for (let i = 0; i < 16 && cur != null; i++) {
+    const name = (cur as { name?: unknown }).name;
+    if (typeof name === 'string' && pattern.test(name)) return true;
+    cur = (cur as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+function kubeStatus(err: unknown): number | undefined {
+  let cur: unknown = err;
+  for (let i = 0; i < 16 && cur != null; i++) {
+    const code = (cur as { code?: unknown }).code;
+    if (typeof code === 'number') return code;
+    cur = (cur as { cause?: unknown }).cause;
+  }
+  return undefined;
+}

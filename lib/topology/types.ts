@@ -1,0 +1,105 @@
+/**
+ * The load-balancer topology of one MultiClusterIngress or MultiClusterService, as data a picture
+ * is drawn from (Mermaid for `npm run plan -- --graph`, the live page of `npm start`).
+ *
+ * Front doors → Regions → load balancers → listeners → rules → target groups → clusters → targets.
+ * Today an object has no front door and one Region with one load balancer; a Global Accelerator in
+ * front of one load balancer per Region is another `FrontDoor` whose `regions` name them, and
+ * more `regions`, with nothing else changed.
+ */
+
+export interface TopologyObject {
+  kind: 'MultiClusterIngress' | 'MultiClusterService';
+  namespace: string;
+  name: string;
+}
+
+export interface Topology {
+  object: TopologyObject;
+  /** A Global Accelerator or similar in front of the Regions' load balancers; none today. */
+  frontDoors: FrontDoor[];
+  regions: RegionNode[];
+  /** Clusters whose traffic is blocked (MCI `status.trafficBlockClusters`): no targets from them. */
+  blockedClusters: string[];
+  /** Set when the object builds no load balancer as it stands (an invalid spec): the reason. */
+  error?: string;
+}
+
+export interface FrontDoor {
+  id: string;
+  kind: string;
+  name: string;
+  /** Traffic share per Region (by `RegionNode.region`), in percent. */
+  regions: Array<{ region: string; weight: number }>;
+}
+
+export interface RegionNode {
+  region: string;
+  loadBalancers: LoadBalancerNode[];
+}
+
+/** What a change plan will do to a node: nothing, or create/modify/replace/delete it. */
+export type Pending = 'create' | 'modify' | 'replace' | 'delete' | undefined;
+
+export interface LoadBalancerNode {
+  id: string;
+  name: string;
+  type: 'application' | 'network';
+  scheme: 'internal' | 'internet-facing';
+  /** The address clients use (the object's status), once it has one. */
+  dnsName?: string;
+  pending?: Pending;
+  listeners: ListenerNode[];
+  targetGroups: TargetGroupNode[];
+}
+
+export interface ListenerNode {
+  id: string;
+  protocol: string;
+  port: number;
+  certificates: string[];
+  sslPolicy?: string;
+  defaultAction: ActionNode;
+  rules: RuleNode[];
+  pending?: Pending;
+}
+
+export interface RuleNode {
+  id: string;
+  priority: number;
+  conditions: Array<{ field: 'host' | 'path'; values: string[] }>;
+  action: ActionNode;
+  pending?: Pending;
+}
+
+export type ActionNode =
+  | { type: 'forward'; targetGroups: Array<{ id: string; weight: number }> }
+  | { type: 'redirect'; protocol: string; port: string; statusCode: string }
+  | { type: 'fixed-response'; statusCode: string };
+
+export interface TargetGroupNode {
+  id: string;
+  name: string;
+  protocol: string;
+  port: number;
+  healthCheck: string;
+  pending?: Pending;
+  clusters: ClusterNode[];
+}
+
+export interface ClusterNode {
+  name: string;
+  /** Share of the target group's registered targets, in percent (IP targets share traffic evenly). */
+  weight: number;
+  targets: TargetNode[];
+  /** Endpoints of this cluster that are not ready (terminating or failing): not registered. */
+  notReady: number;
+}
+
+export interface TargetNode {
+  id: string;
+  port: number;
+  /** `registered`; `registering` or `draining` while the plan adds or removes it. */
+  state: 'registered' | 'registering' | 'draining';
+  outsideVpc: boolean;
+}

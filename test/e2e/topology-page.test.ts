@@ -1,0 +1,131 @@
+/**
+ * The topology page of `npm start`, in a real headless browser (Debian's Chromium, driven by
+ * playwright-core): it draws the upstream scenario's load balancers, and redraws by itself when
+ * kubectl changes an MCI's rules and when a cluster's traffic is blocked.
+ *
+ * Chromium comes from `apt-get install chromium` (.ci/run installs it). Without it (or kubectl, or
+ * playwright-core) this test fails in CI and, elsewhere, says loudly that it did not run.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { npmStart } from './npm-start.support.js';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const inCi = Boolean(process.env.CI) && process.env.CI !== 'false';
+const hasChromium = existsSync(CHROMIUM);
+const hasKubectl = spawnSync('kubectl', ['version', '--client'], { stdio: 'ignore' }).status === 0;
+/** A node_modules older than package.json (npm ci not run since playwright-core was added). */
+const hasPlaywright = (() => {
+  try {
+    createRequire(import.meta.url).resolve('playwright-core');
+    return true;
+  } catch {
+    return false;
+  }
+})();
+const runs = (hasChromium && hasKubectl && hasPlaywright) || inCi;
+if (!runs) {
+  console.warn(
+    `topology page browser test NOT RUN: ${[
+      hasChromium ? '' : `no Chromium at ${CHROMIUM} (apt-get install chromium)`,
+      hasKubectl ? '' : 'no kubectl',
+      hasPlaywright ? '' : 'playwright-core is not installed (npm ci)',
+    ]
+      .filter(Boolean)
+      .join('; ')}`,
+  );
+}
+
+describe.skipIf(!runs)('npm start: the topology page in headless Chromium', () => {
+  it('draws the load balancers and follows kubectl changes live', async () => {
+    if (!hasChromium)
+      throw new Error(
+        `Chromium is not installed at ${CHROMIUM}: .ci/run installs it (apt-get install chromium)`,
+      );
+    if (!hasKubectl)
+      throw new Error('kubectl is not installed: .ci/run installs it (apt-get install kubernetes-client)');
+    const { chromium } = await import('playwright-core');
+    const state = mkdtempSync(join(tmpdir(), 'topology-page-'));
+    const app = npmStart(state, ['--fresh']);
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox'],
+    });
+    try {
+      const url = (await app.wait(/topology:\s+(\S+)/))[1]!;
+      const kubectl = app.kubectl;
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+
+      const page = await browser.newPage();
+      await page.goto(url);
+      const mci = page.locator('[data-object="mci default/minimal-ingress"]');
+      await mci.locator('[data-rule="80:*:Prefix:/testpath"]').waitFor({ timeout: 30_000 });
+      await expect.poll(() => mci.locator('[data-load-balancer]').count()).toBe(1);
+      expect(await mci.locator('[data-listener="HTTP:80"]').innerText()).toContain(
+        'default: fixed response 404',
+      );
+      // member1 has two ready endpoints, member2 one: two thirds and one third of the traffic.
+      expect(await mci.locator('[data-cluster="member1"]').getAttribute('data-weight')).toBe('66.7');
+      expect(await mci.locator('[data-cluster="member2"]').getAttribute('data-weight')).toBe('33.3');
+      expect(await mci.locator('[data-cluster="member2"] [data-target="10.2.0.21:8080"]').count()).toBe(1);
+      await page.locator('[data-object="mcs default/serve"] [data-listener="TCP:80"]').waitFor();
+
+      // kubectl changes the rule: the page redraws by itself (no reload).
+      const version = await page.locator('body').getAttribute('data-version');
+      await kubectl(
+        'patch',
+        'mci',
+        'minimal-ingress',
+        '--type',
+        'merge',
+        '-p',
+        JSON.stringify({
+          spec: {
+            rules: [
+              {
+                host: 'shop.example.com',
+                http: {
+                  paths: [
+                    {
+                      path: '/changed',
+                      pathType: 'Prefix',
+                      backend: { service: { name: 'serve', port: { number: 80 } } },
+                    },
+                  ],
+                },
+              },
+            ],
+          },
+        }),
+      );
+      const changed = mci.locator('[data-rule="80:shop.example.com:Prefix:/changed"]');
+      await changed.waitFor({ timeout: 30_000 });
+      expect(await changed.innerText()).toContain('host shop.example.com');
+      expect(await mci.locator('[data-rule="80:*:Prefix:/testpath"]').count()).toBe(0);
+      expect(await page.locator('body').getAttribute('data-version')).not.toBe(version);
+
+      // Karmada blocks member2's traffic: the functions drop its targets, the page shows it blocked.
+      await kubectl(
+        'patch',
+        'cluster',
+        'member2',
+        '--subresource=status',
+        '--type',
+        'merge',
+        '-p',
+        JSON.stringify({ status: { remedyActions: ['TrafficControl'] } }),
+      );
+      await mci.locator('[data-blocked-cluster="member2"]').waitFor({ timeout: 30_000 });
+      await expect.poll(() => mci.locator('[data-cluster="member2"]').count(), { timeout: 10_000 }).toBe(0);
+      expect(await mci.locator('[data-cluster="member1"]').getAttribute('data-weight')).toBe('100');
+    } finally {
+      await browser.close();
+      await app.stop();
+    }
+  }, 180_000);
+});

@@ -1,0 +1,132 @@
+/**
+ * Every Warning reason the code can produce has a next step for the operator. The reasons are read
+ * from lib/ itself: InvalidObjectError reasons (literal or constant, InvalidSpec when left out),
+ * the `'Warning', '<Reason>'` Events of the reconcilers, and the providers' `Replacing<Resource>`
+ * announcements for every resource a plan can replace.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  CancelledError,
+  InvalidObjectError,
+  OwnershipConflictError,
+  ProviderConfigError,
+  RetryLaterError,
+} from '../../lib/errors.js';
+import { KubeApiError } from '../../lib/kube/client.js';
+import { FAILURE_REASONS, NEXT_STEPS, nextStep, withNextStep } from '../../lib/reconcile/next-steps.js';
+
+const LIB = resolve(import.meta.dirname, '../../lib');
+
+function sources(dir: string): Array<{ file: string; text: string }> {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) return e.name === 'generated' ? [] : sources(path);
+    return e.name.endsWith('.ts') ? [{ file: path, text: readFileSync(path, 'utf8') }] : [];
+  });
+}
+
+/** The text of the call that starts at `start` (just after its opening parenthesis). */
+function callText(text: string, start: number): string {
+  let depth = 1;
+  let i = start;
+  while (i < text.length && depth > 0) {
+    if (text[i] === '(') depth++;
+    if (text[i] === ')') depth--;
+    i++;
+  }
+  return text.slice(start, i);
+}
+
+function warningReasons(): Map<string, string> {
+  const files = sources(LIB);
+  const constants = new Map<string, string>();
+  for (const { text } of files)
+    for (const m of text.matchAll(/\bconst ([A-Z][A-Z_]+) = '([A-Z][A-Za-z]+)'/g))
+      constants.set(m[1]!, m[2]!);
+  const found = new Map<string, string>();
+  for (const { file, text } of files) {
+    const where = file.slice(LIB.length + 1);
+    for (const m of text.matchAll(/new InvalidObjectError\(/g)) {
+      const call = callText(text, m.index + m[0].length);
+      const reason = /reason: (?:'([A-Za-z]+)'|([A-Z][A-Z_]+))/.exec(call);
+      const name = reason ? (reason[1] ?? constants.get(reason[2]!)) : 'InvalidSpec';
+      expect(name, `${where}: reason constant ${reason?.[2]} not found`).toBeDefined();
+      found.set(name!, where);
+    }
+    for (const m of text.matchAll(/'Warning',\s*'([A-Za-z]+)'/g)) found.set(m[1]!, where);
+    if (/announce\?\.\(`Replacing\$\{op\.resource\}`/.test(text)) {
+      for (const { file: f, text: t } of files)
+        for (const r of t.matchAll(/op: 'replace',\s*resource: '([A-Za-z]+)'/g))
+          found.set(`Replacing${r[1]}`, f.slice(LIB.length + 1));
+    }
+  }
+  return found;
+}
+
+describe('next steps', () => {
+  const reasons = warningReasons();
+
+  it('finds the reasons in lib/ (the scan itself works)', () => {
+    expect([...reasons.keys()]).toEqual(
+      expect.arrayContaining([
+        'InvalidSpec',
+        'InvalidAnnotation',
+        'LimitExceeded',
+        'ServiceNotFound',
+        'SyncLoadBalancerFailed',
+        'DeleteLoadBalancerFailed',
+        'ReplacingLoadBalancer',
+        'ReplacingTargetGroup',
+      ]),
+    );
+  });
+
+  it('has a next step for every Warning reason in lib/, and none for reasons that no longer exist', () => {
+    const covered = new Set([...Object.keys(NEXT_STEPS), ...FAILURE_REASONS]);
+    const missing = [...reasons].filter(([r]) => !covered.has(r)).map(([r, f]) => `${r} (${f})`);
+    expect(missing).toEqual([]);
+    expect([...covered].filter((r) => !reasons.has(r))).toEqual([]);
+  });
+
+  it('says what to do, not only what failed: each step is an instruction of its own', () => {
+    for (const step of Object.values(NEXT_STEPS)) {
+      expect(step.length).toBeGreaterThan(30);
+      expect(step).not.toMatch(/\.$/);
+    }
+    expect(new Set(Object.values(NEXT_STEPS)).size).toBe(Object.keys(NEXT_STEPS).length);
+  });
+
+  it('picks the step for a failure from its cause', () => {
+    const aws = (name: string) => Object.assign(new Error(`${name}: nope`), { name });
+    const wrapped = (cause: unknown) => new Error('Failed', { cause });
+    const cases: Array<[unknown, RegExp]> = [
+      [new OwnershipConflictError('exists, not ours'), /without our ownership tags.*load-balancer-name/],
+      [new ProviderConfigError('bad'), /fix the provider configuration/],
+      [wrapped(aws('AccessDenied')), /IAM role.*awsOwnerId/],
+      [aws('CertificateNotFoundException'), /certificate-arn annotation/],
+      [aws('SubnetNotFoundException'), /subnets or security groups/],
+      [aws('TooManyLoadBalancersException'), /account quota/],
+      [new CancelledError(), /ran out of time/],
+      [new RetryLaterError('throttled'), /transient: it is retried automatically/],
+      [new KubeApiError('forbidden', 403, 'Forbidden'), /infra\/functions-rbac/],
+      [new Error('something else'), /retried automatically with backoff.*dead-letter queue/],
+    ];
+    for (const [cause, step] of cases) {
+      for (const reason of FAILURE_REASONS) expect(nextStep(reason, cause)).toMatch(step);
+    }
+    // an invalid-object reason does not depend on the cause
+    expect(nextStep('ServiceNotFound', new OwnershipConflictError('x'))).toBe(NEXT_STEPS.ServiceNotFound);
+    expect(nextStep('ServiceNotFound', new InvalidObjectError('x'))).toMatch(/create the Service/);
+  });
+
+  it('appends the step after the message, and keeps it whole when the message is long', () => {
+    expect(withNextStep('NoPorts', 'Service "serve" has no ports to expose')).toBe(
+      `Service "serve" has no ports to expose. Next: ${NEXT_STEPS.NoPorts}.`,
+    );
+    const long = withNextStep('InvalidSpec', `invalid MultiClusterIngress: ${'x'.repeat(2000)}`);
+    expect(long.length).toBeLessThanOrEqual(1024);
+    expect(long.endsWith(`... Next: ${NEXT_STEPS.InvalidSpec}.`)).toBe(true);
+  });
+});
