@@ -50,7 +50,11 @@ export async function deployStack(
     const tagged = ctx.lookups?.takeTagged(ctx.owner.stackId) ?? (await findStackByTags(ctx));
     const fast =
       tagged && (await deployTargetsOnly(ctx, stack, fingerprint, tagged, options.dryRun === true));
-    if (fast) return fast;
+    if (fast) {
+      // The same line as the ELBv2 path's: operators (and the local narrator) read it as "nothing to do".
+      if (fast.skipped) ctx.logger.info('stack unchanged', { stack: stack.id, fingerprint });
+      return fast;
+    }
   }
   const found = await discover(ctx, {
     stack,
