@@ -39,5 +39,4 @@ async function budget({ resolveVariable }) {
   };
 }
 
- 
 module.exports = { budget, deploymentBudget, ratePeriodSeconds };

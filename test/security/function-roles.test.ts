@@ -222,21 +222,31 @@ describe('each function role holds only what its code calls', () => {
     }, 60_000);
   }
 
-  it('resync: reads fingerprint tags in bulk and sends to the queue, within its role', async () => {
+  it('resync: reads fingerprint tags in bulk (Tagging API, else ELBv2) and sends to the queue, within its role', async () => {
     const { handler } = await import('../../functions/resync.js');
-    const seen = await observe(() => handler({}, lambdaContext('resync')));
-    // DescribeTags only when load balancers of ours exist at that moment.
-    expect(sorted(seen)).toEqual(
-      expect.arrayContaining(['elasticloadbalancing:DescribeLoadBalancers', 'sqs:SendMessage']),
-    );
     expect(sorted(roleActions('resync'))).toEqual(
       sorted([
         'elasticloadbalancing:DescribeLoadBalancers',
         'elasticloadbalancing:DescribeTags',
         'sqs:SendMessage',
+        'tag:GetResources',
       ]),
     );
-    expect([...seen].filter((a) => !roleActions('resync').has(a))).toEqual([]);
+    // The Tagging API answers: no ELBv2 call at all.
+    const seen = await observe(() => handler({}, lambdaContext('resync')));
+    expect(sorted(seen)).toEqual(['sqs:SendMessage', 'tag:GetResources']);
+    // It fails: the same tags through ELBv2 (DescribeTags only when load balancers of ours exist).
+    sim.faults.failNext('GetResources', 2, { code: 'ThrottlingException' });
+    const fallback = await observe(() => handler({}, lambdaContext('resync')));
+    expect(sim.faults.pending('GetResources')).toBe(0);
+    expect(sorted(fallback)).toEqual(
+      expect.arrayContaining([
+        'elasticloadbalancing:DescribeLoadBalancers',
+        'sqs:SendMessage',
+        'tag:GetResources',
+      ]),
+    );
+    expect([...seen, ...fallback].filter((a) => !roleActions('resync').has(a))).toEqual([]);
   }, 60_000);
 
   it('sweep: lists and deletes orphans, exactly its role', async () => {

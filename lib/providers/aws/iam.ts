@@ -290,7 +290,8 @@ export const ELBV2_MUTATING_ACTIONS: readonly MutatingAction[] = [
  * object's deletion, deletes stacks: every action, and the Tagging API's read of a stack. `sweep` lists the owner's inventory and
  * deletes orphaned load balancers and target groups (lib/providers/aws/deploy/deletion.ts's
  * planDeletion emits nothing else): it can never create or change anything. `resync` reads every
- * load balancer's fingerprint tag in bulk (lib/providers/aws/fingerprints.ts): two Describe actions.
+ * load balancer's fingerprint tag in bulk (lib/providers/aws/fingerprints.ts): GetResources, or
+ * when the Tagging API fails, two Describe actions.
  */
 export type Elbv2Access = 'reconcile' | 'sweep' | 'resync';
 
@@ -303,7 +304,7 @@ export const ELBV2_ACCESS: Record<Elbv2Access, readonly ProviderAction[]> = {
     'DescribeTags',
     'DescribeTargetGroups',
   ],
-  resync: ['DescribeLoadBalancers', 'DescribeTags'],
+  resync: ['DescribeLoadBalancers', 'DescribeTags', 'GetResources'],
 };
 
 /** The statements for one access level; each keeps only the actions that level needs. */

@@ -43,18 +43,40 @@ export async function findStackByTags(
   ctx: Pick<DeployContext, 'tagging' | 'owner' | 'signal' | 'logger'>,
   tagging: ResourceGroupsTaggingAPIClient | undefined = ctx.tagging,
 ): Promise<TaggedStack | undefined> {
+  const found = await findByTags(
+    { ...ctx, tagging },
+    [
+      { Key: OWNER_TAG, Values: [ctx.owner.ownerId] },
+      { Key: STACK_TAG, Values: [ctx.owner.stackId] },
+    ],
+    RESOURCE_TYPES,
+  );
+  if (!found) return undefined;
+  return {
+    loadBalancers: found.filter((r) => r.kind === 'loadbalancer'),
+    targetGroups: found.filter((r) => r.kind === 'targetgroup'),
+  };
+}
+
+/**
+ * Every load balancer and target group carrying all of `filters`, 100 per GetResources page; or
+ * undefined when the Tagging API is not configured or failed (the caller then asks ELBv2).
+ */
+export async function findByTags(
+  ctx: Pick<DeployContext, 'tagging' | 'signal' | 'logger'>,
+  filters: Array<{ Key: string; Values: string[] }>,
+  resourceTypes: readonly string[],
+): Promise<Array<TaggedResource & { kind: 'loadbalancer' | 'targetgroup' }> | undefined> {
+  const { tagging } = ctx;
   if (!tagging) return undefined;
-  const out: TaggedStack = { loadBalancers: [], targetGroups: [] };
+  const out: Array<TaggedResource & { kind: 'loadbalancer' | 'targetgroup' }> = [];
   let token: string | undefined;
   try {
     do {
       const res = await tagging.send(
         new GetResourcesCommand({
-          TagFilters: [
-            { Key: OWNER_TAG, Values: [ctx.owner.ownerId] },
-            { Key: STACK_TAG, Values: [ctx.owner.stackId] },
-          ],
-          ResourceTypeFilters: RESOURCE_TYPES,
+          TagFilters: filters,
+          ResourceTypeFilters: [...resourceTypes],
           ResourcesPerPage: 100,
           ...(token ? { PaginationToken: token } : {}),
         }),
@@ -63,8 +85,7 @@ export async function findStackByTags(
       for (const m of res.ResourceTagMappingList ?? []) {
         const parsed = m.ResourceARN ? parseElbArn(m.ResourceARN) : undefined;
         if (!parsed || !m.ResourceARN) continue;
-        const entry = { arn: m.ResourceARN, name: parsed.name, tags: tagsToRecord(m.Tags) };
-        (parsed.kind === 'loadbalancer' ? out.loadBalancers : out.targetGroups).push(entry);
+        out.push({ arn: m.ResourceARN, name: parsed.name, kind: parsed.kind, tags: tagsToRecord(m.Tags) });
       }
       token = res.PaginationToken || undefined;
     } while (token);
