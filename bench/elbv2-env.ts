@@ -25,7 +25,10 @@ export interface Elbv2Env {
   sim: Elbv2Simulator;
   api: KubeApiServer;
   kube: KubeClient;
+  /** Every reconcile as a cold container makes it (no target cache): the figures. */
   provider: MultiClusterProvider;
+  /** The same provider as a warm container: its target cache kept between reconciles. */
+  warmProvider: MultiClusterProvider;
   close(): Promise<void>;
 }
 
@@ -51,21 +54,25 @@ export async function startElbv2Env(options: Elbv2EnvOptions): Promise<Elbv2Env>
   await seed(kube, options.objects);
   // The configuration file the function would read, so validation and defaults run as deployed;
   // the client is the simulator's (dummy credentials, no retry sleeps: no faults are injected).
-  const provider = new AwsProvider(
-    await parseAwsConfig(awsConfigFor(sim, { ownerId: 'bench' })),
-    { kube, logger: silentLogger },
-    {
-      client: elbv2ClientFor(sim, { maxAttempts: 3 }),
-      // The Tagging API as the functions use it (the simulator serves it from the same state).
-      tagging: taggingClientFor(sim),
-      deploy: { resourceInUseDelayMs: 10 },
-    },
-  );
+  const config = await parseAwsConfig(awsConfigFor(sim, { ownerId: 'bench' }));
+  const make = (warm: boolean) =>
+    new AwsProvider(
+      config,
+      { kube, logger: silentLogger },
+      {
+        client: elbv2ClientFor(sim, { maxAttempts: 3 }),
+        // The Tagging API as the functions use it (the simulator serves it from the same state).
+        tagging: taggingClientFor(sim),
+        deploy: { resourceInUseDelayMs: 10 },
+        ...(warm ? {} : { targetCache: { maxEntries: 0 } }),
+      },
+    );
   return {
     sim,
     api,
     kube,
-    provider,
+    provider: make(false),
+    warmProvider: make(true),
     async close() {
       await api.close();
       await sim.close();

@@ -2,7 +2,8 @@
  * Endpoint churn without rediscovering the stack: with the Resource Groups Tagging API (served by
  * the simulator on its real wire protocol), a reconcile whose structure is as recorded finds the
  * stack by tags, reads the changed groups' registered targets and changes only those. Driven as
- * the lifecycle drives the provider: get(), then update(), on one context.
+ * the lifecycle drives the provider: get(), then update(), on one context. A warm container (the
+ * last describe block) goes below that with its target cache.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { elbv2ClientFor, taggingClientFor } from '../../dev/elbv2-sim/index.js';
@@ -24,12 +25,17 @@ const slices = (member2: string[]) => [
   collectedSlice('member2', 'serve', { addresses: member2 }),
 ];
 
-async function setup(objects = [service('serve'), ...slices(['10.0.2.10'])]) {
+/** `warm`: the provider keeps its target cache between reconciles; otherwise each starts cold. */
+async function setup(objects = [service('serve'), ...slices(['10.0.2.10'])], { warm = false } = {}) {
   const e = (env = await startAwsEnv(objects));
   const provider = new AwsProvider(
     e.config,
     { kube: e.kube, logger: e.logger },
-    { client: elbv2ClientFor(e.sim, { retryDelayMs: 1 }), tagging: taggingClientFor(e.sim) },
+    {
+      client: elbv2ClientFor(e.sim, { retryDelayMs: 1 }),
+      tagging: taggingClientFor(e.sim),
+      ...(warm ? {} : { targetCache: { maxEntries: 0 } }),
+    },
   );
   /** One reconcile as the lifecycle makes it: get(), then update() or ensure(), one context. */
   const reconcile = async (obj: MultiClusterIngress | MultiClusterService) => {
@@ -155,5 +161,86 @@ describe('endpoint churn (NLB)', () => {
     const both = await measured(one);
     expect(both.elbv2).toEqual({ DescribeTargetHealth: 2, RegisterTargets: 2, AddTags: 1 });
     expect(e.state()).toStrictEqual(await e.expectedForMcs(one));
+  });
+});
+
+describe('endpoint churn on a warm container (its target cache)', () => {
+  it('after one change: each further one is its registration call and the record, nothing read', async () => {
+    const { e, measured } = await setup(undefined, { warm: true });
+    const mci = minimalIngress();
+    await measured(mci);
+    setSlice(e, ['10.0.2.10', '10.0.2.11']);
+    // The first change is cold: it reads the group once, then remembers what it registered.
+    expect((await measured(mci)).elbv2).toEqual({ DescribeTargetHealth: 1, RegisterTargets: 1, AddTags: 1 });
+
+    setSlice(e, ['10.0.2.10', '10.0.2.11', '10.0.2.12']);
+    const added = await measured(mci);
+    expect(added.elbv2).toEqual({ RegisterTargets: 1, AddTags: 1 });
+    // The one Tagging API call is get()'s status read, outside the ELBv2 budget.
+    expect(added.tagging).toBe(1);
+    expect(e.state()).toStrictEqual(await e.expectedForMci(mci));
+
+    setSlice(e, ['10.0.2.12']);
+    const removed = await measured(mci);
+    expect(removed.elbv2).toEqual({ DeregisterTargets: 1, AddTags: 1 });
+    expect(e.state()).toStrictEqual(await e.expectedForMci(mci));
+    expect((await measured(mci)).elbv2).toEqual({});
+  });
+
+  it('a stale memory never deregisters a desired target; a refused deregistration sends it to the truth', async () => {
+    const { e, measured } = await setup(undefined, { warm: true });
+    const mci = minimalIngress();
+    await measured(mci);
+    setSlice(e, ['10.0.2.10', '10.0.2.11']);
+    await measured(mci);
+    const tg = e.sim.snapshot().targetGroups[0]!;
+    // Behind this container's back: a remembered target deregistered, a stranger registered.
+    e.sim.state.deregisterTargets({
+      TargetGroupArn: tg.TargetGroupArn,
+      Targets: [{ Id: '10.0.2.11', Port: 8080 }],
+    });
+    e.sim.state.registerTargets({
+      TargetGroupArn: tg.TargetGroupArn,
+      Targets: [{ Id: '10.0.9.9', Port: 8080 }],
+    });
+
+    // The remembered-but-gone target leaves the desired set: its deregistration is refused
+    // (InvalidTarget), the memory is dropped, and the cold path diffs against DescribeTargetHealth.
+    setSlice(e, ['10.0.2.10']);
+    const r = await measured(mci);
+    expect(r.elbv2).toMatchObject({ DeregisterTargets: 2, DescribeTargetHealth: 1 });
+    expect(e.state()).toStrictEqual(await e.expectedForMci(mci));
+
+    // Whatever the memory says, every desired target stays registered through warm changes.
+    setSlice(e, ['10.0.2.10', '10.0.2.14']);
+    await measured(mci);
+    const registered = e.sim.snapshot().targets.map((t) => t.Id);
+    expect(registered).toEqual(expect.arrayContaining(['10.0.1.10', '10.0.1.11', '10.0.2.10', '10.0.2.14']));
+    expect(e.state()).toStrictEqual(await e.expectedForMci(mci));
+  });
+
+  it('forgets a stack whose structure changed or that was deleted', async () => {
+    const { e, provider, measured } = await setup(undefined, { warm: true });
+    const mci = minimalIngress();
+    await measured(mci);
+    setSlice(e, ['10.0.2.10', '10.0.2.11']);
+    await measured(mci);
+    const changed: MultiClusterIngress = {
+      ...mci,
+      spec: {
+        rules: [
+          { http: { paths: [path('/testpath', 'Prefix', 'serve', 80), path('/b', 'Prefix', 'serve', 80)] } },
+        ],
+      },
+    };
+    expect((await measured(changed)).elbv2.CreateRule).toBe(1);
+    setSlice(e, ['10.0.2.10', '10.0.2.15']);
+    // Cold again: the full path dropped what was remembered.
+    expect((await measured(changed)).elbv2).toMatchObject({ DescribeTargetHealth: 1 });
+
+    await provider.loadBalancer().ensureDeleted({ ...e.ctx, signal: new AbortController().signal }, changed);
+    expect(e.sim.snapshot().loadBalancers).toEqual([]);
+    await measured(changed);
+    expect(e.state()).toStrictEqual(await e.expectedForMci(changed));
   });
 });

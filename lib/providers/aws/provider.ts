@@ -41,6 +41,7 @@ import {
   type DeployOptions,
 } from './deploy/context.js';
 import { deleteStack } from './deploy/deletion.js';
+import { TargetCache, type TargetCacheOptions } from './deploy/target-cache.js';
 import { deployStack } from './deploy/deployer.js';
 import { findOwnedLoadBalancer } from './deploy/lookup.js';
 import type { Operation } from './deploy/operations.js';
@@ -64,6 +65,8 @@ export interface AwsProviderOptions {
   deploy?: Partial<DeployOptions>;
   /** The Karmada instance (instance.ts): every owner this provider acts as carries it. */
   instanceId?: string;
+  /** The warm container's target cache's bounds (target-cache.ts; maxEntries 0 turns it off). */
+  targetCache?: TargetCacheOptions;
 }
 
 /** What the AWS provider reports for either kind: the load balancer's DNS name. */
@@ -177,6 +180,7 @@ export class AwsBalancer<O> implements Balancer<O, AwsLoadBalancerStatus> {
   private async delete(ctx: ProviderContext, obj: Readonly<O>, dryRun: boolean): Promise<Operation[]> {
     // No model needed: deletion must work even when the spec no longer builds one.
     const dctx = this.provider.context(ctx, this.kind.owner(obj));
+    dctx.targetCache?.forget(dctx.owner.stackId);
     return deleteStack(
       dctx,
       {
@@ -215,6 +219,8 @@ export class AwsProvider implements MultiClusterProvider {
   /** Per reconcile (the lifecycle passes one ProviderContext to get() and then update()). */
   private readonly memos = new WeakMap<ProviderContext, LookupMemo>();
   private readonly kube: KubeClient;
+  /** Outlives reconciles: one per container (target-cache.ts). */
+  private readonly targetCache: TargetCache | undefined;
 
   constructor(
     readonly config: AwsProviderConfig,
@@ -222,6 +228,8 @@ export class AwsProvider implements MultiClusterProvider {
     private readonly options: AwsProviderOptions,
   ) {
     this.kube = deps.kube;
+    this.targetCache =
+      options.targetCache?.maxEntries === 0 ? undefined : new TargetCache(options.targetCache);
     if (config.maxCallsPerSecond !== undefined) {
       limitCallsPerSecond(options.client, new TokenBucket(config.maxCallsPerSecond));
     }
@@ -287,6 +295,7 @@ export class AwsProvider implements MultiClusterProvider {
       client: this.options.client,
       ...(this.options.tagging ? { tagging: this.options.tagging } : {}),
       lookups,
+      ...(this.targetCache ? { targetCache: this.targetCache } : {}),
       signal: ctx.signal,
       logger: ctx.logger.child({ provider: AWS_PROVIDER_NAME, stack: owner.stackId }),
       owner:

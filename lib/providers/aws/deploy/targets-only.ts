@@ -11,8 +11,9 @@
  * moment, so a desired target is never deregistered, whatever anything recorded or cached says.
  */
 import { createHash } from 'node:crypto';
-import type { TargetGroupSpec } from '../model/types.js';
-import { resourcesOf, ResourceTypes, type Stack } from '../model/types.js';
+import type { TargetDescription } from '@aws-sdk/client-elastic-load-balancing-v2';
+import type { TargetGroupSpec, TargetSpec } from '../model/types.js';
+import { LOAD_BALANCER_ID, resourcesOf, ResourceTypes, type Stack } from '../model/types.js';
 import { targetsFingerprint } from '../model/fingerprint.js';
 import { FINGERPRINT_TAG, isOwnedBy, recordToTags, TAG_PREFIX } from '../tagging.js';
 import { applyPlan } from './apply.js';
@@ -20,6 +21,7 @@ import type { DeployContext } from './context.js';
 import { describeTargets } from './describe.js';
 import type { Operation } from './operations.js';
 import type { TaggedStack } from './stack-tags.js';
+import type { CachedGroup, CachedStack } from './target-cache.js';
 import { liveTargets, planTargets } from './targets.js';
 
 /** On the load balancer: its DNS name, so that a status needs no DescribeLoadBalancers. */
@@ -55,6 +57,58 @@ export interface TargetsOnlyResult {
   /** Nothing changed at all: structure and every group's targets as recorded. */
   skipped: boolean;
   applied: boolean;
+  /** What a warm container may remember of the stack afterwards (target-cache.ts). */
+  remembered: CachedStack;
+}
+
+/**
+ * Where the targets-only deploy reads the stack: the Tagging API's answer (a cold container) or
+ * the target cache (a warm one). Either way the desired targets come from the stack alone.
+ */
+export interface StackView {
+  loadBalancer: {
+    arn: string;
+    dnsName: string;
+    fingerprint: string | undefined;
+    records: Record<string, string>;
+  };
+  groupArn(name: string): string | undefined;
+  /** A group's registered targets: remembered, or read from ELBv2 (DescribeTargetHealth). */
+  registered(name: string, arn: string): Promise<TargetDescription[]>;
+  /** Groups whose registered targets the view already holds (kept in what is remembered). */
+  known: Record<string, CachedGroup>;
+}
+
+const recordsOf = (tags: Readonly<Record<string, string>>) =>
+  Object.fromEntries(Object.entries(tags).filter(([k]) => k.startsWith(TARGETS_TAG_PREFIX)));
+
+/** The stack as the Tagging API shows it (undefined: its load balancer is not among ours there). */
+export function viewFromTags(ctx: DeployContext, lbName: string, tagged: TaggedStack): StackView | undefined {
+  const lb = tagged.loadBalancers.find((l) => l.name === lbName && isOwnedBy(l.tags, ctx.owner));
+  const dnsName = lb?.tags[DNS_NAME_TAG];
+  if (!lb || !dnsName) return undefined;
+  return {
+    loadBalancer: {
+      arn: lb.arn,
+      dnsName,
+      fingerprint: lb.tags[FINGERPRINT_TAG],
+      records: recordsOf(lb.tags),
+    },
+    groupArn: (name) => tagged.targetGroups.find((t) => t.name === name && isOwnedBy(t.tags, ctx.owner))?.arn,
+    registered: async (_name, arn) => liveTargets(await describeTargets(ctx, arn)),
+    known: {},
+  };
+}
+
+/** The stack as this container last left it (target-cache.ts says why that is safe). */
+export function viewFromCache(ctx: DeployContext, cached: CachedStack): StackView {
+  return {
+    loadBalancer: { ...cached.loadBalancer, fingerprint: cached.fingerprint, records: cached.records },
+    groupArn: (name) => cached.groups[name]?.arn,
+    registered: async (name, arn) =>
+      cached.groups[name]?.registered ?? liveTargets(await describeTargets(ctx, arn)),
+    known: cached.groups,
+  };
 }
 
 /**
@@ -65,33 +119,39 @@ export async function deployTargetsOnly(
   ctx: DeployContext,
   stack: Stack,
   fingerprint: string,
-  tagged: TaggedStack,
+  view: StackView,
   dryRun: boolean,
 ): Promise<TargetsOnlyResult | undefined> {
-  const [lbRes] = resourcesOf(stack, ResourceTypes.LoadBalancer);
-  if (!lbRes) return undefined;
-  const lb = tagged.loadBalancers.find((l) => l.name === lbRes.spec.name && isOwnedBy(l.tags, ctx.owner));
-  const dnsName = lb?.tags[DNS_NAME_TAG];
-  if (!lb || !dnsName || lb.tags[FINGERPRINT_TAG] !== fingerprint) return undefined;
+  const { loadBalancer: lb } = view;
+  if (lb.fingerprint !== fingerprint) return undefined;
   const wanted = targetRecordTags(stack);
   const groups = resourcesOf(stack, ResourceTypes.TargetGroup);
   if (Object.keys(wanted).length !== groups.length) return undefined;
   const changed = groups.filter(
-    (tg) => lb.tags[`${TARGETS_TAG_PREFIX}${tg.spec.name}`] !== wantedOf(wanted, tg),
+    (tg) => lb.records[`${TARGETS_TAG_PREFIX}${tg.spec.name}`] !== wantedOf(wanted, tg),
   );
-  if (changed.length === 0) return { dnsName, plan: [], skipped: true, applied: false };
+  const remembered: CachedStack = {
+    fingerprint,
+    loadBalancer: { arn: lb.arn, dnsName: lb.dnsName },
+    records: { ...lb.records },
+    groups: { ...view.known },
+  };
+  if (changed.length === 0)
+    return { dnsName: lb.dnsName, plan: [], skipped: true, applied: false, remembered };
 
   const plan: Operation[] = [];
   for (const tg of changed) {
-    const found = tagged.targetGroups.find((t) => t.name === tg.spec.name && isOwnedBy(t.tags, ctx.owner));
-    if (!found) return undefined; // not visible (yet) by tags: the full path finds it through ELBv2
-    const registered = liveTargets(await describeTargets(ctx, found.arn));
-    plan.push(...planTargets(tg.id, found.arn, tg.spec.targets, registered));
+    const arn = view.groupArn(tg.spec.name);
+    if (!arn) return undefined; // not visible (yet) by tags: the full path finds it through ELBv2
+    const registered = await view.registered(tg.spec.name, arn);
+    plan.push(...planTargets(tg.id, arn, tg.spec.targets, registered));
+    remembered.groups[tg.spec.name] = { arn, registered: tg.spec.targets.map(asRegistered) };
+    remembered.records[`${TARGETS_TAG_PREFIX}${tg.spec.name}`] = wantedOf(wanted, tg);
   }
   plan.push({
     op: 'modify',
     resource: 'LoadBalancer',
-    id: lbRes.id,
+    id: lbResourceId(stack),
     detail: `targets recorded for ${changed.map((t) => t.spec.name).join(', ')}`,
     calls: [
       {
@@ -111,9 +171,19 @@ export async function deployTargetsOnly(
     stack: stack.id,
     groups: changed.length,
   });
-  if (dryRun) return { dnsName, plan, skipped: false, applied: false };
+  if (dryRun) return { dnsName: lb.dnsName, plan, skipped: false, applied: false, remembered };
   await applyPlan(ctx, plan);
-  return { dnsName, plan, skipped: false, applied: true };
+  return { dnsName: lb.dnsName, plan, skipped: false, applied: true, remembered };
+}
+
+/** A desired target as ELBv2 then holds it (the zone only when we set one: `all` off the VPC). */
+function asRegistered(t: TargetSpec): TargetDescription {
+  return { Id: t.id, Port: t.port, ...(t.availabilityZone ? { AvailabilityZone: t.availabilityZone } : {}) };
+}
+
+function lbResourceId(stack: Stack): string {
+  const [lb] = resourcesOf(stack, ResourceTypes.LoadBalancer);
+  return lb?.id ?? LOAD_BALANCER_ID;
 }
 
 function wantedOf(wanted: Record<string, string>, tg: { spec: TargetGroupSpec }): string {
