@@ -146,7 +146,7 @@ describe('deployStack', () => {
     const tgTags = await tagsOf(tg?.TargetGroupArn);
     expect(Date.parse(tgTags[CREATED_AT_TAG] ?? '')).toBeGreaterThan(Date.now() - 60_000);
     expect(tgTags[INSTANCE_TAG]).toBeUndefined();
-    expect((await tagsOf(lb?.LoadBalancerArn))[FINGERPRINT_TAG]).toMatch(/^v1-/);
+    expect((await tagsOf(lb?.LoadBalancerArn))[FINGERPRINT_TAG]).toMatch(/^v2-/);
 
     sim.calls.reset();
     const again = await deployStack(ctx, stack);

@@ -18,6 +18,8 @@ import {
 } from '../../lib/providers/aws/deploy/target-group.js';
 import { diffTargets, liveTargets, planTargets } from '../../lib/providers/aws/deploy/targets.js';
 import { planRules } from '../../lib/providers/aws/deploy/rule-plan.js';
+import { DNS_NAME_TAG, TARGETS_TAG_PREFIX } from '../../lib/providers/aws/deploy/targets-only.js';
+import { targetsFingerprint } from '../../lib/providers/aws/model/fingerprint.js';
 import {
   loadBalancerResource,
   ResourceTypes,
@@ -983,6 +985,7 @@ describe('the stack plan', () => {
     ...emptyActual,
     loadBalancer: {
       lb: {
+        DNSName: 'lb.example',
         LoadBalancerArn: 'arn:lb',
         LoadBalancerName: 'k8s-lb',
         Type: 'network',
@@ -992,10 +995,17 @@ describe('the stack plan', () => {
       tags,
     },
   });
-  const fp = (v: string) => ({
+  const fp = (v: string, dns = 'lb.example') => ({
     action: 'AddTags',
-    input: { ResourceArns: ['arn:lb'], Tags: [{ Key: FINGERPRINT_TAG, Value: v }] },
+    input: {
+      ResourceArns: ['arn:lb'],
+      Tags: [
+        { Key: DNS_NAME_TAG, Value: dns },
+        { Key: FINGERPRINT_TAG, Value: v },
+      ],
+    },
   });
+  const recorded = (tags: Record<string, string>) => ({ [DNS_NAME_TAG]: 'lb.example', ...tags });
 
   it('refuses a stack without load balancer', () => {
     expect(() => planStack(stack([]), emptyActual, { ...pc, fingerprint: 'f' })).toThrow(
@@ -1004,14 +1014,26 @@ describe('the stack plan', () => {
   });
 
   it('nothing changed, fingerprint current: no operation', () => {
+    expect(
+      planStack(stack(), withLb(recorded({ [FINGERPRINT_TAG]: 'f' })), { ...pc, fingerprint: 'f' }),
+    ).toStrictEqual([]);
+    // Recorded, but without the DNS name: recorded again.
     expect(planStack(stack(), withLb({ [FINGERPRINT_TAG]: 'f' }), { ...pc, fingerprint: 'f' })).toStrictEqual(
-      [],
+      [
+        {
+          op: 'modify',
+          resource: 'LoadBalancer',
+          id: 'LoadBalancer',
+          detail: 'fingerprint f',
+          calls: [fp('f')],
+        },
+      ],
     );
   });
 
   it('nothing changed but another fingerprint: only the fingerprint is written', () => {
     expect(
-      planStack(stack(), withLb({ [FINGERPRINT_TAG]: 'old' }), { ...pc, fingerprint: 'f' }),
+      planStack(stack(), withLb(recorded({ [FINGERPRINT_TAG]: 'old' })), { ...pc, fingerprint: 'f' }),
     ).toStrictEqual([
       {
         op: 'modify',
@@ -1024,7 +1046,7 @@ describe('the stack plan', () => {
   });
 
   it('changes on a fingerprinted load balancer: invalidated first, written last', () => {
-    const ops = planStack(stack(), withLb({ [FINGERPRINT_TAG]: 'old', stray: '1' }), {
+    const ops = planStack(stack(), withLb(recorded({ [FINGERPRINT_TAG]: 'old', stray: '1' })), {
       ...pc,
       fingerprint: 'f',
     });
@@ -1034,7 +1056,12 @@ describe('the stack plan', () => {
         resource: 'LoadBalancer',
         id: 'LoadBalancer',
         detail: 'fingerprint invalidated until this deploy completes',
-        calls: [fp('pending')],
+        calls: [
+          {
+            action: 'AddTags',
+            input: { ResourceArns: ['arn:lb'], Tags: [{ Key: FINGERPRINT_TAG, Value: 'pending' }] },
+          },
+        ],
       },
       expect.objectContaining({ op: 'modify', detail: 'untag stray' }),
       {
@@ -1048,9 +1075,10 @@ describe('the stack plan', () => {
   });
 
   it('changes when the fingerprint is already pending or absent: no invalidation', () => {
-    for (const tags of [{ [FINGERPRINT_TAG]: 'pending', stray: '1' }, { stray: '1' }] as Array<
-      Record<string, string>
-    >) {
+    for (const tags of [
+      recorded({ [FINGERPRINT_TAG]: 'pending', stray: '1' }),
+      recorded({ stray: '1' }),
+    ] as Array<Record<string, string>>) {
       const ops = planStack(stack(), withLb(tags), { ...pc, fingerprint: 'f' });
       expect(ops.map((o) => o.detail)).toStrictEqual(['untag stray', 'fingerprint f']);
     }
@@ -1104,10 +1132,38 @@ describe('the stack plan', () => {
       DefaultActions: [{ TargetGroupArn: '{{arn:tg}}' }],
     });
     expect(ops[3]?.calls[0]?.input).toMatchObject({ TargetGroupArn: '{{arn:tg}}' });
+    // Recorded last: the DNS name (known once created), the fingerprint, each group's targets.
     expect(ops[4]?.calls[0]?.input).toStrictEqual({
       ResourceArns: ['{{arn:LoadBalancer}}'],
-      Tags: [{ Key: FINGERPRINT_TAG, Value: 'f' }],
+      Tags: [
+        { Key: DNS_NAME_TAG, Value: '{{dns:LoadBalancer}}' },
+        { Key: FINGERPRINT_TAG, Value: 'f' },
+        { Key: `${TARGETS_TAG_PREFIX}k8s-tg`, Value: targetsFingerprint([{ id: '10.0.0.1', port: 80 }]) },
+      ],
     });
+  });
+
+  it('records of target groups the stack no longer has are removed before the record is written', () => {
+    const ops = planStack(
+      stack(),
+      withLb(recorded({ [FINGERPRINT_TAG]: 'f', [`${TARGETS_TAG_PREFIX}k8s-gone`]: 'x' })),
+      { ...pc, fingerprint: 'f' },
+    );
+    expect(ops).toStrictEqual([
+      {
+        op: 'modify',
+        resource: 'LoadBalancer',
+        id: 'LoadBalancer',
+        detail: 'fingerprint f',
+        calls: [
+          {
+            action: 'RemoveTags',
+            input: { ResourceArns: ['arn:lb'], TagKeys: [`${TARGETS_TAG_PREFIX}k8s-gone`] },
+          },
+          fp('f'),
+        ],
+      },
+    ]);
   });
 
   it('kept target groups: their ARN in actions, their registered targets diffed', () => {

@@ -16,7 +16,11 @@ import type {
 } from '../../lib/karmada/types.js';
 import { albListenerResources, type Route } from '../../lib/providers/aws/model/alb-listeners.js';
 import { backendServiceNames, resolveBackend } from '../../lib/providers/aws/model/backends.js';
-import { canonicalJson, stackFingerprint } from '../../lib/providers/aws/model/fingerprint.js';
+import {
+  canonicalJson,
+  stackFingerprint,
+  targetsFingerprint,
+} from '../../lib/providers/aws/model/fingerprint.js';
 import { buildIngressStack, ingressLoadBalancerNames } from '../../lib/providers/aws/model/ingress.js';
 import { inAnyCidr, inCidr, parseIPv4 } from '../../lib/providers/aws/model/ip.js';
 import { checkLimits } from '../../lib/providers/aws/model/limits.js';
@@ -1073,6 +1077,41 @@ describe('the fingerprint’s canonical JSON', () => {
     const b = { resources: [], ownerId: 'o', id: 's' } as Stack;
     expect(stackFingerprint(b)).toBe(stackFingerprint(a));
     expect(stackFingerprint({ ...a, id: 't' })).not.toBe(stackFingerprint(a));
-    expect(stackFingerprint(a)).toMatch(/^v1-[0-9a-f]{40}$/);
+    expect(stackFingerprint(a)).toMatch(/^v2-[0-9a-f]{40}$/);
+  });
+});
+
+describe('the targets fingerprint', () => {
+  const a = { id: '10.0.0.1', port: 80 };
+  const b = { id: '10.0.0.2', port: 80 };
+  it('is the same in any order, 32 hex digits', () => {
+    expect(targetsFingerprint([a, b])).toBe(targetsFingerprint([b, a]));
+    expect(targetsFingerprint([a, b])).toMatch(/^[0-9a-f]{32}$/);
+  });
+
+  it.each([
+    { name: 'another port', other: [{ ...a, port: 81 }, b] },
+    { name: 'zone all', other: [{ ...a, availabilityZone: 'all' as const }, b] },
+    { name: 'a target less', other: [a] },
+    { name: 'another address', other: [{ ...a, id: '10.0.0.3' }, b] },
+  ])('changes with $name', ({ other }) => {
+    expect(targetsFingerprint(other)).not.toBe(targetsFingerprint([a, b]));
+  });
+
+  it('a stack’s fingerprint leaves the targets out (they have their own)', () => {
+    const stack = buildServiceStack({
+      mcs: mcs(),
+      service: service('serve'),
+      endpointSlices: [collectedSlice('member1', 'serve', { addresses: ['10.0.1.1'] })],
+      config,
+    });
+    const moved = buildServiceStack({
+      mcs: mcs(),
+      service: service('serve'),
+      endpointSlices: [collectedSlice('member1', 'serve', { addresses: ['10.0.1.2'] })],
+      config,
+    });
+    expect(stackFingerprint(moved)).toBe(stackFingerprint(stack));
+    expect(stackFingerprint({ ...stack, id: 'other' })).not.toBe(stackFingerprint(stack));
   });
 });
