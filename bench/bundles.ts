@@ -27,6 +27,7 @@ const CLIENTS = {
   secretsManager: { pkg: '@aws-sdk/client-secrets-manager', label: 'Secrets Manager' },
   ssm: { pkg: '@aws-sdk/client-ssm', label: 'SSM' },
   sqs: { pkg: '@aws-sdk/client-sqs', label: 'SQS' },
+  tagging: { pkg: '@aws-sdk/client-resource-groups-tagging-api', label: 'Tagging API' },
 } as const;
 type Client = keyof typeof CLIENTS;
 
@@ -46,22 +47,22 @@ const DEPLOYED: Record<string, Start> = {
   sqs: {
     label: 'aws provider, kubeconfig secret',
     lazy: [AWS_PROVIDER, SECRETS_MANAGER],
-    clients: ['elbv2', 'secretsManager'],
+    clients: ['elbv2', 'tagging', 'secretsManager'],
   },
   invoke: {
     label: 'aws provider, kubeconfig secret',
     lazy: [AWS_PROVIDER, SECRETS_MANAGER],
-    clients: ['elbv2', 'secretsManager'],
+    clients: ['elbv2', 'tagging', 'secretsManager'],
   },
   http: {
     label: 'aws provider, kubeconfig secret',
     lazy: [AWS_PROVIDER, SECRETS_MANAGER],
-    clients: ['elbv2', 'secretsManager'],
+    clients: ['elbv2', 'tagging', 'secretsManager'],
   },
   sweep: {
     label: 'aws provider, kubeconfig secret',
     lazy: [AWS_PROVIDER, SECRETS_MANAGER],
-    clients: ['elbv2', 'secretsManager'],
+    clients: ['elbv2', 'tagging', 'secretsManager'],
   },
   // No provider: it only lists objects and queues notifications.
   resync: {
@@ -73,8 +74,12 @@ const DEPLOYED: Record<string, Start> = {
 
 /** The other ways the sqs function can start: the optional SSM path, and a kubeconfig file (local runs). */
 const OTHER_STARTS: Start[] = [
-  { label: 'aws provider, kubeconfig parameter (SSM)', lazy: [AWS_PROVIDER, SSM], clients: ['elbv2', 'ssm'] },
-  { label: 'aws provider, kubeconfig file', lazy: [AWS_PROVIDER], clients: ['elbv2'] },
+  {
+    label: 'aws provider, kubeconfig parameter (SSM)',
+    lazy: [AWS_PROVIDER, SSM],
+    clients: ['elbv2', 'tagging', 'ssm'],
+  },
+  { label: 'aws provider, kubeconfig file', lazy: [AWS_PROVIDER], clients: ['elbv2', 'tagging'] },
 ];
 
 interface Built {

@@ -53,6 +53,8 @@ export const LBC = {
   nlbNoOpResync: 'LBC 7 warm / 10 cold',
   nlbPortAdded: 'LBC 13 warm (7 + CreateTargetGroup, CreateListener, 2 attribute reads, TGB 2)',
   nlbEndpoints: 'LBC 1 (RegisterTargets; +1 DescribeTargetHealth cold)',
+  nlbEndpoints2:
+    'LBC 2 warm / 4 cold (one TargetGroupBinding per group: RegisterTargets each, + DescribeTargetHealth each cold)',
   nlbDelete: 'LBC 5 warm / 6 cold target cache',
 } as const;
 
@@ -74,6 +76,7 @@ interface Balancer<T> {
 
 async function measure(env: Elbv2Env, group: string, step: Step): Promise<Figure> {
   env.sim.calls.reset();
+  env.sim.taggingCalls.reset();
   let note: string | void;
   try {
     note = await step.run();
@@ -88,9 +91,12 @@ async function measure(env: Elbv2Env, group: string, step: Step): Promise<Figure
   }
   const byAction = callsByAction(env.sim);
   const total = totalCalls(byAction);
+  // Not ELBv2 calls (another API, its own rate limit), shown beside them.
+  const tagging = env.sim.taggingCalls.total();
+  const taggingNote = tagging ? `; + Tagging API GetResources ${tagging}` : '';
   return {
     group,
-    name: `${step.name} (${breakdown(byAction, firstSeenOrder(env.sim)) || 'no calls'})${note ?? ''}`,
+    name: `${step.name} (${breakdown(byAction, firstSeenOrder(env.sim)) || 'no ELBv2 calls'}${taggingNote})${note ?? ''}`,
     value: total,
     unit: 'calls',
     ...(step.target !== undefined ? { target: `≤ ${step.target}`, met: total <= step.target } : {}),
@@ -183,6 +189,7 @@ function albSteps(env: Elbv2Env, lb: LoadBalancer): Step[] {
     {
       name: "ALB one cluster's endpoints changed",
       anchor: LBC.albEndpoints,
+      target: 3,
       run: async () => {
         await changeMember2Endpoints(env, ['10.2.0.21', '10.2.0.22']);
         await reconcile(lb, mci, false);
@@ -224,6 +231,15 @@ function nlbSteps(env: Elbv2Env, maybeLb: MCSLoadBalancer | undefined): Step[] {
       run: () => reconcile(lb, mcs, true),
     },
     {
+      name: "NLB (1 port) one cluster's endpoints changed",
+      anchor: LBC.nlbEndpoints,
+      target: 3,
+      run: async () => {
+        await changeMember2Endpoints(env, ['10.2.0.21', '10.2.0.22']);
+        await reconcile(lb, mcs, false);
+      },
+    },
+    {
       name: 'NLB one port added',
       anchor: LBC.nlbPortAdded,
       run: async () => {
@@ -236,8 +252,9 @@ function nlbSteps(env: Elbv2Env, maybeLb: MCSLoadBalancer | undefined): Step[] {
       },
     },
     {
-      name: "NLB one cluster's endpoints changed",
-      anchor: LBC.nlbEndpoints,
+      // Two ports at this point (the step before added one): two target groups change.
+      name: "NLB (2 ports) one cluster's endpoints changed",
+      anchor: LBC.nlbEndpoints2,
       run: async () => {
         await changeMember2Endpoints(env, ['10.2.0.21', '10.2.0.22', '10.2.0.23']);
         await reconcile(lb, mcs, false);

@@ -6,7 +6,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startElbv2Simulator, elbv2ClientFor, type Elbv2Simulator } from '../dev/elbv2-sim/index.js';
+import {
+  startElbv2Simulator,
+  elbv2ClientFor,
+  taggingClientFor,
+  type Elbv2Simulator,
+} from '../dev/elbv2-sim/index.js';
 import { startKubeApiServer, type KubeApiServer } from '../dev/kube-apiserver/index.js';
 import { awsConfigFor, seed } from '../dev/local/pipeline.js';
 import { createKubeClient, loadKubeConfig } from '../lib/kube/client-node.js';
@@ -20,7 +25,10 @@ export interface Elbv2Env {
   sim: Elbv2Simulator;
   api: KubeApiServer;
   kube: KubeClient;
+  /** Every reconcile as a cold container makes it (no target cache): the figures. */
   provider: MultiClusterProvider;
+  /** The same provider as a warm container: its target cache kept between reconciles. */
+  warmProvider: MultiClusterProvider;
   close(): Promise<void>;
 }
 
@@ -46,16 +54,25 @@ export async function startElbv2Env(options: Elbv2EnvOptions): Promise<Elbv2Env>
   await seed(kube, options.objects);
   // The configuration file the function would read, so validation and defaults run as deployed;
   // the client is the simulator's (dummy credentials, no retry sleeps: no faults are injected).
-  const provider = new AwsProvider(
-    parseAwsConfig(awsConfigFor(sim, { ownerId: 'bench' })),
-    { kube, logger: silentLogger },
-    { client: elbv2ClientFor(sim, { maxAttempts: 3 }), deploy: { resourceInUseDelayMs: 10 } },
-  );
+  const config = await parseAwsConfig(awsConfigFor(sim, { ownerId: 'bench' }));
+  const make = (warm: boolean) =>
+    new AwsProvider(
+      config,
+      { kube, logger: silentLogger },
+      {
+        client: elbv2ClientFor(sim, { maxAttempts: 3 }),
+        // The Tagging API as the functions use it (the simulator serves it from the same state).
+        tagging: taggingClientFor(sim),
+        deploy: { resourceInUseDelayMs: 10 },
+        ...(warm ? {} : { targetCache: { maxEntries: 0 } }),
+      },
+    );
   return {
     sim,
     api,
     kube,
-    provider,
+    provider: make(false),
+    warmProvider: make(true),
     async close() {
       await api.close();
       await sim.close();

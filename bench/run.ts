@@ -13,6 +13,7 @@ import { benchLatency } from './latency.js';
 import { benchMutation } from './mutation.js';
 import { consoleTable, markdownTable, type Figure } from './report.js';
 import { benchResync } from './resync.js';
+import { benchScale } from './scale.js';
 
 const BENCHES: Record<string, () => Promise<Figure[]>> = {
   latency: () => benchLatency(),
@@ -23,6 +24,8 @@ const BENCHES: Record<string, () => Promise<Figure[]>> = {
   mutation: () => benchMutation(),
   // BENCH_RESYNC_N=100 for a quick look (the figure is 1,000); BENCH_RESYNC_BUDGET_S caps
   // each pass's wall time (default 150 s, 0 = measure every MCI however long it takes).
+  // 10,000 MCIs (BENCH_SCALE_N overrides it): bulk resync, deep and drift passes, steady state, memory.
+  scale: () => benchScale(Number(process.env.BENCH_SCALE_N) || undefined),
   resync: () =>
     benchResync(
       Number(process.env.BENCH_RESYNC_N) || undefined,

@@ -106,7 +106,7 @@ writeFileSync(
 narrator.watch(pipeline.kubeConfig);
 await seed(pipeline.kube, upstreamScenario());
 const simulator = pipeline.elbv2;
-const awsConfig = parseAwsConfig(simulator ? awsConfigFor(simulator) : simulatorConfigText('local'));
+const awsConfig = await parseAwsConfig(simulator ? awsConfigFor(simulator) : simulatorConfigText('local'));
 const topology = await startTopologyServer({
   kubeConfig: pipeline.kubeConfig,
   kube: pipeline.kube,

@@ -11,7 +11,7 @@ import { Ajv } from 'ajv';
 // A CommonJS module: under NodeNext its default import is `module.exports`, whose `default` is the function.
 import standalone from 'ajv/dist/standalone/index.js';
 import { parse } from 'yaml';
-import { AWS_CONFIG_SCHEMA } from '../lib/providers/aws/config-schema.js';
+import { AWS_CONFIG_SCHEMA, TENANT_POLICY_CONFIG_SCHEMA } from '../lib/providers/aws/config-schema.js';
 import { FAKE_CONFIG_SCHEMA } from '../lib/providers/fake/config-schema.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -26,6 +26,12 @@ export const CONFIG_VALIDATORS = {
     name: 'validateAwsConfigSchema',
     file: 'lib/providers/aws/config-schema.ts',
     schema: AWS_CONFIG_SCHEMA,
+  },
+  // Loaded only by a container whose configuration has a tenant policy (tenant-policy.ts).
+  'tenant-policy-validator': {
+    name: 'validateTenantPolicySchema',
+    file: 'lib/providers/aws/config-schema.ts',
+    schema: TENANT_POLICY_CONFIG_SCHEMA,
   },
   'fake-config-validator': {
     name: 'validateFakeConfigSchema',

@@ -43,7 +43,7 @@ const SIMULATOR_CONFIG = simulatorConfigText('plan-preview');
 
 type Target = MultiClusterIngress | MultiClusterService;
 
-function readConfig(path: string | undefined, simulator: boolean): AwsProviderConfig {
+async function readConfig(path: string | undefined, simulator: boolean): Promise<AwsProviderConfig> {
   if (path === undefined && !simulator) {
     throw new UsageError('give the provider configuration with --config cloud.yaml, or use --simulator');
   }
@@ -59,7 +59,7 @@ function readConfig(path: string | undefined, simulator: boolean): AwsProviderCo
     }
   }
   try {
-    return parseAwsConfig(text);
+    return await parseAwsConfig(text);
   } catch (err) {
     throw new UsageError(`--config ${path ?? '(simulator defaults)'}: ${errorMessage(err)}`);
   }
@@ -88,7 +88,7 @@ async function main(): Promise<number> {
   if (targets.length === 0) {
     throw new UsageError(`${positionals.join(', ')}: no MultiClusterIngress or MultiClusterService in it`);
   }
-  const config = readConfig(values.config, values.simulator);
+  const config = await readConfig(values.config, values.simulator);
 
   let kube: KubeClient;
   if (values.kubeconfig) {

@@ -1,5 +1,6 @@
 import { ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
 import type { ElasticLoadBalancingV2ClientConfig } from '@aws-sdk/client-elastic-load-balancing-v2';
+import { ResourceGroupsTaggingAPIClient } from '@aws-sdk/client-resource-groups-tagging-api';
 
 export interface SimClientOptions {
   /** SDK maxAttempts (default 3, the SDK's own default). */
@@ -52,5 +53,15 @@ export function elbv2ClientFor(
       ? { retryStrategy: fixedDelayRetryStrategy(maxAttempts, options.retryDelayMs) }
       : {}),
     ...options.config,
+  });
+}
+
+/** A real Resource Groups Tagging API client pointed at the simulator (which serves it too). */
+export function taggingClientFor(sim: { url: string; region: string }): ResourceGroupsTaggingAPIClient {
+  return new ResourceGroupsTaggingAPIClient({
+    endpoint: sim.url,
+    region: sim.region,
+    credentials: { accessKeyId: 'AKIDSIMULATOR', secretAccessKey: 'simulator-secret' },
+    maxAttempts: 2,
   });
 }

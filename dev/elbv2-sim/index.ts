@@ -9,7 +9,7 @@ import { SimPersistence, savedIdSeed } from './persist.js';
 import { Elbv2State } from './state/index.js';
 import type { Elbv2Snapshot } from './state/index.js';
 
-export { elbv2ClientFor } from './client.js';
+export { elbv2ClientFor, taggingClientFor } from './client.js';
 export type { SimClientOptions } from './client.js';
 export { DEFAULT_LIMITS, HOSTED_ZONE_IDS, SIM_ACCOUNT_ID, SIM_NETWORK, SIM_REGION } from './config.js';
 export type { BehaviourOptions, SimLimits, SimNetwork, SimSubnet, TargetHealthOptions } from './config.js';
@@ -49,6 +49,8 @@ export interface Elbv2Simulator {
   readonly state: Elbv2State;
   readonly faults: Faults;
   readonly calls: CallCounters;
+  /** Calls to the Resource Groups Tagging API it also serves (not ELBv2 calls). */
+  readonly taggingCalls: CallCounters;
   snapshot(): Elbv2Snapshot;
   close(): Promise<void>;
 }
@@ -63,12 +65,14 @@ export async function startElbv2Simulator(options: Elbv2SimulatorOptions = {}): 
   persistence?.load();
   const faults = new Faults(seed, options.faults);
   const calls = new CallCounters();
+  const taggingCalls = new CallCounters();
   const host = options.host ?? '127.0.0.1';
   const server = await startServer(
     {
       state,
       faults,
       calls,
+      taggingCalls,
       ...(persistence
         ? { afterCall: (action: string) => !action.startsWith('Describe') && persistence.changed() }
         : {}),
@@ -87,6 +91,7 @@ export async function startElbv2Simulator(options: Elbv2SimulatorOptions = {}): 
     state,
     faults,
     calls,
+    taggingCalls,
     snapshot: () => state.snapshot(),
     close: () =>
       new Promise<void>((resolve, reject) => {

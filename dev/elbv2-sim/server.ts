@@ -1,4 +1,5 @@
 import { createServer } from 'node:http';
+import { TAGGING_TARGET_PREFIX, TaggingError, taggingRequest } from './tagging.js';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { CallCounters } from './calls.js';
 import { SimError } from './errors.js';
@@ -12,6 +13,8 @@ export interface ServerDeps {
   state: Elbv2State;
   faults: Faults;
   calls: CallCounters;
+  /** The Resource Groups Tagging API's calls (tagging.ts), counted apart from ELBv2's. */
+  taggingCalls: CallCounters;
   /** Told after the state has served an action (successfully or not): persistence saves then. */
   afterCall?: (action: string) => void;
 }
@@ -46,6 +49,52 @@ function invoke(state: Elbv2State, action: string, params: QueryParams): unknown
   return method(params.decode(shape));
 }
 
+/** A Resource Groups Tagging API request: JSON in, JSON out, the same fault dice as ELBv2. */
+async function handleTagging(
+  deps: ServerDeps,
+  target: string,
+  body: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+  requestId: string,
+): Promise<void> {
+  const operation = target.slice(TAGGING_TARGET_PREFIX.length);
+  const json = (status: number, payload: unknown) => {
+    const text = JSON.stringify(payload);
+    res.writeHead(status, {
+      'content-type': 'application/x-amz-json-1.1',
+      'content-length': Buffer.byteLength(text),
+      'x-amzn-requestid': requestId,
+    });
+    res.end(text);
+  };
+  const decision = deps.faults.decide(operation);
+  const latency = deps.faults.latencyFor(operation);
+  if (latency > 0) await sleep(latency);
+  if (decision.kind === 'drop' || decision.kind === 'dropAfterCommit') {
+    deps.taggingCalls.record(operation, 'fault', { fault: decision.fault });
+    req.socket.destroy();
+    return;
+  }
+  if (decision.kind === 'error') {
+    deps.taggingCalls.record(operation, 'fault', { fault: decision.fault, code: decision.code });
+    // The Tagging API names its throttling error differently from ELBv2.
+    const type = decision.code === 'Throttling' ? 'ThrottledException' : decision.code;
+    json(decision.status, { __type: type, message: decision.message });
+    return;
+  }
+  try {
+    const result = taggingRequest(deps.state, target, body);
+    deps.taggingCalls.record(operation, 'ok');
+    json(200, result);
+  } catch (err) {
+    const e =
+      err instanceof TaggingError ? err : new TaggingError('InternalServiceException', String(err), 500);
+    deps.taggingCalls.record(operation, 'error', { code: e.type });
+    json(e.status, { __type: e.type, message: e.message });
+  }
+}
+
 export function startServer(deps: ServerDeps, host: string, port: number): Promise<Server> {
   let requestSeq = 0;
   const send = (res: ServerResponse, status: number, body: string, requestId: string) => {
@@ -65,6 +114,11 @@ export function startServer(deps: ServerDeps, host: string, port: number): Promi
     } catch (err) {
       const e = err instanceof SimError ? err : new SimError('InternalFailure', String(err), 500);
       send(res, e.status, errorXml(e, requestId), requestId);
+      return;
+    }
+    const target = req.headers['x-amz-target'];
+    if (typeof target === 'string' && target.startsWith(TAGGING_TARGET_PREFIX)) {
+      await handleTagging(deps, target, body, req, res, requestId);
       return;
     }
     const query = req.url?.includes('?') ? req.url.slice(req.url.indexOf('?') + 1) : '';

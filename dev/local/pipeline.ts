@@ -144,6 +144,7 @@ export function awsConfigFor(sim: Elbv2Simulator, extra: Record<string, unknown>
     {
       region: sim.region,
       endpoint: sim.url,
+      taggingEndpoint: sim.url,
       ownerId: 'local',
       vpc: { id: sim.network.vpcId, cidrs: [sim.network.vpcCidr] },
       subnets: sim.network.subnets.filter((s) => !s.public).map((s) => s.subnetId),

@@ -39,5 +39,4 @@ async function budget({ resolveVariable }) {
   };
 }
 
-// eslint-disable-next-line no-undef -- CommonJS: osls loads this file with require()
 module.exports = { budget, deploymentBudget, ratePeriodSeconds };

@@ -1,11 +1,11 @@
 /**
  * One IAM role per function, each holding only what that function's code calls:
  *
- * | function          | ELBv2                     | queue                                   |
- * | sqs               | reconcile (every action)  | consume (event source) + delay (retry)  |
- * | invoke, http      | reconcile (every action)  | -                                       |
- * | resync            | none                      | send                                    |
- * | sweep             | sweep (list + delete)     | -                                       |
+ * | function     | ELBv2 (and the Tagging API)                                    | queue                                  |
+ * | sqs          | reconcile: every action, and tag:GetResources                  | consume (event source) + delay (retry) |
+ * | invoke, http | reconcile: every action, and tag:GetResources                  | -                                      |
+ * | resync       | tag:GetResources, or DescribeLoadBalancers + DescribeTags      | send                                   |
+ * | sweep        | sweep: list + delete                                           | -                                      |
  *
  * Every role also reads the kubeconfig (exactly the configured secret, or the SSM parameter and
  * the KMS decryption SSM does for it) and writes its own log group. test/security/function-roles

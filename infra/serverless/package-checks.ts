@@ -42,7 +42,7 @@ export interface CloudConfigParams {
   awsOwnerId: string;
 }
 
-export function checkCloudConfig(p: CloudConfigParams): void {
+export async function checkCloudConfig(p: CloudConfigParams): Promise<void> {
   const parse = CONFIG_PARSERS[p.provider];
   if (!parse) {
     throw new PackageCheckError(
@@ -75,7 +75,7 @@ export function checkCloudConfig(p: CloudConfigParams): void {
   }
   let parsed: unknown;
   try {
-    parsed = parse(readFileSync(file, 'utf8'));
+    parsed = await parse(readFileSync(file, 'utf8'));
   } catch (err) {
     throw new PackageCheckError(`cloudConfig "${p.cloudConfig}" is invalid: ${errorMessage(err)}`);
   }

@@ -58,7 +58,7 @@ export default class PackageChecksPlugin {
     const custom = service.custom ?? {};
     try {
       checks.checkNoSecrets(serviceDir);
-      checks.checkCloudConfig({ serviceDir, ...custom.packageChecks });
+      await checks.checkCloudConfig({ serviceDir, ...custom.packageChecks });
       const vpc = checks.lambdaVpc(
         custom.lambdaVpc?.subnetIds ?? '',
         custom.lambdaVpc?.securityGroupIds ?? '',

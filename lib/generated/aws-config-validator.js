@@ -53,7 +53,7 @@ vErrors.push(err3);
 errors++;
 }
 for(const key0 in data){
-if(!(func2.call({"region":true,"endpoint":true,"vpc":true,"subnets":true,"securityGroups":true,"scheme":true,"ownerId":true,"defaultTags":true,"externalManagedTags":true,"healthCheck":true,"maxAttempts":true,"maxCallsPerSecond":true,"dryRun":true,"tenantPolicy":true}, key0))){
+if(!(func2.call({"region":true,"endpoint":true,"taggingEndpoint":true,"vpc":true,"subnets":true,"securityGroups":true,"scheme":true,"ownerId":true,"defaultTags":true,"externalManagedTags":true,"healthCheck":true,"maxAttempts":true,"maxCallsPerSecond":true,"dryRun":true,"tenantPolicy":true}, key0))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
 vErrors = [err4];
@@ -101,11 +101,9 @@ vErrors.push(err7);
 errors++;
 }
 }
-if(data.vpc !== undefined){
-let data2 = data.vpc;
-if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.id === undefined){
-const err8 = {instancePath:instancePath+"/vpc",keyword:"required",params:{missingProperty: "id"}};
+if(data.taggingEndpoint !== undefined){
+if(typeof data.taggingEndpoint !== "string"){
+const err8 = {instancePath:instancePath+"/taggingEndpoint",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -114,8 +112,12 @@ vErrors.push(err8);
 }
 errors++;
 }
-if(data2.cidrs === undefined){
-const err9 = {instancePath:instancePath+"/vpc",keyword:"required",params:{missingProperty: "cidrs"}};
+}
+if(data.vpc !== undefined){
+let data3 = data.vpc;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.id === undefined){
+const err9 = {instancePath:instancePath+"/vpc",keyword:"required",params:{missingProperty: "id"}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -124,9 +126,8 @@ vErrors.push(err9);
 }
 errors++;
 }
-for(const key1 in data2){
-if(!((key1 === "id") || (key1 === "cidrs"))){
-const err10 = {instancePath:instancePath+"/vpc",keyword:"additionalProperties",params:{additionalProperty: key1}};
+if(data3.cidrs === undefined){
+const err10 = {instancePath:instancePath+"/vpc",keyword:"required",params:{missingProperty: "cidrs"}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -135,12 +136,9 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-if(data2.id !== undefined){
-let data3 = data2.id;
-if(typeof data3 === "string"){
-if(data3.length < 1){
-const err11 = {instancePath:instancePath+"/vpc/id",keyword:"minLength",params:{limit: 1}};
+for(const key1 in data3){
+if(!((key1 === "id") || (key1 === "cidrs"))){
+const err11 = {instancePath:instancePath+"/vpc",keyword:"additionalProperties",params:{additionalProperty: key1}};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -150,8 +148,11 @@ vErrors.push(err11);
 errors++;
 }
 }
-else {
-const err12 = {instancePath:instancePath+"/vpc/id",keyword:"type",params:{type: "string"}};
+if(data3.id !== undefined){
+let data4 = data3.id;
+if(typeof data4 === "string"){
+if(data4.length < 1){
+const err12 = {instancePath:instancePath+"/vpc/id",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -161,11 +162,8 @@ vErrors.push(err12);
 errors++;
 }
 }
-if(data2.cidrs !== undefined){
-let data4 = data2.cidrs;
-if(Array.isArray(data4)){
-if(data4.length < 1){
-const err13 = {instancePath:instancePath+"/vpc/cidrs",keyword:"minItems",params:{limit: 1}};
+else {
+const err13 = {instancePath:instancePath+"/vpc/id",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -174,12 +172,12 @@ vErrors.push(err13);
 }
 errors++;
 }
-const len0 = data4.length;
-for(let i0=0; i0<len0; i0++){
-let data5 = data4[i0];
-if(typeof data5 === "string"){
-if(!pattern0.test(data5)){
-const err14 = {instancePath:instancePath+"/vpc/cidrs/" + i0,keyword:"pattern",params:{pattern: "^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])/(?:3[0-2]|[12]?[0-9])$"}};
+}
+if(data3.cidrs !== undefined){
+let data5 = data3.cidrs;
+if(Array.isArray(data5)){
+if(data5.length < 1){
+const err14 = {instancePath:instancePath+"/vpc/cidrs",keyword:"minItems",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -188,9 +186,12 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-else {
-const err15 = {instancePath:instancePath+"/vpc/cidrs/" + i0,keyword:"type",params:{type: "string"}};
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+let data6 = data5[i0];
+if(typeof data6 === "string"){
+if(!pattern0.test(data6)){
+const err15 = {instancePath:instancePath+"/vpc/cidrs/" + i0,keyword:"pattern",params:{pattern: "^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])/(?:3[0-2]|[12]?[0-9])$"}};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -200,9 +201,8 @@ vErrors.push(err15);
 errors++;
 }
 }
-}
 else {
-const err16 = {instancePath:instancePath+"/vpc/cidrs",keyword:"type",params:{type: "array"}};
+const err16 = {instancePath:instancePath+"/vpc/cidrs/" + i0,keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -214,7 +214,7 @@ errors++;
 }
 }
 else {
-const err17 = {instancePath:instancePath+"/vpc",keyword:"type",params:{type: "object"}};
+const err17 = {instancePath:instancePath+"/vpc/cidrs",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -224,11 +224,9 @@ vErrors.push(err17);
 errors++;
 }
 }
-if(data.subnets !== undefined){
-let data6 = data.subnets;
-if(Array.isArray(data6)){
-if(data6.length < 1){
-const err18 = {instancePath:instancePath+"/subnets",keyword:"minItems",params:{limit: 1}};
+}
+else {
+const err18 = {instancePath:instancePath+"/vpc",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -237,12 +235,12 @@ vErrors.push(err18);
 }
 errors++;
 }
-const len1 = data6.length;
-for(let i1=0; i1<len1; i1++){
-let data7 = data6[i1];
-if(typeof data7 === "string"){
+}
+if(data.subnets !== undefined){
+let data7 = data.subnets;
+if(Array.isArray(data7)){
 if(data7.length < 1){
-const err19 = {instancePath:instancePath+"/subnets/" + i1,keyword:"minLength",params:{limit: 1}};
+const err19 = {instancePath:instancePath+"/subnets",keyword:"minItems",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -251,9 +249,12 @@ vErrors.push(err19);
 }
 errors++;
 }
-}
-else {
-const err20 = {instancePath:instancePath+"/subnets/" + i1,keyword:"type",params:{type: "string"}};
+const len1 = data7.length;
+for(let i1=0; i1<len1; i1++){
+let data8 = data7[i1];
+if(typeof data8 === "string"){
+if(data8.length < 1){
+const err20 = {instancePath:instancePath+"/subnets/" + i1,keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -263,9 +264,8 @@ vErrors.push(err20);
 errors++;
 }
 }
-}
 else {
-const err21 = {instancePath:instancePath+"/subnets",keyword:"type",params:{type: "array"}};
+const err21 = {instancePath:instancePath+"/subnets/" + i1,keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -275,15 +275,9 @@ vErrors.push(err21);
 errors++;
 }
 }
-if(data.securityGroups !== undefined){
-let data8 = data.securityGroups;
-if(Array.isArray(data8)){
-const len2 = data8.length;
-for(let i2=0; i2<len2; i2++){
-let data9 = data8[i2];
-if(typeof data9 === "string"){
-if(data9.length < 1){
-const err22 = {instancePath:instancePath+"/securityGroups/" + i2,keyword:"minLength",params:{limit: 1}};
+}
+else {
+const err22 = {instancePath:instancePath+"/subnets",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -293,8 +287,15 @@ vErrors.push(err22);
 errors++;
 }
 }
-else {
-const err23 = {instancePath:instancePath+"/securityGroups/" + i2,keyword:"type",params:{type: "string"}};
+if(data.securityGroups !== undefined){
+let data9 = data.securityGroups;
+if(Array.isArray(data9)){
+const len2 = data9.length;
+for(let i2=0; i2<len2; i2++){
+let data10 = data9[i2];
+if(typeof data10 === "string"){
+if(data10.length < 1){
+const err23 = {instancePath:instancePath+"/securityGroups/" + i2,keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -304,9 +305,8 @@ vErrors.push(err23);
 errors++;
 }
 }
-}
 else {
-const err24 = {instancePath:instancePath+"/securityGroups",keyword:"type",params:{type: "array"}};
+const err24 = {instancePath:instancePath+"/securityGroups/" + i2,keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -316,10 +316,9 @@ vErrors.push(err24);
 errors++;
 }
 }
-if(data.scheme !== undefined){
-let data10 = data.scheme;
-if(!((data10 === "internal") || (data10 === "internet-facing"))){
-const err25 = {instancePath:instancePath+"/scheme",keyword:"enum",params:{allowedValues: ["internal","internet-facing"]}};
+}
+else {
+const err25 = {instancePath:instancePath+"/securityGroups",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -329,11 +328,10 @@ vErrors.push(err25);
 errors++;
 }
 }
-if(data.ownerId !== undefined){
-let data11 = data.ownerId;
-if(typeof data11 === "string"){
-if(data11.length > 63){
-const err26 = {instancePath:instancePath+"/ownerId",keyword:"maxLength",params:{limit: 63}};
+if(data.scheme !== undefined){
+let data11 = data.scheme;
+if(!((data11 === "internal") || (data11 === "internet-facing"))){
+const err26 = {instancePath:instancePath+"/scheme",keyword:"enum",params:{allowedValues: ["internal","internet-facing"]}};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -342,8 +340,12 @@ vErrors.push(err26);
 }
 errors++;
 }
-if(data11.length < 1){
-const err27 = {instancePath:instancePath+"/ownerId",keyword:"minLength",params:{limit: 1}};
+}
+if(data.ownerId !== undefined){
+let data12 = data.ownerId;
+if(typeof data12 === "string"){
+if(data12.length > 63){
+const err27 = {instancePath:instancePath+"/ownerId",keyword:"maxLength",params:{limit: 63}};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -352,8 +354,8 @@ vErrors.push(err27);
 }
 errors++;
 }
-if(!pattern1.test(data11)){
-const err28 = {instancePath:instancePath+"/ownerId",keyword:"pattern",params:{pattern: "^[a-z0-9](?:[-a-z0-9]*[a-z0-9])?$"}};
+if(data12.length < 1){
+const err28 = {instancePath:instancePath+"/ownerId",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -362,9 +364,8 @@ vErrors.push(err28);
 }
 errors++;
 }
-}
-else {
-const err29 = {instancePath:instancePath+"/ownerId",keyword:"type",params:{type: "string"}};
+if(!pattern1.test(data12)){
+const err29 = {instancePath:instancePath+"/ownerId",keyword:"pattern",params:{pattern: "^[a-z0-9](?:[-a-z0-9]*[a-z0-9])?$"}};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -374,14 +375,8 @@ vErrors.push(err29);
 errors++;
 }
 }
-if(data.defaultTags !== undefined){
-let data12 = data.defaultTags;
-if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
-for(const key2 in data12){
-const _errs28 = errors;
-if(typeof key2 === "string"){
-if(key2.length > 128){
-const err30 = {instancePath:instancePath+"/defaultTags",keyword:"maxLength",params:{limit: 128},propertyName:key2};
+else {
+const err30 = {instancePath:instancePath+"/ownerId",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -390,8 +385,15 @@ vErrors.push(err30);
 }
 errors++;
 }
-if(key2.length < 1){
-const err31 = {instancePath:instancePath+"/defaultTags",keyword:"minLength",params:{limit: 1},propertyName:key2};
+}
+if(data.defaultTags !== undefined){
+let data13 = data.defaultTags;
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+for(const key2 in data13){
+const _errs30 = errors;
+if(typeof key2 === "string"){
+if(key2.length > 128){
+const err31 = {instancePath:instancePath+"/defaultTags",keyword:"maxLength",params:{limit: 128},propertyName:key2};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -400,10 +402,8 @@ vErrors.push(err31);
 }
 errors++;
 }
-}
-var valid8 = _errs28 === errors;
-if(!valid8){
-const err32 = {instancePath:instancePath+"/defaultTags",keyword:"propertyNames",params:{propertyName: key2}};
+if(key2.length < 1){
+const err32 = {instancePath:instancePath+"/defaultTags",keyword:"minLength",params:{limit: 1},propertyName:key2};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -413,11 +413,9 @@ vErrors.push(err32);
 errors++;
 }
 }
-for(const key3 in data12){
-let data13 = data12[key3];
-if(typeof data13 === "string"){
-if(data13.length > 256){
-const err33 = {instancePath:instancePath+"/defaultTags/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),keyword:"maxLength",params:{limit: 256}};
+var valid8 = _errs30 === errors;
+if(!valid8){
+const err33 = {instancePath:instancePath+"/defaultTags",keyword:"propertyNames",params:{propertyName: key2}};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -427,8 +425,11 @@ vErrors.push(err33);
 errors++;
 }
 }
-else {
-const err34 = {instancePath:instancePath+"/defaultTags/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),keyword:"type",params:{type: "string"}};
+for(const key3 in data13){
+let data14 = data13[key3];
+if(typeof data14 === "string"){
+if(data14.length > 256){
+const err34 = {instancePath:instancePath+"/defaultTags/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),keyword:"maxLength",params:{limit: 256}};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -438,9 +439,8 @@ vErrors.push(err34);
 errors++;
 }
 }
-}
 else {
-const err35 = {instancePath:instancePath+"/defaultTags",keyword:"type",params:{type: "object"}};
+const err35 = {instancePath:instancePath+"/defaultTags/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -450,15 +450,9 @@ vErrors.push(err35);
 errors++;
 }
 }
-if(data.externalManagedTags !== undefined){
-let data14 = data.externalManagedTags;
-if(Array.isArray(data14)){
-const len3 = data14.length;
-for(let i3=0; i3<len3; i3++){
-let data15 = data14[i3];
-if(typeof data15 === "string"){
-if(data15.length > 128){
-const err36 = {instancePath:instancePath+"/externalManagedTags/" + i3,keyword:"maxLength",params:{limit: 128}};
+}
+else {
+const err36 = {instancePath:instancePath+"/defaultTags",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -467,8 +461,16 @@ vErrors.push(err36);
 }
 errors++;
 }
-if(data15.length < 1){
-const err37 = {instancePath:instancePath+"/externalManagedTags/" + i3,keyword:"minLength",params:{limit: 1}};
+}
+if(data.externalManagedTags !== undefined){
+let data15 = data.externalManagedTags;
+if(Array.isArray(data15)){
+const len3 = data15.length;
+for(let i3=0; i3<len3; i3++){
+let data16 = data15[i3];
+if(typeof data16 === "string"){
+if(data16.length > 128){
+const err37 = {instancePath:instancePath+"/externalManagedTags/" + i3,keyword:"maxLength",params:{limit: 128}};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -477,9 +479,8 @@ vErrors.push(err37);
 }
 errors++;
 }
-}
-else {
-const err38 = {instancePath:instancePath+"/externalManagedTags/" + i3,keyword:"type",params:{type: "string"}};
+if(data16.length < 1){
+const err38 = {instancePath:instancePath+"/externalManagedTags/" + i3,keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -489,9 +490,8 @@ vErrors.push(err38);
 errors++;
 }
 }
-}
 else {
-const err39 = {instancePath:instancePath+"/externalManagedTags",keyword:"type",params:{type: "array"}};
+const err39 = {instancePath:instancePath+"/externalManagedTags/" + i3,keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -501,12 +501,9 @@ vErrors.push(err39);
 errors++;
 }
 }
-if(data.healthCheck !== undefined){
-let data16 = data.healthCheck;
-if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
-for(const key4 in data16){
-if(!((((((((key4 === "path") || (key4 === "port")) || (key4 === "protocol")) || (key4 === "intervalSeconds")) || (key4 === "timeoutSeconds")) || (key4 === "healthyThresholdCount")) || (key4 === "unhealthyThresholdCount")) || (key4 === "matcher"))){
-const err40 = {instancePath:instancePath+"/healthCheck",keyword:"additionalProperties",params:{additionalProperty: key4}};
+}
+else {
+const err40 = {instancePath:instancePath+"/externalManagedTags",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -516,11 +513,12 @@ vErrors.push(err40);
 errors++;
 }
 }
-if(data16.path !== undefined){
-let data17 = data16.path;
-if(typeof data17 === "string"){
-if(!pattern2.test(data17)){
-const err41 = {instancePath:instancePath+"/healthCheck/path",keyword:"pattern",params:{pattern: "^/"}};
+if(data.healthCheck !== undefined){
+let data17 = data.healthCheck;
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+for(const key4 in data17){
+if(!((((((((key4 === "path") || (key4 === "port")) || (key4 === "protocol")) || (key4 === "intervalSeconds")) || (key4 === "timeoutSeconds")) || (key4 === "healthyThresholdCount")) || (key4 === "unhealthyThresholdCount")) || (key4 === "matcher"))){
+const err41 = {instancePath:instancePath+"/healthCheck",keyword:"additionalProperties",params:{additionalProperty: key4}};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -530,8 +528,11 @@ vErrors.push(err41);
 errors++;
 }
 }
-else {
-const err42 = {instancePath:instancePath+"/healthCheck/path",keyword:"type",params:{type: "string"}};
+if(data17.path !== undefined){
+let data18 = data17.path;
+if(typeof data18 === "string"){
+if(!pattern2.test(data18)){
+const err42 = {instancePath:instancePath+"/healthCheck/path",keyword:"pattern",params:{pattern: "^/"}};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -541,13 +542,8 @@ vErrors.push(err42);
 errors++;
 }
 }
-if(data16.port !== undefined){
-let data18 = data16.port;
-const _errs42 = errors;
-let valid13 = false;
-const _errs43 = errors;
-if("traffic-port" !== data18){
-const err43 = {instancePath:instancePath+"/healthCheck/port",keyword:"const",params:{allowedValue: "traffic-port"}};
+else {
+const err43 = {instancePath:instancePath+"/healthCheck/path",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -556,12 +552,14 @@ vErrors.push(err43);
 }
 errors++;
 }
-var _valid0 = _errs43 === errors;
-valid13 = valid13 || _valid0;
-if(!valid13){
+}
+if(data17.port !== undefined){
+let data19 = data17.port;
 const _errs44 = errors;
-if(!((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18)))){
-const err44 = {instancePath:instancePath+"/healthCheck/port",keyword:"type",params:{type: "integer"}};
+let valid13 = false;
+const _errs45 = errors;
+if("traffic-port" !== data19){
+const err44 = {instancePath:instancePath+"/healthCheck/port",keyword:"const",params:{allowedValue: "traffic-port"}};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -570,9 +568,12 @@ vErrors.push(err44);
 }
 errors++;
 }
-if(typeof data18 == "number"){
-if(data18 > 65535 || isNaN(data18)){
-const err45 = {instancePath:instancePath+"/healthCheck/port",keyword:"maximum",params:{comparison: "<=", limit: 65535}};
+var _valid0 = _errs45 === errors;
+valid13 = valid13 || _valid0;
+if(!valid13){
+const _errs46 = errors;
+if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))){
+const err45 = {instancePath:instancePath+"/healthCheck/port",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -581,8 +582,9 @@ vErrors.push(err45);
 }
 errors++;
 }
-if(data18 < 1 || isNaN(data18)){
-const err46 = {instancePath:instancePath+"/healthCheck/port",keyword:"minimum",params:{comparison: ">=", limit: 1}};
+if(typeof data19 == "number"){
+if(data19 > 65535 || isNaN(data19)){
+const err46 = {instancePath:instancePath+"/healthCheck/port",keyword:"maximum",params:{comparison: "<=", limit: 65535}};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -591,12 +593,8 @@ vErrors.push(err46);
 }
 errors++;
 }
-}
-var _valid0 = _errs44 === errors;
-valid13 = valid13 || _valid0;
-}
-if(!valid13){
-const err47 = {instancePath:instancePath+"/healthCheck/port",keyword:"anyOf",params:{}};
+if(data19 < 1 || isNaN(data19)){
+const err47 = {instancePath:instancePath+"/healthCheck/port",keyword:"minimum",params:{comparison: ">=", limit: 1}};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -605,22 +603,12 @@ vErrors.push(err47);
 }
 errors++;
 }
-else {
-errors = _errs42;
-if(vErrors !== null){
-if(_errs42){
-vErrors.length = _errs42;
 }
-else {
-vErrors = null;
+var _valid0 = _errs46 === errors;
+valid13 = valid13 || _valid0;
 }
-}
-}
-}
-if(data16.protocol !== undefined){
-let data19 = data16.protocol;
-if(!((data19 === "HTTP") || (data19 === "HTTPS"))){
-const err48 = {instancePath:instancePath+"/healthCheck/protocol",keyword:"enum",params:{allowedValues: ["HTTP","HTTPS"]}};
+if(!valid13){
+const err48 = {instancePath:instancePath+"/healthCheck/port",keyword:"anyOf",params:{}};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -629,11 +617,22 @@ vErrors.push(err48);
 }
 errors++;
 }
+else {
+errors = _errs44;
+if(vErrors !== null){
+if(_errs44){
+vErrors.length = _errs44;
 }
-if(data16.intervalSeconds !== undefined){
-let data20 = data16.intervalSeconds;
-if(!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))){
-const err49 = {instancePath:instancePath+"/healthCheck/intervalSeconds",keyword:"type",params:{type: "integer"}};
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data17.protocol !== undefined){
+let data20 = data17.protocol;
+if(!((data20 === "HTTP") || (data20 === "HTTPS"))){
+const err49 = {instancePath:instancePath+"/healthCheck/protocol",keyword:"enum",params:{allowedValues: ["HTTP","HTTPS"]}};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -642,9 +641,11 @@ vErrors.push(err49);
 }
 errors++;
 }
-if(typeof data20 == "number"){
-if(data20 > 300 || isNaN(data20)){
-const err50 = {instancePath:instancePath+"/healthCheck/intervalSeconds",keyword:"maximum",params:{comparison: "<=", limit: 300}};
+}
+if(data17.intervalSeconds !== undefined){
+let data21 = data17.intervalSeconds;
+if(!((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21)))){
+const err50 = {instancePath:instancePath+"/healthCheck/intervalSeconds",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -653,8 +654,9 @@ vErrors.push(err50);
 }
 errors++;
 }
-if(data20 < 5 || isNaN(data20)){
-const err51 = {instancePath:instancePath+"/healthCheck/intervalSeconds",keyword:"minimum",params:{comparison: ">=", limit: 5}};
+if(typeof data21 == "number"){
+if(data21 > 300 || isNaN(data21)){
+const err51 = {instancePath:instancePath+"/healthCheck/intervalSeconds",keyword:"maximum",params:{comparison: "<=", limit: 300}};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -663,12 +665,8 @@ vErrors.push(err51);
 }
 errors++;
 }
-}
-}
-if(data16.timeoutSeconds !== undefined){
-let data21 = data16.timeoutSeconds;
-if(!((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21)))){
-const err52 = {instancePath:instancePath+"/healthCheck/timeoutSeconds",keyword:"type",params:{type: "integer"}};
+if(data21 < 5 || isNaN(data21)){
+const err52 = {instancePath:instancePath+"/healthCheck/intervalSeconds",keyword:"minimum",params:{comparison: ">=", limit: 5}};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -677,9 +675,12 @@ vErrors.push(err52);
 }
 errors++;
 }
-if(typeof data21 == "number"){
-if(data21 > 120 || isNaN(data21)){
-const err53 = {instancePath:instancePath+"/healthCheck/timeoutSeconds",keyword:"maximum",params:{comparison: "<=", limit: 120}};
+}
+}
+if(data17.timeoutSeconds !== undefined){
+let data22 = data17.timeoutSeconds;
+if(!((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22)))){
+const err53 = {instancePath:instancePath+"/healthCheck/timeoutSeconds",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -688,8 +689,9 @@ vErrors.push(err53);
 }
 errors++;
 }
-if(data21 < 2 || isNaN(data21)){
-const err54 = {instancePath:instancePath+"/healthCheck/timeoutSeconds",keyword:"minimum",params:{comparison: ">=", limit: 2}};
+if(typeof data22 == "number"){
+if(data22 > 120 || isNaN(data22)){
+const err54 = {instancePath:instancePath+"/healthCheck/timeoutSeconds",keyword:"maximum",params:{comparison: "<=", limit: 120}};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -698,12 +700,8 @@ vErrors.push(err54);
 }
 errors++;
 }
-}
-}
-if(data16.healthyThresholdCount !== undefined){
-let data22 = data16.healthyThresholdCount;
-if(!((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22)))){
-const err55 = {instancePath:instancePath+"/healthCheck/healthyThresholdCount",keyword:"type",params:{type: "integer"}};
+if(data22 < 2 || isNaN(data22)){
+const err55 = {instancePath:instancePath+"/healthCheck/timeoutSeconds",keyword:"minimum",params:{comparison: ">=", limit: 2}};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -712,9 +710,12 @@ vErrors.push(err55);
 }
 errors++;
 }
-if(typeof data22 == "number"){
-if(data22 > 10 || isNaN(data22)){
-const err56 = {instancePath:instancePath+"/healthCheck/healthyThresholdCount",keyword:"maximum",params:{comparison: "<=", limit: 10}};
+}
+}
+if(data17.healthyThresholdCount !== undefined){
+let data23 = data17.healthyThresholdCount;
+if(!((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23)))){
+const err56 = {instancePath:instancePath+"/healthCheck/healthyThresholdCount",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -723,8 +724,9 @@ vErrors.push(err56);
 }
 errors++;
 }
-if(data22 < 2 || isNaN(data22)){
-const err57 = {instancePath:instancePath+"/healthCheck/healthyThresholdCount",keyword:"minimum",params:{comparison: ">=", limit: 2}};
+if(typeof data23 == "number"){
+if(data23 > 10 || isNaN(data23)){
+const err57 = {instancePath:instancePath+"/healthCheck/healthyThresholdCount",keyword:"maximum",params:{comparison: "<=", limit: 10}};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -733,12 +735,8 @@ vErrors.push(err57);
 }
 errors++;
 }
-}
-}
-if(data16.unhealthyThresholdCount !== undefined){
-let data23 = data16.unhealthyThresholdCount;
-if(!((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23)))){
-const err58 = {instancePath:instancePath+"/healthCheck/unhealthyThresholdCount",keyword:"type",params:{type: "integer"}};
+if(data23 < 2 || isNaN(data23)){
+const err58 = {instancePath:instancePath+"/healthCheck/healthyThresholdCount",keyword:"minimum",params:{comparison: ">=", limit: 2}};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -747,9 +745,12 @@ vErrors.push(err58);
 }
 errors++;
 }
-if(typeof data23 == "number"){
-if(data23 > 10 || isNaN(data23)){
-const err59 = {instancePath:instancePath+"/healthCheck/unhealthyThresholdCount",keyword:"maximum",params:{comparison: "<=", limit: 10}};
+}
+}
+if(data17.unhealthyThresholdCount !== undefined){
+let data24 = data17.unhealthyThresholdCount;
+if(!((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24)))){
+const err59 = {instancePath:instancePath+"/healthCheck/unhealthyThresholdCount",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -758,8 +759,9 @@ vErrors.push(err59);
 }
 errors++;
 }
-if(data23 < 2 || isNaN(data23)){
-const err60 = {instancePath:instancePath+"/healthCheck/unhealthyThresholdCount",keyword:"minimum",params:{comparison: ">=", limit: 2}};
+if(typeof data24 == "number"){
+if(data24 > 10 || isNaN(data24)){
+const err60 = {instancePath:instancePath+"/healthCheck/unhealthyThresholdCount",keyword:"maximum",params:{comparison: "<=", limit: 10}};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -768,13 +770,8 @@ vErrors.push(err60);
 }
 errors++;
 }
-}
-}
-if(data16.matcher !== undefined){
-let data24 = data16.matcher;
-if(typeof data24 === "string"){
-if(!pattern3.test(data24)){
-const err61 = {instancePath:instancePath+"/healthCheck/matcher",keyword:"pattern",params:{pattern: "^[0-9]{3}(?:[-,][0-9]{3})*$"}};
+if(data24 < 2 || isNaN(data24)){
+const err61 = {instancePath:instancePath+"/healthCheck/unhealthyThresholdCount",keyword:"minimum",params:{comparison: ">=", limit: 2}};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -784,8 +781,12 @@ vErrors.push(err61);
 errors++;
 }
 }
-else {
-const err62 = {instancePath:instancePath+"/healthCheck/matcher",keyword:"type",params:{type: "string"}};
+}
+if(data17.matcher !== undefined){
+let data25 = data17.matcher;
+if(typeof data25 === "string"){
+if(!pattern3.test(data25)){
+const err62 = {instancePath:instancePath+"/healthCheck/matcher",keyword:"pattern",params:{pattern: "^[0-9]{3}(?:[-,][0-9]{3})*$"}};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -795,9 +796,8 @@ vErrors.push(err62);
 errors++;
 }
 }
-}
 else {
-const err63 = {instancePath:instancePath+"/healthCheck",keyword:"type",params:{type: "object"}};
+const err63 = {instancePath:instancePath+"/healthCheck/matcher",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -807,10 +807,9 @@ vErrors.push(err63);
 errors++;
 }
 }
-if(data.maxAttempts !== undefined){
-let data25 = data.maxAttempts;
-if(!((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25)))){
-const err64 = {instancePath:instancePath+"/maxAttempts",keyword:"type",params:{type: "integer"}};
+}
+else {
+const err64 = {instancePath:instancePath+"/healthCheck",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -819,9 +818,11 @@ vErrors.push(err64);
 }
 errors++;
 }
-if(typeof data25 == "number"){
-if(data25 > 20 || isNaN(data25)){
-const err65 = {instancePath:instancePath+"/maxAttempts",keyword:"maximum",params:{comparison: "<=", limit: 20}};
+}
+if(data.maxAttempts !== undefined){
+let data26 = data.maxAttempts;
+if(!((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26)))){
+const err65 = {instancePath:instancePath+"/maxAttempts",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -830,8 +831,9 @@ vErrors.push(err65);
 }
 errors++;
 }
-if(data25 <= 0 || isNaN(data25)){
-const err66 = {instancePath:instancePath+"/maxAttempts",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
+if(typeof data26 == "number"){
+if(data26 > 20 || isNaN(data26)){
+const err66 = {instancePath:instancePath+"/maxAttempts",keyword:"maximum",params:{comparison: "<=", limit: 20}};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -840,13 +842,8 @@ vErrors.push(err66);
 }
 errors++;
 }
-}
-}
-if(data.maxCallsPerSecond !== undefined){
-let data26 = data.maxCallsPerSecond;
-if(typeof data26 == "number"){
-if(data26 > 1000 || isNaN(data26)){
-const err67 = {instancePath:instancePath+"/maxCallsPerSecond",keyword:"maximum",params:{comparison: "<=", limit: 1000}};
+if(data26 <= 0 || isNaN(data26)){
+const err67 = {instancePath:instancePath+"/maxAttempts",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -855,8 +852,13 @@ vErrors.push(err67);
 }
 errors++;
 }
-if(data26 <= 0 || isNaN(data26)){
-const err68 = {instancePath:instancePath+"/maxCallsPerSecond",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
+}
+}
+if(data.maxCallsPerSecond !== undefined){
+let data27 = data.maxCallsPerSecond;
+if(typeof data27 == "number"){
+if(data27 > 1000 || isNaN(data27)){
+const err68 = {instancePath:instancePath+"/maxCallsPerSecond",keyword:"maximum",params:{comparison: "<=", limit: 1000}};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -865,9 +867,8 @@ vErrors.push(err68);
 }
 errors++;
 }
-}
-else {
-const err69 = {instancePath:instancePath+"/maxCallsPerSecond",keyword:"type",params:{type: "number"}};
+if(data27 <= 0 || isNaN(data27)){
+const err69 = {instancePath:instancePath+"/maxCallsPerSecond",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -877,9 +878,8 @@ vErrors.push(err69);
 errors++;
 }
 }
-if(data.dryRun !== undefined){
-if(typeof data.dryRun !== "boolean"){
-const err70 = {instancePath:instancePath+"/dryRun",keyword:"type",params:{type: "boolean"}};
+else {
+const err70 = {instancePath:instancePath+"/maxCallsPerSecond",keyword:"type",params:{type: "number"}};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -889,11 +889,9 @@ vErrors.push(err70);
 errors++;
 }
 }
-if(data.tenantPolicy !== undefined){
-let data28 = data.tenantPolicy;
-if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
-if(data28.rules === undefined){
-const err71 = {instancePath:instancePath+"/tenantPolicy",keyword:"required",params:{missingProperty: "rules"}};
+if(data.dryRun !== undefined){
+if(typeof data.dryRun !== "boolean"){
+const err71 = {instancePath:instancePath+"/dryRun",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -902,9 +900,11 @@ vErrors.push(err71);
 }
 errors++;
 }
-for(const key5 in data28){
-if(!(key5 === "rules")){
-const err72 = {instancePath:instancePath+"/tenantPolicy",keyword:"additionalProperties",params:{additionalProperty: key5}};
+}
+if(data.tenantPolicy !== undefined){
+let data29 = data.tenantPolicy;
+if(!(data29 && typeof data29 == "object" && !Array.isArray(data29))){
+const err72 = {instancePath:instancePath+"/tenantPolicy",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -914,904 +914,14 @@ vErrors.push(err72);
 errors++;
 }
 }
-if(data28.rules !== undefined){
-let data29 = data28.rules;
-if(Array.isArray(data29)){
-const len4 = data29.length;
-for(let i4=0; i4<len4; i4++){
-let data30 = data29[i4];
-if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
-if(data30.name === undefined){
-const err73 = {instancePath:instancePath+"/tenantPolicy/rules/" + i4,keyword:"required",params:{missingProperty: "name"}};
+}
+else {
+const err73 = {instancePath,keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err73];
 }
 else {
 vErrors.push(err73);
-}
-errors++;
-}
-for(const key6 in data30){
-if(!(func2.call({"name":true,"ingressClasses":true,"namespaceSelector":true,"schemes":true,"subnets":true,"securityGroups":true,"certificates":true,"sslPolicies":true,"attributes":true,"tags":true,"maxLoadBalancersPerNamespace":true}, key6))){
-const err74 = {instancePath:instancePath+"/tenantPolicy/rules/" + i4,keyword:"additionalProperties",params:{additionalProperty: key6}};
-if(vErrors === null){
-vErrors = [err74];
-}
-else {
-vErrors.push(err74);
-}
-errors++;
-}
-}
-if(data30.name !== undefined){
-let data31 = data30.name;
-if(typeof data31 === "string"){
-if(data31.length < 1){
-const err75 = {instancePath:instancePath+"/tenantPolicy/rules/" + i4+"/name",keyword:"minLength",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err75];
-}
-else {
-vErrors.push(err75);
-}
-errors++;
-}
-}
-else {
-const err76 = {instancePath:instancePath+"/tenantPolicy/rules/" + i4+"/name",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err76];
-}
-else {
-vErrors.push(err76);
-}
-errors++;
-}
-}
-if(data30.ingressClasses !== undefined){
-let data32 = data30.ingressClasses;
-if(Array.isArray(data32)){
-const len5 = data32.length;
-for(let i5=0; i5<len5; i5++){
-let data33 = data32[i5];
-if(typeof data33 === "string"){
-if(data33.length < 1){
-const err77 = {instancePath:instancePath+"/tenantPolicy/rules/" + i4+"/ingressClasses/" + i5,keyword:"minLength",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err77];
-}
-else {
-vErrors.push(err77);
-}
-errors++;
-}
-}
-else {
-const err78 = {instancePath:instancePath+"/tenantPolicy/rules/" + i4+"/ingressClasses/" + i5,keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err78];
-}
-else {
-vErrors.push(err78);
-}
-errors++;
-}
-}
-}
-else {
-const err79 = {instancePath:instancePath+"/tenantPolicy/rules/" + i4+"/ingressClasses",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err79];
-}
-else {
-vErrors.push(err79);
-}
-errors++;
-}
-}
-if(data30.namespaceSelector !== undefined){
-let data34 = data30.namespaceSelector;
-if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
-for(const key7 in data34){
-if(!((key7 === "matchLabels") || (key7 === "matchExpressions"))){
-const err80 = {instancePath:instancePath+"/tenantPolicy/rules/" + i4+"/namespaceSelector",keyword:"additionalProperties",params:{additionalProperty: key7}};
-if(vErrors === null){
-vErrors = [err80];
-}
-else {
-vErrors.push(err80);
-}
-errors++;
-}
-}
-if(data34.matchLabels !== undefined){
-let data35 = data34.matchLabels;
-if(data35 && typeof data35 == "object" && !Array.isArray(data35)){
-for(const key8 in data35){
-if(typeof data35[key8] !== "string"){
-const err81 = {instancePath:instancePath+"/tenantPolicy/rules/" + i4+"/namespaceSelector/matchLabels/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err81];
-}
-else {
-vErrors.push(err81);
-}
-errors++;
-}
-}
-}
-else {
-const err82 = {instancePath:instancePath+"/tenantPolicy/rules/" + i4+"/namespaceSelector/matchLabels",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err82];
-}
-else {
-vErrors.push(err82);
-}
-errors++;
-}
-}
-if(data34.matchExpressions !== undefined){
-let data37 = data34.matchExpressions;
-if(Array.isArray(data37)){
-const len6 = data37.length;
-for(let i6=0; i6<len6; i6++){
-let data38 = data37[i6];
-if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
-if(data38.key === undefined){
-const err83 = {instancePath:instancePath+"/tenantPolicy/rules/" + i4+"/namespaceSelector/matchExpressions/" + i6,keyword:"required",params:{missingProperty: "key"}};
-if(vErrors === null){
-vErrors = [err83];
-}
-else {
-vErrors.push(err83);
-}
-errors++;
-}
-if(data38.operator === undefined){
-const err84 = {instancePath:instancePath+"/tenantPolicy/rules/" + i4+"/namespaceSelector/matchExpressions/" + i6,keyword:"required",params:{missingProperty: "operator"}};
-if(vErrors === null){
-vErrors = [err84];
-}
-else {
-vErrors.push(err84);
-}
-errors++;
-}
-for(const key9 in data38){
-if(!(((key9 === "key") || (key9 === "operator")) || (key9 === "values"))){
-const err85 = {instancePath:instancePath+"/tenantPolicy/rules/" + i4+"/namespaceSelector/matchExpressions/" + i6,keyword:"additionalProperties",params:{additionalProperty: key9}};
-if(vErrors === null){
-vErrors = [err85];
-}
-else {
-vErrors.push(err85);
-}
-errors++;
-}
-}
-if(data38.key !== undefined){
-let data39 = data38.key;
-if(typeof data39 === "string"){
-if(data39.length < 1){
-const err86 = {instancePath:instancePath+"/tenantPolicy/rules/" + i4+"/namespaceSelector/matchExpressions/" + i6+"/key",keyword:"minLength",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err86];
-}
-else {
-vErrors.push(err86);
-}
-errors++;
-}
-}
-else {
-const err87 = {instancePath:instancePath+"/tenantPolicy/rules/" + i4+"/namespaceSelector/matchExpressions/" + i6+"/key",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err87];
-}
-else {
-vErrors.push(err87);
-}
-errors++;
-}
-}
-if(data38.operator !== undefined){
-let data40 = data38.operator;
-if(!((((data40 === "In") || (data40 === "NotIn")) || (data40 === "Exists")) || (data40 === "DoesNotExist"))){
-const err88 = {instancePath:instancePath+"/tenantPolicy/rules/" + i4+"/namespaceSelector/matchExpressions/" + i6+"/operator",keyword:"enum",params:{allowedValues: ["In","NotIn","Exists","DoesNotExist"]}};
-if(vErrors === null){
-vErrors = [err88];
-}
-else {
-vErrors.push(err88);
-}
-errors++;
-}
-}
-if(data38.values !== undefined){
-let data41 = data38.values;
-if(Array.isArray(data41)){
-const len7 = data41.length;
-for(let i7=0; i7<len7; i7++){
-let data42 = data41[i7];
-if(typeof data42 === "string"){
-if(data42.length < 1){
-const err89 = {instancePath:instancePath+"/tenantPolicy/rules/" + i4+"/namespaceSelector/matchExpressions/" + i6+"/values/" + i7,keyword:"minLength",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err89];
-}
-else {
-vErrors.push(err89);
-}
-errors++;
-}
-}
-else {
-const err90 = {instancePath:instancePath+"/tenantPolicy/rules/" + i4+"/namespaceSelector/matchExpressions/" + i6+"/values/" + i7,keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err90];
-}
-else {
-vErrors.push(err90);
-}
-errors++;
-}
-}
-}
-else {
-const err91 = {instancePath:instancePath+"/tenantPolicy/rules/" + i4+"/namespaceSelector/matchExpressions/" + i6+"/values",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err91];
-}
-else {
-vErrors.push(err91);
-}
-errors++;
-}
-}
-}
-else {
-const err92 = {instancePath:instancePath+"/tenantPolicy/rules/" + i4+"/namespaceSelector/matchExpressions/" + i6,keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err92];
-}
-else {
-vErrors.push(err92);
-}
-errors++;
-}
-}
-}
-else {
-const err93 = {instancePath:instancePath+"/tenantPolicy/rules/" + i4+"/namespaceSelector/matchExpressions",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err93];
-}
-else {
-vErrors.push(err93);
-}
-errors++;
-}
-}
-}
-else {
-const err94 = {instancePath:instancePath+"/tenantPolicy/rules/" + i4+"/namespaceSelector",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err94];
-}
-else {
-vErrors.push(err94);
-}
-errors++;
-}
-}
-if(data30.schemes !== undefined){
-let data43 = data30.schemes;
-if(Array.isArray(data43)){
-const len8 = data43.length;
-for(let i8=0; i8<len8; i8++){
-let data44 = data43[i8];
-if(!((data44 === "internal") || (data44 === "internet-facing"))){
-const err95 = {instancePath:instancePath+"/tenantPolicy/rules/" + i4+"/schemes/" + i8,keyword:"enum",params:{allowedValues: ["internal","internet-facing"]}};
-if(vErrors === null){
-vErrors = [err95];
-}
-else {
-vErrors.push(err95);
-}
-errors++;
-}
-}
-}
-else {
-const err96 = {instancePath:instancePath+"/tenantPolicy/rules/" + i4+"/schemes",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err96];
-}
-else {
-vErrors.push(err96);
-}
-errors++;
-}
-}
-if(data30.subnets !== undefined){
-let data45 = data30.subnets;
-if(Array.isArray(data45)){
-const len9 = data45.length;
-for(let i9=0; i9<len9; i9++){
-let data46 = data45[i9];
-if(typeof data46 === "string"){
-if(data46.length < 1){
-const err97 = {instancePath:instancePath+"/tenantPolicy/rules/" + i4+"/subnets/" + i9,keyword:"minLength",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err97];
-}
-else {
-vErrors.push(err97);
-}
-errors++;
-}
-}
-else {
-const err98 = {instancePath:instancePath+"/tenantPolicy/rules/" + i4+"/subnets/" + i9,keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err98];
-}
-else {
-vErrors.push(err98);
-}
-errors++;
-}
-}
-}
-else {
-const err99 = {instancePath:instancePath+"/tenantPolicy/rules/" + i4+"/subnets",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err99];
-}
-else {
-vErrors.push(err99);
-}
-errors++;
-}
-}
-if(data30.securityGroups !== undefined){
-let data47 = data30.securityGroups;
-if(Array.isArray(data47)){
-const len10 = data47.length;
-for(let i10=0; i10<len10; i10++){
-let data48 = data47[i10];
-if(typeof data48 === "string"){
-if(data48.length < 1){
-const err100 = {instancePath:instancePath+"/tenantPolicy/rules/" + i4+"/securityGroups/" + i10,keyword:"minLength",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err100];
-}
-else {
-vErrors.push(err100);
-}
-errors++;
-}
-}
-else {
-const err101 = {instancePath:instancePath+"/tenantPolicy/rules/" + i4+"/securityGroups/" + i10,keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err101];
-}
-else {
-vErrors.push(err101);
-}
-errors++;
-}
-}
-}
-else {
-const err102 = {instancePath:instancePath+"/tenantPolicy/rules/" + i4+"/securityGroups",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err102];
-}
-else {
-vErrors.push(err102);
-}
-errors++;
-}
-}
-if(data30.certificates !== undefined){
-let data49 = data30.certificates;
-if(data49 && typeof data49 == "object" && !Array.isArray(data49)){
-if(data49.allowed === undefined){
-const err103 = {instancePath:instancePath+"/tenantPolicy/rules/" + i4+"/certificates",keyword:"required",params:{missingProperty: "allowed"}};
-if(vErrors === null){
-vErrors = [err103];
-}
-else {
-vErrors.push(err103);
-}
-errors++;
-}
-for(const key10 in data49){
-if(!((key10 === "allowed") || (key10 === "matchHosts"))){
-const err104 = {instancePath:instancePath+"/tenantPolicy/rules/" + i4+"/certificates",keyword:"additionalProperties",params:{additionalProperty: key10}};
-if(vErrors === null){
-vErrors = [err104];
-}
-else {
-vErrors.push(err104);
-}
-errors++;
-}
-}
-if(data49.allowed !== undefined){
-let data50 = data49.allowed;
-if(Array.isArray(data50)){
-const len11 = data50.length;
-for(let i11=0; i11<len11; i11++){
-let data51 = data50[i11];
-if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
-if(data51.arn === undefined){
-const err105 = {instancePath:instancePath+"/tenantPolicy/rules/" + i4+"/certificates/allowed/" + i11,keyword:"required",params:{missingProperty: "arn"}};
-if(vErrors === null){
-vErrors = [err105];
-}
-else {
-vErrors.push(err105);
-}
-errors++;
-}
-for(const key11 in data51){
-if(!((key11 === "arn") || (key11 === "names"))){
-const err106 = {instancePath:instancePath+"/tenantPolicy/rules/" + i4+"/certificates/allowed/" + i11,keyword:"additionalProperties",params:{additionalProperty: key11}};
-if(vErrors === null){
-vErrors = [err106];
-}
-else {
-vErrors.push(err106);
-}
-errors++;
-}
-}
-if(data51.arn !== undefined){
-let data52 = data51.arn;
-if(typeof data52 === "string"){
-if(data52.length < 1){
-const err107 = {instancePath:instancePath+"/tenantPolicy/rules/" + i4+"/certificates/allowed/" + i11+"/arn",keyword:"minLength",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err107];
-}
-else {
-vErrors.push(err107);
-}
-errors++;
-}
-}
-else {
-const err108 = {instancePath:instancePath+"/tenantPolicy/rules/" + i4+"/certificates/allowed/" + i11+"/arn",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err108];
-}
-else {
-vErrors.push(err108);
-}
-errors++;
-}
-}
-if(data51.names !== undefined){
-let data53 = data51.names;
-if(Array.isArray(data53)){
-const len12 = data53.length;
-for(let i12=0; i12<len12; i12++){
-let data54 = data53[i12];
-if(typeof data54 === "string"){
-if(data54.length < 1){
-const err109 = {instancePath:instancePath+"/tenantPolicy/rules/" + i4+"/certificates/allowed/" + i11+"/names/" + i12,keyword:"minLength",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err109];
-}
-else {
-vErrors.push(err109);
-}
-errors++;
-}
-}
-else {
-const err110 = {instancePath:instancePath+"/tenantPolicy/rules/" + i4+"/certificates/allowed/" + i11+"/names/" + i12,keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err110];
-}
-else {
-vErrors.push(err110);
-}
-errors++;
-}
-}
-}
-else {
-const err111 = {instancePath:instancePath+"/tenantPolicy/rules/" + i4+"/certificates/allowed/" + i11+"/names",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err111];
-}
-else {
-vErrors.push(err111);
-}
-errors++;
-}
-}
-}
-else {
-const err112 = {instancePath:instancePath+"/tenantPolicy/rules/" + i4+"/certificates/allowed/" + i11,keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err112];
-}
-else {
-vErrors.push(err112);
-}
-errors++;
-}
-}
-}
-else {
-const err113 = {instancePath:instancePath+"/tenantPolicy/rules/" + i4+"/certificates/allowed",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err113];
-}
-else {
-vErrors.push(err113);
-}
-errors++;
-}
-}
-if(data49.matchHosts !== undefined){
-if(typeof data49.matchHosts !== "boolean"){
-const err114 = {instancePath:instancePath+"/tenantPolicy/rules/" + i4+"/certificates/matchHosts",keyword:"type",params:{type: "boolean"}};
-if(vErrors === null){
-vErrors = [err114];
-}
-else {
-vErrors.push(err114);
-}
-errors++;
-}
-}
-}
-else {
-const err115 = {instancePath:instancePath+"/tenantPolicy/rules/" + i4+"/certificates",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err115];
-}
-else {
-vErrors.push(err115);
-}
-errors++;
-}
-}
-if(data30.sslPolicies !== undefined){
-let data56 = data30.sslPolicies;
-if(Array.isArray(data56)){
-const len13 = data56.length;
-for(let i13=0; i13<len13; i13++){
-let data57 = data56[i13];
-if(typeof data57 === "string"){
-if(data57.length < 1){
-const err116 = {instancePath:instancePath+"/tenantPolicy/rules/" + i4+"/sslPolicies/" + i13,keyword:"minLength",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err116];
-}
-else {
-vErrors.push(err116);
-}
-errors++;
-}
-}
-else {
-const err117 = {instancePath:instancePath+"/tenantPolicy/rules/" + i4+"/sslPolicies/" + i13,keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err117];
-}
-else {
-vErrors.push(err117);
-}
-errors++;
-}
-}
-}
-else {
-const err118 = {instancePath:instancePath+"/tenantPolicy/rules/" + i4+"/sslPolicies",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err118];
-}
-else {
-vErrors.push(err118);
-}
-errors++;
-}
-}
-if(data30.attributes !== undefined){
-let data58 = data30.attributes;
-if(data58 && typeof data58 == "object" && !Array.isArray(data58)){
-for(const key12 in data58){
-if(!((key12 === "allow") || (key12 === "deny"))){
-const err119 = {instancePath:instancePath+"/tenantPolicy/rules/" + i4+"/attributes",keyword:"additionalProperties",params:{additionalProperty: key12}};
-if(vErrors === null){
-vErrors = [err119];
-}
-else {
-vErrors.push(err119);
-}
-errors++;
-}
-}
-if(data58.allow !== undefined){
-let data59 = data58.allow;
-if(Array.isArray(data59)){
-const len14 = data59.length;
-for(let i14=0; i14<len14; i14++){
-let data60 = data59[i14];
-if(typeof data60 === "string"){
-if(data60.length < 1){
-const err120 = {instancePath:instancePath+"/tenantPolicy/rules/" + i4+"/attributes/allow/" + i14,keyword:"minLength",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err120];
-}
-else {
-vErrors.push(err120);
-}
-errors++;
-}
-}
-else {
-const err121 = {instancePath:instancePath+"/tenantPolicy/rules/" + i4+"/attributes/allow/" + i14,keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err121];
-}
-else {
-vErrors.push(err121);
-}
-errors++;
-}
-}
-}
-else {
-const err122 = {instancePath:instancePath+"/tenantPolicy/rules/" + i4+"/attributes/allow",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err122];
-}
-else {
-vErrors.push(err122);
-}
-errors++;
-}
-}
-if(data58.deny !== undefined){
-let data61 = data58.deny;
-if(Array.isArray(data61)){
-const len15 = data61.length;
-for(let i15=0; i15<len15; i15++){
-let data62 = data61[i15];
-if(typeof data62 === "string"){
-if(data62.length < 1){
-const err123 = {instancePath:instancePath+"/tenantPolicy/rules/" + i4+"/attributes/deny/" + i15,keyword:"minLength",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err123];
-}
-else {
-vErrors.push(err123);
-}
-errors++;
-}
-}
-else {
-const err124 = {instancePath:instancePath+"/tenantPolicy/rules/" + i4+"/attributes/deny/" + i15,keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err124];
-}
-else {
-vErrors.push(err124);
-}
-errors++;
-}
-}
-}
-else {
-const err125 = {instancePath:instancePath+"/tenantPolicy/rules/" + i4+"/attributes/deny",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err125];
-}
-else {
-vErrors.push(err125);
-}
-errors++;
-}
-}
-}
-else {
-const err126 = {instancePath:instancePath+"/tenantPolicy/rules/" + i4+"/attributes",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err126];
-}
-else {
-vErrors.push(err126);
-}
-errors++;
-}
-}
-if(data30.tags !== undefined){
-let data63 = data30.tags;
-if(data63 && typeof data63 == "object" && !Array.isArray(data63)){
-for(const key13 in data63){
-if(!((key13 === "allow") || (key13 === "deny"))){
-const err127 = {instancePath:instancePath+"/tenantPolicy/rules/" + i4+"/tags",keyword:"additionalProperties",params:{additionalProperty: key13}};
-if(vErrors === null){
-vErrors = [err127];
-}
-else {
-vErrors.push(err127);
-}
-errors++;
-}
-}
-if(data63.allow !== undefined){
-let data64 = data63.allow;
-if(Array.isArray(data64)){
-const len16 = data64.length;
-for(let i16=0; i16<len16; i16++){
-let data65 = data64[i16];
-if(typeof data65 === "string"){
-if(data65.length < 1){
-const err128 = {instancePath:instancePath+"/tenantPolicy/rules/" + i4+"/tags/allow/" + i16,keyword:"minLength",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err128];
-}
-else {
-vErrors.push(err128);
-}
-errors++;
-}
-}
-else {
-const err129 = {instancePath:instancePath+"/tenantPolicy/rules/" + i4+"/tags/allow/" + i16,keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err129];
-}
-else {
-vErrors.push(err129);
-}
-errors++;
-}
-}
-}
-else {
-const err130 = {instancePath:instancePath+"/tenantPolicy/rules/" + i4+"/tags/allow",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err130];
-}
-else {
-vErrors.push(err130);
-}
-errors++;
-}
-}
-if(data63.deny !== undefined){
-let data66 = data63.deny;
-if(Array.isArray(data66)){
-const len17 = data66.length;
-for(let i17=0; i17<len17; i17++){
-let data67 = data66[i17];
-if(typeof data67 === "string"){
-if(data67.length < 1){
-const err131 = {instancePath:instancePath+"/tenantPolicy/rules/" + i4+"/tags/deny/" + i17,keyword:"minLength",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err131];
-}
-else {
-vErrors.push(err131);
-}
-errors++;
-}
-}
-else {
-const err132 = {instancePath:instancePath+"/tenantPolicy/rules/" + i4+"/tags/deny/" + i17,keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err132];
-}
-else {
-vErrors.push(err132);
-}
-errors++;
-}
-}
-}
-else {
-const err133 = {instancePath:instancePath+"/tenantPolicy/rules/" + i4+"/tags/deny",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err133];
-}
-else {
-vErrors.push(err133);
-}
-errors++;
-}
-}
-}
-else {
-const err134 = {instancePath:instancePath+"/tenantPolicy/rules/" + i4+"/tags",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err134];
-}
-else {
-vErrors.push(err134);
-}
-errors++;
-}
-}
-if(data30.maxLoadBalancersPerNamespace !== undefined){
-let data68 = data30.maxLoadBalancersPerNamespace;
-if(!((typeof data68 == "number") && (!(data68 % 1) && !isNaN(data68)))){
-const err135 = {instancePath:instancePath+"/tenantPolicy/rules/" + i4+"/maxLoadBalancersPerNamespace",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err135];
-}
-else {
-vErrors.push(err135);
-}
-errors++;
-}
-if(typeof data68 == "number"){
-if(data68 < 0 || isNaN(data68)){
-const err136 = {instancePath:instancePath+"/tenantPolicy/rules/" + i4+"/maxLoadBalancersPerNamespace",keyword:"minimum",params:{comparison: ">=", limit: 0}};
-if(vErrors === null){
-vErrors = [err136];
-}
-else {
-vErrors.push(err136);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err137 = {instancePath:instancePath+"/tenantPolicy/rules/" + i4,keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err137];
-}
-else {
-vErrors.push(err137);
-}
-errors++;
-}
-}
-}
-else {
-const err138 = {instancePath:instancePath+"/tenantPolicy/rules",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err138];
-}
-else {
-vErrors.push(err138);
-}
-errors++;
-}
-}
-}
-else {
-const err139 = {instancePath:instancePath+"/tenantPolicy",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err139];
-}
-else {
-vErrors.push(err139);
-}
-errors++;
-}
-}
-}
-else {
-const err140 = {instancePath,keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err140];
-}
-else {
-vErrors.push(err140);
 }
 errors++;
 }

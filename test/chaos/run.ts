@@ -152,7 +152,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
     const invariants = await checkInvariants({
       kube,
       snapshot: sim.snapshot(),
-      config: parseAwsConfig(configText),
+      config: await parseAwsConfig(configText),
       servesMcs: provider.mcsLoadBalancer() !== undefined,
       present: workload.expectation().present,
     });

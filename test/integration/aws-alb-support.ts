@@ -8,6 +8,7 @@ import type { Elbv2Snapshot } from '../../dev/elbv2-sim/index.js';
 import { stackFingerprint } from '../../lib/providers/aws/model/fingerprint.js';
 import { resourcesOf, ResourceTypes, type Action, type Stack } from '../../lib/providers/aws/model/types.js';
 import { CREATED_AT_TAG, FINGERPRINT_TAG } from '../../lib/providers/aws/tagging.js';
+import { DNS_NAME_TAG, targetRecordTags } from '../../lib/providers/aws/deploy/targets-only.js';
 
 export interface StateSummary {
   loadBalancers: Array<Record<string, unknown>>;
@@ -25,6 +26,14 @@ const byName = (a: Record<string, unknown>, b: Record<string, unknown>) =>
 function withoutCreatedAt(tags: Record<string, string>): Record<string, string> {
   const { [CREATED_AT_TAG]: _createdAt, ...rest } = tags;
   return rest;
+}
+
+/** The DNS name the simulator made up is not predictable: shown as OWN_DNS_NAME when it is the load balancer's own. */
+export const OWN_DNS_NAME = '<its own DNS name>';
+function ownDnsName(tags: Record<string, string>, dnsName: string | undefined): Record<string, string> {
+  return tags[DNS_NAME_TAG] !== undefined && tags[DNS_NAME_TAG] === dnsName
+    ? { ...tags, [DNS_NAME_TAG]: OWN_DNS_NAME }
+    : tags;
 }
 
 export function summarize(s: Elbv2Snapshot): StateSummary {
@@ -60,7 +69,7 @@ export function summarize(s: Elbv2Snapshot): StateSummary {
         scheme: lb.Scheme,
         subnets: (lb.AvailabilityZones ?? []).map((az) => az.SubnetId).sort(),
         securityGroups: [...(lb.SecurityGroups ?? [])].sort(),
-        tags: tags.get(lb.LoadBalancerArn ?? '') ?? {},
+        tags: ownDnsName(tags.get(lb.LoadBalancerArn ?? '') ?? {}, lb.DNSName),
       }))
       .sort(byName),
     targetGroups: s.targetGroups
@@ -156,7 +165,12 @@ export function expectedSummary(stack: Stack): StateSummary {
             subnets: [...lb.spec.subnets].sort(),
             securityGroups: [...(lb.spec.securityGroups ?? [])].sort(),
             // Written last by every full deploy: the hash of exactly this stack.
-            tags: { ...lb.spec.tags, [FINGERPRINT_TAG]: stackFingerprint(stack) },
+            tags: {
+              ...lb.spec.tags,
+              ...targetRecordTags(stack),
+              [DNS_NAME_TAG]: OWN_DNS_NAME,
+              [FINGERPRINT_TAG]: stackFingerprint(stack),
+            },
           },
         ]
       : [],

@@ -169,6 +169,8 @@ describe('AWS provider: MultiClusterService → NLB (simulator)', () => {
       'ModifyListener',
       'RegisterTargets',
       'DeleteTargetGroup',
+      // The old group's targets record goes; the new fingerprint and records are written last.
+      'RemoveTags',
       'AddTags',
     ]);
     await expectConverged(m);

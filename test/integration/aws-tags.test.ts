@@ -202,7 +202,7 @@ describe('AWS provider: tags that are never removed', () => {
     });
     const all = resources(e);
     const lbTags = all.find((r) => r.kind === 'LoadBalancer')?.tags ?? {};
-    expect(lbTags[FINGERPRINT_TAG]).toMatch(/^v1-[0-9a-f]+$/);
+    expect(lbTags[FINGERPRINT_TAG]).toMatch(/^v2-[0-9a-f]+$/);
     for (const tg of all.filter((r) => r.kind === 'TargetGroup'))
       expect(tg.tags[CREATED_AT_TAG]).toBeDefined();
   });
@@ -219,17 +219,17 @@ describe('AWS provider: tags that are never removed', () => {
       'subnets: [subnet-1]',
       'ownerId: test',
     ];
-    expect(parseAwsConfig([...base, 'externalManagedTags: [cost-center]'].join('\n'))).toMatchObject({
+    expect(await parseAwsConfig([...base, 'externalManagedTags: [cost-center]'].join('\n'))).toMatchObject({
       externalManagedTags: ['cost-center'],
     });
-    expect(() =>
+    await expect(
       parseAwsConfig(
         [...base, 'defaultTags: { cost-center: x }', 'externalManagedTags: [cost-center]'].join('\n'),
       ),
-    ).toThrow(ProviderConfigError);
-    expect(() => parseAwsConfig([...base, `externalManagedTags: ['${FINGERPRINT_TAG}']`].join('\n'))).toThrow(
-      ProviderConfigError,
-    );
+    ).rejects.toThrow(ProviderConfigError);
+    await expect(
+      parseAwsConfig([...base, `externalManagedTags: ['${FINGERPRINT_TAG}']`].join('\n')),
+    ).rejects.toThrow(ProviderConfigError);
   });
 });
 

@@ -50,7 +50,7 @@ function flushed() {
 
 describe('ELBv2 call metrics', () => {
   it('counts every attempt by action, and the throttled ones, across the SDK`s retries', async () => {
-    const client = createElbv2Client(parseAwsConfig(awsConfigFor(sim, { maxAttempts: 5 })));
+    const client = createElbv2Client(await parseAwsConfig(awsConfigFor(sim, { maxAttempts: 5 })));
     sim.faults.failNext('DescribeLoadBalancers', 2);
     const out = await client.send(new DescribeLoadBalancersCommand({}));
     expect(out.$metadata.attempts).toBe(3);

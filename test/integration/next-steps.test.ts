@@ -133,7 +133,7 @@ describe('with the AWS provider', () => {
     const harness = await startAws();
     await harness.seed([serveService(), minimalIngress()]);
     const mci = (await harness.kube.get<MultiClusterIngress>(MCI, 'default', 'minimal-ingress'))!;
-    const config = parseAwsConfig(awsConfigFor(sim!));
+    const config = await parseAwsConfig(awsConfigFor(sim!));
     const stack = buildIngressStack({ mci, ...(await readIngressInputs(harness.kube, mci)), config });
     const lb = stack.resources.find((r) => r.type === 'AWS::ElasticLoadBalancingV2::LoadBalancer')!;
     sim!.state.createLoadBalancer({

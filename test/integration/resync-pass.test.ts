@@ -70,15 +70,13 @@ afterAll(async () => {
 });
 
 describe('Function: resyncPass', () => {
-  it('with no drift: one LIST per kind, ⌈L/400⌉ + ⌈N/20⌉ ELBv2 calls, nothing enqueued but Clusters and the deep slice', async () => {
+  it('with no drift: one LIST per kind, no ELBv2 call (⌈N/100⌉ GetResources), nothing enqueued but Clusters and the deep slice', async () => {
     sim.calls.reset();
+    sim.taggingCalls.reset();
     const out = collector();
     const result = await resyncPass(h.kube, h.runtime.provider, out, logger, options());
-    expect(sim.calls.all()).toMatchObject({
-      DescribeLoadBalancers: { calls: 1 },
-      DescribeTags: { calls: 2 },
-    });
-    expect(sim.calls.total()).toBe(3);
+    expect(sim.calls.total()).toBe(0);
+    expect(sim.taggingCalls.all()).toEqual({ GetResources: expect.objectContaining({ calls: 1 }) });
     expect(result).toMatchObject({ differing: 0, unchanged: N - result.deep, failed: 0 });
     expect(result.kubeLists).toEqual({
       MultiClusterIngress: 1,
@@ -90,6 +88,22 @@ describe('Function: resyncPass', () => {
     });
     expect(out.sent.filter((n) => n.change !== 'resync')).toEqual([]);
     expect(out.sent.filter((n) => n.ref.kind === 'Cluster').map((n) => n.ref.name)).toEqual(['member1']);
+  });
+
+  it('when the Tagging API fails: the same tags through ELBv2, ⌈L/400⌉ + ⌈N/20⌉ calls, and the same answer', async () => {
+    sim.calls.reset();
+    sim.faults.failNext('GetResources', 2, { code: 'ThrottlingException' });
+    const out = collector();
+    const result = await resyncPass(h.kube, h.runtime.provider, out, logger, options());
+    expect(sim.calls.all()).toMatchObject({
+      DescribeLoadBalancers: { calls: 1 },
+      DescribeTags: { calls: 2 },
+    });
+    expect(sim.calls.total()).toBe(3);
+    // Both of the Tagging API client's attempts failed: nothing scripted is left for later tests.
+    expect(sim.faults.pending('GetResources')).toBe(0);
+    expect(result).toMatchObject({ differing: 0, unchanged: N - result.deep, failed: 0 });
+    expect(out.sent.filter((n) => n.change !== 'resync')).toEqual([]);
   });
 
   it('reconciles exactly the objects whose stack differs, and nothing once they converged', async () => {

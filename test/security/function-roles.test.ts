@@ -25,7 +25,7 @@ import {
   upstreamScenario,
 } from '../../dev/local/scenario.js';
 import { FUNCTION_ACCESS, QUEUE_ACTIONS, type FunctionName } from '../../infra/iam/function-roles.js';
-import { ELBV2_ACCESS } from '../../lib/providers/aws/iam.js';
+import { ELBV2_ACCESS, iamActionName } from '../../lib/providers/aws/iam.js';
 import { MCI_FINALIZER, MCS_FINALIZER } from '../../lib/karmada/constants.js';
 import { createKubeClient, loadKubeConfig } from '../../lib/kube/client-node.js';
 import type { KubeClient } from '../../lib/kube/client.js';
@@ -84,11 +84,15 @@ const QUEUE_ARN = 'arn:aws:sqs:us-east-1:123456789012:mcp-notifications.fifo';
 /** The AWS actions (as IAM names them) one call of `run` made. */
 async function observe(run: () => Promise<unknown>): Promise<Set<string>> {
   sim.calls.reset();
+  sim.taggingCalls.reset();
   sqs.actions.length = 0;
   await run();
   const seen = new Set<string>();
   for (const [action, c] of Object.entries(sim.calls.all())) {
     if (c.calls > 0) seen.add(`elasticloadbalancing:${action}`);
+  }
+  for (const [action, c] of Object.entries(sim.taggingCalls.all())) {
+    if (c.calls > 0) seen.add(`tag:${action}`);
   }
   for (const a of sqs.actions) seen.add(SQS_IAM[a] ?? `sqs:${a}`);
   return seen;
@@ -98,7 +102,7 @@ async function observe(run: () => Promise<unknown>): Promise<Set<string>> {
 function roleActions(fn: FunctionName): Set<string> {
   const access = FUNCTION_ACCESS[fn];
   return new Set([
-    ...(access.elbv2 ? ELBV2_ACCESS[access.elbv2].map((a) => `elasticloadbalancing:${a}`) : []),
+    ...(access.elbv2 ? ELBV2_ACCESS[access.elbv2].map(iamActionName) : []),
     ...(access.queue ?? []).filter((u) => u !== 'consume').flatMap((u) => QUEUE_ACTIONS[u]),
   ]);
 }
@@ -218,21 +222,31 @@ describe('each function role holds only what its code calls', () => {
     }, 60_000);
   }
 
-  it('resync: reads fingerprint tags in bulk and sends to the queue, within its role', async () => {
+  it('resync: reads fingerprint tags in bulk (Tagging API, else ELBv2) and sends to the queue, within its role', async () => {
     const { handler } = await import('../../functions/resync.js');
-    const seen = await observe(() => handler({}, lambdaContext('resync')));
-    // DescribeTags only when load balancers of ours exist at that moment.
-    expect(sorted(seen)).toEqual(
-      expect.arrayContaining(['elasticloadbalancing:DescribeLoadBalancers', 'sqs:SendMessage']),
-    );
     expect(sorted(roleActions('resync'))).toEqual(
       sorted([
         'elasticloadbalancing:DescribeLoadBalancers',
         'elasticloadbalancing:DescribeTags',
         'sqs:SendMessage',
+        'tag:GetResources',
       ]),
     );
-    expect([...seen].filter((a) => !roleActions('resync').has(a))).toEqual([]);
+    // The Tagging API answers: no ELBv2 call at all.
+    const seen = await observe(() => handler({}, lambdaContext('resync')));
+    expect(sorted(seen)).toEqual(['sqs:SendMessage', 'tag:GetResources']);
+    // It fails: the same tags through ELBv2 (DescribeTags only when load balancers of ours exist).
+    sim.faults.failNext('GetResources', 2, { code: 'ThrottlingException' });
+    const fallback = await observe(() => handler({}, lambdaContext('resync')));
+    expect(sim.faults.pending('GetResources')).toBe(0);
+    expect(sorted(fallback)).toEqual(
+      expect.arrayContaining([
+        'elasticloadbalancing:DescribeLoadBalancers',
+        'sqs:SendMessage',
+        'tag:GetResources',
+      ]),
+    );
+    expect([...seen, ...fallback].filter((a) => !roleActions('resync').has(a))).toEqual([]);
   }, 60_000);
 
   it('sweep: lists and deletes orphans, exactly its role', async () => {

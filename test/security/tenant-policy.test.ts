@@ -262,7 +262,7 @@ describe('Tenant policy: the README example', () => {
     const block = /```yaml\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
     const example = parse(block) as { tenantPolicy: TenantPolicy };
     expect(example.tenantPolicy.rules.length).toBeGreaterThan(2);
-    const config = parseAwsConfig(
+    const config = await parseAwsConfig(
       JSON.stringify({
         region: 'eu-west-1',
         vpc: { id: 'vpc-1', cidrs: ['10.0.0.0/16'] },

@@ -13,7 +13,7 @@ const budget = createRequire(import.meta.url)('../../infra/budget/elbv2.cjs') as
   ratePeriodSeconds(expression: string): number;
 };
 
-const config = parseAwsConfig(
+const config = await parseAwsConfig(
   JSON.stringify({
     region: 'us-east-1',
     ownerId: 'o',

@@ -15,8 +15,8 @@ ownerId: karmada-prod
 `;
 
 describe('Function: parseAwsConfig', () => {
-  it('applies the defaults (scheme internal, LBC health check, 5 attempts)', () => {
-    expect(parseAwsConfig(minimalYaml)).toStrictEqual({
+  it('applies the defaults (scheme internal, LBC health check, 5 attempts)', async () => {
+    expect(await parseAwsConfig(minimalYaml)).toStrictEqual({
       region: 'eu-west-1',
       vpc: { id: 'vpc-123', cidrs: ['10.0.0.0/16'] },
       subnets: ['subnet-a', 'subnet-b'],
@@ -29,19 +29,19 @@ describe('Function: parseAwsConfig', () => {
     });
   });
 
-  it('reads the calls-per-second cap and dry-run switch, and rejects a zero cap', () => {
-    expect(parseAwsConfig(`${minimalYaml}maxCallsPerSecond: 5\ndryRun: true\n`)).toMatchObject({
+  it('reads the calls-per-second cap and dry-run switch, and rejects a zero cap', async () => {
+    expect(await parseAwsConfig(`${minimalYaml}maxCallsPerSecond: 5\ndryRun: true\n`)).toMatchObject({
       maxCallsPerSecond: 5,
       dryRun: true,
     });
-    expect(() => parseAwsConfig(`${minimalYaml}maxCallsPerSecond: 0\n`)).toThrow(/maxCallsPerSecond/);
-    expect(() =>
+    await expect(parseAwsConfig(`${minimalYaml}maxCallsPerSecond: 0\n`)).rejects.toThrow(/maxCallsPerSecond/);
+    await expect(
       parseAwsConfig(`${minimalYaml}defaultTags: { multicluster.karmada.io/fingerprint: x }\n`),
-    ).toThrow(/reserved tag key/);
+    ).rejects.toThrow(/reserved tag key/);
   });
 
-  it('reads JSON as well, and merges health-check overrides over the defaults', () => {
-    const cfg = parseAwsConfig(
+  it('reads JSON as well, and merges health-check overrides over the defaults', async () => {
+    const cfg = await parseAwsConfig(
       JSON.stringify({
         region: 'us-east-1',
         endpoint: 'http://127.0.0.1:4566',
@@ -96,15 +96,15 @@ describe('Function: parseAwsConfig', () => {
       message: /defaultTags\.multicluster\.karmada\.io\/owner: reserved/,
     },
     { name: 'empty subnets', text: minimalYaml.replace('[subnet-a, subnet-b]', '[]'), message: /subnets/ },
-  ])('rejects $name with ProviderConfigError naming the field', ({ text, message }) => {
-    expect(() => parseAwsConfig(text)).toThrow(ProviderConfigError);
-    expect(() => parseAwsConfig(text)).toThrow(message);
+  ])('rejects $name with ProviderConfigError naming the field', async ({ text, message }) => {
+    await expect(parseAwsConfig(text)).rejects.toThrow(ProviderConfigError);
+    await expect(parseAwsConfig(text)).rejects.toThrow(message);
   });
 });
 
 describe('Function: createElbv2Client', () => {
   it('uses adaptive retry with the configured attempts', async () => {
-    const client = createElbv2Client({ ...parseAwsConfig(minimalYaml), maxAttempts: 3 });
+    const client = createElbv2Client({ ...(await parseAwsConfig(minimalYaml)), maxAttempts: 3 });
     expect(await client.config.maxAttempts()).toBe(3);
     expect(client.config.retryMode).toBe('adaptive');
     expect(((await client.config.retryStrategy()) as { mode?: string }).mode).toBe('adaptive');
@@ -122,7 +122,7 @@ describe('Function: createAwsProvider', () => {
     expect(provider.mcsLoadBalancer()).toBeDefined();
   });
 
-  it('fails with ProviderConfigError on a bad file', () => {
-    expect(() => createAwsProvider('region: x', deps)).toThrow(ProviderConfigError);
+  it('fails with ProviderConfigError on a bad file', async () => {
+    await expect(createAwsProvider('region: x', deps)).rejects.toThrow(ProviderConfigError);
   });
 });

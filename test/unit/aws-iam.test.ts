@@ -12,6 +12,7 @@ import {
   elbv2PolicyStatements,
   OWNER_TAG,
 } from '../../lib/providers/aws/index.js';
+import { TAGGING_ACTIONS } from '../../lib/providers/aws/iam.js';
 import { GENERATED } from '../../scripts/gen-iam.js';
 
 const root = fileURLToPath(new URL('../../lib/providers/aws/', import.meta.url));
@@ -38,18 +39,26 @@ describe('IAM policy for the ELBv2 calls', () => {
   it('lists exactly the actions the code calls', () => {
     const inPolicy = elbv2PolicyStatements('o')
       .flatMap((s) => s.Action)
-      .map((a) => a.replace(/^elasticloadbalancing:/, ''));
+      .map((a) => a.replace(/^(elasticloadbalancing|tag):/, ''));
     const code = actionsInCode();
     expect(code.length).toBeGreaterThan(20);
     expect([...new Set(inPolicy)].sort()).toStrictEqual(code);
-    expect([...ELBV2_DESCRIBE_ACTIONS, ...ELBV2_MUTATING_ACTIONS].sort()).toStrictEqual(code);
+    expect([...ELBV2_DESCRIBE_ACTIONS, ...ELBV2_MUTATING_ACTIONS, ...TAGGING_ACTIONS].sort()).toStrictEqual(
+      code,
+    );
+    expect(
+      inPolicy.filter((a, i, all) => all.indexOf(a) === i && TAGGING_ACTIONS.includes(a as never)),
+    ).toEqual(['GetResources']);
   });
 
   it('gives every mutating action a statement scoped to a resource type and an owner-tag condition', () => {
     const statements = elbv2PolicyStatements('team-a');
     for (const s of statements) {
-      const describes = s.Action.every((a) => a.startsWith('elasticloadbalancing:Describe'));
-      if (describes) {
+      // Reads: ELBv2's Describe* and the Tagging API's GetResources (neither is resource-scoped).
+      const reads = s.Action.every(
+        (a) => a.startsWith('elasticloadbalancing:Describe') || a === 'tag:GetResources',
+      );
+      if (reads) {
         expect(s.Resource).toEqual(['*']);
         expect(s.Condition).toBeUndefined();
         continue;

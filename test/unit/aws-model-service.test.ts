@@ -4,6 +4,8 @@ import type { MultiClusterService } from '../../lib/karmada/types.js';
 import { stackFingerprint } from '../../lib/providers/aws/model/fingerprint.js';
 import { buildServiceStack, providerClusters } from '../../lib/providers/aws/model/service.js';
 import { loadBalancerNameFromHostname } from '../../lib/providers/aws/naming.js';
+import { targetsFingerprint } from '../../lib/providers/aws/model/fingerprint.js';
+import { resourcesOf, ResourceTypes } from '../../lib/providers/aws/model/types.js';
 import { collectedSlice, config, service } from '../fixtures/aws/objects.js';
 
 const mcs = (spec: Partial<MultiClusterService['spec']> = {}): MultiClusterService => ({
@@ -89,7 +91,7 @@ describe('Function: buildServiceStack', () => {
     expect(stack.resources[1]?.spec).toMatchObject({ targets: [{ id: '10.0.2.20' }] });
   });
 
-  it('the same input always gives the same stack and fingerprint; endpoints change it', () => {
+  it('the same input always gives the same stack and fingerprint; endpoints change only the targets fingerprint', () => {
     const a = buildServiceStack(input(mcs()));
     expect(buildServiceStack(input(mcs()))).toStrictEqual(a);
     expect(stackFingerprint(buildServiceStack(input(mcs())))).toBe(stackFingerprint(a));
@@ -98,8 +100,12 @@ describe('Function: buildServiceStack', () => {
       addresses: ['10.0.2.21'],
       ports: [{ name: 'http', port: 8080 }],
     });
-    expect(stackFingerprint(buildServiceStack(moved))).not.toBe(stackFingerprint(a));
-    expect(stackFingerprint(a)).toMatch(/^v1-[0-9a-f]{40}$/);
+    // The structure is unchanged (no rediscovery of the stack); the moved group's targets are not.
+    expect(stackFingerprint(buildServiceStack(moved))).toBe(stackFingerprint(a));
+    const targetsOf = (s: ReturnType<typeof buildServiceStack>) =>
+      resourcesOf(s, ResourceTypes.TargetGroup).map((tg) => targetsFingerprint(tg.spec.targets));
+    expect(targetsOf(buildServiceStack(moved))).not.toEqual(targetsOf(a));
+    expect(stackFingerprint(a)).toMatch(/^v2-[0-9a-f]{40}$/);
   });
 });
 

@@ -15,9 +15,9 @@ subnets: [subnet-a]
 ownerId: karmada-prod
 `;
 
-const awsError = (text: string) => {
+const awsError = async (text: string) => {
   try {
-    parseAwsConfig(text);
+    await parseAwsConfig(text);
   } catch (err) {
     expect(err).toBeInstanceOf(ProviderConfigError);
     return (err as Error).message;
@@ -38,38 +38,75 @@ describe('generated provider-configuration validators', () => {
 });
 
 describe('Function: parseAwsConfig (schema errors, worded)', () => {
-  it('fills the defaults the schema leaves out', () => {
-    const config = parseAwsConfig(minimal);
+  it('fills the defaults the schema leaves out', async () => {
+    const config = await parseAwsConfig(minimal);
     expect(config).toMatchObject({ scheme: 'internal', maxAttempts: 5, dryRun: false, defaultTags: {} });
   });
 
-  it('names every faulty field at once', () => {
-    expect(awsError(`${minimal}maxAttempts: 0\nscheme: public\nregoin: x\nfoo: 1\n`)).toBe(
+  it('names every faulty field at once', async () => {
+    expect(await awsError(`${minimal}maxAttempts: 0\nscheme: public\nregoin: x\nfoo: 1\n`)).toBe(
       'invalid aws provider configuration: (root): unknown field(s) regoin; (root): unknown field(s) foo; ' +
         'scheme: must be one of "internal", "internet-facing"; maxAttempts: must be > 0',
     );
   });
 
-  it('says what a union, a pattern and an URL mean', () => {
-    expect(awsError(`${minimal}healthCheck: { port: http, path: health }\n`)).toBe(
+  it('says what a union, a pattern and an URL mean', async () => {
+    expect(await awsError(`${minimal}healthCheck: { port: http, path: health }\n`)).toBe(
       'invalid aws provider configuration: healthCheck.path: must start with "/"; ' +
         'healthCheck.port: must be "traffic-port" or a port number',
     );
-    expect(awsError(`${minimal}endpoint: not a url\n`)).toBe(
+    expect(await awsError(`${minimal}endpoint: not a url\n`)).toBe(
       'invalid aws provider configuration: endpoint: must be a valid url',
     );
-    expect(awsError(minimal.replace('[10.0.0.0/16]', '[10.0.0.0/16, 10.1.0.0/33]'))).toBe(
+    expect(await awsError(minimal.replace('[10.0.0.0/16]', '[10.0.0.0/16, 10.1.0.0/33]'))).toBe(
       'invalid aws provider configuration: vpc.cidrs.1: must be a valid cidrv4',
     );
   });
 
-  it('names a tag key that is too long, and a missing required field', () => {
-    expect(awsError(`${minimal}defaultTags: { ${'k'.repeat(129)}: v }\n`)).toBe(
+  it('names a tag key that is too long, and a missing required field', async () => {
+    expect(await awsError(`${minimal}defaultTags: { ${'k'.repeat(129)}: v }\n`)).toBe(
       `invalid aws provider configuration: defaultTags.${'k'.repeat(129)}: must be at most 128 characters`,
     );
-    expect(awsError(minimal.replace('vpc: { id: vpc-1, ', 'vpc: { '))).toBe(
+    expect(await awsError(minimal.replace('vpc: { id: vpc-1, ', 'vpc: { '))).toBe(
       'invalid aws provider configuration: vpc.id: required',
     );
+  });
+});
+
+describe('Function: parseAwsConfig (the tenant policy, validated by its own validator)', () => {
+  it('names the policy’s faulty fields from the file’s root, after the rest of the file’s', async () => {
+    const policy = [
+      'tenantPolicy:',
+      '  rules:',
+      '    - ingressClasses: [""]',
+      '      namespaceSelector: { matchExpressions: [{ key: team, operator: Like }] }',
+      '      maxLoadBalancersPerNamespace: -1',
+      '      colour: red',
+      '',
+    ].join('\n');
+    expect(await awsError(`${minimal}maxAttempts: 0\n${policy}`)).toBe(
+      'invalid aws provider configuration: maxAttempts: must be > 0; ' +
+        'tenantPolicy.rules.0.name: required; tenantPolicy.rules.0: unknown field(s) colour; ' +
+        'tenantPolicy.rules.0.ingressClasses.0: must be at least 1 character(s); ' +
+        'tenantPolicy.rules.0.namespaceSelector.matchExpressions.0.operator: ' +
+        'must be one of "In", "NotIn", "Exists", "DoesNotExist"; ' +
+        'tenantPolicy.rules.0.maxLoadBalancersPerNamespace: must be >= 0',
+    );
+    expect(await awsError(`${minimal}tenantPolicy: [rules]\n`)).toBe(
+      'invalid aws provider configuration: tenantPolicy: expected object',
+    );
+    expect(await awsError(`${minimal}tenantPolicy: {}\n`)).toBe(
+      'invalid aws provider configuration: tenantPolicy.rules: required',
+    );
+  });
+
+  it('keeps a valid policy as written', async () => {
+    const config = await parseAwsConfig(
+      `${minimal}tenantPolicy: { rules: [{ name: pin, schemes: [internal], tags: { deny: ['cost-*'] } }] }\n`,
+    );
+    expect(config.tenantPolicy).toEqual({
+      rules: [{ name: 'pin', schemes: ['internal'], tags: { deny: ['cost-*'] } }],
+    });
   });
 });
 

@@ -35,7 +35,8 @@ describe('Function: loadConfig', () => {
     const c = loadConfig(['--sink-target', 'https://sqs.eu-west-1.amazonaws.com/1/q.fifo'], {});
     expect(c).toMatchObject({
       sink: 'sqs',
-      resyncPeriodMs: 600_000,
+      // Off: each resync is a full drift check; the scheduled resync function does the cheap pass.
+      resyncPeriodMs: 0,
       coalesceWindowMs: 100,
       leaderElect: true,
       leaseName: 'multicluster-forwarder',

@@ -30,53 +30,57 @@ beforeEach(() => {
 });
 
 describe('cloudConfig check', () => {
-  it('accepts the shipped complete example', () => {
+  it('accepts the shipped complete example', async () => {
     put('config/aws.yaml', EXAMPLE);
-    expect(() => aws('config/aws.yaml')).not.toThrow();
+    await expect(aws('config/aws.yaml')).resolves.toBeUndefined();
   });
 
-  it('fails when the file does not exist, naming it and the example', () => {
-    expect(() => aws('config/aws.yaml')).toThrow(PackageCheckError);
-    expect(() => aws('config/aws.yaml')).toThrow(
+  it('fails when the file does not exist, naming it and the example', async () => {
+    await expect(aws('config/aws.yaml')).rejects.toThrow(PackageCheckError);
+    await expect(aws('config/aws.yaml')).rejects.toThrow(
       /cloudConfig "config\/aws.yaml" does not exist .*config\/aws.example.yaml/,
     );
   });
 
-  it('fails when the file is invalid, with the parser`s field-level message', () => {
+  it('fails when the file is invalid, with the parser`s field-level message', async () => {
     put('config/aws.yaml', EXAMPLE.replace(/^subnets:.*$/m, 'subnets: []'));
-    expect(() => aws('config/aws.yaml')).toThrow(
+    await expect(aws('config/aws.yaml')).rejects.toThrow(
       /cloudConfig "config\/aws.yaml" is invalid: .*subnets: needs at least 1 item/,
     );
     put('config/aws.yaml', 'region: [unclosed');
-    expect(() => aws('config/aws.yaml')).toThrow(/is invalid: aws provider configuration is not valid YAML/);
+    await expect(aws('config/aws.yaml')).rejects.toThrow(
+      /is invalid: aws provider configuration is not valid YAML/,
+    );
   });
 
-  it('fails when ownerId differs from awsOwnerId, saying why creates would fail and how to fix it', () => {
+  it('fails when ownerId differs from awsOwnerId, saying why creates would fail and how to fix it', async () => {
     put('config/aws.yaml', EXAMPLE);
-    expect(() => aws('config/aws.yaml', 'karmada-ci')).toThrow(
+    await expect(aws('config/aws.yaml', 'karmada-ci')).rejects.toThrow(
       /has ownerId "karmada-prod" but awsOwnerId is "karmada-ci".*AccessDenied.*--param="awsOwnerId=karmada-prod"/,
     );
   });
 
-  it('fails when the file lies outside config/, which is not packaged', () => {
+  it('fails when the file lies outside config/, which is not packaged', async () => {
     put('aws.yaml', EXAMPLE);
-    expect(() => aws('aws.yaml')).toThrow(/is not under config\/: only config\/\*\* is packaged/);
-    expect(() => aws('config/../aws.yaml')).toThrow(/is not under config\//);
+    await expect(aws('aws.yaml')).rejects.toThrow(/is not under config\/: only config\/\*\* is packaged/);
+    await expect(aws('config/../aws.yaml')).rejects.toThrow(/is not under config\//);
   });
 
-  it('requires a file for the aws provider; the fake one runs without, and its file is parsed too', () => {
-    expect(() => aws('')).toThrow(/aws provider needs a configuration file/);
+  it('requires a file for the aws provider; the fake one runs without, and its file is parsed too', async () => {
+    await expect(aws('')).rejects.toThrow(/aws provider needs a configuration file/);
     const fake = (cloudConfig: string) =>
       checkCloudConfig({ serviceDir: dir, provider: 'fake', cloudConfig, awsOwnerId: 'x' });
-    expect(() => fake('')).not.toThrow();
+    await expect(fake('')).resolves.toBeUndefined();
     put('config/fake.yaml', 'requestDelayMs: -1\n');
-    expect(() => fake('config/fake.yaml')).toThrow(/is invalid: fake provider config: requestDelayMs/);
+    await expect(fake('config/fake.yaml')).rejects.toThrow(
+      /is invalid: fake provider config: requestDelayMs/,
+    );
   });
 
-  it('names an unknown provider', () => {
-    expect(() =>
+  it('names an unknown provider', async () => {
+    await expect(
       checkCloudConfig({ serviceDir: dir, provider: 'gcp', cloudConfig: '', awsOwnerId: 'x' }),
-    ).toThrow(/provider "gcp" is not a built-in provider \(aws, fake\)/);
+    ).rejects.toThrow(/provider "gcp" is not a built-in provider \(aws, fake\)/);
   });
 });
 

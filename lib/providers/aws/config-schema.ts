@@ -1,11 +1,10 @@
 /**
  * The JSON Schema of the aws provider's configuration file. Not loaded at run time:
- * scripts/gen-validators.ts compiles it into lib/generated/config-validators.js, so the bundles
+ * scripts/gen-validators.ts compiles it into lib/generated/aws-config-validator.js (and the
+ * tenant policy into tenant-policy-validator.js), so the bundles
  * carry a small validator and no schema library. config.ts words the errors and checks what a
  * schema cannot say well (the endpoint URL, reserved tag keys).
  */
-import { TENANT_POLICY_SCHEMA } from './tenant-policy.js';
-
 const nonEmpty = { type: 'string', minLength: 1 } as const;
 
 /** IPv4 CIDR: four octets 0-255 and a prefix length 0-32. */
@@ -32,6 +31,78 @@ const healthCheck = {
   },
 } as const;
 
+const names = { type: 'array', items: { type: 'string', minLength: 1 } } as const;
+const keyPatterns = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { allow: names, deny: names },
+} as const;
+
+/** The JSON Schema of `tenantPolicy` (tenant-policy.ts reads it; its rules are described there). */
+export const TENANT_POLICY_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['rules'],
+  properties: {
+    rules: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['name'],
+        properties: {
+          name: { type: 'string', minLength: 1 },
+          ingressClasses: names,
+          namespaceSelector: {
+            type: 'object',
+            additionalProperties: false,
+            properties: {
+              matchLabels: { type: 'object', additionalProperties: { type: 'string' } },
+              matchExpressions: {
+                type: 'array',
+                items: {
+                  type: 'object',
+                  additionalProperties: false,
+                  required: ['key', 'operator'],
+                  properties: {
+                    key: { type: 'string', minLength: 1 },
+                    operator: { enum: ['In', 'NotIn', 'Exists', 'DoesNotExist'] },
+                    values: names,
+                  },
+                },
+              },
+            },
+          },
+          schemes: { type: 'array', items: { enum: ['internal', 'internet-facing'] } },
+          subnets: names,
+          securityGroups: names,
+          certificates: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['allowed'],
+            properties: {
+              allowed: {
+                type: 'array',
+                items: {
+                  type: 'object',
+                  additionalProperties: false,
+                  required: ['arn'],
+                  properties: { arn: { type: 'string', minLength: 1 }, names },
+                },
+              },
+              matchHosts: { type: 'boolean' },
+            },
+          },
+          sslPolicies: names,
+          attributes: keyPatterns,
+          tags: keyPatterns,
+          maxLoadBalancersPerNamespace: { type: 'integer', minimum: 0 },
+        },
+      },
+    },
+  },
+} as const;
+
 export const AWS_CONFIG_SCHEMA = {
   type: 'object',
   additionalProperties: false,
@@ -39,6 +110,8 @@ export const AWS_CONFIG_SCHEMA = {
   properties: {
     region: nonEmpty,
     endpoint: { type: 'string' },
+    // The Resource Groups Tagging API's endpoint (local simulators; AWS's regional one when unset).
+    taggingEndpoint: { type: 'string' },
     vpc: {
       type: 'object',
       additionalProperties: false,
@@ -63,6 +136,17 @@ export const AWS_CONFIG_SCHEMA = {
     maxAttempts: { type: 'integer', exclusiveMinimum: 0, maximum: 20 },
     maxCallsPerSecond: { type: 'number', exclusiveMinimum: 0, maximum: 1000 },
     dryRun: { type: 'boolean' },
-    tenantPolicy: TENANT_POLICY_SCHEMA,
+    // Its rules are checked by their own validator (TENANT_POLICY_CONFIG_SCHEMA below), which a
+    // container loads only when its configuration has a tenant policy.
+    tenantPolicy: { type: 'object' },
   },
+} as const;
+
+/**
+ * The tenant policy's part of the configuration, validated over the whole file so that errors
+ * name their field from the file's root (`tenantPolicy.rules.0.name`), as the main schema's do.
+ */
+export const TENANT_POLICY_CONFIG_SCHEMA = {
+  type: 'object',
+  properties: { tenantPolicy: TENANT_POLICY_SCHEMA },
 } as const;

@@ -4,6 +4,7 @@
  * every error names the field.
  */
 import { ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
+import { ResourceGroupsTaggingAPIClient } from '@aws-sdk/client-resource-groups-tagging-api';
 import { ProviderConfigError, errorMessage } from '../../errors.js';
 import { validateAwsConfigSchema } from '../../generated/aws-config-validator.js';
 import { parseYaml } from '../../util/yaml.js';
@@ -14,6 +15,10 @@ import { isThrottling } from './deploy/context.js';
 import { reservedTagOwner } from './reserved-tags.js';
 import { RESERVED_TAG_KEYS, TAG_PREFIX } from './tagging.js';
 import type { TenantPolicy } from './tenant-policy.js';
+import { lazy } from '../../util/lazy.js';
+
+/** The tenant policy's validator and checks: a chunk of its own, read only when one is configured. */
+const tenantPolicyModule = lazy(() => import('./tenant-policy.js'));
 
 /** LBC's ALB target group health-check defaults (alb.ingress.kubernetes.io/healthcheck-*). */
 export const DEFAULT_HEALTH_CHECK = {
@@ -42,6 +47,7 @@ const MESSAGES: FieldMessages = {
 interface ConfigFile {
   region: string;
   endpoint?: string;
+  taggingEndpoint?: string;
   vpc: { id: string; cidrs: string[] };
   subnets: string[];
   securityGroups?: string[];
@@ -70,6 +76,8 @@ export type HealthCheckConfig = {
 export interface AwsProviderConfig {
   region: string;
   endpoint?: string;
+  /** The Resource Groups Tagging API's endpoint (local simulators; AWS's regional one when unset). */
+  taggingEndpoint?: string;
   vpc: { id: string; cidrs: string[] };
   subnets: string[];
   securityGroups?: string[];
@@ -103,8 +111,11 @@ function isUrl(text: string): boolean {
   }
 }
 
-/** Parses and validates the configuration file's text. Throws ProviderConfigError. */
-export function parseAwsConfig(text: string | undefined): AwsProviderConfig {
+/**
+ * Parses and validates the configuration file's text. Rejects with ProviderConfigError.
+ * Asynchronous because a tenant policy's validator is loaded only when the file has one.
+ */
+export async function parseAwsConfig(text: string | undefined): Promise<AwsProviderConfig> {
   if (text == null || text.trim() === '') {
     throw new ProviderConfigError(
       'the aws provider needs a configuration file (region, vpc, subnets, ownerId)',
@@ -120,8 +131,16 @@ export function parseAwsConfig(text: string | undefined): AwsProviderConfig {
     });
   }
   const issues = configIssues(validateAwsConfigSchema, raw, MESSAGES);
-  const endpoint = (raw as { endpoint?: unknown } | null)?.endpoint;
-  if (typeof endpoint === 'string' && !isUrl(endpoint)) issues.push('endpoint: must be a valid url');
+  const file = raw as { endpoint?: unknown; taggingEndpoint?: unknown; tenantPolicy?: unknown } | null;
+  for (const key of ['endpoint', 'taggingEndpoint'] as const) {
+    const url = file?.[key];
+    if (typeof url === 'string' && !isUrl(url)) issues.push(`${key}: must be a valid url`);
+  }
+  // Not an object: the main schema said so already.
+  const policy = file?.tenantPolicy;
+  if (policy !== null && typeof policy === 'object' && !Array.isArray(policy)) {
+    issues.push(...(await tenantPolicyModule()).tenantPolicyIssues(raw));
+  }
   if (issues.length) {
     throw new ProviderConfigError(`invalid aws provider configuration: ${issues.join('; ')}`);
   }
@@ -152,6 +171,7 @@ export function parseAwsConfig(text: string | undefined): AwsProviderConfig {
   return {
     region: cfg.region,
     ...(cfg.endpoint !== undefined ? { endpoint: cfg.endpoint } : {}),
+    ...(cfg.taggingEndpoint !== undefined ? { taggingEndpoint: cfg.taggingEndpoint } : {}),
     vpc: { id: cfg.vpc.id, cidrs: [...cfg.vpc.cidrs] },
     subnets: [...cfg.subnets],
     ...(cfg.securityGroups !== undefined ? { securityGroups: [...cfg.securityGroups] } : {}),
@@ -182,4 +202,16 @@ export function createElbv2Client(config: AwsProviderConfig): ElasticLoadBalanci
   // Every attempt, by action, and the throttled ones: the Elbv2Calls / Elbv2Throttles metrics.
   client.middlewareStack.add(elbv2CallMetrics(metrics, isThrottling), ELBV2_CALL_METRICS);
   return client;
+}
+
+/**
+ * The Resource Groups Tagging API client: a stack's resources by their tags, outside the ELBv2
+ * request budget. Standard retry mode: a failure only sends the reconcile the ELBv2 way.
+ */
+export function createTaggingClient(config: AwsProviderConfig): ResourceGroupsTaggingAPIClient {
+  return new ResourceGroupsTaggingAPIClient({
+    region: config.region,
+    ...(config.taggingEndpoint ? { endpoint: config.taggingEndpoint } : {}),
+    maxAttempts: 2,
+  });
 }

@@ -5,7 +5,7 @@
  */
 import { ProviderConfigError } from '../../errors.js';
 import type { ProviderDependencies, ProviderFactory } from '../../provider/contract.js';
-import { createElbv2Client, parseAwsConfig, type AwsProviderConfig } from './config.js';
+import { createElbv2Client, createTaggingClient, parseAwsConfig, type AwsProviderConfig } from './config.js';
 import { deployedValues, deploymentIdentity } from './instance.js';
 import { claimBeforeFirstCall, claimOwnerId } from './owner-claim.js';
 import { AwsProvider } from './provider.js';
@@ -15,9 +15,9 @@ import { AwsProvider } from './provider.js';
  * deployment's per-container ELBv2 rate (ELBV2_CALLS_PER_SECOND_PER_CONTAINER, derived from its
  * budget share in serverless.yml) caps the file's `maxCallsPerSecond`: the lower one wins.
  */
-export const createAwsProvider: ProviderFactory = (configText, deps) => {
-  // Parsed at once: a bad file throws here, before anything is read from Karmada.
-  const config = withContainerRate(parseAwsConfig(configText), process.env);
+export const createAwsProvider: ProviderFactory = async (configText, deps) => {
+  // Parsed first: a bad file is refused here, before anything is read from Karmada.
+  const config = withContainerRate(await parseAwsConfig(configText), process.env);
   return withIdentity(config, deps);
 };
 
@@ -34,6 +34,7 @@ async function withIdentity(config: AwsProviderConfig, deps: ProviderDependencie
   );
   return new AwsProvider(config, deps, {
     client,
+    tagging: createTaggingClient(config),
     ...(identity.instanceId !== undefined ? { instanceId: identity.instanceId } : {}),
   });
 }

@@ -5,6 +5,13 @@
  * then the tags of ours only (by the names our objects want), 20 ARNs per DescribeTags. For N
  * stacks among L load balancers that is ⌈L/400⌉ + ⌈N/20⌉ calls, where one reconcile per object
  * (even on the fingerprint fast path) costs 2N.
+ *
+ * With the Resource Groups Tagging API configured, the same tags come from GetResources (our owner
+ * tag, load balancers only, 100 per page): ⌈N/100⌉ calls on the Tagging API's own rate limit and
+ * no ELBv2 call at all. It is eventually consistent: a load balancer created moments ago may be
+ * missing (the pass then reconciles its object, which finds it) and a fingerprint written moments
+ * ago may show its old value (one needless reconcile, or a drift seen one pass later). A failed
+ * Tagging API read falls back to the ELBv2 reads above.
  */
 import { DescribeLoadBalancersCommand, type LoadBalancer } from '@aws-sdk/client-elastic-load-balancing-v2';
 import type { MultiClusterIngress, MultiClusterService } from '../../karmada/types.js';
@@ -12,7 +19,9 @@ import type { KubeClient } from '../../kube/client.js';
 import type { DesiredFingerprint, FingerprintSource, ProviderContext } from '../../provider/contract.js';
 import { call, type DeployContext } from './deploy/context.js';
 import { describeTags } from './deploy/describe.js';
-import { FINGERPRINT_TAG, isOwnedBy, type StackOwner } from './tagging.js';
+import { findByTags } from './deploy/stack-tags.js';
+import { recordedState } from './deploy/targets-only.js';
+import { FINGERPRINT_TAG, isOwnedBy, OWNER_TAG, type StackOwner } from './tagging.js';
 
 /** DescribeLoadBalancers' largest page. */
 const PAGE_SIZE = 400;
@@ -48,6 +57,19 @@ export class AwsFingerprints implements FingerprintSource {
   async recorded(ctx: ProviderContext, stacks: readonly DesiredFingerprint[]): Promise<Map<string, string>> {
     const dctx = this.options.context(ctx, { ownerId: this.options.ownerId, stackId: '' });
     const wanted = new Map(stacks.map((s) => [s.locator, s.stackId]));
+    const byTags = await findByTags(
+      dctx,
+      [{ Key: OWNER_TAG, Values: [this.options.ownerId] }],
+      ['elasticloadbalancing:loadbalancer'],
+    );
+    if (byTags) {
+      return this.records(
+        byTags.flatMap((lb) => {
+          const stackId = wanted.get(lb.name);
+          return stackId !== undefined ? [{ stackId, tags: lb.tags }] : [];
+        }),
+      );
+    }
     const found: Array<{ lb: LoadBalancer; stackId: string }> = [];
     let marker: string | undefined;
     do {
@@ -64,12 +86,20 @@ export class AwsFingerprints implements FingerprintSource {
       dctx,
       found.map((f) => f.lb.LoadBalancerArn ?? ''),
     );
+    return this.records(
+      found.map(({ lb, stackId }) => ({ stackId, tags: tags.get(lb.LoadBalancerArn ?? '') ?? {} })),
+    );
+  }
+
+  /** Each stack's recorded state, from the tags of the load balancer under its name. */
+  private records(
+    found: Array<{ stackId: string; tags: Readonly<Record<string, string>> }>,
+  ): Map<string, string> {
     const out = new Map<string, string>();
-    for (const { lb, stackId } of found) {
-      const t = tags.get(lb.LoadBalancerArn ?? '') ?? {};
+    for (const { stackId, tags: t } of found) {
       // A load balancer under our name that is not this stack's is not its record.
       if (isOwnedBy(t, { ownerId: this.options.ownerId, stackId }))
-        out.set(stackId, t[FINGERPRINT_TAG] ?? '');
+        out.set(stackId, t[FINGERPRINT_TAG] ? recordedState(t[FINGERPRINT_TAG], t) : '');
     }
     return out;
   }

@@ -15,6 +15,8 @@
  *   a priority-1 rule to another application's listener, as long as it tagged the new child ours.
  * - Tag-on-create is authorised as AddTags on the new resource, with elasticloadbalancing:CreateAction.
  * - Every other mutation is authorised on the resource it changes and supports aws:ResourceTag.
+ * - The Resource Groups Tagging API's GetResources (the provider's one call outside ELBv2) lists
+ *   no resource type either: Resource "*", and it only reads tags.
  * - CreateLoadBalancer supports elasticloadbalancing:Scheme, :Subnet and :SecurityGroup, SetSubnets
  *   :Subnet, SetSecurityGroups :SecurityGroup; the operator's tenant policy pins them here too.
  *
@@ -37,6 +39,20 @@ export const ELBV2_DESCRIBE_ACTIONS = [
 ] as const;
 
 export type Elbv2Action = (typeof ELBV2_DESCRIBE_ACTIONS)[number] | MutatingAction;
+
+/** The Resource Groups Tagging API's read (deploy/stack-tags.ts: a stack by its tags, outside the ELBv2 budget). */
+export const TAGGING_ACTIONS = ['GetResources'] as const;
+export type TaggingAction = (typeof TAGGING_ACTIONS)[number];
+
+/** Every action the provider calls, as the SDK's commands name them. */
+export type ProviderAction = Elbv2Action | TaggingAction;
+
+/** An action as IAM names it: `tag:GetResources`, `elasticloadbalancing:<action>` for the rest. */
+export function iamActionName(action: ProviderAction): string {
+  return (TAGGING_ACTIONS as readonly string[]).includes(action)
+    ? `tag:${action}`
+    : `elasticloadbalancing:${action}`;
+}
 
 /** ELBv2's resource types, as the Service Authorization Reference names them. */
 export type Elbv2ResourceType = 'loadbalancer' | 'listener' | 'listener-rule' | 'targetgroup';
@@ -70,8 +86,6 @@ function resourcesOf(...types: Elbv2ResourceType[]): PolicyResource[] {
   return types.flatMap((t) => ARN_PATTERNS[t].map((p) => deploymentArn('elasticloadbalancing', p)));
 }
 
-const elb = (actions: readonly string[]) => actions.map((a) => `elasticloadbalancing:${a}`);
-
 /** Condition values: a list of patterns (`*` wildcards), or a CloudFormation expression yielding one. */
 export type ConditionValues = readonly string[] | { readonly [intrinsic: string]: unknown };
 
@@ -100,7 +114,7 @@ export interface Elbv2PolicyOptions {
 
 interface StatementSpec {
   Sid: string;
-  actions: readonly Elbv2Action[];
+  actions: readonly ProviderAction[];
   resources: PolicyResource[];
   condition?: (o: Elbv2PolicyOptions) => PolicyStatement['Condition'];
 }
@@ -132,6 +146,13 @@ const STATEMENTS: StatementSpec[] = [
     // SAR: the Describe* actions list no resource type and no condition key: Resource "*".
     Sid: 'ElbV2Describe',
     actions: ELBV2_DESCRIBE_ACTIONS,
+    resources: ['*'],
+  },
+  {
+    // SAR (Resource Groups Tagging API): GetResources lists no resource type and no condition key:
+    // Resource "*". It only reads tags (the stack's ARNs and tags, deploy/stack-tags.ts).
+    Sid: 'TaggingReadStacks',
+    actions: TAGGING_ACTIONS,
     resources: ['*'],
   },
   {
@@ -257,22 +278,25 @@ const STATEMENTS: StatementSpec[] = [
 export const ELBV2_MUTATING_ACTIONS: readonly MutatingAction[] = [
   ...new Set(
     STATEMENTS.flatMap((s) => s.actions).filter(
-      (a): a is MutatingAction => !(ELBV2_DESCRIBE_ACTIONS as readonly string[]).includes(a),
+      (a): a is MutatingAction =>
+        !(ELBV2_DESCRIBE_ACTIONS as readonly string[]).includes(a) &&
+        !(TAGGING_ACTIONS as readonly string[]).includes(a),
     ),
   ),
 ].sort();
 
 /**
  * What a function does with ELBv2. `reconcile` (sqs, invoke, http) builds, changes and, on an
- * object's deletion, deletes stacks: every action. `sweep` lists the owner's inventory and
+ * object's deletion, deletes stacks: every action, and the Tagging API's read of a stack. `sweep` lists the owner's inventory and
  * deletes orphaned load balancers and target groups (lib/providers/aws/deploy/deletion.ts's
  * planDeletion emits nothing else): it can never create or change anything. `resync` reads every
- * load balancer's fingerprint tag in bulk (lib/providers/aws/fingerprints.ts): two Describe actions.
+ * load balancer's fingerprint tag in bulk (lib/providers/aws/fingerprints.ts): GetResources, or
+ * when the Tagging API fails, two Describe actions.
  */
 export type Elbv2Access = 'reconcile' | 'sweep' | 'resync';
 
-export const ELBV2_ACCESS: Record<Elbv2Access, readonly Elbv2Action[]> = {
-  reconcile: [...ELBV2_DESCRIBE_ACTIONS, ...ELBV2_MUTATING_ACTIONS].sort(),
+export const ELBV2_ACCESS: Record<Elbv2Access, readonly ProviderAction[]> = {
+  reconcile: [...ELBV2_DESCRIBE_ACTIONS, ...ELBV2_MUTATING_ACTIONS, ...TAGGING_ACTIONS].sort(),
   sweep: [
     'DeleteLoadBalancer',
     'DeleteTargetGroup',
@@ -280,7 +304,7 @@ export const ELBV2_ACCESS: Record<Elbv2Access, readonly Elbv2Action[]> = {
     'DescribeTags',
     'DescribeTargetGroups',
   ],
-  resync: ['DescribeLoadBalancers', 'DescribeTags'],
+  resync: ['DescribeLoadBalancers', 'DescribeTags', 'GetResources'],
 };
 
 /** The statements for one access level; each keeps only the actions that level needs. */
@@ -298,7 +322,7 @@ export function elbv2PolicyStatements(
       {
         Sid: s.Sid,
         Effect: 'Allow',
-        Action: elb([...actions].sort()),
+        Action: [...actions].sort().map(iamActionName),
         Resource: s.resources,
         ...(condition ? { Condition: condition } : {}),
       },

@@ -28,6 +28,9 @@ import type {
   FingerprintSource,
 } from '../../provider/contract.js';
 import { AwsFingerprints } from './fingerprints.js';
+import { findStackByTags } from './deploy/stack-tags.js';
+import { DNS_NAME_TAG, recordedState, targetRecordTags } from './deploy/targets-only.js';
+import type { ResourceGroupsTaggingAPIClient } from '@aws-sdk/client-resource-groups-tagging-api';
 import { stackFingerprint } from './model/fingerprint.js';
 import type { StackRef } from '../../provider/stack-id.js';
 import type { AwsProviderConfig } from './config.js';
@@ -38,6 +41,7 @@ import {
   type DeployOptions,
 } from './deploy/context.js';
 import { deleteStack } from './deploy/deletion.js';
+import { TargetCache, type TargetCacheOptions } from './deploy/target-cache.js';
 import { deployStack } from './deploy/deployer.js';
 import { findOwnedLoadBalancer } from './deploy/lookup.js';
 import type { Operation } from './deploy/operations.js';
@@ -48,17 +52,21 @@ import { buildServiceStack, serviceLoadBalancerNames } from './model/service.js'
 import { stackOwner } from './model/stack.js';
 import { AwsInventory } from './inventory.js';
 import { resourcesOf, ResourceTypes, type Stack } from './model/types.js';
-import type { StackOwner } from './tagging.js';
-import { checkTenantPolicy, kubePolicyReads, type PolicySubject } from './tenant-policy.js';
+import { isOwnedBy, type StackOwner } from './tagging.js';
+import type { PolicySubject } from './tenant-policy.js';
 import { MCI_FINALIZER, MCS_FINALIZER } from '../../karmada/constants.js';
 
 export const AWS_PROVIDER_NAME = 'aws';
 
 export interface AwsProviderOptions {
   client: ElasticLoadBalancingV2Client;
+  /** Finds stacks by tags without ELBv2 calls (endpoint churn, status); ELBv2 alone without it. */
+  tagging?: ResourceGroupsTaggingAPIClient;
   deploy?: Partial<DeployOptions>;
   /** The Karmada instance (instance.ts): every owner this provider acts as carries it. */
   instanceId?: string;
+  /** The warm container's target cache's bounds (target-cache.ts; maxEntries 0 turns it off). */
+  targetCache?: TargetCacheOptions;
 }
 
 /** What the AWS provider reports for either kind: the load balancer's DNS name. */
@@ -96,11 +104,17 @@ export class AwsBalancer<O> implements Balancer<O, AwsLoadBalancerStatus> {
   ) {}
 
   async get(ctx: ProviderContext, obj: Readonly<O>): Promise<GetResult<AwsLoadBalancerStatus>> {
-    const lb = await findOwnedLoadBalancer(
-      this.provider.context(ctx, this.kind.owner(obj)),
-      this.kind.names(obj),
-      'record',
-    );
+    const dctx = this.provider.context(ctx, this.kind.owner(obj));
+    // By tags first: the DNS name recorded on our load balancer is the status, no ELBv2 call.
+    const tagged = await findStackByTags(dctx);
+    if (tagged) {
+      dctx.lookups?.recordTagged(dctx.owner.stackId, tagged);
+      const names = this.kind.names(obj);
+      const dns = tagged.loadBalancers.find((l) => names.includes(l.name) && isOwnedBy(l.tags, dctx.owner))
+        ?.tags[DNS_NAME_TAG];
+      if (dns) return { exists: true, status: ingressStatus(dns) };
+    }
+    const lb = await findOwnedLoadBalancer(dctx, this.kind.names(obj), 'record');
     if (!lb?.LoadBalancerArn) return { exists: false };
     return { exists: true, status: ingressStatus(lb.DNSName ?? '') };
   }
@@ -147,7 +161,8 @@ export class AwsBalancer<O> implements Balancer<O, AwsLoadBalancerStatus> {
   async desiredFingerprint(obj: Readonly<O>, kube: KubeClient): Promise<DesiredFingerprint> {
     const where = { stackId: this.kind.owner(obj).stackId, locator: this.kind.names(obj)[0] ?? '' };
     try {
-      return { ...where, fingerprint: stackFingerprint(await this.kind.build(obj, kube)) };
+      const stack = await this.kind.build(obj, kube);
+      return { ...where, fingerprint: recordedState(stackFingerprint(stack), targetRecordTags(stack)) };
     } catch {
       return where; // the object's reconcile reports why it builds no model
     }
@@ -165,6 +180,7 @@ export class AwsBalancer<O> implements Balancer<O, AwsLoadBalancerStatus> {
   private async delete(ctx: ProviderContext, obj: Readonly<O>, dryRun: boolean): Promise<Operation[]> {
     // No model needed: deletion must work even when the spec no longer builds one.
     const dctx = this.provider.context(ctx, this.kind.owner(obj));
+    dctx.targetCache?.forget(dctx.owner.stackId);
     return deleteStack(
       dctx,
       {
@@ -203,6 +219,8 @@ export class AwsProvider implements MultiClusterProvider {
   /** Per reconcile (the lifecycle passes one ProviderContext to get() and then update()). */
   private readonly memos = new WeakMap<ProviderContext, LookupMemo>();
   private readonly kube: KubeClient;
+  /** Outlives reconciles: one per container (target-cache.ts). */
+  private readonly targetCache: TargetCache | undefined;
 
   constructor(
     readonly config: AwsProviderConfig,
@@ -210,6 +228,8 @@ export class AwsProvider implements MultiClusterProvider {
     private readonly options: AwsProviderOptions,
   ) {
     this.kube = deps.kube;
+    this.targetCache =
+      options.targetCache?.maxEntries === 0 ? undefined : new TargetCache(options.targetCache);
     if (config.maxCallsPerSecond !== undefined) {
       limitCallsPerSecond(options.client, new TokenBucket(config.maxCallsPerSecond));
     }
@@ -253,6 +273,9 @@ export class AwsProvider implements MultiClusterProvider {
 
   /** The model build step's last part: the operator's tenant policy, before anything is deployed. */
   private async withinTenantPolicy(subject: PolicySubject, stack: Stack): Promise<Stack> {
+    if (!this.config.tenantPolicy?.rules.length) return stack;
+    // Its own chunk (config.ts loaded it to validate the policy): no cost without a policy.
+    const { checkTenantPolicy, kubePolicyReads } = await import('./tenant-policy.js');
     await checkTenantPolicy(
       this.config.tenantPolicy,
       subject,
@@ -270,7 +293,9 @@ export class AwsProvider implements MultiClusterProvider {
     }
     return {
       client: this.options.client,
+      ...(this.options.tagging ? { tagging: this.options.tagging } : {}),
       lookups,
+      ...(this.targetCache ? { targetCache: this.targetCache } : {}),
       signal: ctx.signal,
       logger: ctx.logger.child({ provider: AWS_PROVIDER_NAME, stack: owner.stackId }),
       owner:

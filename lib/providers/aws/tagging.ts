@@ -132,6 +132,9 @@ export function tagsToRemove(
         !Object.hasOwn(desired, k) &&
         !k.toLowerCase().startsWith('aws:') &&
         !RESERVED_TAG_KEYS.includes(k) &&
+        // The targets-only path's records (deploy/targets-only.ts), written with the fingerprint.
+        !k.startsWith(`${TAG_PREFIX}/targets/`) &&
+        k !== `${TAG_PREFIX}/dns-name` &&
         !externalManagedTags.includes(k),
     )
     .sort();

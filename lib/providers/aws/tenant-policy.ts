@@ -27,78 +27,8 @@ import type { KubeObject } from '../../kube/types.js';
 import { ALB_KEYS, NLB_KEYS, type CommonKeys } from './model/annotations/keys.js';
 import { LOAD_BALANCER_ID, resourcesOf, ResourceTypes, type Stack } from './model/types.js';
 import { RESERVED_TAG_KEYS } from './tagging.js';
-
-const names = { type: 'array', items: { type: 'string', minLength: 1 } } as const;
-const keyPatterns = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { allow: names, deny: names },
-} as const;
-
-/** The JSON Schema of `tenantPolicy` (config-schema.ts includes it; compiled by scripts/gen-validators.ts). */
-export const TENANT_POLICY_SCHEMA = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['rules'],
-  properties: {
-    rules: {
-      type: 'array',
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['name'],
-        properties: {
-          name: { type: 'string', minLength: 1 },
-          ingressClasses: names,
-          namespaceSelector: {
-            type: 'object',
-            additionalProperties: false,
-            properties: {
-              matchLabels: { type: 'object', additionalProperties: { type: 'string' } },
-              matchExpressions: {
-                type: 'array',
-                items: {
-                  type: 'object',
-                  additionalProperties: false,
-                  required: ['key', 'operator'],
-                  properties: {
-                    key: { type: 'string', minLength: 1 },
-                    operator: { enum: ['In', 'NotIn', 'Exists', 'DoesNotExist'] },
-                    values: names,
-                  },
-                },
-              },
-            },
-          },
-          schemes: { type: 'array', items: { enum: ['internal', 'internet-facing'] } },
-          subnets: names,
-          securityGroups: names,
-          certificates: {
-            type: 'object',
-            additionalProperties: false,
-            required: ['allowed'],
-            properties: {
-              allowed: {
-                type: 'array',
-                items: {
-                  type: 'object',
-                  additionalProperties: false,
-                  required: ['arn'],
-                  properties: { arn: { type: 'string', minLength: 1 }, names },
-                },
-              },
-              matchHosts: { type: 'boolean' },
-            },
-          },
-          sslPolicies: names,
-          attributes: keyPatterns,
-          tags: keyPatterns,
-          maxLoadBalancersPerNamespace: { type: 'integer', minimum: 0 },
-        },
-      },
-    },
-  },
-} as const;
+import { validateTenantPolicySchema } from '../../generated/tenant-policy-validator.js';
+import { configIssues } from '../config-issues.js';
 
 interface KeyPatterns {
   allow?: string[];
@@ -134,6 +64,14 @@ export interface TenantRule {
 
 export interface TenantPolicy {
   rules: TenantRule[];
+}
+
+/**
+ * What is wrong with the `tenantPolicy` of a configuration file (config.ts parses the rest),
+ * worded from the file's root: `tenantPolicy.rules.0.name: required`. Empty when it is valid.
+ */
+export function tenantPolicyIssues(configFile: unknown): string[] {
+  return configIssues(validateTenantPolicySchema, configFile, {});
 }
 
 /** The object a stack was built for, as the policy sees it. */

@@ -160,7 +160,7 @@ export async function applyPlan(ctx: DeployContext, plan: readonly Operation[]):
   for (const op of plan) {
     for (const planned of op.calls) {
       checkAborted(ctx);
-      const c = { ...planned, input: resolveRefs(planned.input, arns) } as PlannedCall;
+      const c = { ...planned, input: resolveRefs(planned.input, arns, dnsNames) } as PlannedCall;
       const created = await runOne(ctx, c);
       if (c.produces !== undefined) {
         if (!created.arn) throw new Error(`${c.action} for ${c.produces} returned no ARN`);

@@ -5,9 +5,12 @@
  * requeues instead of sleeping).
  */
 import type { ElasticLoadBalancingV2Client, LoadBalancer } from '@aws-sdk/client-elastic-load-balancing-v2';
+import type { ResourceGroupsTaggingAPIClient } from '@aws-sdk/client-resource-groups-tagging-api';
+import type { TaggedStack } from './stack-tags.js';
 import { CancelledError, RetryLaterError, errorMessage } from '../../../errors.js';
 import type { Logger } from '../../../log/logger.js';
 import type { StackOwner } from '../tagging.js';
+import type { TargetCache } from './target-cache.js';
 
 export interface DeployOptions {
   /** Bounded retry of DeleteTargetGroup while a deleted rule/LB still references it (LBC: 2 s, 20 s). */
@@ -34,11 +37,22 @@ export class LookupMemo {
     private readonly ttlMs = 5000,
     private readonly now: () => number = () => Date.now(),
   ) {}
+  private readonly tagged = new Map<string, { at: number; value: TaggedStack }>();
   record(name: string, value: LoadBalancerLookup): void {
     this.entries.set(name, { at: this.now(), value });
   }
+  /** The stack found by tags in get(), for the deploy right after it (once, if recent). */
+  recordTagged(stackId: string, value: TaggedStack): void {
+    this.tagged.set(stackId, { at: this.now(), value });
+  }
+  takeTagged(stackId: string): TaggedStack | undefined {
+    const e = this.tagged.get(stackId);
+    this.tagged.delete(stackId);
+    return e && this.now() - e.at <= this.ttlMs ? e.value : undefined;
+  }
   clear(): void {
     this.entries.clear();
+    this.tagged.clear();
   }
   /** The recorded look-up, once (it is forgotten), if recent; undefined when unknown. */
   take(name: string): LoadBalancerLookup | undefined {
@@ -50,8 +64,12 @@ export class LookupMemo {
 
 export interface DeployContext {
   client: ElasticLoadBalancingV2Client;
+  /** The Resource Groups Tagging API: finds a stack by its tags without ELBv2 calls. */
+  tagging?: ResourceGroupsTaggingAPIClient;
   /** See LookupMemo. */
   lookups?: LookupMemo;
+  /** A warm container's memory of the targets it set (target-cache.ts); one per provider. */
+  targetCache?: TargetCache;
   /** Told about replacements before they happen (wired to an Event by the caller). */
   announce?: (reason: string, message: string) => Promise<void>;
   signal: AbortSignal;

@@ -6,8 +6,10 @@
  */
 import { errorMessage } from '../../../errors.js';
 import { stackFingerprint } from '../model/fingerprint.js';
-import { LOAD_BALANCER_ID, type Stack } from '../model/types.js';
+import { LOAD_BALANCER_ID, resourcesOf, ResourceTypes, type Stack } from '../model/types.js';
 import { applyPlan } from './apply.js';
+import { findStackByTags } from './stack-tags.js';
+import { deployTargetsOnly, viewFromCache, viewFromTags, type TargetsOnlyResult } from './targets-only.js';
 import type { DeployContext } from './context.js';
 import { discover } from './discover.js';
 import { formatPlan, operationSubject, type Operation } from './operations.js';
@@ -43,6 +45,16 @@ export async function deployStack(
   options: DeployStackOptions = {},
 ): Promise<DeployResult> {
   const fingerprint = stackFingerprint(stack);
+  if (!options.resync) {
+    const fast = await deployTargetsOnlyFromMemoryOrTags(ctx, stack, fingerprint, options.dryRun === true);
+    if (fast) {
+      // The same line as the ELBv2 path's: operators (and the local narrator) read it as "nothing to do".
+      if (fast.skipped) ctx.logger.info('stack unchanged', { stack: stack.id, fingerprint });
+      return fast;
+    }
+  }
+  // The full path: whatever this container remembered of the stack may no longer hold.
+  ctx.targetCache?.forget(ctx.owner.stackId);
   const found = await discover(ctx, {
     stack,
     fingerprint,
@@ -86,4 +98,44 @@ export async function deployStack(
     skipped: false,
     applied: true,
   };
+}
+
+/**
+ * Endpoint churn: structure as recorded, only targets to sync (targets-only.ts). A warm container
+ * starts from what it remembers (target-cache.ts); if that fails in any way (a group deleted
+ * meanwhile, a target someone else deregistered) it forgets the stack and asks the Tagging API.
+ */
+async function deployTargetsOnlyFromMemoryOrTags(
+  ctx: DeployContext,
+  stack: Stack,
+  fingerprint: string,
+  dryRun: boolean,
+): Promise<TargetsOnlyResult | undefined> {
+  const [lb] = resourcesOf(stack, ResourceTypes.LoadBalancer);
+  if (!lb) return undefined;
+  const { stackId } = ctx.owner;
+  const cache = ctx.targetCache;
+  const remembered = cache?.get(stackId, fingerprint);
+  if (cache && remembered) {
+    try {
+      const warm = await deployTargetsOnly(ctx, stack, fingerprint, viewFromCache(ctx, remembered), dryRun);
+      if (warm) {
+        if (!dryRun) cache.set(stackId, warm.remembered);
+        return warm;
+      }
+    } catch (err) {
+      if (ctx.signal.aborted) throw err;
+      ctx.logger.info('remembered targets no longer hold; reading the stack again', {
+        stack: stack.id,
+        error: errorMessage(err),
+      });
+    }
+    cache.forget(stackId);
+  }
+  if (!ctx.tagging) return undefined;
+  const tagged = ctx.lookups?.takeTagged(stackId) ?? (await findStackByTags(ctx));
+  const view = tagged && viewFromTags(ctx, lb.spec.name, tagged);
+  const cold = view && (await deployTargetsOnly(ctx, stack, fingerprint, view, dryRun));
+  if (cold && !dryRun) cache?.set(stackId, cold.remembered);
+  return cold;
 }

@@ -26,6 +26,7 @@ import { requiresReplacement, type OwnedLoadBalancer } from './load-balancer.js'
 import { ownedByName } from './lookup.js';
 import { matchTargetGroups, type OwnedTargetGroup } from './target-group.js';
 import { liveTargets } from './targets.js';
+import { targetRecordTags } from './targets-only.js';
 
 /** What exists of one stack, as the planners compare it. */
 export interface ActualStack {
@@ -117,7 +118,14 @@ async function discoverForDeploy(ctx: DeployContext, target: DeployTarget): Prom
   const found = await ownedByName(ctx, lbRes.spec.name, 'use');
   if (found) assertOwned(ctx, 'load balancer', found.lb.LoadBalancerName, found.tags);
   const replace = found ? requiresReplacement(lbRes, found.lb) : undefined;
-  if (found && !replace && !target.resync && found.tags[FINGERPRINT_TAG] === target.fingerprint) {
+  if (
+    found &&
+    !replace &&
+    !target.resync &&
+    found.tags[FINGERPRINT_TAG] === target.fingerprint &&
+    // Targets are not in the fingerprint: each group's are recorded beside it.
+    Object.entries(targetRecordTags(stack)).every(([k, v]) => found.tags[k] === v)
+  ) {
     return { upToDate: true, loadBalancer: found };
   }
   const current: OwnedLoadBalancer | undefined = found && !replace ? { ...found } : undefined;

@@ -115,17 +115,29 @@ export function arnRef(resourceId: string): string {
   return `{{arn:${resourceId}}}`;
 }
 
-const REF = /^\{\{arn:(.+)\}\}$/;
+/** The DNS name of a load balancer this plan creates (recorded in its tags). */
+export function dnsRef(resourceId: string): string {
+  return `{{dns:${resourceId}}}`;
+}
 
-/** Replaces every placeholder in `value` with the ARN in `arns`; throws on an unknown one. */
-export function resolveRefs<T>(value: T, arns: ReadonlyMap<string, string>): T {
+const REF = /^\{\{(arn|dns):(.+)\}\}$/;
+
+/**
+ * Replaces every placeholder in `value` with the ARN in `arns` (or the DNS name in `dnsNames`);
+ * throws on an unknown one.
+ */
+export function resolveRefs<T>(
+  value: T,
+  arns: ReadonlyMap<string, string>,
+  dnsNames: ReadonlyMap<string, string> = new Map(),
+): T {
   const walk = (v: unknown): unknown => {
     if (typeof v === 'string') {
       const m = REF.exec(v);
       if (!m) return v;
-      const arn = arns.get(m[1] ?? '');
-      if (arn === undefined) throw new Error(`plan refers to ${m[1] ?? ''} before it exists`);
-      return arn;
+      const resolved = (m[1] === 'dns' ? dnsNames : arns).get(m[2] ?? '');
+      if (resolved === undefined) throw new Error(`plan refers to ${m[2] ?? ''} before it exists`);
+      return resolved;
     }
     if (Array.isArray(v)) return v.map(walk);
     if (v !== null && typeof v === 'object') {

@@ -5,18 +5,23 @@
  */
 import type { Rule } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { resourcesOf, ResourceTypes, type Stack } from '../model/types.js';
-import { FINGERPRINT_PENDING, FINGERPRINT_TAG } from '../tagging.js';
+import { FINGERPRINT_PENDING, FINGERPRINT_TAG, recordToTags } from '../tagging.js';
+import { DNS_NAME_TAG, staleTargetRecords, targetRecordTags } from './targets-only.js';
 import { planListenerRules } from './listener-rule.js';
 import type { ActualStack } from './discover.js';
 import { planListeners } from './listener.js';
 import { planLoadBalancer } from './load-balancer.js';
-import { arnRef, type Operation, type PlanContext } from './operations.js';
+import { arnRef, dnsRef, type Operation, type PlanContext } from './operations.js';
 import { planTargetGroups } from './target-group.js';
 import { planTargets } from './targets.js';
 
-/** A stack's plan context: the fingerprint the deploy records when it is done. */
+/**
+ * A stack's plan context: the fingerprint the deploy records when it is done, and the other tags
+ * recorded with it on the load balancer (its DNS name, each group's targets fingerprint).
+ */
 export interface StackPlanContext extends PlanContext {
   fingerprint: string;
+  record?: Readonly<Record<string, string>>;
 }
 
 export function planStack(stack: Stack, actual: ActualStack, pc: StackPlanContext): Operation[] {
@@ -81,17 +86,25 @@ export function planStack(stack: Stack, actual: ActualStack, pc: StackPlanContex
     });
   }
   plan.push(...changes);
-  if (changes.length > 0 || current !== fingerprint) {
+  const record = {
+    ...targetRecordTags(stack),
+    [DNS_NAME_TAG]: actual.loadBalancer?.lb.DNSName ?? dnsRef(lbRes.id),
+    ...pc.record,
+    [FINGERPRINT_TAG]: fingerprint,
+  };
+  const tags = actual.loadBalancer?.tags ?? {};
+  const stale = staleTargetRecords(tags, record);
+  if (changes.length > 0 || Object.entries(record).some(([k, v]) => tags[k] !== v) || stale.length > 0) {
     plan.push({
       op: 'modify',
       resource: 'LoadBalancer',
       id: lbRes.id,
       detail: `fingerprint ${fingerprint}`,
       calls: [
-        {
-          action: 'AddTags',
-          input: { ResourceArns: [lbArn], Tags: [{ Key: FINGERPRINT_TAG, Value: fingerprint }] },
-        },
+        ...(stale.length
+          ? [{ action: 'RemoveTags' as const, input: { ResourceArns: [lbArn], TagKeys: stale } }]
+          : []),
+        { action: 'AddTags', input: { ResourceArns: [lbArn], Tags: recordToTags(record) } },
       ],
     });
   }
