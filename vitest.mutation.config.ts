@@ -44,16 +44,35 @@ const TESTS: Record<string, string[]> = {
   ],
 };
 
+const tests = TESTS[process.env.MUTATION_FOLDER ?? 'reconcile'] ?? [];
+const shared = { exclude: ['test/integration/aws-plan.test.ts'], testTimeout: 30_000, hookTimeout: 30_000 };
+
 export default defineConfig({
   test: {
-    include: TESTS[process.env.MUTATION_FOLDER ?? 'reconcile'],
-    exclude: ['test/integration/aws-plan.test.ts'],
-    // Each mutant is a new run of the covering tests; a worker that keeps its modules loaded
-    // (client-node, the SDK, the API stand-in) saves seconds of imports per mutant. Stryker
-    // switches mutants at run time, so no test sees code left from the previous mutant.
-    isolate: false,
     sequence: { sequencer: UnitFirstSequencer },
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    projects: [
+      // Each unit test file imports lib/ afresh, so a mutant in module-level code (a table of
+      // constants, a module-level array) is active when that code runs: with modules kept loaded
+      // it would be evaluated once, unmutated, and survive whatever the tests assert.
+      {
+        test: {
+          ...shared,
+          name: 'unit',
+          include: tests.filter((t) => t.startsWith('test/unit/')),
+          isolate: true,
+        },
+      },
+      // Each mutant is a new run of the covering tests; a worker that keeps its modules loaded
+      // (client-node, the SDK, the API stand-in) saves seconds of imports per mutant. Stryker
+      // switches these mutants at run time, so no test sees code left from the previous mutant.
+      {
+        test: {
+          ...shared,
+          name: 'integration',
+          include: tests.filter((t) => !t.startsWith('test/unit/')),
+          isolate: false,
+        },
+      },
+    ],
   },
 });
