@@ -18,14 +18,29 @@ const TESTS: Record<string, string[]> = {
     'test/integration/aws-lifecycle.test.ts',
     'test/integration/maintenance.test.ts',
   ],
-  // The model is pure: its unit tests and golden stacks are what pin it down.
+  // The model is pure: its unit tests and golden stacks pin it down first; the provider's
+  // integration tests (in-process, against the ELBv2 simulator) then check what reaches AWS.
   model: [
     'test/unit/aws-model*.test.ts',
     'test/unit/aws-annotations.test.ts',
     'test/unit/aws-limits.test.ts',
     'test/unit/aws-rule-plan.test.ts',
+    'test/unit/topology.test.ts',
+    'test/integration/aws-annotations.test.ts',
+    'test/integration/aws-alb.test.ts',
+    'test/integration/aws-nlb.test.ts',
+    'test/integration/aws-limits.test.ts',
+    'test/integration/aws-tags.test.ts',
+    'test/integration/aws-lifecycle.test.ts',
   ],
-  deploy: ['test/unit/aws-rule-plan.test.ts', 'test/integration/aws-*.test.ts'],
+  // The planners are pure (their table tests first); discovery, apply and the describe calls run
+  // against the ELBv2 simulator in the provider's integration tests.
+  deploy: [
+    'test/unit/aws-deploy-*.test.ts',
+    'test/unit/aws-rule-plan.test.ts',
+    'test/unit/aws-target-cache.test.ts',
+    'test/integration/aws-*.test.ts',
+  ],
 };
 
 export default defineConfig({

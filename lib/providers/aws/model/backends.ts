@@ -42,16 +42,16 @@ export function resolveBackend(
       reason: 'ServiceNotFound',
     });
   }
-  const ports = service.spec?.ports ?? [];
+  const ports = service.spec?.ports;
   const wanted = ref.port;
   let servicePort: ServicePort | undefined;
   let portKey: string;
   if (wanted?.name) {
     portKey = wanted.name;
-    servicePort = ports.find((p) => p.name === wanted.name);
+    servicePort = ports?.find((p) => p.name === wanted.name);
   } else if (wanted?.number !== undefined) {
     portKey = String(wanted.number);
-    servicePort = ports.find((p) => p.port === wanted.number);
+    servicePort = ports?.find((p) => p.port === wanted.number);
   } else {
     throw new InvalidObjectError(`${field}.service.port: a service backend needs port.name or port.number`, {
       field: `${field}.service.port`,

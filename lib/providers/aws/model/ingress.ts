@@ -4,6 +4,7 @@
  * printed without AWS.
  */
 import type { EndpointSlice, IngressBackend, MultiClusterIngress, Service } from '../../../karmada/types.js';
+import type { KubeObject } from '../../../kube/types.js';
 import { DERIVED_SERVICE_PREFIX, SERVICE_NAME_LABEL } from '../../../karmada/constants.js';
 import { resolveBackend } from './backends.js';
 import { albHealthCheck } from './annotations/health-check.js';
@@ -16,6 +17,7 @@ import {
   ipTargetGroup,
   objectLoadBalancerNames,
   objectStack,
+  objectName,
   readStackSettings,
   type StackSettings,
   type StackSource,
@@ -99,14 +101,15 @@ function albStack(source: StackSource<IngressMember>, config: ModelConfig): Stac
       securityGroups: settings.loadBalancer.securityGroups ?? source.placement.securityGroups,
     },
     [
-      ...[...targetGroups.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
+      // IDs are unique: no two compare equal.
+      ...[...targetGroups.values()].sort((a, b) => (a.id < b.id ? -1 : 1)),
       ...listeners,
       ...rules,
     ],
     {
       rules: 'spec.rules',
       targetGroups: 'spec.rules',
-      ruleField: (id) => ruleFields.get(id) ?? 'spec.rules',
+      ruleField: (id) => ruleFields.get(id),
     },
   );
 }
@@ -119,23 +122,14 @@ function memberRoutes(
   targetGroups: Map<string, TargetGroupResource>,
 ): MemberRoutes {
   const { mci } = member;
-  const namespace = mci.metadata.namespace ?? '';
-  const mciName = mci.metadata.name ?? '';
-  const services = new Map(
-    member.services
-      .filter((s) => (s.metadata.namespace ?? namespace) === namespace)
-      .map((s) => [s.metadata.name ?? '', s]),
-  );
-  const slicesByService = new Map<string, EndpointSlice[]>();
-  for (const slice of member.endpointSlices) {
-    const svc = sliceServiceName(slice);
-    if (svc === undefined || (slice.metadata.namespace ?? namespace) !== namespace) continue;
-    slicesByService.set(svc, [...(slicesByService.get(svc) ?? []), slice]);
-  }
-  const blocked = new Set(mci.status?.trafficBlockClusters ?? []);
-  const knownClusters = [
-    ...new Set([...blocked, ...(mci.status?.serviceLocations ?? []).flatMap((l) => l.clusters ?? [])]),
-  ];
+  const { namespace, name: mciName } = objectName(mci);
+  // Objects without a namespace are in the MCI's.
+  const sameNamespace = (o: Readonly<KubeObject>) => (o.metadata.namespace ?? namespace) === namespace;
+  const services = new Map(member.services.filter(sameNamespace).map((s) => [s.metadata.name ?? '', s]));
+  const blocked = new Set(mci.status?.trafficBlockClusters);
+  const known = new Set(blocked);
+  mci.status?.serviceLocations?.forEach((l) => l.clusters?.forEach((c) => known.add(c)));
+  const knownClusters = [...known];
 
   const forwardTo = (backend: IngressBackend, field: string): Action => {
     const b = resolveBackend(backend, field, services);
@@ -155,7 +149,9 @@ function memberRoutes(
           targets: buildTargets({
             serviceKey: `${namespace}/${b.serviceName}`,
             servicePort: b.servicePort,
-            slices: slicesByService.get(b.serviceName) ?? [],
+            slices: member.endpointSlices.filter(
+              (s) => sliceServiceName(s) === b.serviceName && sameNamespace(s),
+            ),
             blockedClusters: blocked,
             knownClusters,
             vpcCidrs: source.placement.vpc.cidrs,
@@ -173,7 +169,7 @@ function memberRoutes(
   // Rules are resolved once (so target groups and errors do not depend on the listener count),
   // then copied onto every listener that serves traffic, as LBC does for each listen-port.
   const routes: Route[] = [];
-  (mci.spec?.rules ?? []).forEach((rule, ri) => {
+  mci.spec?.rules?.forEach((rule, ri) => {
     for (const { index, path } of sortPaths(rule.http?.paths ?? [])) {
       const field = `spec.rules[${ri}].http.paths[${index}]`;
       const conditions = ruleConditions(rule.host, path, field);

@@ -1,9 +1,9 @@
 /** IPv4 helpers for target registration rules (AWS CreateTargetGroup / RegisterTargets docs). */
 
-/** The address as an unsigned 32-bit number, or undefined when it is not dotted-quad IPv4. */
-export function parseIPv4(address: string): number | undefined {
-  const parts = address.split('.');
-  if (parts.length !== 4) return undefined;
+/** The address as an unsigned 32-bit number, or undefined when it is absent or not dotted-quad IPv4. */
+export function parseIPv4(address: string | undefined): number | undefined {
+  const parts = address?.split('.');
+  if (parts?.length !== 4) return undefined;
   let n = 0;
   for (const p of parts) {
     if (!/^\d{1,3}$/.test(p)) return undefined;
@@ -17,10 +17,10 @@ export function parseIPv4(address: string): number | undefined {
 /** Whether `address` lies in `cidr` (`a.b.c.d/len`); false for anything unparsable. */
 export function inCidr(address: number, cidr: string): boolean {
   const [base, lenText] = cidr.split('/');
-  const baseN = base === undefined ? undefined : parseIPv4(base);
+  const baseN = parseIPv4(base);
   const len = Number(lenText);
   if (baseN === undefined || !Number.isInteger(len) || len < 0 || len > 32) return false;
-  if (len === 0) return true;
+  // len 0: size 2^32, every address is in block 0.
   const size = 2 ** (32 - len);
   return Math.floor(address / size) === Math.floor(baseN / size);
 }

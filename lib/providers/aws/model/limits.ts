@@ -25,8 +25,8 @@ export interface LimitFields {
   rules: string;
   /** Field reported when there are too many target groups or listeners (e.g. `spec.ports`). */
   targetGroups: string;
-  /** Rule resource ID → field path of the rule in the object. */
-  ruleField?: (ruleId: string) => string;
+  /** Rule resource ID → field path of the rule in the object (else `rules`). */
+  ruleField?: (ruleId: string) => string | undefined;
 }
 
 export function checkLimits(stack: Stack, fields: LimitFields): void {

@@ -25,7 +25,8 @@ export function sortPaths(paths: readonly HTTPIngressPath[]): IndexedPath[] {
   const exact = indexed.filter((p) => pathTypeOf(p.path) === 'Exact');
   const prefix = indexed
     .filter((p) => pathTypeOf(p.path) === 'Prefix')
-    .sort((a, b) => (b.path.path ?? '').length - (a.path.path ?? '').length || a.index - b.index);
+    // Array.prototype.sort is stable: equal lengths keep their order.
+    .sort((a, b) => (b.path.path ?? '').length - (a.path.path ?? '').length);
   const other = indexed.filter((p) => pathTypeOf(p.path) === 'ImplementationSpecific');
   return [...exact, ...prefix, ...other];
 }

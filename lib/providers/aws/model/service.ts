@@ -15,6 +15,7 @@ import {
   ipTargetGroup,
   objectLoadBalancerNames,
   objectStack,
+  objectName,
   readStackSettings,
   type StackSettings,
   type StackSource,
@@ -56,16 +57,19 @@ export function serviceLoadBalancerNames(mcs: Readonly<MultiClusterService>, con
  */
 export function providerClusters(mcs: Readonly<MultiClusterService>): string[] | undefined {
   const spec = mcs.spec;
-  const fromSelectors = (spec.providerClusters ?? []).map((c) => c.name).filter(Boolean);
-  if (fromSelectors.length > 0) return fromSelectors;
+  const fromSelectors = spec.providerClusters?.map((c) => c.name).filter(Boolean);
+  if (fromSelectors?.length) return fromSelectors;
   if (spec.serviceProvisionClusters?.length) return [...spec.serviceProvisionClusters];
   if (spec.range?.clusterNames?.length) return [...spec.range.clusterNames];
   return undefined;
 }
 
 /** The Service ports to expose: `spec.ports` matched by number, or every port when it is empty. */
-function exposedPorts(mcs: Readonly<MultiClusterService>, service: Service | undefined): ServicePort[] {
-  const name = mcs.metadata.name ?? '';
+function exposedPorts(
+  mcs: Readonly<MultiClusterService>,
+  name: string,
+  service: Service | undefined,
+): ServicePort[] {
   if (!service) {
     throw new InvalidObjectError(`Service "${name}" (the MultiClusterService's namesake) does not exist`, {
       field: 'metadata.name',
@@ -132,10 +136,9 @@ function memberPorts(
   member: ServiceMember,
 ): { targetGroups: TargetGroupResource[]; listeners: ListenerResource[] } {
   const { mcs } = member;
-  const namespace = mcs.metadata.namespace ?? '';
-  const name = mcs.metadata.name ?? '';
+  const { namespace, name } = objectName(mcs);
   const { tls, healthCheck } = settings.particular;
-  const ports = exposedPorts(mcs, member.service);
+  const ports = exposedPorts(mcs, name, member.service);
   const allowed = providerClusters(mcs);
   const slices = member.endpointSlices.filter(
     (s) =>
@@ -176,12 +179,11 @@ function memberPorts(
         }),
       }),
     );
+    // TLS on a TCP port that ssl-ports names (by number or name, `*` = all).
     const secure =
-      protocol === 'TCP' &&
-      tls &&
-      (tls.ports.includes('*') ||
-        tls.ports.includes(String(sp.port)) ||
-        (sp.name !== undefined && tls.ports.includes(sp.name)));
+      protocol === 'TCP' && tls?.ports.some((p) => p === '*' || p === String(sp.port) || p === sp.name)
+        ? tls
+        : undefined;
     const listenerId = String(sp.port);
     listeners.push({
       id: listenerId,
@@ -191,7 +193,7 @@ function memberPorts(
         port: sp.port,
         protocol: secure ? 'TLS' : protocol,
         defaultActions: [{ type: 'forward', targetGroup: ref(id) }],
-        ...(secure ? { certificates: [...tls.certificates], sslPolicy: tls.sslPolicy } : {}),
+        ...(secure ? { certificates: [...secure.certificates], sslPolicy: secure.sslPolicy } : {}),
         tags: settings.tags(listenerId),
       },
     });

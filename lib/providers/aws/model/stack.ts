@@ -58,12 +58,18 @@ export function configuredPlacement(config: ModelConfig): Placement {
   };
 }
 
-/** The `<kind>/<namespace>/<name>` stack of one object; needs only metadata, so deletion can use it. */
-export function stackRefOf(kind: StackKind, obj: Readonly<KubeObject>): StackRef {
+/** An object's namespace and name, both required. */
+export function objectName(obj: Readonly<KubeObject>): { namespace: string; name: string } {
   const { namespace, name } = obj.metadata;
   if (!namespace || !name) {
     throw new InvalidObjectError('metadata.name and metadata.namespace are required', { field: 'metadata' });
   }
+  return { namespace, name };
+}
+
+/** The `<kind>/<namespace>/<name>` stack of one object; needs only metadata, so deletion can use it. */
+export function stackRefOf(kind: StackKind, obj: Readonly<KubeObject>): StackRef {
+  const { namespace, name } = objectName(obj);
   return { kind, namespace, name, stackId: stackId(kind, namespace, name) };
 }
 

@@ -33,10 +33,10 @@ export function sourceClusterOf(slice: EndpointSlice, knownClusters: readonly st
   if (ns?.startsWith(EXECUTION_SPACE_PREFIX) && ns.length > EXECUTION_SPACE_PREFIX.length) {
     return ns.slice(EXECUTION_SPACE_PREFIX.length);
   }
-  const name = slice.metadata.name ?? '';
+  const name = slice.metadata.name;
   let best: string | undefined;
   for (const c of knownClusters) {
-    if (name.startsWith(`${IMPORTED_SLICE_PREFIX}${c}-`) && (best === undefined || c.length > best.length))
+    if (name?.startsWith(`${IMPORTED_SLICE_PREFIX}${c}-`) && (best === undefined || c.length > best.length))
       best = c;
   }
   return best;

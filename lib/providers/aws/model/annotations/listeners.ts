@@ -47,9 +47,10 @@ function listenPorts(annotations: Annotations, key: string): AlbListenerSettings
   if (!Array.isArray(parsed) || parsed.length === 0) throw invalid(key, v, 'must be a non-empty JSON array');
   const out = new Map<number, 'HTTP' | 'HTTPS'>();
   for (const entry of parsed as unknown[]) {
-    const pairs = typeof entry === 'object' && entry !== null ? Object.entries(entry) : [];
-    if (pairs.length !== 1) throw invalid(key, v, 'entries must be objects with one "HTTP" or "HTTPS" key');
-    const [protocol, port] = pairs[0] ?? [];
+    const [pair, ...more] = typeof entry === 'object' && entry !== null ? Object.entries(entry) : [];
+    if (!pair || more.length > 0)
+      throw invalid(key, v, 'entries must be objects with one "HTTP" or "HTTPS" key');
+    const [protocol, port] = pair;
     if (
       (protocol !== 'HTTP' && protocol !== 'HTTPS') ||
       !Number.isInteger(port) ||

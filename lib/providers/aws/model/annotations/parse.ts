@@ -24,7 +24,10 @@ export function raw(annotations: Annotations, key: string): string | undefined {
 /** A comma-separated list (LBC's stringSlice): blanks dropped, order kept, duplicates removed. */
 export function list(annotations: Annotations, key: string): string[] | undefined {
   const v = raw(annotations, key);
-  if (v === undefined) return undefined;
+  return v === undefined ? undefined : splitList(v);
+}
+
+function splitList(v: string): string[] {
   return [
     ...new Set(
       v
@@ -64,7 +67,8 @@ export function keyValues(annotations: Annotations, key: string): Record<string,
   for (const pair of v.split(',')) {
     if (!pair.trim()) continue;
     const eq = pair.indexOf('=');
-    const k = eq < 0 ? '' : pair.slice(0, eq).trim();
+    // No "=" (eq -1) or nothing before it: no key.
+    const k = pair.slice(0, Math.max(eq, 0)).trim();
     if (!k) throw invalid(key, v, 'must be a comma-separated list of key=value pairs');
     out[k] = pair.slice(eq + 1).trim();
   }
@@ -77,8 +81,9 @@ export function resourceIds(
   key: string,
   prefix: 'subnet' | 'sg',
 ): string[] | undefined {
-  const ids = list(annotations, key);
-  if (ids === undefined) return undefined;
+  const v = raw(annotations, key);
+  if (v === undefined) return undefined;
+  const ids = splitList(v);
   const pattern = new RegExp(`^${prefix}-[0-9a-f]{8,17}$`);
   for (const id of ids) {
     if (!pattern.test(id)) {
@@ -89,6 +94,6 @@ export function resourceIds(
       );
     }
   }
-  if (ids.length === 0) throw invalid(key, raw(annotations, key) ?? '', 'lists no IDs');
+  if (ids.length === 0) throw invalid(key, v, 'lists no IDs');
   return ids;
 }

@@ -1,0 +1,606 @@
+/**
+ * The deploy layer on its own against the ELBv2 simulator (no provider, no Kubernetes): apply's
+ * call-by-call execution and its error tolerance, the deployer's fast path, dry run and
+ * announcements, deletion and the unattached-group check, the describe calls' batching and
+ * fall-backs, look-ups by name and the call-rate middleware.
+ */
+import type { ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  elbv2ClientFor,
+  SIM_NETWORK,
+  startElbv2Simulator,
+  type Elbv2Simulator,
+} from '../../dev/elbv2-sim/index.js';
+import { CancelledError, OwnershipConflictError, RetryLaterError } from '../../lib/errors.js';
+import { MemoryLogger } from '../../lib/log/logger.js';
+import { applyPlan, withCreatedAt, withInstance } from '../../lib/providers/aws/deploy/apply.js';
+import {
+  DEFAULT_DEPLOY_OPTIONS,
+  LookupMemo,
+  type DeployContext,
+} from '../../lib/providers/aws/deploy/context.js';
+import {
+  deleteStack,
+  deleteUnattachedTargetGroup,
+  listOwnerInventory,
+} from '../../lib/providers/aws/deploy/deletion.js';
+import { deployStack } from '../../lib/providers/aws/deploy/deployer.js';
+import {
+  describeTags,
+  findTargetGroupByArn,
+  findTargetGroupsByNames,
+} from '../../lib/providers/aws/deploy/describe.js';
+import { findOwnedLoadBalancer, ownedByName } from '../../lib/providers/aws/deploy/lookup.js';
+import type { Operation } from '../../lib/providers/aws/deploy/operations.js';
+import { limitCallsPerSecond, TokenBucket } from '../../lib/providers/aws/deploy/rate-limit.js';
+import { DEFAULT_HEALTH_CHECK } from '../../lib/providers/aws/index.js';
+import { buildServiceStack } from '../../lib/providers/aws/model/service.js';
+import type { ModelConfig, Stack } from '../../lib/providers/aws/model/types.js';
+import {
+  CREATED_AT_TAG,
+  FINGERPRINT_TAG,
+  INSTANCE_TAG,
+  OWNER_TAG,
+  STACK_TAG,
+} from '../../lib/providers/aws/tagging.js';
+import { collectedSlice, service } from '../fixtures/aws/objects.js';
+import { mcs } from './aws-env.js';
+
+const config: ModelConfig = {
+  ownerId: 'karmada-test',
+  scheme: 'internal',
+  vpc: { id: SIM_NETWORK.vpcId, cidrs: [SIM_NETWORK.vpcCidr] },
+  subnets: SIM_NETWORK.subnets.filter((s) => !s.public).map((s) => s.subnetId),
+  defaultTags: {},
+  healthCheck: { ...DEFAULT_HEALTH_CHECK },
+};
+const RULE_ARN =
+  'arn:aws:elasticloadbalancing:us-east-1:123456789012:listener-rule/app/x/0123456789abcdef/0123456789abcdef/0123456789abcdef';
+const TG_ARN = 'arn:aws:elasticloadbalancing:us-east-1:123456789012:targetgroup/k8s-x/0123456789abcdef';
+const owner = { ownerId: 'karmada-test', stackId: 'mcs/default/serve' };
+
+let sim: Elbv2Simulator;
+let logger: MemoryLogger;
+let ctx: DeployContext;
+beforeEach(async () => {
+  sim = await startElbv2Simulator();
+  logger = new MemoryLogger();
+  ctx = {
+    client: elbv2ClientFor(sim, { maxAttempts: 1, retryDelayMs: 1 }),
+    signal: new AbortController().signal,
+    logger,
+    owner,
+    vpcId: SIM_NETWORK.vpcId,
+    options: { resourceInUseAttempts: 3, resourceInUseDelayMs: 1 },
+  };
+});
+afterEach(async () => {
+  await sim.close();
+});
+
+const stackOf = (
+  ports = [{ port: 80, targetPort: 8080 }],
+  annotations?: Record<string, string>,
+  ownerId = config.ownerId,
+): Stack =>
+  buildServiceStack({
+    mcs: mcs('serve', {}, annotations),
+    service: service('serve', ports),
+    endpointSlices: [collectedSlice('member1', 'serve', { addresses: ['10.0.128.10'] })],
+    config: { ...config, ownerId },
+  });
+/** The AWS name of a stack's resource (load balancer, target group). */
+const nameOf = (stack: Stack, i: number) => (stack.resources[i]?.spec as { name: string }).name;
+const FACING = { 'service.beta.kubernetes.io/aws-load-balancer-scheme': 'internet-facing' };
+/** Makes a resource someone else's, as another tool would tag it. */
+const retag = (arn: string | undefined, tags: Record<string, string>) =>
+  applyPlan(ctx, [
+    {
+      op: 'modify',
+      resource: 'LoadBalancer',
+      id: 'x',
+      detail: '',
+      calls: [
+        {
+          action: 'AddTags',
+          input: {
+            ResourceArns: [arn ?? ''],
+            Tags: Object.entries(tags).map(([Key, Value]) => ({ Key, Value })),
+          },
+        },
+      ],
+    },
+  ]);
+const mutating = () =>
+  sim.calls
+    .history()
+    .filter((r) => r.outcome === 'ok' && !r.action.startsWith('Describe'))
+    .map((r) => r.action);
+const rejection = async (p: Promise<unknown>): Promise<Error> => {
+  try {
+    await p;
+  } catch (e) {
+    return e as Error;
+  }
+  throw new Error('expected a rejection');
+};
+const tagsOf = (arn: string | undefined) =>
+  describeTags(ctx, [arn ?? '']).then((m) => m.get(arn ?? '') ?? {});
+
+describe('deployStack', () => {
+  it('creates the stack; the next deploy takes the fingerprint fast path (2 calls, nothing changed)', async () => {
+    const stack = stackOf();
+    const first = await deployStack(ctx, stack);
+    expect(first).toMatchObject({ skipped: false, applied: true });
+    const lb = sim.snapshot().loadBalancers[0];
+    expect(first.dnsName).toBe(lb?.DNSName);
+    expect(mutating()).toStrictEqual([
+      'CreateTargetGroup',
+      'CreateLoadBalancer',
+      'CreateListener',
+      'RegisterTargets',
+      'AddTags',
+    ]);
+    const tg = sim.snapshot().targetGroups[0];
+    const tgTags = await tagsOf(tg?.TargetGroupArn);
+    expect(Date.parse(tgTags[CREATED_AT_TAG] ?? '')).toBeGreaterThan(Date.now() - 60_000);
+    expect(tgTags[INSTANCE_TAG]).toBeUndefined();
+    expect((await tagsOf(lb?.LoadBalancerArn))[FINGERPRINT_TAG]).toMatch(/^v2-/);
+
+    sim.calls.reset();
+    const again = await deployStack(ctx, stack);
+    expect(again).toStrictEqual({ dnsName: lb?.DNSName, plan: [], skipped: true, applied: false });
+    expect(sim.calls.history().map((r) => r.action)).toStrictEqual(['DescribeLoadBalancers', 'DescribeTags']);
+  });
+
+  it('with a Karmada instance, every created resource carries the instance tag', async () => {
+    const withInstanceCtx = { ...ctx, owner: { ...owner, instanceId: 'uid-1' } };
+    await deployStack(withInstanceCtx, stackOf());
+    const snap = sim.snapshot();
+    for (const arn of [
+      snap.loadBalancers[0]?.LoadBalancerArn,
+      snap.targetGroups[0]?.TargetGroupArn,
+      snap.listeners[0]?.ListenerArn,
+    ]) {
+      expect((await tagsOf(arn))[INSTANCE_TAG]).toBe('uid-1');
+    }
+  });
+
+  it('a dry run plans and changes nothing; dnsName is the current one (none yet)', async () => {
+    const dry = await deployStack(ctx, stackOf(), { dryRun: true });
+    expect(dry.applied).toBe(false);
+    expect(dry.skipped).toBe(false);
+    expect(dry.dnsName).toBeUndefined();
+    expect(dry.plan.map((o) => `${o.op} ${o.resource}`)).toStrictEqual([
+      'create TargetGroup',
+      'create LoadBalancer',
+      'create Listener',
+      'modify Targets',
+      'modify LoadBalancer',
+    ]);
+    expect(mutating()).toStrictEqual([]);
+    expect(logger.lines.some((l) => l.message === 'change plan (dry run: not applied)')).toBe(true);
+  });
+
+  it('a resync after a deploy describes everything and changes nothing', async () => {
+    const stack = stackOf();
+    await deployStack(ctx, stack);
+    sim.calls.reset();
+    const resync = await deployStack(ctx, stack, { resync: true });
+    expect(resync).toMatchObject({ skipped: false, applied: true, plan: [] });
+    expect(mutating()).toStrictEqual([]);
+  });
+
+  it('announces a replacement before applying it, and a failing announcement does not stop it', async () => {
+    const scheme = 'service.beta.kubernetes.io/aws-load-balancer-scheme';
+    const internal = stackOf();
+    await deployStack(ctx, internal);
+    const oldName = sim.snapshot().loadBalancers[0]?.LoadBalancerName ?? '';
+    const announced: Array<[string, string]> = [];
+    const facing = stackOf(undefined, { [scheme]: 'internet-facing' });
+    await deployStack(
+      {
+        ...ctx,
+        announce: async (reason, message) => {
+          announced.push([reason, message]);
+          throw new Error('events are down');
+        },
+      },
+      facing,
+      { previousNames: [oldName, nameOf(facing, 0)] },
+    );
+    expect(announced).toHaveLength(1);
+    expect(announced[0]?.[0]).toBe('ReplacingLoadBalancer');
+    expect(announced[0]?.[1]).toMatch(
+      /^replacing LoadBalancer: k8s-default-serve-[0-9a-f]{10} \(scheme internal → internet-facing\) is deleted/,
+    );
+    expect(sim.snapshot().loadBalancers.map((l) => l.Scheme)).toStrictEqual(['internet-facing']);
+    expect(logger.lines.find((l) => l.message === 'could not announce a replacement')?.fields).toMatchObject({
+      error: 'events are down',
+    });
+  });
+
+  it('refuses a foreign load balancer under our name', async () => {
+    const stack = stackOf();
+    await deployStack(ctx, stack);
+    await retag(sim.snapshot().loadBalancers[0]?.LoadBalancerArn, { [OWNER_TAG]: 'someone-else' });
+    const err = await rejection(deployStack(ctx, stack));
+    expect(err).toBeInstanceOf(OwnershipConflictError);
+    expect(err.message).toBe(
+      `load balancer "${nameOf(stack, 0)}" already exists and is not owned by this provider (owner "someone-else", stack "mcs/default/serve"; expected owner "karmada-test", stack "mcs/default/serve"): refusing to modify or delete it. Rename or delete the foreign load balancer, or tag it as ours to adopt it.`,
+    );
+  });
+});
+
+describe('applyPlan', () => {
+  const deleteTg = (arn: string): Operation => ({
+    op: 'delete',
+    resource: 'TargetGroup',
+    id: 'x',
+    detail: '',
+    calls: [{ action: 'DeleteTargetGroup', input: { TargetGroupArn: arn } }],
+  });
+
+  it('retries DeleteTargetGroup while the group is in use, then gives up with RetryLaterError', async () => {
+    // Deleting a target group that does not exist succeeds: only the scripted answers say "in use".
+    const arn = TG_ARN;
+    sim.faults.failNext('DeleteTargetGroup', 2, { code: 'ResourceInUse', message: 'in use' });
+    sim.calls.reset();
+    await applyPlan(ctx, [deleteTg(arn)]);
+    expect(sim.calls.history().map((r) => [r.action, r.outcome])).toStrictEqual([
+      ['DeleteTargetGroup', 'fault'],
+      ['DeleteTargetGroup', 'fault'],
+      ['DeleteTargetGroup', 'ok'],
+    ]);
+    sim.faults.failNext('DeleteTargetGroup', 3, { code: 'ResourceInUse', message: 'in use' });
+    const err = (await rejection(applyPlan(ctx, [deleteTg(TG_ARN)]))) as RetryLaterError;
+    expect(err).toBeInstanceOf(RetryLaterError);
+    expect(err.message).toBe(`target group ${TG_ARN} is still in use`);
+    expect(err.retryAfterSeconds).toBe(10);
+    expect(sim.faults.pending('DeleteTargetGroup')).toBe(0);
+  });
+
+  it.each([
+    { action: 'DeleteLoadBalancer', code: 'LoadBalancerNotFound', input: { LoadBalancerArn: 'arn:lb' } },
+    { action: 'DeleteTargetGroup', code: 'TargetGroupNotFound', input: { TargetGroupArn: 'arn:tg' } },
+    { action: 'DeleteRule', code: 'RuleNotFound', input: { RuleArn: 'arn:rule' } },
+  ] as const)('a $action of something already gone ($code) is done', async ({ action, code, input }) => {
+    sim.faults.failNext(action, 1, { code });
+    await expect(
+      applyPlan(ctx, [
+        {
+          op: 'delete',
+          resource: 'LoadBalancer',
+          id: 'x',
+          detail: '',
+          calls: [{ action, input } as Operation['calls'][number]],
+        },
+      ]),
+    ).resolves.toBeDefined();
+  });
+
+  it.each([
+    { action: 'DeleteLoadBalancer', code: 'TargetGroupNotFound', input: { LoadBalancerArn: 'arn:lb' } },
+    { action: 'DeleteRule', code: 'LoadBalancerNotFound', input: { RuleArn: 'arn:rule' } },
+    { action: 'DeleteTargetGroup', code: 'RuleNotFound', input: { TargetGroupArn: 'arn:tg' } },
+    { action: 'DeleteLoadBalancer', code: 'ResourceInUse', input: { LoadBalancerArn: 'arn:lb' } },
+  ] as const)(
+    'any other error of $action ($code) fails the apply at once',
+    async ({ action, code, input }) => {
+      sim.faults.failNext(action, 2, { code });
+      sim.calls.reset();
+      const err = await rejection(
+        applyPlan(ctx, [
+          {
+            op: 'delete',
+            resource: 'LoadBalancer',
+            id: 'x',
+            detail: '',
+            calls: [{ action, input } as Operation['calls'][number]],
+          },
+        ]),
+      );
+      expect(err.name).toBe(`${code}Exception`);
+      expect(sim.calls.history()).toHaveLength(1);
+    },
+  );
+
+  it('stops between calls once the signal fired', async () => {
+    const c = new AbortController();
+    const plan: Operation[] = [
+      {
+        op: 'modify',
+        resource: 'LoadBalancer',
+        id: 'x',
+        detail: '',
+        calls: [
+          { action: 'DeleteRule', input: { RuleArn: RULE_ARN } },
+          { action: 'DeleteRule', input: { RuleArn: RULE_ARN } },
+        ],
+      },
+    ];
+    sim.calls.reset();
+    sim.faults.failNext('DeleteRule', 4, { code: 'RuleNotFound' });
+    const p = applyPlan(
+      { ...ctx, signal: c.signal, logger: { ...logger, info: () => c.abort() } as unknown as MemoryLogger },
+      [...plan, ...plan],
+    );
+    const err = await rejection(p);
+    expect(err).toBeInstanceOf(CancelledError);
+    expect(sim.calls.history().map((r) => r.action)).toStrictEqual(['DeleteRule', 'DeleteRule']);
+  });
+
+  it('a Create call answered without an ARN fails the apply', async () => {
+    const mute = {
+      ...ctx,
+      client: { send: () => Promise.resolve({}) } as unknown as ElasticLoadBalancingV2Client,
+    };
+    const err = await rejection(
+      applyPlan(mute, [
+        {
+          op: 'create',
+          resource: 'Listener',
+          id: '80',
+          detail: '',
+          calls: [
+            {
+              action: 'CreateListener',
+              produces: '80',
+              input: { LoadBalancerArn: 'arn:lb', DefaultActions: [] },
+            },
+          ],
+        },
+      ]),
+    );
+    expect(err.message).toBe('CreateListener for 80 returned no ARN');
+  });
+
+  it('fills in the ARNs the plan creates and reports the DNS names of created load balancers', async () => {
+    const plan = (await deployStack(ctx, stackOf(), { dryRun: true })).plan;
+    const applied = await applyPlan(ctx, plan);
+    const snap = sim.snapshot();
+    expect([...applied.arns.keys()].sort()).toStrictEqual(['80', 'LoadBalancer', 'default/serve:80']);
+    expect(applied.arns.get('LoadBalancer')).toBe(snap.loadBalancers[0]?.LoadBalancerArn);
+    expect([...applied.dnsNames]).toStrictEqual([['LoadBalancer', snap.loadBalancers[0]?.DNSName]]);
+  });
+
+  it('withCreatedAt replaces a created-at tag; withInstance adds the instance only when there is one', () => {
+    const at = new Date('2026-01-02T03:04:05Z');
+    expect(
+      withCreatedAt(
+        {
+          Name: 'n',
+          Tags: [
+            { Key: CREATED_AT_TAG, Value: 'old' },
+            { Key: 'a', Value: '1' },
+          ],
+        },
+        at,
+      ).Tags,
+    ).toStrictEqual([
+      { Key: 'a', Value: '1' },
+      { Key: CREATED_AT_TAG, Value: '2026-01-02T03:04:05.000Z' },
+    ]);
+    expect(withCreatedAt({ Name: 'n' }, at).Tags).toStrictEqual([
+      { Key: CREATED_AT_TAG, Value: '2026-01-02T03:04:05.000Z' },
+    ]);
+    const input = {
+      Tags: [
+        { Key: INSTANCE_TAG, Value: 'old' },
+        { Key: 'a', Value: '1' },
+      ],
+    };
+    expect(withInstance(input, { owner })).toBe(input);
+    expect(withInstance(input, { owner: { ...owner, instanceId: 'i' } }).Tags).toStrictEqual([
+      { Key: 'a', Value: '1' },
+      { Key: INSTANCE_TAG, Value: 'i' },
+    ]);
+    expect(
+      withInstance<{ Tags?: Array<{ Key?: string; Value?: string }> }>(
+        {},
+        { owner: { ...owner, instanceId: 'i' } },
+      ).Tags,
+    ).toStrictEqual([{ Key: INSTANCE_TAG, Value: 'i' }]);
+  });
+});
+
+describe('deletion', () => {
+  it('deleteStack by names: a dry run plans, a real one deletes load balancer and target groups', async () => {
+    const stack = stackOf();
+    await deployStack(ctx, stack);
+    const lbName = nameOf(stack, 0);
+    const tgName = nameOf(stack, 1);
+    const target = { loadBalancerNames: ['k8s-nothing-here', lbName], targetGroupNames: [tgName] };
+    const dry = await deleteStack(ctx, target, { dryRun: true });
+    expect(dry.map((o) => `${o.op} ${o.resource} ${o.id}`)).toStrictEqual([
+      `delete LoadBalancer ${lbName}`,
+      `delete TargetGroup ${tgName}`,
+    ]);
+    expect(sim.snapshot().loadBalancers).toHaveLength(1);
+    await deleteStack(ctx, target);
+    expect(sim.snapshot().loadBalancers).toHaveLength(0);
+    expect(sim.snapshot().targetGroups).toHaveLength(0);
+  });
+
+  it('deleteStack leaves a foreign load balancer under one of the names alone', async () => {
+    const stack = stackOf();
+    await deployStack(ctx, stack);
+    await retag(sim.snapshot().loadBalancers[0]?.LoadBalancerArn, { [STACK_TAG]: 'mcs/other/serve' });
+    const plan = await deleteStack(ctx, {
+      loadBalancerNames: [nameOf(stack, 0)],
+      targetGroupNames: [],
+    });
+    expect(plan).toStrictEqual([]);
+    expect(sim.snapshot().loadBalancers).toHaveLength(1);
+    expect(logger.lines.map((l) => l.message)).toContain(
+      'a load balancer with our name is not ours; leaving it alone',
+    );
+  });
+
+  it('the owner inventory and the unattached-group check', async () => {
+    const stack = stackOf();
+    await deployStack(ctx, stack);
+    await deployStack(ctx, stackOf(undefined, undefined, 'someone-else'));
+    const inventory = await listOwnerInventory(ctx);
+    expect(inventory.loadBalancers.map((l) => l.tags[STACK_TAG])).toStrictEqual(['mcs/default/serve']);
+    expect(inventory.targetGroups.map((t) => t.tags[OWNER_TAG])).toStrictEqual(['karmada-test']);
+
+    const tg = inventory.targetGroups[0]?.tg;
+    const arn = tg?.TargetGroupArn ?? '';
+    const never = () => Promise.reject(new Error('not asked'));
+    expect(await deleteUnattachedTargetGroup(ctx, arn, never)).toBe('attached');
+    expect(
+      await deleteUnattachedTargetGroup(
+        ctx,
+        'arn:aws:elasticloadbalancing:us-east-1:123456789012:targetgroup/gone/0123456789abcdef',
+        never,
+      ),
+    ).toBe('gone');
+
+    // Detach it: delete the load balancer only.
+    await applyPlan(ctx, [
+      {
+        op: 'delete',
+        resource: 'LoadBalancer',
+        id: 'x',
+        detail: '',
+        calls: [
+          {
+            action: 'DeleteLoadBalancer',
+            input: { LoadBalancerArn: inventory.loadBalancers[0]?.lb.LoadBalancerArn },
+          },
+        ],
+      },
+    ]);
+    expect(
+      await deleteUnattachedTargetGroup(
+        { ...ctx, owner: { ...owner, stackId: 'mcs/default/other' } },
+        arn,
+        never,
+      ),
+    ).toBe('not-owned');
+    expect(await deleteUnattachedTargetGroup(ctx, arn, async () => undefined)).toBe('wanted');
+    expect(
+      await deleteUnattachedTargetGroup(ctx, arn, async () => new Set([tg?.TargetGroupName ?? ''])),
+    ).toBe('wanted');
+    expect(
+      await deleteUnattachedTargetGroup(ctx, arn, async () => new Set(['other']), { dryRun: true }),
+    ).toBe('deleted');
+    expect(await findTargetGroupByArn(ctx, arn)).toBeDefined();
+    expect(await deleteUnattachedTargetGroup(ctx, arn, async () => new Set())).toBe('deleted');
+    expect(await findTargetGroupByArn(ctx, arn)).toBeUndefined();
+  });
+});
+
+describe('describe and look-ups', () => {
+  it('describeTags: 20 ARNs per call, each ARN once', async () => {
+    await deployStack(
+      ctx,
+      stackOf(Array.from({ length: 21 }, (_, i) => ({ port: 1000 + i, targetPort: 2000 + i }))),
+    );
+    const arns = sim.snapshot().targetGroups.map((t) => t.TargetGroupArn ?? '');
+    expect(arns).toHaveLength(21);
+    sim.calls.reset();
+    const tags = await describeTags(ctx, [...arns, arns[0] ?? '']);
+    expect(tags.size).toBe(21);
+    expect(sim.calls.history().map((r) => r.action)).toStrictEqual(['DescribeTags', 'DescribeTags']);
+    expect(await describeTags(ctx, [])).toStrictEqual(new Map());
+  });
+
+  it('findTargetGroupsByNames: one call, then one per name when one is missing', async () => {
+    const stack = stackOf([
+      { port: 80, targetPort: 8080 },
+      { port: 81, targetPort: 8081 },
+    ]);
+    await deployStack(ctx, stack);
+    const [a, b] = sim.snapshot().targetGroups.map((t) => t.TargetGroupName ?? '');
+    sim.calls.reset();
+    expect(
+      (await findTargetGroupsByNames(ctx, [a ?? '', b ?? ''])).map((t) => t.TargetGroupName).sort(),
+    ).toStrictEqual([a, b].sort());
+    expect(sim.calls.history()).toHaveLength(1);
+    sim.calls.reset();
+    expect(
+      (await findTargetGroupsByNames(ctx, [a ?? '', 'k8s-missing'])).map((t) => t.TargetGroupName),
+    ).toStrictEqual([a]);
+    expect(sim.calls.history().map((r) => r.outcome)).toStrictEqual(['error', 'ok', 'error']);
+    expect(await findTargetGroupsByNames(ctx, ['k8s-missing'])).toStrictEqual([]);
+    expect(await findTargetGroupsByNames(ctx, [])).toStrictEqual([]);
+    sim.faults.failNext('DescribeTargetGroups', 1, { code: 'ValidationError' });
+    expect((await rejection(findTargetGroupsByNames(ctx, [a ?? '', b ?? '']))).name).toBe('ValidationError');
+    sim.faults.failNext('DescribeTargetGroups', 1, { code: 'ValidationError' });
+    expect((await rejection(findTargetGroupByArn(ctx, 'arn:x'))).name).toBe('ValidationError');
+  });
+
+  it('ownedByName: a recorded look-up is used once, "record" remembers one', async () => {
+    const stack = stackOf();
+    await deployStack(ctx, stack);
+    const name = nameOf(stack, 0);
+    const memo = new LookupMemo();
+    const mctx = { ...ctx, lookups: memo };
+    memo.record(name, null);
+    sim.calls.reset();
+    expect(await ownedByName(mctx, name, 'use')).toBeUndefined();
+    expect(sim.calls.history()).toHaveLength(0);
+    const found = await ownedByName(mctx, name, 'record');
+    expect(found?.tags[STACK_TAG]).toBe('mcs/default/serve');
+    expect(sim.calls.history().map((r) => r.action)).toStrictEqual(['DescribeLoadBalancers', 'DescribeTags']);
+    sim.calls.reset();
+    expect(await ownedByName(mctx, name, 'use')).toStrictEqual(found);
+    expect(sim.calls.history()).toHaveLength(0);
+    // Used up: asked again, and "skip" records nothing.
+    expect(await ownedByName(mctx, name, 'skip')).toStrictEqual(found);
+    expect(memo.take(name)).toBeUndefined();
+    expect(sim.calls.history()).toHaveLength(2);
+    await ownedByName(mctx, 'k8s-none', 'record');
+    expect(memo.take('k8s-none')).toBeNull();
+  });
+
+  it('findOwnedLoadBalancer: the first of the names that is ours, foreign ones skipped', async () => {
+    const stack = stackOf();
+    await deployStack(ctx, stack);
+    await retag(sim.snapshot().loadBalancers[0]?.LoadBalancerArn, { [OWNER_TAG]: 'someone-else' });
+    const facing = stackOf([{ port: 81, targetPort: 8081 }], FACING);
+    await deployStack(ctx, facing);
+    const [foreign, ours] = [nameOf(stack, 0), nameOf(facing, 0)];
+    const memo = new LookupMemo();
+    const found = await findOwnedLoadBalancer(
+      { ...ctx, lookups: memo },
+      ['k8s-none', foreign, ours],
+      'record',
+    );
+    expect(found?.LoadBalancerName).toBe(ours);
+    expect(memo.take(foreign)).not.toBeUndefined();
+    expect(await findOwnedLoadBalancer(ctx, [foreign])).toBeUndefined();
+    expect(logger.lines.filter((l) => l.level === 'WARN').map((l) => l.fields.name)).toStrictEqual([
+      foreign,
+      foreign,
+    ]);
+  });
+});
+
+describe('limitCallsPerSecond', () => {
+  it('installs once per client, and every call (retries included) takes a token', async () => {
+    const client = elbv2ClientFor(sim, { maxAttempts: 3, retryDelayMs: 1 });
+    let taken = 0;
+    const bucket = new TokenBucket(1000);
+    const take = bucket.take.bind(bucket);
+    bucket.take = () => {
+      taken++;
+      return take();
+    };
+    limitCallsPerSecond(client, bucket);
+    limitCallsPerSecond(client, bucket);
+    expect(
+      client.middlewareStack.identify().filter((m) => m.startsWith('karmadaElbv2CallsPerSecond')),
+    ).toHaveLength(1);
+    sim.faults.failNext('DescribeLoadBalancers', 1, { code: 'Throttling' });
+    await ownedByName({ ...ctx, client }, 'k8s-none', 'skip');
+    expect(taken).toBe(2);
+  });
+
+  it('a target group still in use is retried as LBC does: 10 times, 2 s apart (20 s)', () => {
+    expect(DEFAULT_DEPLOY_OPTIONS).toStrictEqual({ resourceInUseAttempts: 10, resourceInUseDelayMs: 2000 });
+  });
+});

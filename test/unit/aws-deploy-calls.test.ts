@@ -1,0 +1,725 @@
+/**
+ * The deploy layer's pure helpers, as tables: how ELBv2 errors are classified and mapped, the
+ * canonical forms that compare desired and described actions and conditions, plan bookkeeping
+ * (tags, placeholders, the printed plan), the look-up memo and the call-rate bucket.
+ */
+import { describe, expect, it } from 'vitest';
+import { CancelledError, RetryLaterError } from '../../lib/errors.js';
+import {
+  actionsKey,
+  conditionsKey,
+  toSdkActions,
+  toSdkConditions,
+} from '../../lib/providers/aws/deploy/actions.js';
+import {
+  call,
+  checkAborted,
+  chunks,
+  isAwsError,
+  isConflict,
+  isThrottling,
+  isTransient,
+  LookupMemo,
+  retryAfterFor,
+  sleep,
+} from '../../lib/providers/aws/deploy/context.js';
+import {
+  arnRef,
+  formatPlan,
+  operationSubject,
+  plannedActions,
+  planTags,
+  resolveRefs,
+  type Operation,
+} from '../../lib/providers/aws/deploy/operations.js';
+import { TokenBucket } from '../../lib/providers/aws/deploy/rate-limit.js';
+
+const live = { signal: new AbortController().signal };
+const aborted = () => {
+  const c = new AbortController();
+  c.abort(new Error('gone'));
+  return { signal: c.signal };
+};
+/** The error `p` rejects with. */
+async function rejection(p: Promise<unknown>): Promise<Error> {
+  try {
+    await p;
+  } catch (e) {
+    return e as Error;
+  }
+  throw new Error('expected a rejection');
+}
+
+describe('ELBv2 error classification', () => {
+  it.each([
+    { err: { name: 'LoadBalancerNotFound' }, code: 'LoadBalancerNotFound', expected: true },
+    { err: { name: 'LoadBalancerNotFoundException' }, code: 'LoadBalancerNotFound', expected: true },
+    { err: { Code: 'LoadBalancerNotFound' }, code: 'LoadBalancerNotFound', expected: true },
+    { err: { name: 'TargetGroupNotFound' }, code: 'LoadBalancerNotFound', expected: false },
+    { err: { name: 'LoadBalancerNotFoundError' }, code: 'LoadBalancerNotFound', expected: false },
+    { err: null, code: 'X', expected: false },
+    { err: 'X', code: 'X', expected: false },
+  ])('isAwsError($err, $code) is $expected', ({ err, code, expected }) => {
+    expect(isAwsError(err, code)).toBe(expected);
+  });
+
+  it.each([
+    'Throttling',
+    'ThrottlingException',
+    'ThrottledException',
+    'RequestLimitExceeded',
+    'RequestThrottled',
+    'RequestThrottledException',
+    'TooManyRequestsException',
+    'SlowDown',
+  ])('%s is throttling, and transient', (name) => {
+    expect(isThrottling({ name })).toBe(true);
+    expect(isTransient({ name })).toBe(true);
+  });
+
+  it('HTTP 429 is throttling; other errors are not', () => {
+    expect(isThrottling({ $metadata: { httpStatusCode: 429 } })).toBe(true);
+    expect(isThrottling({ name: 'ValidationError', $metadata: { httpStatusCode: 400 } })).toBe(false);
+    expect(isThrottling({})).toBe(false);
+    expect(isThrottling(null)).toBe(false);
+    expect(isThrottling('Throttling')).toBe(false);
+  });
+
+  it.each([
+    { err: { $fault: 'server' }, expected: true },
+    { err: { $metadata: { httpStatusCode: 500 } }, expected: true },
+    { err: { $metadata: { httpStatusCode: 503 } }, expected: true },
+    { err: { $metadata: { httpStatusCode: 429 } }, expected: true },
+    { err: { $metadata: { httpStatusCode: 499 } }, expected: false },
+    { err: { name: 'TimeoutError' }, expected: true },
+    { err: { code: 'ECONNRESET' }, expected: true },
+    { err: { code: 'ECONNREFUSED' }, expected: true },
+    { err: { code: 'EPIPE' }, expected: true },
+    { err: { code: 'ETIMEDOUT' }, expected: true },
+    { err: { code: 'EAI_AGAIN' }, expected: true },
+    { err: { code: 'ENOENT' }, expected: false },
+    { err: { $fault: 'client', name: 'ValidationError' }, expected: false },
+    { err: {}, expected: false },
+    { err: null, expected: false },
+    { err: 42, expected: false },
+  ])('isTransient($err) is $expected', ({ err, expected }) => {
+    expect(isTransient(err)).toBe(expected);
+  });
+
+  it.each([
+    'PriorityInUse',
+    'DuplicateListener',
+    'DuplicateTargetGroupName',
+    'DuplicateLoadBalancerName',
+    'TargetGroupAssociationLimit',
+  ])('%s is a conflict', (name) => {
+    expect(isConflict({ name })).toBe(true);
+    expect(isConflict({ name: `${name}Exception` })).toBe(true);
+  });
+
+  it('other errors are no conflict', () => {
+    expect(isConflict({ name: 'ResourceInUse' })).toBe(false);
+  });
+
+  it.each([
+    { err: { name: 'Throttling' }, random: 0, expected: 20 },
+    { err: { name: 'Throttling' }, random: 0.999, expected: 39 },
+    { err: { $metadata: { httpStatusCode: 429 } }, random: 0.5, expected: 30 },
+    { err: { $fault: 'server' }, random: 0, expected: 10 },
+    { err: { $metadata: { httpStatusCode: 500 } }, random: 0.5, expected: 15 },
+    { err: { $metadata: { httpStatusCode: 499 } }, random: 0, expected: 5 },
+    { err: { code: 'ECONNRESET' }, random: 0.999, expected: 9 },
+  ])('retryAfterFor($err) with jitter $random is $expected s', ({ err, random, expected }) => {
+    expect(retryAfterFor(err, () => random)).toBe(expected);
+  });
+
+  it('retryAfterFor jitters with Math.random by default, within [base, 2 × base)', () => {
+    for (let i = 0; i < 20; i++) {
+      const s = retryAfterFor({ name: 'Throttling' });
+      expect(s).toBeGreaterThanOrEqual(20);
+      expect(s).toBeLessThan(40);
+    }
+  });
+});
+
+describe('Function: call', () => {
+  it('passes the signal and returns the result', async () => {
+    let seen: AbortSignal | undefined;
+    await expect(
+      call(live, 'DescribeTags', (o) => {
+        seen = o.abortSignal;
+        return Promise.resolve(7);
+      }),
+    ).resolves.toBe(7);
+    expect(seen).toBe(live.signal);
+  });
+
+  it('does not start once the signal fired', async () => {
+    let started = false;
+    const err = await rejection(
+      call(aborted(), 'DescribeTags', () => {
+        started = true;
+        return Promise.resolve(1);
+      }),
+    );
+    expect(started).toBe(false);
+    expect(err).toBeInstanceOf(CancelledError);
+    expect(err.message).toBe('reconcile cancelled');
+  });
+
+  it('a failure after the signal fired is a cancellation naming the call', async () => {
+    const c = new AbortController();
+    const cause = { name: 'Throttling' };
+    const err = await rejection(
+      call({ signal: c.signal }, 'CreateRule', () => {
+        c.abort();
+        return Promise.reject(cause);
+      }),
+    );
+    expect(err).toBeInstanceOf(CancelledError);
+    expect(err.message).toBe('reconcile cancelled during CreateRule');
+    expect(err.cause).toBe(cause);
+  });
+
+  it('throttling left after the SDK retries: RetryLaterError with reason Throttled', async () => {
+    const cause = { name: 'Throttling' };
+    const err = (await rejection(
+      call(live, 'DescribeRules', () => Promise.reject(cause)),
+    )) as RetryLaterError;
+    expect(err).toBeInstanceOf(RetryLaterError);
+    expect(err.reason).toBe('Throttled');
+    expect(err.cause).toBe(cause);
+    expect(err.retryAfterSeconds).toBeGreaterThanOrEqual(20);
+    expect(err.retryAfterSeconds).toBeLessThan(40);
+    expect(err.message).toBe(
+      `ELBv2 throttled DescribeRules through the SDK's retries (the account's API rate is shared); retrying in about ${err.retryAfterSeconds ?? ''} s`,
+    );
+  });
+
+  it('a server error: RetryLaterError with its message', async () => {
+    const cause = Object.assign(new Error('internal failure'), { $fault: 'server' });
+    const err = (await rejection(call(live, 'CreateRule', () => Promise.reject(cause)))) as RetryLaterError;
+    expect(err).toBeInstanceOf(RetryLaterError);
+    expect(err.message).toBe('ELBv2 CreateRule failed after retries: internal failure');
+    expect(err.reason).toBeUndefined();
+    expect(err.cause).toBe(cause);
+    expect(err.retryAfterSeconds).toBeGreaterThanOrEqual(10);
+    expect(err.retryAfterSeconds).toBeLessThan(20);
+  });
+
+  it('a conflict: RetryLaterError in one second', async () => {
+    const cause = Object.assign(new Error('priority 3 is in use'), { name: 'PriorityInUseException' });
+    const err = (await rejection(call(live, 'CreateRule', () => Promise.reject(cause)))) as RetryLaterError;
+    expect(err).toBeInstanceOf(RetryLaterError);
+    expect(err.message).toBe(
+      'ELBv2 CreateRule conflicted with the current state, reconcile again: priority 3 is in use',
+    );
+    expect(err.retryAfterSeconds).toBe(1);
+    expect(err.cause).toBe(cause);
+  });
+
+  it('any other error passes through', async () => {
+    const cause = Object.assign(new Error('bad'), { name: 'ValidationError' });
+    expect(await rejection(call(live, 'CreateRule', () => Promise.reject(cause)))).toBe(cause);
+  });
+
+  it('checkAborted throws only once the signal fired, with its reason as cause', () => {
+    expect(() => checkAborted(live)).not.toThrow();
+    const a = aborted();
+    try {
+      checkAborted(a);
+      expect.unreachable();
+    } catch (e) {
+      expect(e).toBeInstanceOf(CancelledError);
+      expect((e as Error).cause).toBe(a.signal.reason);
+    }
+  });
+});
+
+describe('sleep and chunks', () => {
+  it('sleep resolves after the time, and rejects at once on an aborted signal', async () => {
+    const start = Date.now();
+    await sleep(20, live.signal);
+    expect(Date.now() - start).toBeGreaterThanOrEqual(15);
+    const a = aborted();
+    const err = await rejection(sleep(10_000, a.signal));
+    expect(err).toBeInstanceOf(CancelledError);
+    expect(err.cause).toBe(a.signal.reason);
+  });
+
+  it('sleep rejects when the signal fires while waiting, and stops listening when done', async () => {
+    const c = new AbortController();
+    const p = sleep(10_000, c.signal);
+    c.abort(new Error('stop'));
+    const err = await rejection(p);
+    expect(err).toBeInstanceOf(CancelledError);
+    expect((err.cause as Error).message).toBe('stop');
+    // A finished sleep no longer reacts to the signal.
+    const d = new AbortController();
+    await sleep(1, d.signal);
+    d.abort();
+  });
+
+  it.each([
+    { items: [], size: 2, expected: [] },
+    { items: [1, 2, 3], size: 2, expected: [[1, 2], [3]] },
+    { items: [1, 2], size: 2, expected: [[1, 2]] },
+    { items: [1, 2, 3], size: 1, expected: [[1], [2], [3]] },
+  ])('chunks($items, $size)', ({ items, size, expected }) => {
+    expect(chunks(items, size)).toStrictEqual(expected);
+  });
+});
+
+describe('LookupMemo', () => {
+  it('gives a recorded look-up once, while it is recent', () => {
+    let t = 1000;
+    const memo = new LookupMemo(5000, () => t);
+    const found = { lb: { LoadBalancerName: 'a' }, tags: {} };
+    memo.record('a', found);
+    memo.record('b', null);
+    memo.record('c', found);
+    expect(memo.take('a')).toBe(found);
+    expect(memo.take('a')).toBeUndefined();
+    expect(memo.take('nothing')).toBeUndefined();
+    t = 6000;
+    expect(memo.take('b')).toBeNull();
+    t = 6001;
+    expect(memo.take('c')).toBeUndefined();
+    memo.record('d', found);
+    memo.clear();
+    expect(memo.take('d')).toBeUndefined();
+  });
+
+  it('defaults to 5 s and the wall clock', () => {
+    const memo = new LookupMemo();
+    memo.record('a', null);
+    expect(memo.take('a')).toBeNull();
+  });
+});
+
+describe('actions and conditions', () => {
+  const resolve = (id: string) => `arn:${id}`;
+
+  it('model actions become SDK actions, ordered from 1', () => {
+    expect(
+      toSdkActions(
+        [
+          { type: 'forward', targetGroup: { $ref: 'tg' } },
+          { type: 'redirect', redirect: { protocol: 'HTTPS', port: '443', statusCode: 'HTTP_301' } },
+          { type: 'fixed-response', fixedResponse: { statusCode: '404', contentType: 'text/plain' } },
+          {
+            type: 'fixed-response',
+            fixedResponse: { statusCode: '503', contentType: 'text/html', messageBody: 'down' },
+          },
+        ],
+        resolve,
+      ),
+    ).toStrictEqual([
+      { Type: 'forward', Order: 1, TargetGroupArn: 'arn:tg' },
+      {
+        Type: 'redirect',
+        Order: 2,
+        RedirectConfig: { Protocol: 'HTTPS', Port: '443', StatusCode: 'HTTP_301' },
+      },
+      {
+        Type: 'fixed-response',
+        Order: 3,
+        FixedResponseConfig: { StatusCode: '404', ContentType: 'text/plain' },
+      },
+      {
+        Type: 'fixed-response',
+        Order: 4,
+        FixedResponseConfig: { StatusCode: '503', ContentType: 'text/html', MessageBody: 'down' },
+      },
+    ]);
+  });
+
+  it('model conditions become SDK conditions', () => {
+    expect(
+      toSdkConditions([
+        { field: 'host-header', values: ['a.example.com'] },
+        { field: 'path-pattern', values: ['/a', '/a/*'] },
+      ]),
+    ).toStrictEqual([
+      { Field: 'host-header', HostHeaderConfig: { Values: ['a.example.com'] } },
+      { Field: 'path-pattern', PathPatternConfig: { Values: ['/a', '/a/*'] } },
+    ]);
+  });
+
+  it.each([
+    {
+      name: 'a forward by ARN equals the single-group ForwardConfig ELBv2 describes',
+      a: [{ Type: 'forward', TargetGroupArn: 'x' }],
+      b: [{ Type: 'forward', ForwardConfig: { TargetGroups: [{ TargetGroupArn: 'x', Weight: 1 }] } }],
+      equal: true,
+    },
+    {
+      name: 'forwards to other groups differ',
+      a: [{ Type: 'forward', TargetGroupArn: 'x' }],
+      b: [{ Type: 'forward', TargetGroupArn: 'y' }],
+      equal: false,
+    },
+    {
+      name: 'weighted groups compare as a set, a missing weight as 1',
+      a: [
+        {
+          Type: 'forward',
+          ForwardConfig: {
+            TargetGroups: [
+              { TargetGroupArn: 'x', Weight: 1 },
+              { TargetGroupArn: 'y', Weight: 2 },
+            ],
+          },
+        },
+      ],
+      b: [
+        {
+          Type: 'forward',
+          ForwardConfig: { TargetGroups: [{ TargetGroupArn: 'y', Weight: 2 }, { TargetGroupArn: 'x' }] },
+        },
+      ],
+      equal: true,
+    },
+    {
+      name: 'weights matter',
+      a: [
+        {
+          Type: 'forward',
+          ForwardConfig: { TargetGroups: [{ TargetGroupArn: 'x' }, { TargetGroupArn: 'y', Weight: 2 }] },
+        },
+      ],
+      b: [
+        {
+          Type: 'forward',
+          ForwardConfig: { TargetGroups: [{ TargetGroupArn: 'x' }, { TargetGroupArn: 'y', Weight: 3 }] },
+        },
+      ],
+      equal: false,
+    },
+    {
+      name: 'two weighted groups are not a forward to the first',
+      a: [{ Type: 'forward', TargetGroupArn: 'x' }],
+      b: [
+        {
+          Type: 'forward',
+          ForwardConfig: { TargetGroups: [{ TargetGroupArn: 'x' }, { TargetGroupArn: 'y' }] },
+        },
+      ],
+      equal: false,
+    },
+    {
+      name: 'actions compare in their Order, not their position',
+      a: [
+        { Type: 'forward', Order: 2, TargetGroupArn: 'x' },
+        { Type: 'fixed-response', Order: 1, FixedResponseConfig: { StatusCode: '404' } },
+      ],
+      b: [
+        { Type: 'fixed-response', Order: 1, FixedResponseConfig: { StatusCode: '404' } },
+        { Type: 'forward', Order: 2, TargetGroupArn: 'x' },
+      ],
+      equal: true,
+    },
+    {
+      name: 'the order of actions matters',
+      a: [
+        { Type: 'forward', Order: 1, TargetGroupArn: 'x' },
+        { Type: 'forward', Order: 2, TargetGroupArn: 'y' },
+      ],
+      b: [
+        { Type: 'forward', Order: 2, TargetGroupArn: 'x' },
+        { Type: 'forward', Order: 1, TargetGroupArn: 'y' },
+      ],
+      equal: false,
+    },
+    {
+      name: 'fixed responses differ by status, content type or body',
+      a: [{ Type: 'fixed-response', FixedResponseConfig: { StatusCode: '404', ContentType: 'text/plain' } }],
+      b: [{ Type: 'fixed-response', FixedResponseConfig: { StatusCode: '404', ContentType: 'text/html' } }],
+      equal: false,
+    },
+    {
+      name: 'fixed responses: body',
+      a: [{ Type: 'fixed-response', FixedResponseConfig: { StatusCode: '404', MessageBody: 'a' } }],
+      b: [{ Type: 'fixed-response', FixedResponseConfig: { StatusCode: '404', MessageBody: 'b' } }],
+      equal: false,
+    },
+    {
+      name: 'fixed responses: status',
+      a: [{ Type: 'fixed-response', FixedResponseConfig: { StatusCode: '404' } }],
+      b: [{ Type: 'fixed-response', FixedResponseConfig: { StatusCode: '503' } }],
+      equal: false,
+    },
+    {
+      name: 'redirects compare only what we set (ELBv2 fills in host, path, query)',
+      a: [{ Type: 'redirect', RedirectConfig: { Protocol: 'HTTPS', Port: '443', StatusCode: 'HTTP_301' } }],
+      b: [
+        {
+          Type: 'redirect',
+          RedirectConfig: {
+            Protocol: 'HTTPS',
+            Port: '443',
+            StatusCode: 'HTTP_301',
+            Host: '#{host}',
+            Path: '/#{path}',
+          },
+        },
+      ],
+      equal: true,
+    },
+    {
+      name: 'redirects: port',
+      a: [{ Type: 'redirect', RedirectConfig: { Protocol: 'HTTPS', Port: '443', StatusCode: 'HTTP_301' } }],
+      b: [{ Type: 'redirect', RedirectConfig: { Protocol: 'HTTPS', Port: '8443', StatusCode: 'HTTP_301' } }],
+      equal: false,
+    },
+    {
+      name: 'redirects: status',
+      a: [{ Type: 'redirect', RedirectConfig: { Protocol: 'HTTPS', Port: '443', StatusCode: 'HTTP_301' } }],
+      b: [{ Type: 'redirect', RedirectConfig: { Protocol: 'HTTPS', Port: '443', StatusCode: 'HTTP_302' } }],
+      equal: false,
+    },
+    {
+      name: 'redirects: protocol',
+      a: [{ Type: 'redirect', RedirectConfig: { Protocol: 'HTTPS', Port: '443' } }],
+      b: [{ Type: 'redirect', RedirectConfig: { Protocol: 'HTTP', Port: '443' } }],
+      equal: false,
+    },
+    {
+      name: 'other action types compare in full',
+      a: [{ Type: 'authenticate-oidc', AuthenticateOidcConfig: { Issuer: 'a' } }],
+      b: [{ Type: 'authenticate-oidc', AuthenticateOidcConfig: { Issuer: 'b' } }],
+      equal: false,
+    },
+    {
+      name: 'no actions equal none',
+      a: undefined,
+      b: [],
+      equal: true,
+    },
+  ] as Array<{
+    name: string;
+    a: Parameters<typeof actionsKey>[0];
+    b: Parameters<typeof actionsKey>[0];
+    equal: boolean;
+  }>)('actionsKey: $name', ({ a, b, equal }) => {
+    expect(actionsKey(a) === actionsKey(b)).toBe(equal);
+  });
+
+  it('actionsKey of a fixed response without config, or a redirect without config, is stable', () => {
+    expect(actionsKey([{ Type: 'fixed-response' }])).toBe(JSON.stringify([['fixed-response', '', '', '']]));
+    expect(actionsKey([{ Type: 'redirect' }])).toBe(JSON.stringify([['redirect', '', '', '']]));
+    expect(actionsKey([{ Type: 'forward' }])).toBe(JSON.stringify([['forward', []]]));
+    expect(actionsKey([{ Type: 'forward', ForwardConfig: { TargetGroups: [{ Weight: 3 }, {}] } }])).toBe(
+      JSON.stringify([['forward', ['=1', '=3']]]),
+    );
+    expect(actionsKey([{} as NonNullable<Parameters<typeof actionsKey>[0]>[number]])).toBe(
+      JSON.stringify([['', '{}']]),
+    );
+  });
+
+  it.each([
+    {
+      name: 'the legacy Values spelling equals the config spelling',
+      a: [{ Field: 'path-pattern', Values: ['/a'] }],
+      b: [{ Field: 'path-pattern', PathPatternConfig: { Values: ['/a'] } }],
+      equal: true,
+    },
+    {
+      name: 'host headers: legacy Values too',
+      a: [{ Field: 'host-header', Values: ['h'] }],
+      b: [{ Field: 'host-header', HostHeaderConfig: { Values: ['h'] } }],
+      equal: true,
+    },
+    {
+      name: 'values compare as a set, conditions in any order',
+      a: [
+        { Field: 'path-pattern', PathPatternConfig: { Values: ['/b', '/a'] } },
+        { Field: 'host-header', HostHeaderConfig: { Values: ['h'] } },
+      ],
+      b: [
+        { Field: 'host-header', HostHeaderConfig: { Values: ['h'] } },
+        { Field: 'path-pattern', PathPatternConfig: { Values: ['/a', '/b'] } },
+      ],
+      equal: true,
+    },
+    {
+      name: 'another value differs',
+      a: [{ Field: 'path-pattern', PathPatternConfig: { Values: ['/a'] } }],
+      b: [{ Field: 'path-pattern', PathPatternConfig: { Values: ['/b'] } }],
+      equal: false,
+    },
+    {
+      name: 'the same values under another field differ',
+      a: [{ Field: 'path-pattern', PathPatternConfig: { Values: ['h'] } }],
+      b: [{ Field: 'host-header', HostHeaderConfig: { Values: ['h'] } }],
+      equal: false,
+    },
+    {
+      name: 'other fields compare in full',
+      a: [{ Field: 'http-header', HttpHeaderConfig: { HttpHeaderName: 'a', Values: ['1'] } }],
+      b: [{ Field: 'http-header', HttpHeaderConfig: { HttpHeaderName: 'b', Values: ['1'] } }],
+      equal: false,
+    },
+    { name: 'none equal none', a: undefined, b: [], equal: true },
+  ] as Array<{
+    name: string;
+    a: Parameters<typeof conditionsKey>[0];
+    b: Parameters<typeof conditionsKey>[0];
+    equal: boolean;
+  }>)('conditionsKey: $name', ({ a, b, equal }) => {
+    expect(conditionsKey(a) === conditionsKey(b)).toBe(equal);
+  });
+
+  it('conditionsKey sorts by field name', () => {
+    expect(
+      conditionsKey([
+        { Field: 'path-pattern', Values: ['/b', '/a'] },
+        { Field: 'host-header', Values: ['h'] },
+        { Values: ['x'] },
+      ]),
+    ).toBe(
+      JSON.stringify([
+        ['', JSON.stringify({ Values: ['x'] })],
+        ['host-header', ['h']],
+        ['path-pattern', ['/a', '/b']],
+      ]),
+    );
+  });
+});
+
+describe('plan bookkeeping', () => {
+  const pc = { externalManagedTags: ['managed-elsewhere'] };
+
+  it('planTags: removes stale keys first (never another tool’s), then adds what is missing or wrong', () => {
+    expect(
+      planTags(
+        pc,
+        'arn:x',
+        { a: '1', b: '2', c: '3' },
+        { a: '1', b: 'old', stale: 'x', 'managed-elsewhere': 'y' },
+      ),
+    ).toStrictEqual({
+      calls: [
+        { action: 'RemoveTags', input: { ResourceArns: ['arn:x'], TagKeys: ['stale'] } },
+        {
+          action: 'AddTags',
+          input: {
+            ResourceArns: ['arn:x'],
+            Tags: [
+              { Key: 'b', Value: '2' },
+              { Key: 'c', Value: '3' },
+            ],
+          },
+        },
+      ],
+      changes: ['untag stale', 'tags b, c'],
+    });
+    expect(planTags(pc, 'arn:x', { a: '1' }, { a: '1' })).toStrictEqual({ calls: [], changes: [] });
+  });
+
+  it('placeholders: resolved everywhere in an input, an unknown one is an error', () => {
+    const arns = new Map([
+      ['LoadBalancer', 'arn:lb'],
+      ['tg', 'arn:tg'],
+    ]);
+    expect(arnRef('tg')).toBe('{{arn:tg}}');
+    expect(
+      resolveRefs(
+        {
+          LoadBalancerArn: arnRef('LoadBalancer'),
+          Actions: [{ TargetGroupArn: arnRef('tg'), Order: 1 }],
+          Plain: 'x{{arn:tg}}',
+          Flag: true,
+          Nothing: null,
+        },
+        arns,
+      ),
+    ).toStrictEqual({
+      LoadBalancerArn: 'arn:lb',
+      Actions: [{ TargetGroupArn: 'arn:tg', Order: 1 }],
+      Plain: 'x{{arn:tg}}',
+      Flag: true,
+      Nothing: null,
+    });
+    expect(() => resolveRefs({ a: [arnRef('missing')] }, arns)).toThrow(
+      'plan refers to missing before it exists',
+    );
+  });
+
+  const plan: Operation[] = [
+    {
+      op: 'create',
+      resource: 'TargetGroup',
+      id: 'default/serve:80',
+      detail: 'k8s-x',
+      calls: [
+        { action: 'CreateTargetGroup', input: { Name: 'k8s-x' } },
+        { action: 'ModifyTargetGroupAttributes', input: { TargetGroupArn: 'a', Attributes: [] } },
+      ],
+    },
+    { op: 'modify', resource: 'LoadBalancer', id: 'LoadBalancer', detail: 'subnets', calls: [] },
+    { op: 'delete', resource: 'Listener', id: 'HTTP:81', detail: 'port no longer served', calls: [] },
+    { op: 'replace', resource: 'LoadBalancer', id: 'LoadBalancer', detail: 'scheme', calls: [] },
+  ];
+
+  it('plannedActions lists every call in order', () => {
+    expect(plannedActions(plan)).toStrictEqual(['CreateTargetGroup', 'ModifyTargetGroupAttributes']);
+  });
+
+  it('formatPlan: one line per operation with its sign, subject, detail and calls', () => {
+    expect(formatPlan(plan)).toStrictEqual([
+      '+ create TargetGroup default/serve:80: k8s-x [CreateTargetGroup, ModifyTargetGroupAttributes]',
+      '~ modify LoadBalancer: subnets []',
+      '- delete Listener HTTP:81: port no longer served []',
+      '-/+ replace LoadBalancer: scheme []',
+    ]);
+    expect(formatPlan([])).toStrictEqual(['no changes']);
+    expect(operationSubject({ resource: 'Targets', id: 'default/serve:80' })).toBe(
+      'Targets default/serve:80',
+    );
+  });
+});
+
+describe('TokenBucket', () => {
+  it('serves the burst at once, then one token per 1/rate seconds', async () => {
+    let t = 0;
+    const bucket = new TokenBucket(100, 2, () => t);
+    const order: number[] = [];
+    await bucket.take();
+    await bucket.take();
+    // Empty now: the next take waits for a refill the clock provides.
+    const third = bucket.take().then(() => order.push(3));
+    const fourth = bucket.take().then(() => order.push(4));
+    await new Promise((r) => setTimeout(r, 30));
+    expect(order).toStrictEqual([]);
+    t = 10; // 10 ms at 100/s: one token
+    await third;
+    expect(order).toStrictEqual([3]);
+    t = 20;
+    await fourth;
+    expect(order).toStrictEqual([3, 4]);
+  });
+
+  it('never stores more than the burst', async () => {
+    let t = 0;
+    const bucket = new TokenBucket(1000, 1, () => t);
+    t = 1_000_000;
+    await bucket.take();
+    let done = false;
+    const next = bucket.take().then(() => (done = true));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(done).toBe(false);
+    t += 1;
+    await next;
+    expect(done).toBe(true);
+  });
+
+  it('the burst defaults to the rate rounded up (at least 1), the clock to Date.now', async () => {
+    const start = Date.now();
+    const bucket = new TokenBucket(2.5);
+    await Promise.all([bucket.take(), bucket.take(), bucket.take()]);
+    expect(Date.now() - start).toBeLessThan(200);
+    const slow = new TokenBucket(0.5);
+    await slow.take();
+  });
+});
