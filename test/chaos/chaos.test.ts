@@ -32,5 +32,8 @@ describe('chaos convergence (short profile)', () => {
       `seed ${SEED} failed; replay with: npm run chaos -- --profile short --seed ${SEED}`,
     ).toBe(true);
     expect(figures.invariants.findings).toEqual([]);
+    // Console edits the fingerprint cannot see: real divergences, repaired by the deep check alone.
+    expect(figures.handDrift).toEqual(['deregister-target', 'delete-rule', 'health-check']);
+    expect(figures.handDriftDiverged).toBeGreaterThan(0);
   });
 });

@@ -33,6 +33,10 @@ export interface ChaosFigures {
   };
   elbv2Calls: number;
   resync: { sent: number; failed: number };
+  /** Console edits the fingerprint cannot see, made before the resync (hand-drift.ts). */
+  handDrift: string[];
+  /** Divergences it added (findings not there before it), as the invariants saw them before the resync. */
+  handDriftDiverged: number;
   sweep: { owned: number; deleted: string[]; errors: number };
   /** Whether the pipeline drained before each check point (false: checked anyway after the timeout). */
   drained: boolean;
@@ -62,6 +66,7 @@ export function formatFigures(f: ChaosFigures, maxFindings = 20): string {
     `  operations ${f.operations} on ${f.objects.ingresses} MCI + ${f.objects.services} MCS slots: ${fmt(f.operationsByKind as Record<string, number>)}`,
     `  faults: elbv2 ${fmt(f.faults.elbv2)} | kube 409 ${f.faults.kubeConflicts} | notifications ${fmt(f.faults.notifications)} | kills ${f.faults.kills}`,
     `  retries: sdk ${f.retries.sdk} | redeliveries ${f.retries.redeliveries} | failed invocations ${f.retries.failedInvocations}/${f.retries.invocations} | workload 409 ${f.retries.workloadConflicts} | recreate timeouts ${f.retries.recreateTimeouts} | elbv2 calls ${f.elbv2Calls}`,
+    `  hand drift before the resync: ${f.handDrift.length ? `${f.handDrift.join(', ')} (${f.handDriftDiverged} new divergences until the resync)` : 'none'}`,
     `  resync sent ${f.resync.sent} failed ${f.resync.failed} | sweep owned ${f.sweep.owned} deleted ${f.sweep.deleted.length}${f.sweep.deleted.length ? ` (${f.sweep.deleted.join(', ')})` : ''} errors ${f.sweep.errors} | drained ${f.drained}`,
     `  stacks expected ${i.expectedStacks} actual ${i.actualStacks} | leaked ${i.leaked} missing ${i.missing} diverged ${i.diverged} stuck ${i.stuck} bad status ${i.badStatus} lost ${i.lost}`,
   ];

@@ -21,6 +21,7 @@ import { startFunctionHost } from './function-host.js';
 import { checkInvariants } from './invariants.js';
 import { CountingSink, FaultySink } from './notification-faults.js';
 import { NOTIFICATION_SOURCE, startNotificationSource, type SourceKind } from './notification-source.js';
+import { driftByHand } from './hand-drift.js';
 import { Rng } from './prng.js';
 import type { ChaosProfile } from './profile.js';
 import type { ChaosFigures } from './report.js';
@@ -131,6 +132,28 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
     phase('quiesce');
     progress(`seed ${seed}: quiesced (drained ${drained})`);
 
+    // Console edits only the deep check sees; the resync below must repair them.
+    // What the invariants see of it before anything repairs it: the edits are real divergences.
+    // Counted as findings that were not there before them (a stack may already differ: a lost
+    // notification the resync below also repairs).
+    const divergences = async () =>
+      new Set(
+        (
+          await checkInvariants({
+            kube,
+            snapshot: sim.snapshot(),
+            config: await parseAwsConfig(configText),
+            servesMcs: true,
+            present: workload.expectation().present,
+          })
+        ).findings
+          .filter((f) => f.kind === 'diverged')
+          .map((f) => `${f.subject} ${f.detail}`),
+      );
+    const before = await divergences();
+    const handDrift = driftByHand(sim, Rng.derive(seed, 'hand-drift')).map((e) => e.kind);
+    const driftSeen = [...(await divergences())].filter((f) => !before.has(f)).length;
+
     const resync = await enqueueResync(
       kube,
       new HttpSink({ url: fn.url, timeoutMs: 60_000, maxBatch: 10 }),
@@ -181,6 +204,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
       },
       elbv2Calls: sim.calls.total(),
       resync: { sent: resync.sent, failed: resync.failed },
+      handDrift,
+      handDriftDiverged: driftSeen,
       sweep: { owned: sweep.owned, deleted: sweep.deleted, errors: sweep.errors.length },
       drained,
       invariants,
