@@ -33,6 +33,17 @@ import {
   type Operation,
 } from '../../lib/providers/aws/deploy/operations.js';
 import { TokenBucket } from '../../lib/providers/aws/deploy/rate-limit.js';
+import { parseElbArn } from '../../lib/providers/aws/deploy/stack-tags.js';
+import {
+  DNS_NAME_TAG,
+  MAX_RECORDED_GROUPS,
+  recordedState,
+  staleTargetRecords,
+  TARGETS_TAG_PREFIX,
+  targetRecordTags,
+} from '../../lib/providers/aws/deploy/targets-only.js';
+import { targetsFingerprint } from '../../lib/providers/aws/model/fingerprint.js';
+import { ResourceTypes, type Stack, type StackResource } from '../../lib/providers/aws/model/types.js';
 
 const live = { signal: new AbortController().signal };
 const aborted = () => {
@@ -721,5 +732,102 @@ describe('TokenBucket', () => {
     expect(Date.now() - start).toBeLessThan(200);
     const slow = new TokenBucket(0.5);
     await slow.take();
+  });
+});
+
+describe('LookupMemo: the stack found by tags', () => {
+  it('is given once, while recent, and forgotten by clear()', () => {
+    let t = 0;
+    const memo = new LookupMemo(100, () => t);
+    const stack = { loadBalancers: [], targetGroups: [] };
+    memo.recordTagged('mci/a/b', stack);
+    expect(memo.takeTagged('mci/x/y')).toBeUndefined();
+    expect(memo.takeTagged('mci/a/b')).toBe(stack);
+    expect(memo.takeTagged('mci/a/b')).toBeUndefined();
+    memo.recordTagged('mci/a/b', stack);
+    t = 100;
+    expect(memo.takeTagged('mci/a/b')).toBe(stack);
+    memo.recordTagged('mci/a/b', stack);
+    t = 201;
+    expect(memo.takeTagged('mci/a/b')).toBeUndefined();
+    memo.recordTagged('mci/a/b', stack);
+    memo.clear();
+    expect(memo.takeTagged('mci/a/b')).toBeUndefined();
+  });
+});
+
+describe('stack tags and target records', () => {
+  it.each([
+    [
+      'arn:aws:elasticloadbalancing:us-east-1:123456789012:loadbalancer/app/k8s-a/0123',
+      { kind: 'loadbalancer', name: 'k8s-a' },
+    ],
+    [
+      'arn:aws:elasticloadbalancing:us-east-1:123456789012:loadbalancer/net/k8s-n/0123',
+      { kind: 'loadbalancer', name: 'k8s-n' },
+    ],
+    [
+      'arn:aws:elasticloadbalancing:us-east-1:123456789012:targetgroup/k8s-t/0123',
+      { kind: 'targetgroup', name: 'k8s-t' },
+    ],
+    ['arn:aws:elasticloadbalancing:us-east-1:123456789012:loadbalancer/gwy/k8s-g/0123', undefined],
+    ['arn:aws:elasticloadbalancing:us-east-1:123456789012:listener/app/k8s-a/0123/4567', undefined],
+    ['arn:aws:elasticloadbalancing:us-east-1:123456789012:targetgroup/k8s-t', undefined],
+    ['arn:aws:elasticloadbalancing:us-east-1:123456789012:targetgroup/k8s-t/0123/x', undefined],
+    ['arn:aws:elasticloadbalancing:us-east-1:123456789012:xtargetgroup/k8s-t/0123', undefined],
+    ['targetgroup/k8s-t/0123', undefined],
+  ])('parseElbArn(%s)', (arn, expected) => {
+    expect(parseElbArn(arn)).toStrictEqual(expected);
+  });
+
+  const tg = (name: string, targets: Array<{ id: string; port: number }>) =>
+    ({ id: name, type: ResourceTypes.TargetGroup, spec: { name, targets } }) as unknown as StackResource;
+  const stackWith = (n: number): Stack => ({
+    id: 's',
+    ownerId: 'o',
+    resources: Array.from({ length: n }, (_, i) => tg(`k8s-${i}`, [{ id: `10.0.0.${i}`, port: 80 }])),
+  });
+
+  it('one targets record per group, up to 20 groups; none past that', () => {
+    const twenty = targetRecordTags(stackWith(20));
+    expect(Object.keys(twenty)).toHaveLength(20);
+    expect(twenty[`${TARGETS_TAG_PREFIX}k8s-3`]).toBe(targetsFingerprint([{ id: '10.0.0.3', port: 80 }]));
+    expect(targetRecordTags(stackWith(21))).toStrictEqual({});
+    expect(MAX_RECORDED_GROUPS).toBe(20);
+  });
+
+  it('stale records: our per-group keys the wanted record lacks, nothing else', () => {
+    expect(
+      staleTargetRecords(
+        { [`${TARGETS_TAG_PREFIX}a`]: '1', [`${TARGETS_TAG_PREFIX}b`]: '2', other: 'x', [DNS_NAME_TAG]: 'd' },
+        { [`${TARGETS_TAG_PREFIX}a`]: '1' },
+      ),
+    ).toStrictEqual([`${TARGETS_TAG_PREFIX}b`]);
+  });
+
+  it('the recorded state: the fingerprint and every group’s record, in any order, nothing else', () => {
+    const a = recordedState('v2-f', {
+      [`${TARGETS_TAG_PREFIX}a`]: '1',
+      [`${TARGETS_TAG_PREFIX}b`]: '2',
+      x: 'y',
+    });
+    expect(a).toBe(
+      recordedState('v2-f', { [`${TARGETS_TAG_PREFIX}b`]: '2', [`${TARGETS_TAG_PREFIX}a`]: '1' }),
+    );
+    expect(a).toMatch(/^v2-f\+[0-9a-f]{16}$/);
+    expect(
+      recordedState('v2-g', { [`${TARGETS_TAG_PREFIX}a`]: '1', [`${TARGETS_TAG_PREFIX}b`]: '2' }),
+    ).not.toBe(a);
+    expect(
+      recordedState('v2-f', { [`${TARGETS_TAG_PREFIX}a`]: '1', [`${TARGETS_TAG_PREFIX}b`]: '3' }),
+    ).not.toBe(a);
+    expect(
+      recordedState('v2-f', { [`${TARGETS_TAG_PREFIX}a`]: '1', [`${TARGETS_TAG_PREFIX}c`]: '2' }),
+    ).not.toBe(a);
+    expect(recordedState('v2-f', { [`${TARGETS_TAG_PREFIX}a`]: '1' })).not.toBe(a);
+    // The group name and its value are both part of it: a=1,b=2 is not a=12.
+    expect(recordedState('v2-f', { [`${TARGETS_TAG_PREFIX}a`]: '12' })).not.toBe(
+      recordedState('v2-f', { [`${TARGETS_TAG_PREFIX}a`]: '1', [`${TARGETS_TAG_PREFIX}2`]: '' }),
+    );
   });
 });

@@ -4,7 +4,7 @@
  * balancer after a successful full deploy; equal hash ⇒ nothing to do unless drift is suspected.
  */
 import { createHash } from 'node:crypto';
-import { ResourceTypes, type Stack, type TargetSpec } from './types.js';
+import type { Stack, TargetSpec } from './types.js';
 
 /**
  * Bump when the deploy logic changes what a given stack turns into in AWS. v2: targets are no
@@ -33,9 +33,8 @@ export function canonicalJson(value: unknown): string {
 export function stackFingerprint(stack: Stack): string {
   const structure = {
     ...stack,
-    resources: stack.resources.map((r) =>
-      r.type === ResourceTypes.TargetGroup ? { ...r, spec: { ...r.spec, targets: undefined } } : r,
-    ),
+    // Only target groups have targets; an undefined key is left out of the canonical form.
+    resources: stack.resources.map((r) => ({ ...r, spec: { ...r.spec, targets: undefined } })),
   };
   return `${FINGERPRINT_VERSION}-${createHash('sha256').update(canonicalJson(structure)).digest('hex').slice(0, 40)}`;
 }
