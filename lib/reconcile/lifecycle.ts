@@ -195,8 +195,10 @@ export async function reconcileLifecycle<T extends KubeObject, S>(
     reason: created ? 'LoadBalancerCreated' : 'LoadBalancerUpdated',
     message: `Load balancer ready: ${spec.describe(status)}`,
   };
-  const wrote = await writeStatus(deps, spec, obj, status, ready);
-  log.info(created ? 'load balancer created' : 'load balancer updated', { statusWritten: wrote });
+  const written = await writeStatus(deps, spec, obj, status, ready);
+  log.info(created ? 'load balancer created' : 'load balancer updated', {
+    statusWritten: written !== undefined,
+  });
   return result(
     created ? 'created' : 'updated',
     status === undefined ? 'provider reported no status' : undefined,
@@ -240,7 +242,7 @@ async function writeStatus<T extends KubeObject, S>(
   status: S | undefined,
   condition?: ConditionUpdate,
   clear = false,
-): Promise<boolean> {
+): Promise<T | undefined> {
   let wrote = false;
   const written = await writeWithRetry(deps, spec, obj, 'status', (current) => {
     let next = current;
@@ -261,7 +263,8 @@ async function writeStatus<T extends KubeObject, S>(
   });
   if (condition && spec.condition.target === 'update' && written)
     await reportCondition(deps, spec, written, condition);
-  return wrote;
+  // The object as the status write left it (a condition kept in metadata is written after it).
+  return wrote ? written : undefined;
 }
 
 /** Records the LoadBalancerReady condition where the kind keeps it, when it changed. */
@@ -288,11 +291,13 @@ async function removeFinalizer<T extends KubeObject, S>(
   obj: T,
   deleting: boolean,
 ): Promise<T | undefined> {
-  const updated = await writeWithRetry(deps, spec, obj, 'update', (current) =>
+  // The status first, while our finalizer still marks the object as ours: should the invocation
+  // stop between the two writes, the next reconcile finds the finalizer and finishes. The other
+  // way round, it would find an object that is not ours and leave the stale status for ever.
+  const cleared = clearsStatusAfterDelete(deleting, spec.loadBalancerStatus(obj))
+    ? await writeStatus(deps, spec, obj, undefined, undefined, true)
+    : undefined;
+  return writeWithRetry(deps, spec, cleared ?? obj, 'update', (current) =>
     hasFinalizer(current, spec.finalizer) ? withoutFinalizer(current, spec.finalizer) : undefined,
   );
-  if (updated && clearsStatusAfterDelete(deleting, spec.loadBalancerStatus(updated))) {
-    await writeStatus(deps, spec, updated, undefined, undefined, true);
-  }
-  return updated;
 }
