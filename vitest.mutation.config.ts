@@ -17,6 +17,7 @@ const TESTS: Record<string, string[]> = {
     'test/integration/reconcile-*.test.ts',
     'test/integration/aws-lifecycle.test.ts',
     'test/integration/maintenance.test.ts',
+    'test/integration/next-steps.test.ts',
   ],
   // The model is pure: its unit tests and golden stacks pin it down first; the provider's
   // integration tests (in-process, against the ELBv2 simulator) then check what reaches AWS.
@@ -55,16 +56,40 @@ const EXCLUDED: Record<string, string[]> = {
   ],
 };
 
+const folder = process.env.MUTATION_FOLDER ?? 'reconcile';
+const tests = TESTS[folder] ?? [];
+const shared = {
+  exclude: ['test/integration/aws-plan.test.ts', ...(EXCLUDED[folder] ?? [])],
+  testTimeout: 30_000,
+  hookTimeout: 30_000,
+};
+
 export default defineConfig({
   test: {
-    include: TESTS[process.env.MUTATION_FOLDER ?? 'reconcile'],
-    exclude: ['test/integration/aws-plan.test.ts', ...(EXCLUDED[process.env.MUTATION_FOLDER ?? ''] ?? [])],
-    // Each mutant is a new run of the covering tests; a worker that keeps its modules loaded
-    // (client-node, the SDK, the API stand-in) saves seconds of imports per mutant. Stryker
-    // switches mutants at run time, so no test sees code left from the previous mutant.
-    isolate: false,
     sequence: { sequencer: UnitFirstSequencer },
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    projects: [
+      // Each unit test file imports lib/ afresh, so a mutant in module-level code (a table of
+      // constants, a module-level array) is active when that code runs: with modules kept loaded
+      // it would be evaluated once, unmutated, and survive whatever the tests assert.
+      {
+        test: {
+          ...shared,
+          name: 'unit',
+          include: tests.filter((t) => t.startsWith('test/unit/')),
+          isolate: true,
+        },
+      },
+      // Each mutant is a new run of the covering tests; a worker that keeps its modules loaded
+      // (client-node, the SDK, the API stand-in) saves seconds of imports per mutant. Stryker
+      // switches these mutants at run time, so no test sees code left from the previous mutant.
+      {
+        test: {
+          ...shared,
+          name: 'integration',
+          include: tests.filter((t) => !t.startsWith('test/unit/')),
+          isolate: false,
+        },
+      },
+    ],
   },
 });

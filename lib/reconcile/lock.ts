@@ -82,12 +82,13 @@ async function tryAcquire(kube: KubeClient, key: string, options: LockOptions): 
     acquireTime: microTime(now),
     renewTime: microTime(now),
   };
+  const fresh: Lease = {
+    metadata: { name, namespace: options.namespace, labels: { 'multicluster.karmada.io/lock': 'true' } },
+    spec,
+  };
   let held: Lease;
   try {
-    held = await kube.create<Lease>(Resources.Lease, {
-      metadata: { name, namespace: options.namespace, labels: { 'multicluster.karmada.io/lock': 'true' } },
-      spec,
-    });
+    held = await kube.create<Lease>(Resources.Lease, fresh);
   } catch (err) {
     if (!isAlreadyExists(err)) throw err;
     const current = await kube.get<Lease>(Resources.Lease, options.namespace, name);
@@ -102,10 +103,7 @@ async function tryAcquire(kube: KubeClient, key: string, options: LockOptions): 
     try {
       held = current
         ? await kube.update<Lease>(Resources.Lease, { ...current, spec })
-        : await kube.create<Lease>(Resources.Lease, {
-            metadata: { name, namespace: options.namespace },
-            spec,
-          });
+        : await kube.create<Lease>(Resources.Lease, fresh);
     } catch (e) {
       if (isConflict(e))
         throw new RetryLaterError(`${key} was locked by another invocation`, { retryAfterSeconds: 2 });

@@ -7,6 +7,11 @@ import { cluster } from '../../dev/local/scenario.js';
 import type { ClusterPropagationPolicy } from '../../lib/karmada/policies.js';
 import { Resources } from '../../lib/kube/resources.js';
 import type { KubeObject } from '../../lib/kube/types.js';
+import {
+  CRD_INSTALLATION_REQUEST,
+  crdInstallationRequests,
+  reconcileCrdInstallation,
+} from '../../lib/reconcile/crd-installation.js';
 import { edit, notify, notifyChange, outcomes, ran, startHarness, type Harness } from '../support/harness.js';
 
 const CPP = Resources.ClusterPropagationPolicy;
@@ -132,5 +137,94 @@ describe('upstream bugs', () => {
         .map((e) => e.reason)
         .sort(),
     ).toEqual(['PolicyCreated', 'PolicyUpdated']);
+  });
+});
+
+describe('the result and Events of one reconcile', () => {
+  const run = () =>
+    reconcileCrdInstallation({
+      kube: h.kube,
+      provider: h.runtime.provider,
+      providerIngressClass: 'karmada.io/fake',
+      events: h.runtime.events,
+      logger: h.logger,
+      signal: new AbortController().signal,
+    });
+  const result = (outcome: string, detail?: string) => ({
+    controller: 'crd-installation',
+    key: 'serviceexportpropagation-policy',
+    outcome,
+    ...(detail ? { detail } : {}),
+  });
+  async function policyEvents() {
+    const list = await h.kube.list<
+      KubeObject & { involvedObject: { name: string }; type: string; reason: string; message: string }
+    >(Resources.Event, { namespace: 'default' });
+    return list.items
+      .filter((e) => e.involvedObject.name === 'serviceexportpropagation-policy')
+      .map((e) => [e.type, e.reason, e.message]);
+  }
+  const removeClusters = async (...names: string[]) => {
+    for (const name of names) await h.kube.delete(CLUSTER, undefined, name);
+  };
+
+  it('created → the clusters in the detail, an Event with their count; again → unchanged, no Event', async () => {
+    expect(await run()).toEqual(result('created', 'clusters: member1, member2'));
+    expect(await policyEvents()).toEqual([
+      ['Normal', 'PolicyCreated', 'Propagating serviceexports.multicluster.x-k8s.io to 2 cluster(s)'],
+    ]);
+    expect(await run()).toEqual(result('unchanged'));
+    expect(await policyEvents()).toHaveLength(1);
+  });
+
+  it('created with no cluster at all → "none"', async () => {
+    await removeClusters('member1', 'member2');
+    expect(await run()).toEqual(result('created', 'clusters: none'));
+    expect(await clusterNames()).toEqual([]);
+  });
+
+  it('updated → the new list in the detail and the Event; down to no cluster → "none", "no cluster"', async () => {
+    await run();
+    await h.seed([cluster('member3')]);
+    expect(await run()).toEqual(result('updated', 'clusters: member1, member2, member3'));
+    await removeClusters('member1', 'member2', 'member3');
+    expect(await run()).toEqual(result('updated', 'clusters: none'));
+    expect((await policyEvents()).filter(([, r]) => r === 'PolicyUpdated').sort()).toEqual([
+      [
+        'Normal',
+        'PolicyUpdated',
+        'Propagating serviceexports.multicluster.x-k8s.io to: member1, member2, member3',
+      ],
+      ['Normal', 'PolicyUpdated', 'Propagating serviceexports.multicluster.x-k8s.io to: no cluster'],
+    ]);
+  });
+
+  it('a policy being deleted is left alone until it is gone', async () => {
+    await run();
+    const cpp = (await policy())!;
+    await h.kube.update(CPP, { ...cpp, metadata: { ...cpp.metadata, finalizers: ['example.com/hold'] } });
+    await h.kube.delete(CPP, undefined, 'serviceexportpropagation-policy');
+    await h.seed([cluster('member3')]);
+    expect(await run()).toEqual(result('ignored', 'being deleted'));
+    expect(await clusterNames()).toEqual(['member1', 'member2']);
+  });
+
+  it('the request is the one cluster-scoped key', () => {
+    expect(CRD_INSTALLATION_REQUEST).toEqual({
+      controller: 'crd-installation',
+      namespace: '',
+      name: 'serviceexportpropagation-policy',
+    });
+  });
+
+  it('a Cluster update that starts its deletion triggers it; one that keeps it does not', async () => {
+    const c = (await h.kube.get(CLUSTER, undefined, 'member1'))!;
+    const deleting = { ...c, metadata: { ...c.metadata, deletionTimestamp: '2026-12-01T00:00:00Z' } };
+    expect(crdInstallationRequests(notifyChange('modified', deleting, c))).toEqual([
+      CRD_INSTALLATION_REQUEST,
+    ]);
+    expect(crdInstallationRequests(notifyChange('modified', deleting, deleting))).toEqual([]);
+    const relabelled = { ...c, metadata: { ...c.metadata, labels: { a: 'b' } } };
+    expect(crdInstallationRequests(notifyChange('modified', relabelled, c))).toEqual([]);
   });
 });
