@@ -188,7 +188,7 @@ export async function benchResync(n = 1000, budgetSeconds = 150): Promise<Figure
       return [
         {
           group,
-          name: `${label}: ELBv2 calls (${breakdown(p.byAction)}; ${perMci}${scaled}${failed})`,
+          name: `${label}: ELBv2 calls (${breakdown(p.byAction) || 'none'}; ${perMci}${scaled}${failed})`,
           value: p.total,
           unit: 'calls',
           ...(callTarget !== undefined

@@ -50,6 +50,7 @@ async function serviceEvents() {
   const list = await h.kube.list<
     KubeObject & {
       involvedObject: { kind: string; name: string };
+      type: string;
       reason: string;
       message: string;
       count: number;
@@ -57,7 +58,7 @@ async function serviceEvents() {
   >(Resources.Event, { namespace: 'default' });
   return list.items
     .filter((e) => e.involvedObject.kind === 'Service' && e.involvedObject.name === 'serve')
-    .map((e) => ({ reason: e.reason, message: e.message, count: e.count }))
+    .map((e) => ({ type: e.type, reason: e.reason, message: e.message, count: e.count }))
     .sort((a, b) => a.reason.localeCompare(b.reason));
 }
 
@@ -93,11 +94,14 @@ describe('the result and Events of one reconcile', () => {
     await h.seed([ingressTo(['serve'])]);
     expect(await reconcile()).toEqual(result('created', BY_MCI));
     expect(await serviceEvents()).toEqual([
-      { reason: 'ServiceExported', message: `Exported for ${BY_MCI}`, count: 1 },
+      { type: 'Normal', reason: 'ServiceExported', message: `Exported for ${BY_MCI}`, count: 1 },
     ]);
+    const creates = h.api.requests.count('POST');
     expect(await reconcile()).toEqual(result('unchanged', BY_MCI));
+    // the existing export is not created again
+    expect(h.api.requests.count('POST')).toBe(creates);
     expect(await serviceEvents()).toEqual([
-      { reason: 'ServiceExported', message: `Exported for ${BY_MCI}`, count: 1 },
+      { type: 'Normal', reason: 'ServiceExported', message: `Exported for ${BY_MCI}`, count: 1 },
     ]);
   });
 
@@ -120,6 +124,7 @@ describe('the result and Events of one reconcile', () => {
     expect(await reconcile()).toEqual(result('updated', detail));
     expect((await policyOf())?.spec?.placement?.clusterAffinity?.clusterNames).toEqual(['member2']);
     expect(await serviceEvents()).toContainEqual({
+      type: 'Normal',
       reason: 'ServiceExported',
       message: `Exported for ${detail}`,
       count: 1,
@@ -185,6 +190,7 @@ describe('the result and Events of one reconcile', () => {
     expect(await exportOf()).toBeUndefined();
     expect(await policyOf()).toBeUndefined();
     const removed = {
+      type: 'Normal',
       reason: 'ServiceExportRemoved',
       message: 'No longer needed by a MultiClusterIngress or MultiClusterService',
       count: 1,
