@@ -11,7 +11,10 @@
  * entry can only (a) register a target already registered (RegisterTargets is idempotent), (b)
  * deregister a target no longer registered (ELBv2 refuses with InvalidTarget: the entry is dropped
  * and the reconcile takes the cold path, which reads the truth), or (c) miss a target someone else
- * registered (the deep drift check finds it). An entry lives at most `ttlMs` (LBC: 5 minutes), is
+ * registered (the deep drift check finds it). What a stale entry can delay is an update: if another
+ * container moved the targets on (slices X, then Y there) and this one then sees X again, its
+ * entry says X is in place and it skips, so Y stays until the entry expires; the fingerprint pass
+ * sees the record differ meanwhile. An entry lives at most `ttlMs` (LBC: 5 minutes), is
  * dropped whenever a reconcile of its stack takes the full path or fails, and the cache holds at
  * most `maxEntries` stacks (least recently used out first), so a container's memory stays bounded.
  */
