@@ -27,9 +27,19 @@ import {
 } from '../../lib/providers/aws/deploy/deletion.js';
 import { deployStack } from '../../lib/providers/aws/deploy/deployer.js';
 import {
+  describeExtraCertificates,
+  describeListeners,
+  describeLoadBalancerAttributes,
+  describeRules,
   describeTags,
+  describeTargetGroupAttributes,
+  describeTargets,
+  findLoadBalancerByName,
   findTargetGroupByArn,
+  findTargetGroupsByLoadBalancer,
   findTargetGroupsByNames,
+  sweepOwnedLoadBalancers,
+  sweepOwnedTargetGroups,
 } from '../../lib/providers/aws/deploy/describe.js';
 import { findOwnedLoadBalancer, ownedByName } from '../../lib/providers/aws/deploy/lookup.js';
 import type { Operation } from '../../lib/providers/aws/deploy/operations.js';
@@ -45,7 +55,7 @@ import {
   STACK_TAG,
 } from '../../lib/providers/aws/tagging.js';
 import { collectedSlice, service } from '../fixtures/aws/objects.js';
-import { mcs } from './aws-env.js';
+import { CERT_A, CERT_B, mcs } from './aws-env.js';
 
 const config: ModelConfig = {
   ownerId: 'karmada-test',
@@ -494,6 +504,95 @@ describe('deletion', () => {
 });
 
 describe('describe and look-ups', () => {
+  it.each([
+    ['DescribeTags', () => describeTags(ctx, [TG_ARN])],
+    ['DescribeLoadBalancers', () => findLoadBalancerByName(ctx, 'k8s-x')],
+    ['DescribeLoadBalancers', () => sweepOwnedLoadBalancers(ctx, owner)],
+    ['DescribeTargetGroups', () => findTargetGroupsByLoadBalancer(ctx, 'arn:lb')],
+    ['DescribeTargetGroups', () => findTargetGroupsByNames(ctx, ['k8s-x'])],
+    ['DescribeTargetGroups', () => findTargetGroupByArn(ctx, TG_ARN)],
+    ['DescribeTargetGroups', () => sweepOwnedTargetGroups(ctx, () => true)],
+    ['DescribeRules', () => describeRules(ctx, 'arn:l')],
+    ['DescribeListeners', () => describeListeners(ctx, 'arn:lb')],
+    ['DescribeListenerCertificates', () => describeExtraCertificates(ctx, 'arn:l')],
+    ['DescribeTargetHealth', () => describeTargets(ctx, TG_ARN)],
+    ['DescribeLoadBalancerAttributes', () => describeLoadBalancerAttributes(ctx, 'arn:lb')],
+    ['DescribeTargetGroupAttributes', () => describeTargetGroupAttributes(ctx, TG_ARN)],
+  ] as const)(
+    'a %s still throttled after the SDK retries: RetryLaterError naming it',
+    async (action, run) => {
+      sim.faults.failNext(action, 1, { code: 'Throttling' });
+      const err = await rejection(run());
+      expect(err).toBeInstanceOf(RetryLaterError);
+      expect(err.message).toMatch(new RegExp(`^ELBv2 throttled ${action} through the SDK's retries`));
+    },
+  );
+
+  it('findLoadBalancerByName: not found is undefined, any other error fails', async () => {
+    expect(await findLoadBalancerByName(ctx, 'k8s-none')).toBeUndefined();
+    sim.faults.failNext('DescribeLoadBalancers', 1, { code: 'ValidationError' });
+    expect((await rejection(findLoadBalancerByName(ctx, 'k8s-none'))).name).toBe('ValidationError');
+  });
+
+  it('describeExtraCertificates: the listener’s certificates but its default one', async () => {
+    const tls = {
+      'service.beta.kubernetes.io/aws-load-balancer-ssl-cert': `${CERT_A},${CERT_B}`,
+    };
+    await deployStack(ctx, stackOf(undefined, tls));
+    const listener = sim.snapshot().listeners[0]?.ListenerArn ?? '';
+    expect(await describeExtraCertificates(ctx, listener)).toStrictEqual([CERT_B]);
+  });
+
+  it('the sweeps: only groups named and placed as ours are described, only resources with a stack tag count', async () => {
+    const stack = stackOf();
+    await deployStack(ctx, stack);
+    const tg = sim.snapshot().targetGroups[0]?.TargetGroupArn ?? '';
+    const lb = sim.snapshot().loadBalancers[0]?.LoadBalancerArn ?? '';
+    const all = () => true;
+    expect((await sweepOwnedTargetGroups(ctx, all)).map((e) => e.tg.TargetGroupArn)).toStrictEqual([tg]);
+    // Ours by its tags, but in another VPC than the context's: not a candidate.
+    expect(await sweepOwnedTargetGroups({ ...ctx, vpcId: 'vpc-0other' }, all)).toStrictEqual([]);
+    // Ours by its tags and VPC, but not under our naming scheme.
+    await applyPlan(ctx, [
+      {
+        op: 'create',
+        resource: 'TargetGroup',
+        id: 'x',
+        detail: '',
+        calls: [
+          {
+            action: 'CreateTargetGroup',
+            input: {
+              Name: 'other-tool',
+              TargetType: 'ip',
+              Protocol: 'TCP',
+              Port: 80,
+              VpcId: SIM_NETWORK.vpcId,
+              Tags: [
+                { Key: OWNER_TAG, Value: owner.ownerId },
+                { Key: STACK_TAG, Value: owner.stackId },
+              ],
+            },
+          },
+        ],
+      },
+    ]);
+    expect((await sweepOwnedTargetGroups(ctx, all)).map((e) => e.tg.TargetGroupArn)).toStrictEqual([tg]);
+    expect((await sweepOwnedLoadBalancers(ctx, owner)).map((e) => e.lb.LoadBalancerArn)).toStrictEqual([lb]);
+    // Without the stack tag, an owner's resource is no stack's: in neither listing nor the inventory.
+    await applyPlan(ctx, [
+      {
+        op: 'modify',
+        resource: 'LoadBalancer',
+        id: 'x',
+        detail: '',
+        calls: [{ action: 'RemoveTags', input: { ResourceArns: [lb, tg], TagKeys: [STACK_TAG] } }],
+      },
+    ]);
+    expect(await sweepOwnedLoadBalancers(ctx, owner)).toStrictEqual([]);
+    expect(await listOwnerInventory(ctx)).toStrictEqual({ loadBalancers: [], targetGroups: [] });
+  });
+
   it('describeTags: 20 ARNs per call, each ARN once', async () => {
     await deployStack(
       ctx,
@@ -557,7 +656,7 @@ describe('describe and look-ups', () => {
     expect(memo.take('k8s-none')).toBeNull();
   });
 
-  it('findOwnedLoadBalancer: the first of the names that is ours, foreign ones skipped', async () => {
+  it('findOwnedLoadBalancer: the first of the names that is ours, foreign ones skipped, each look-up recorded', async () => {
     const stack = stackOf();
     await deployStack(ctx, stack);
     await retag(sim.snapshot().loadBalancers[0]?.LoadBalancerArn, { [OWNER_TAG]: 'someone-else' });
@@ -565,14 +664,14 @@ describe('describe and look-ups', () => {
     await deployStack(ctx, facing);
     const [foreign, ours] = [nameOf(stack, 0), nameOf(facing, 0)];
     const memo = new LookupMemo();
-    const found = await findOwnedLoadBalancer(
-      { ...ctx, lookups: memo },
-      ['k8s-none', foreign, ours],
-      'record',
-    );
+    const found = await findOwnedLoadBalancer({ ...ctx, lookups: memo }, ['k8s-none', foreign, ours]);
     expect(found?.LoadBalancerName).toBe(ours);
-    expect(memo.take(foreign)).not.toBeUndefined();
+    expect(memo.take('k8s-none')).toBeNull();
+    expect(memo.take(foreign)?.tags[OWNER_TAG]).toBe('someone-else');
+    expect(memo.take(ours)?.lb.LoadBalancerName).toBe(ours);
+    // A context without a memo (lookups is optional) looks up all the same.
     expect(await findOwnedLoadBalancer(ctx, [foreign])).toBeUndefined();
+    expect((await findOwnedLoadBalancer(ctx, [ours]))?.LoadBalancerName).toBe(ours);
     expect(logger.lines.filter((l) => l.level === 'WARN').map((l) => l.fields.name)).toStrictEqual([
       foreign,
       foreign,
@@ -592,9 +691,14 @@ describe('limitCallsPerSecond', () => {
     };
     limitCallsPerSecond(client, bucket);
     limitCallsPerSecond(client, bucket);
-    expect(
-      client.middlewareStack.identify().filter((m) => m.startsWith('karmadaElbv2CallsPerSecond')),
-    ).toHaveLength(1);
+    const stack = client.middlewareStack.identify();
+    expect(stack.filter((m) => m.startsWith('karmadaElbv2CallsPerSecond'))).toStrictEqual([
+      'karmadaElbv2CallsPerSecond - finalizeRequest',
+    ]);
+    // Inside the retry loop: after the retry middleware of the same step.
+    expect(stack.indexOf('karmadaElbv2CallsPerSecond - finalizeRequest')).toBeGreaterThan(
+      stack.indexOf('retryMiddleware - finalizeRequest'),
+    );
     sim.faults.failNext('DescribeLoadBalancers', 1, { code: 'Throttling' });
     await ownedByName({ ...ctx, client }, 'k8s-none', 'skip');
     expect(taken).toBe(2);

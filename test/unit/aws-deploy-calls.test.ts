@@ -3,7 +3,8 @@
  * canonical forms that compare desired and described actions and conditions, plan bookkeeping
  * (tags, placeholders, the printed plan), the look-up memo and the call-rate bucket.
  */
-import { describe, expect, it } from 'vitest';
+import { getEventListeners } from 'node:events';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CancelledError, RetryLaterError } from '../../lib/errors.js';
 import {
   actionsKey,
@@ -69,6 +70,7 @@ describe('ELBv2 error classification', () => {
     { err: { name: 'TargetGroupNotFound' }, code: 'LoadBalancerNotFound', expected: false },
     { err: { name: 'LoadBalancerNotFoundError' }, code: 'LoadBalancerNotFound', expected: false },
     { err: null, code: 'X', expected: false },
+    { err: undefined, code: 'X', expected: false },
     { err: 'X', code: 'X', expected: false },
   ])('isAwsError($err, $code) is $expected', ({ err, code, expected }) => {
     expect(isAwsError(err, code)).toBe(expected);
@@ -93,6 +95,7 @@ describe('ELBv2 error classification', () => {
     expect(isThrottling({ name: 'ValidationError', $metadata: { httpStatusCode: 400 } })).toBe(false);
     expect(isThrottling({})).toBe(false);
     expect(isThrottling(null)).toBe(false);
+    expect(isThrottling(undefined)).toBe(false);
     expect(isThrottling('Throttling')).toBe(false);
   });
 
@@ -112,6 +115,7 @@ describe('ELBv2 error classification', () => {
     { err: { $fault: 'client', name: 'ValidationError' }, expected: false },
     { err: {}, expected: false },
     { err: null, expected: false },
+    { err: undefined, expected: false },
     { err: 42, expected: false },
   ])('isTransient($err) is $expected', ({ err, expected }) => {
     expect(isTransient(err)).toBe(expected);
@@ -255,6 +259,7 @@ describe('sleep and chunks', () => {
     const a = aborted();
     const err = await rejection(sleep(10_000, a.signal));
     expect(err).toBeInstanceOf(CancelledError);
+    expect(err.message).toBe('reconcile cancelled');
     expect(err.cause).toBe(a.signal.reason);
   });
 
@@ -264,11 +269,13 @@ describe('sleep and chunks', () => {
     c.abort(new Error('stop'));
     const err = await rejection(p);
     expect(err).toBeInstanceOf(CancelledError);
+    expect(err.message).toBe('reconcile cancelled');
     expect((err.cause as Error).message).toBe('stop');
-    // A finished sleep no longer reacts to the signal.
+    expect(getEventListeners(c.signal, 'abort')).toHaveLength(0);
+    // A finished sleep no longer listens to the signal (a long-lived signal would collect them).
     const d = new AbortController();
     await sleep(1, d.signal);
-    d.abort();
+    expect(getEventListeners(d.signal, 'abort')).toHaveLength(0);
   });
 
   it.each([
@@ -606,12 +613,12 @@ describe('plan bookkeeping', () => {
       planTags(
         pc,
         'arn:x',
-        { a: '1', b: '2', c: '3' },
-        { a: '1', b: 'old', stale: 'x', 'managed-elsewhere': 'y' },
+        { a: '1', c: '3', b: '2' },
+        { a: '1', b: 'old', stale: 'x', 'managed-elsewhere': 'y', stale2: 'z' },
       ),
     ).toStrictEqual({
       calls: [
-        { action: 'RemoveTags', input: { ResourceArns: ['arn:x'], TagKeys: ['stale'] } },
+        { action: 'RemoveTags', input: { ResourceArns: ['arn:x'], TagKeys: ['stale', 'stale2'] } },
         {
           action: 'AddTags',
           input: {
@@ -623,7 +630,7 @@ describe('plan bookkeeping', () => {
           },
         },
       ],
-      changes: ['untag stale', 'tags b, c'],
+      changes: ['untag stale, stale2', 'tags b, c'],
     });
     expect(planTags(pc, 'arn:x', { a: '1' }, { a: '1' })).toStrictEqual({ calls: [], changes: [] });
   });
@@ -640,6 +647,8 @@ describe('plan bookkeeping', () => {
           LoadBalancerArn: arnRef('LoadBalancer'),
           Actions: [{ TargetGroupArn: arnRef('tg'), Order: 1 }],
           Plain: 'x{{arn:tg}}',
+          // Only a whole value is a placeholder (a tag value may start like one).
+          Suffixed: '{{arn:tg}}/x',
           Flag: true,
           Nothing: null,
         },
@@ -649,6 +658,7 @@ describe('plan bookkeeping', () => {
       LoadBalancerArn: 'arn:lb',
       Actions: [{ TargetGroupArn: 'arn:tg', Order: 1 }],
       Plain: 'x{{arn:tg}}',
+      Suffixed: '{{arn:tg}}/x',
       Flag: true,
       Nothing: null,
     });
@@ -703,6 +713,9 @@ describe('TokenBucket', () => {
     const fourth = bucket.take().then(() => order.push(4));
     await new Promise((r) => setTimeout(r, 30));
     expect(order).toStrictEqual([]);
+    t = 5; // half a token
+    await new Promise((r) => setTimeout(r, 30));
+    expect(order).toStrictEqual([]);
     t = 10; // 10 ms at 100/s: one token
     await third;
     expect(order).toStrictEqual([3]);
@@ -723,6 +736,29 @@ describe('TokenBucket', () => {
     t += 1;
     await next;
     expect(done).toBe(true);
+  });
+
+  describe('with fake timers', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    it('an empty bucket sleeps once, exactly until the next token is due', async () => {
+      vi.useFakeTimers();
+      const start = Date.now();
+      const bucket = new TokenBucket(2, 1);
+      await bucket.take();
+      await vi.advanceTimersByTimeAsync(100); // 0.2 of a token at 2/s
+      let done = false;
+      const next = bucket.take().then(() => (done = true));
+      await vi.advanceTimersByTimeAsync(0);
+      expect(vi.getTimerCount()).toBe(1);
+      await vi.advanceTimersToNextTimerAsync();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(Date.now() - start).toBe(500);
+      expect(done).toBe(true);
+      await next;
+    });
   });
 
   it('the burst defaults to the rate rounded up (at least 1), the clock to Date.now', async () => {
