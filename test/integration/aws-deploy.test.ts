@@ -243,6 +243,121 @@ describe('deployStack', () => {
   });
 });
 
+describe('discovery', () => {
+  const removeTags = (arn: string | undefined, keys: string[]) =>
+    applyPlan(ctx, [
+      {
+        op: 'modify',
+        resource: 'LoadBalancer',
+        id: 'x',
+        detail: '',
+        calls: [{ action: 'RemoveTags', input: { ResourceArns: [arn ?? ''], TagKeys: keys } }],
+      },
+    ]);
+
+  it('refuses a stack without load balancer', async () => {
+    const err = await rejection(
+      deployStack(ctx, { id: 'mcs/default/empty', ownerId: config.ownerId, resources: [] }, { resync: true }),
+    );
+    expect(err.message).toBe('stack mcs/default/empty has no load balancer');
+  });
+
+  it('a load balancer whose scheme changed under the same (explicit) name is replaced', async () => {
+    const named = { 'service.beta.kubernetes.io/aws-load-balancer-name': 'k8s-fixed-name' };
+    await deployStack(ctx, stackOf(undefined, named));
+    await deployStack(ctx, stackOf(undefined, { ...named, ...FACING }));
+    expect(sim.snapshot().loadBalancers.map((l) => [l.LoadBalancerName, l.Scheme])).toStrictEqual([
+      ['k8s-fixed-name', 'internet-facing'],
+    ]);
+  });
+
+  it('a deploy right after get() takes its look-ups of the previous names too', async () => {
+    const internal = stackOf();
+    await deployStack(ctx, internal);
+    const facing = stackOf(undefined, FACING);
+    const mctx = { ...ctx, lookups: new LookupMemo() };
+    await ownedByName(mctx, nameOf(facing, 0), 'record');
+    await ownedByName(mctx, nameOf(internal, 0), 'record');
+    sim.calls.reset();
+    await deployStack(mctx, facing, { previousNames: [nameOf(internal, 0), nameOf(facing, 0)] });
+    expect(sim.calls.history().filter((r) => r.action === 'DescribeLoadBalancers')).toStrictEqual([]);
+    expect(sim.snapshot().loadBalancers.map((l) => l.Scheme)).toStrictEqual(['internet-facing']);
+  });
+
+  it('describes the certificates of the listeners it keeps only', async () => {
+    const tls = { 'service.beta.kubernetes.io/aws-load-balancer-ssl-cert': `${CERT_A},${CERT_B}` };
+    const port = (p: number) => ({ port: p, targetPort: p + 8000 });
+    await deployStack(ctx, stackOf([port(80), port(81)], tls));
+    sim.calls.reset();
+    await deployStack(ctx, stackOf([port(80)], tls));
+    expect(sim.calls.history().filter((r) => r.action === 'DescribeListenerCertificates')).toHaveLength(1);
+    expect(sim.snapshot().listeners.map((l) => l.Port)).toStrictEqual([80]);
+  });
+
+  it('ownership conflicts say what they found under our name', async () => {
+    const stack = stackOf();
+    await deployStack(ctx, stack);
+    const snap = sim.snapshot();
+    const expected = (kind: string, name: string, who: string) =>
+      `${kind} "${name}" already exists and is not owned by this provider (${who}; expected owner "karmada-test", stack "mcs/default/serve"): refusing to modify or delete it. Rename or delete the foreign ${kind}, or tag it as ours to adopt it.`;
+    await retag(snap.targetGroups[0]?.TargetGroupArn, { [OWNER_TAG]: 'someone-else' });
+    const tgErr = await rejection(deployStack(ctx, stack, { resync: true }));
+    expect(tgErr).toBeInstanceOf(OwnershipConflictError);
+    expect(tgErr.message).toBe(
+      expected('target group', nameOf(stack, 1), 'owner "someone-else", stack "mcs/default/serve"'),
+    );
+    const lb = snap.loadBalancers[0]?.LoadBalancerArn;
+    await removeTags(lb, [OWNER_TAG, STACK_TAG]);
+    const bare = await rejection(deployStack(ctx, stack, { resync: true }));
+    expect(bare.message).toBe(expected('load balancer', nameOf(stack, 0), 'no multicluster ownership tags'));
+    await retag(lb, { [OWNER_TAG]: 'other' });
+    const noStack = await rejection(deployStack(ctx, stack, { resync: true }));
+    expect(noStack.message).toBe(expected('load balancer', nameOf(stack, 0), 'owner "other", stack ""'));
+  });
+
+  it('a foreign target group attached to our load balancer is left alone, not a conflict', async () => {
+    const stack = stackOf();
+    await deployStack(ctx, stack);
+    const lbArn = sim.snapshot().loadBalancers[0]?.LoadBalancerArn ?? '';
+    const created = await applyPlan(ctx, [
+      {
+        op: 'create',
+        resource: 'TargetGroup',
+        id: 'foreign',
+        detail: '',
+        calls: [
+          {
+            action: 'CreateTargetGroup',
+            produces: 'foreign',
+            input: {
+              Name: 'k8s-foreign',
+              TargetType: 'ip',
+              Protocol: 'TCP',
+              Port: 9999,
+              VpcId: SIM_NETWORK.vpcId,
+              Tags: [{ Key: OWNER_TAG, Value: 'someone-else' }],
+            },
+          },
+          {
+            action: 'CreateListener',
+            produces: '9999',
+            input: {
+              LoadBalancerArn: lbArn,
+              Port: 9999,
+              Protocol: 'TCP',
+              DefaultActions: [{ Type: 'forward', TargetGroupArn: '{{arn:foreign}}' }],
+            },
+          },
+        ],
+      },
+    ]);
+    await deployStack(ctx, stack, { resync: true });
+    const snap = sim.snapshot();
+    expect(snap.listeners.map((l) => l.Port)).toStrictEqual([80]);
+    expect(snap.targetGroups.map((t) => t.TargetGroupArn)).toContain(created.arns.get('foreign'));
+  });
+});
+
 describe('applyPlan', () => {
   const deleteTg = (arn: string): Operation => ({
     op: 'delete',
@@ -341,29 +456,74 @@ describe('applyPlan', () => {
     expect(sim.calls.history().map((r) => r.action)).toStrictEqual(['DeleteRule', 'DeleteRule']);
   });
 
-  it('a Create call answered without an ARN fails the apply', async () => {
-    const mute = {
-      ...ctx,
-      client: { send: () => Promise.resolve({}) } as unknown as ElasticLoadBalancingV2Client,
-    };
-    const err = await rejection(
-      applyPlan(mute, [
-        {
-          op: 'create',
-          resource: 'Listener',
-          id: '80',
-          detail: '',
-          calls: [
-            {
-              action: 'CreateListener',
-              produces: '80',
-              input: { LoadBalancerArn: 'arn:lb', DefaultActions: [] },
-            },
-          ],
-        },
-      ]),
-    );
-    expect(err.message).toBe('CreateListener for 80 returned no ARN');
+  it.each([
+    { action: 'CreateLoadBalancer', answer: {}, input: { Name: 'k8s-x' } },
+    { action: 'CreateLoadBalancer', answer: { LoadBalancers: [] }, input: { Name: 'k8s-x' } },
+    { action: 'CreateTargetGroup', answer: {}, input: { Name: 'k8s-x' } },
+    { action: 'CreateTargetGroup', answer: { TargetGroups: [] }, input: { Name: 'k8s-x' } },
+    { action: 'CreateListener', answer: {}, input: { LoadBalancerArn: 'arn:lb', DefaultActions: [] } },
+    {
+      action: 'CreateListener',
+      answer: { Listeners: [] },
+      input: { LoadBalancerArn: 'arn:lb', DefaultActions: [] },
+    },
+  ] as const)(
+    'a $action answered with $answer fails the apply: no ARN',
+    async ({ action, answer, input }) => {
+      const mute = {
+        ...ctx,
+        client: { send: () => Promise.resolve(answer) } as unknown as ElasticLoadBalancingV2Client,
+      };
+      const err = await rejection(
+        applyPlan(mute, [
+          {
+            op: 'create',
+            resource: 'Listener',
+            id: '80',
+            detail: '',
+            calls: [{ action, produces: '80', input } as Operation['calls'][number]],
+          },
+        ]),
+      );
+      expect(err.message).toBe(`${action} for 80 returned no ARN`);
+    },
+  );
+
+  it('logs each operation it applied, but target registrations (one line per reconcile at most)', async () => {
+    const op = (o: Pick<Operation, 'op' | 'resource'>): Operation => ({
+      ...o,
+      id: 'i',
+      detail: 'd',
+      calls: [],
+    });
+    await applyPlan(ctx, [
+      op({ op: 'modify', resource: 'Targets' }),
+      op({ op: 'modify', resource: 'TargetGroup' }),
+      op({ op: 'delete', resource: 'Targets' }),
+    ]);
+    expect(logger.lines.map((l) => [l.message, l.fields])).toStrictEqual([
+      ['modify TargetGroup', { id: 'i', detail: 'd' }],
+      ['delete Targets', { id: 'i', detail: 'd' }],
+    ]);
+  });
+
+  it('changes subnets and security groups in place', async () => {
+    const sgKey = 'service.beta.kubernetes.io/aws-load-balancer-security-groups';
+    const build = (subnets: string[], sg: string) =>
+      buildServiceStack({
+        mcs: mcs('serve', {}, { [sgKey]: sg }),
+        service: service('serve', [{ port: 80, targetPort: 8080 }]),
+        endpointSlices: [collectedSlice('member1', 'serve', { addresses: ['10.0.128.10'] })],
+        config: { ...config, subnets },
+      });
+    await deployStack(ctx, build(config.subnets, 'sg-0e1b5000000000001'));
+    const fewer = config.subnets.slice(0, 2);
+    sim.calls.reset();
+    await deployStack(ctx, build(fewer, 'sg-0123456789abcdef0'));
+    expect(mutating()).toStrictEqual(['AddTags', 'SetSubnets', 'SetSecurityGroups', 'AddTags']);
+    const lb = sim.snapshot().loadBalancers[0];
+    expect(lb?.AvailabilityZones?.map((z) => z.SubnetId).sort()).toStrictEqual([...fewer].sort());
+    expect(lb?.SecurityGroups).toStrictEqual(['sg-0123456789abcdef0']);
   });
 
   it('fills in the ARNs the plan creates and reports the DNS names of created load balancers', async () => {

@@ -5,6 +5,7 @@
  */
 import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { CancelledError, RetryLaterError } from '../../lib/errors.js';
 import {
   actionsKey,
@@ -33,7 +34,22 @@ import {
   resolveRefs,
   type Operation,
 } from '../../lib/providers/aws/deploy/operations.js';
+import {
+  describeListeners,
+  describeLoadBalancerAttributes,
+  describeRules,
+  describeTags,
+  describeTargets,
+  findLoadBalancerByName,
+  findTargetGroupByArn,
+  findTargetGroupsByLoadBalancer,
+  findTargetGroupsByNames,
+  sweepOwnedLoadBalancers,
+  sweepOwnedTargetGroups,
+} from '../../lib/providers/aws/deploy/describe.js';
+import type { DeployContext } from '../../lib/providers/aws/deploy/context.js';
 import { TokenBucket } from '../../lib/providers/aws/deploy/rate-limit.js';
+import { OWNER_TAG, STACK_TAG } from '../../lib/providers/aws/tagging.js';
 import { parseElbArn } from '../../lib/providers/aws/deploy/stack-tags.js';
 import {
   DNS_NAME_TAG,
@@ -865,5 +881,86 @@ describe('stack tags and target records', () => {
     expect(recordedState('v2-f', { [`${TARGETS_TAG_PREFIX}a`]: '12' })).not.toBe(
       recordedState('v2-f', { [`${TARGETS_TAG_PREFIX}a`]: '1', [`${TARGETS_TAG_PREFIX}2`]: '' }),
     );
+  });
+});
+
+describe('describe calls against scripted ELBv2 answers', () => {
+  type Answer = (command: string, input: Record<string, unknown>) => unknown;
+  /** A client that answers each command with `answer` and keeps what it was asked. */
+  const scripted = (answer: Answer) => {
+    const asked: Array<[string, Record<string, unknown>]> = [];
+    const client = {
+      send: (cmd: { constructor: { name: string }; input: Record<string, unknown> }) => {
+        asked.push([cmd.constructor.name, cmd.input]);
+        // A request asked again and again would page forever: stop it here.
+        if (asked.length > 10) return Promise.reject(new Error('too many calls'));
+        return Promise.resolve(answer(cmd.constructor.name, cmd.input));
+      },
+    } as unknown as ElasticLoadBalancingV2Client;
+    const owner = { ownerId: 'o', stackId: 'mcs/a/b' };
+    const ctx = { client, signal: live.signal, owner, vpcId: 'vpc-1' } as unknown as DeployContext;
+    return { ctx, asked };
+  };
+
+  it('an answer without its list (the SDK leaves it undefined) is nothing found, not an error', async () => {
+    const { ctx } = scripted(() => ({}));
+    expect(await findLoadBalancerByName(ctx, 'k8s-x')).toBeUndefined();
+    expect(await findTargetGroupByArn(ctx, 'arn:tg')).toBeUndefined();
+    expect(await findTargetGroupsByNames(ctx, ['k8s-a', 'k8s-b'])).toStrictEqual([]);
+    expect(await findTargetGroupsByLoadBalancer(ctx, 'arn:lb')).toStrictEqual([]);
+    expect(await describeRules(ctx, 'arn:l')).toStrictEqual([]);
+    expect(await describeListeners(ctx, 'arn:lb')).toStrictEqual([]);
+    expect(await describeTargets(ctx, 'arn:tg')).toStrictEqual([]);
+    expect(await describeTags(ctx, ['arn:tg'])).toStrictEqual(new Map());
+    expect(await describeLoadBalancerAttributes(ctx, 'arn:lb')).toStrictEqual({});
+  });
+
+  /** Two pages: the first points at the second with its marker. */
+  const twoPages =
+    (list: string, items: [unknown, unknown]) => (command: string, input: Record<string, unknown>) => {
+      if (command === 'DescribeTagsCommand') {
+        const arns = input.ResourceArns as string[];
+        return {
+          TagDescriptions: arns.map((ResourceArn) => ({
+            ResourceArn,
+            Tags: [
+              { Key: OWNER_TAG, Value: 'o' },
+              { Key: STACK_TAG, Value: 'mcs/a/b' },
+            ],
+          })),
+        };
+      }
+      return input.Marker === undefined
+        ? { [list]: [items[0]], NextMarker: 'page-2' }
+        : { [list]: [items[1]] };
+    };
+
+  it('a paged listing follows NextMarker to the last page', async () => {
+    const { ctx, asked } = scripted(twoPages('Rules', [{ RuleArn: 'r1' }, { RuleArn: 'r2' }]));
+    expect(await describeRules(ctx, 'arn:l')).toStrictEqual([{ RuleArn: 'r1' }, { RuleArn: 'r2' }]);
+    expect(asked).toStrictEqual([
+      ['DescribeRulesCommand', { ListenerArn: 'arn:l', Marker: undefined }],
+      ['DescribeRulesCommand', { ListenerArn: 'arn:l', Marker: 'page-2' }],
+    ]);
+  });
+
+  it('the sweeps list the account 400 at a time, page after page', async () => {
+    const lbs = scripted(twoPages('LoadBalancers', [{ LoadBalancerArn: 'lb1' }, { LoadBalancerArn: 'lb2' }]));
+    expect(
+      (await sweepOwnedLoadBalancers(lbs.ctx, { ownerId: 'o' })).map((e) => e.lb.LoadBalancerArn),
+    ).toStrictEqual(['lb1', 'lb2']);
+    expect(lbs.asked.filter(([c]) => c === 'DescribeLoadBalancersCommand').map(([, i]) => i)).toStrictEqual([
+      { Marker: undefined, PageSize: 400 },
+      { Marker: 'page-2', PageSize: 400 },
+    ]);
+    const tg = (arn: string) => ({ TargetGroupArn: arn, TargetGroupName: `k8s-${arn}`, VpcId: 'vpc-1' });
+    const tgs = scripted(twoPages('TargetGroups', [tg('tg1'), tg('tg2')]));
+    expect((await sweepOwnedTargetGroups(tgs.ctx, () => true)).map((e) => e.tg.TargetGroupArn)).toStrictEqual(
+      ['tg1', 'tg2'],
+    );
+    expect(tgs.asked.filter(([c]) => c === 'DescribeTargetGroupsCommand').map(([, i]) => i)).toStrictEqual([
+      { Marker: undefined, PageSize: 400 },
+      { Marker: 'page-2', PageSize: 400 },
+    ]);
   });
 });
