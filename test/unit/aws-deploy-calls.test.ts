@@ -50,7 +50,9 @@ import {
 import type { DeployContext } from '../../lib/providers/aws/deploy/context.js';
 import { TokenBucket } from '../../lib/providers/aws/deploy/rate-limit.js';
 import { OWNER_TAG, STACK_TAG } from '../../lib/providers/aws/tagging.js';
-import { parseElbArn } from '../../lib/providers/aws/deploy/stack-tags.js';
+import type { ResourceGroupsTaggingAPIClient } from '@aws-sdk/client-resource-groups-tagging-api';
+import { MemoryLogger } from '../../lib/log/logger.js';
+import { findByTags, findStackByTags, parseElbArn } from '../../lib/providers/aws/deploy/stack-tags.js';
 import {
   DNS_NAME_TAG,
   MAX_RECORDED_GROUPS,
@@ -827,6 +829,8 @@ describe('stack tags and target records', () => {
     ['arn:aws:elasticloadbalancing:us-east-1:123456789012:targetgroup/k8s-t', undefined],
     ['arn:aws:elasticloadbalancing:us-east-1:123456789012:targetgroup/k8s-t/0123/x', undefined],
     ['arn:aws:elasticloadbalancing:us-east-1:123456789012:xtargetgroup/k8s-t/0123', undefined],
+    ['arn:aws:elasticloadbalancing:us-east-1:123456789012:loadbalancer/app/k8s-a/0123/x', undefined],
+    ['arn:aws:elasticloadbalancing:us-east-1:123456789012:xloadbalancer/app/k8s-a/0123', undefined],
     ['targetgroup/k8s-t/0123', undefined],
   ])('parseElbArn(%s)', (arn, expected) => {
     expect(parseElbArn(arn)).toStrictEqual(expected);
@@ -962,5 +966,84 @@ describe('describe calls against scripted ELBv2 answers', () => {
       { Marker: undefined, PageSize: 400 },
       { Marker: 'page-2', PageSize: 400 },
     ]);
+  });
+});
+
+describe('the Tagging API look-up against scripted answers', () => {
+  const LB = 'arn:aws:elasticloadbalancing:us-east-1:123456789012:loadbalancer/net/k8s-n/0123';
+  const TG = 'arn:aws:elasticloadbalancing:us-east-1:123456789012:targetgroup/k8s-t/0123';
+  const LISTENER = 'arn:aws:elasticloadbalancing:us-east-1:123456789012:listener/net/k8s-n/0123/4567';
+  const owner = { ownerId: 'o', stackId: 'mcs/a/b' };
+  /** A tagging client answering GetResources page by page (by token), keeping what it was asked. */
+  const scripted = (pages: Record<string, unknown>, signal = live.signal) => {
+    const asked: Array<{ input: Record<string, unknown>; options: unknown }> = [];
+    const tagging = {
+      send: (cmd: { input: Record<string, unknown> }, options: unknown) => {
+        asked.push({ input: cmd.input, options });
+        if (asked.length > 5) return Promise.reject(new Error('asked for the same page again'));
+        const page = pages[String(cmd.input.PaginationToken ?? '')];
+        return page instanceof Error ? Promise.reject(page) : Promise.resolve(page);
+      },
+    } as unknown as ResourceGroupsTaggingAPIClient;
+    const logger = new MemoryLogger();
+    return { ctx: { tagging, owner, signal, logger }, asked, logger };
+  };
+  const mapping = (ResourceARN: string | undefined, stack = 'mcs/a/b') => ({
+    ResourceARN,
+    Tags: [
+      { Key: OWNER_TAG, Value: 'o' },
+      { Key: STACK_TAG, Value: stack },
+    ],
+  });
+
+  it('asks for the owner and stack tags on load balancers and target groups, page after page', async () => {
+    const { ctx, asked } = scripted({
+      '': {
+        ResourceTagMappingList: [mapping(LB), mapping(LISTENER), mapping(undefined)],
+        PaginationToken: 't2',
+      },
+      t2: { ResourceTagMappingList: [mapping(TG)], PaginationToken: '' },
+    });
+    expect(await findStackByTags(ctx)).toStrictEqual({
+      loadBalancers: [
+        { arn: LB, name: 'k8s-n', kind: 'loadbalancer', tags: { [OWNER_TAG]: 'o', [STACK_TAG]: 'mcs/a/b' } },
+      ],
+      targetGroups: [
+        { arn: TG, name: 'k8s-t', kind: 'targetgroup', tags: { [OWNER_TAG]: 'o', [STACK_TAG]: 'mcs/a/b' } },
+      ],
+    });
+    const request = {
+      TagFilters: [
+        { Key: OWNER_TAG, Values: ['o'] },
+        { Key: STACK_TAG, Values: ['mcs/a/b'] },
+      ],
+      ResourceTypeFilters: ['elasticloadbalancing:loadbalancer', 'elasticloadbalancing:targetgroup'],
+      ResourcesPerPage: 100,
+    };
+    expect(asked).toStrictEqual([
+      { input: request, options: { abortSignal: live.signal } },
+      { input: { ...request, PaginationToken: 't2' }, options: { abortSignal: live.signal } },
+    ]);
+  });
+
+  it('a page without a list adds nothing', async () => {
+    const { ctx } = scripted({ '': {} });
+    expect(await findByTags(ctx, [], [])).toStrictEqual([]);
+  });
+
+  it('without a Tagging client: undefined, and nothing logged', async () => {
+    const { ctx, logger } = scripted({});
+    expect(await findStackByTags({ ...ctx, tagging: undefined })).toBeUndefined();
+    expect(logger.lines).toStrictEqual([]);
+  });
+
+  it('a failed look-up is undefined (the caller asks ELBv2), unless the reconcile was cancelled', async () => {
+    const failing = scripted({ '': new Error('AccessDenied') });
+    expect(await findStackByTags(failing.ctx)).toBeUndefined();
+    expect(failing.logger.lines.map((l) => [l.message, l.fields])).toStrictEqual([
+      ['tagging API lookup failed; discovering through ELBv2', { error: 'AccessDenied' }],
+    ]);
+    const cancelled = scripted({ '': new Error('aborted') }, aborted().signal);
+    expect((await rejection(findStackByTags(cancelled.ctx))).message).toBe('aborted');
   });
 });
