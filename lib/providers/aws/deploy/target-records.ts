@@ -16,6 +16,8 @@
  *
  * One ConfigMap per stack, in one namespace the deployment owns (default: the lock namespace),
  * labelled with the owner so that the fingerprint pass lists them all in one paged LIST.
+ * LBC's multi-cluster mode keeps the targets it registered in a ConfigMap too
+ * (`aws-lbc-targets-<binding>`, pkg/targetgroupbinding/multicluster_manager.go).
  */
 import { createHash } from 'node:crypto';
 import type { TargetDescription } from '@aws-sdk/client-elastic-load-balancing-v2';
