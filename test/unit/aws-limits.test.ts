@@ -4,6 +4,7 @@ import { InvalidObjectError } from '../../lib/errors.js';
 import type { MultiClusterIngress, ServicePort } from '../../lib/karmada/types.js';
 import { buildIngressStack } from '../../lib/providers/aws/model/ingress.js';
 import { buildServiceStack } from '../../lib/providers/aws/model/service.js';
+import { ACCOUNT_LIMITS as SIM_ACCOUNT_LIMITS } from '../../dev/elbv2-sim/config.js';
 import { quotasFromLimits } from '../../lib/providers/aws/account-quotas.js';
 import { ACCOUNT_LIMIT_NAMES, checkLimits, DEFAULT_QUOTAS } from '../../lib/providers/aws/model/limits.js';
 import { ResourceTypes, type Stack } from '../../lib/providers/aws/model/types.js';
@@ -68,7 +69,11 @@ describe('Function: checkLimits (via the models)', () => {
       buildIngressStack({ mci, services: [service('serve', manyPorts(101))], endpointSlices: [], config }),
     );
     expect(err.message).toMatch(/101 target groups exceed the quota of 100/);
-    expect(err).toMatchObject({ field: 'spec.rules', reason: 'LimitExceeded' });
+    expect(err).toMatchObject({
+      field: 'spec.rules',
+      reason: 'LimitExceeded',
+      quota: 'targetGroupsPerLoadBalancer',
+    });
   });
 
   it('more than 50 listeners on one NLB', () => {
@@ -116,7 +121,11 @@ describe('Function: checkLimits (via the models)', () => {
         ruleField: () => 'spec.rules[0].http.paths[0]',
       }),
     );
-    expect(err).toMatchObject({ field: 'spec.rules[0].http.paths[0]', reason: 'LimitExceeded' });
+    expect(err).toMatchObject({
+      field: 'spec.rules[0].http.paths[0]',
+      reason: 'LimitExceeded',
+      quota: 'conditionValuesPerRule',
+    });
     expect(err.message).toMatch(/6 condition values/);
   });
 
@@ -144,6 +153,7 @@ describe('Function: checkLimits (via the models)', () => {
         config,
       });
     const one = thrown(() => build([collectedSlice('member1', 'serve', { addresses: addresses(1001, 0) })]));
+    expect(one.name).toBe('QuotaExceededError');
     expect(one.message).toMatch(/has 1001 targets; ELBv2 allows 1000 per target group/);
     expect(one).toMatchObject({
       field: 'spec.rules',
@@ -170,6 +180,33 @@ describe('Function: checkLimits (via the models)', () => {
     expect(all).toMatchObject({ quota: 'targetsPerApplicationLoadBalancer' });
   });
 
+  it('an NLB may hold 3,000 targets across its groups, not more', () => {
+    const nlb = (n: number, ports = manyPorts(2)) =>
+      buildServiceStack({
+        mcs: {
+          apiVersion: 'networking.karmada.io/v1alpha1',
+          kind: 'MultiClusterService',
+          metadata: { name: 'serve', namespace: 'default' },
+          spec: { types: ['LoadBalancer'] },
+        },
+        service: service('serve', ports),
+        endpointSlices: [
+          collectedSlice('member1', 'serve', {
+            addresses: Array.from({ length: n }, (_, i) => `10.9.${Math.floor(i / 250)}.${(i % 250) + 1}`),
+            ports: ports.map((p) => ({ name: p.name, port: Number(p.targetPort) })),
+          }),
+        ],
+        config,
+      });
+    // 2 groups × 800: over an ALB's 1,000, within an NLB's 3,000; 4 × 800 is not.
+    expect(() => nlb(800)).not.toThrow();
+    const err = thrown(() => nlb(800, manyPorts(4)));
+    expect(err.message).toBe(
+      "spec.ports: 3200 targets across the load balancer's target groups exceed the quota of 3000 per load balancer",
+    );
+    expect(err).toMatchObject({ quota: 'targetsPerNetworkLoadBalancer' });
+  });
+
   it("checked against the account's quotas when given, and the message says whose", () => {
     const paths = Array.from({ length: 101 }, (_, i) => path(`/p${i}`, 'Exact', 'serve', 80));
     const mci = minimalIngress({ spec: { rules: [{ http: { paths } }] } });
@@ -187,7 +224,7 @@ describe('Function: checkLimits (via the models)', () => {
 });
 
 describe('the account quotas (DescribeAccountLimits)', () => {
-  it('reads the quotas it reports, keeps the defaults for what is missing or not a positive integer', () => {
+  it('reads each quota it reports under its DescribeAccountLimits name, keeps the defaults for what is missing or not a positive integer', () => {
     expect(
       quotasFromLimits([
         { Name: 'rules-per-application-load-balancer', Max: '250' },
@@ -198,6 +235,17 @@ describe('the account quotas (DescribeAccountLimits)', () => {
         { Name: 'gateway-load-balancers', Max: '7' },
       ]),
     ).toStrictEqual({ ...DEFAULT_QUOTAS, rulesPerLoadBalancer: 250, targetsPerNetworkLoadBalancer: 5000 });
+    // Each quota under its own DescribeAccountLimits name.
+    const named = Object.entries(ACCOUNT_LIMIT_NAMES).map(([quota, name], i) => ({
+      quota,
+      name,
+      max: 7001 + i,
+    }));
+    const read = quotasFromLimits(named.map((n) => ({ Name: n.name, Max: String(n.max) })));
+    for (const n of named) expect(read[n.quota as keyof typeof read]).toBe(n.max);
+    // ...and every name is one DescribeAccountLimits answers with (the simulator's list, from AWS's).
+    const answered = SIM_ACCOUNT_LIMITS.map(([name]) => name);
+    for (const name of Object.values(ACCOUNT_LIMIT_NAMES)) expect(answered).toContain(name);
     expect(quotasFromLimits([])).toStrictEqual(DEFAULT_QUOTAS);
     // Every quota the account reports has its DescribeAccountLimits name; the per-group one has none.
     expect(Object.keys(ACCOUNT_LIMIT_NAMES).sort()).toStrictEqual(

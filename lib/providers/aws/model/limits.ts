@@ -76,16 +76,12 @@ export class QuotaExceededError extends InvalidObjectError {
 }
 
 /**
- * Refuses a stack over `quotas` (the defaults unless the account's were read), naming the field,
- * the count and the quota, and whether the quota is the account's or AWS's default.
+ * Refuses a stack over the account's quotas if they were read, else over AWS's defaults, naming
+ * the field, the count and the quota, and whether the quota is the account's or the default.
  */
-export function checkLimits(
-  stack: Stack,
-  fields: LimitFields,
-  quotas: Readonly<ElbQuotas> = DEFAULT_QUOTAS,
-  source: 'default' | 'account' = 'default',
-): void {
-  const quota = (n: number) => (source === 'account' ? `the account's quota of ${n}` : `the quota of ${n}`);
+export function checkLimits(stack: Stack, fields: LimitFields, accountQuotas?: Readonly<ElbQuotas>): void {
+  const quotas = accountQuotas ?? DEFAULT_QUOTAS;
+  const quota = (n: number) => (accountQuotas ? `the account's quota of ${n}` : `the quota of ${n}`);
   const rules = resourcesOf(stack, ResourceTypes.ListenerRule);
   if (rules.length > quotas.rulesPerLoadBalancer) {
     throw new QuotaExceededError(

@@ -20,7 +20,7 @@ import {
 } from './annotations/load-balancer.js';
 import type { Annotations } from './annotations/parse.js';
 import { candidateLoadBalancerNames } from './lb-names.js';
-import { checkLimits, DEFAULT_QUOTAS, type LimitFields } from './limits.js';
+import { checkLimits, type LimitFields } from './limits.js';
 import {
   LOAD_BALANCER_ID,
   loadBalancerResource,
@@ -273,7 +273,6 @@ export function assembleStack(
       ...resources,
     ],
   };
-  const account = source.placement.accountQuotas;
-  checkLimits(stack, limits, account ?? DEFAULT_QUOTAS, account ? 'account' : 'default');
+  checkLimits(stack, limits, source.placement.accountQuotas);
   return stack;
 }
