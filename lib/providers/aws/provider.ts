@@ -40,7 +40,7 @@ import {
   type DeployContext,
   type DeployOptions,
 } from './deploy/context.js';
-import { deleteStack } from './deploy/deletion.js';
+import { loadFullPath, loadServiceModel } from './lazy-parts.js';
 import { TargetCache, type TargetCacheOptions } from './deploy/target-cache.js';
 import { deployStack } from './deploy/deployer.js';
 import { findOwnedLoadBalancer } from './deploy/lookup.js';
@@ -48,7 +48,7 @@ import type { Operation } from './deploy/operations.js';
 import { limitCallsPerSecond, TokenBucket } from './deploy/rate-limit.js';
 import { readIngressInputs, readServiceInputs } from './inputs.js';
 import { buildIngressStack, ingressLoadBalancerNames } from './model/ingress.js';
-import { buildServiceStack, serviceLoadBalancerNames } from './model/service.js';
+import { serviceLoadBalancerNames } from './model/service-names.js';
 import { stackOwner } from './model/stack.js';
 import { AwsInventory } from './inventory.js';
 import { resourcesOf, ResourceTypes, type Stack } from './model/types.js';
@@ -181,6 +181,7 @@ export class AwsBalancer<O> implements Balancer<O, AwsLoadBalancerStatus> {
     // No model needed: deletion must work even when the spec no longer builds one.
     const dctx = this.provider.context(ctx, this.kind.owner(obj));
     dctx.targetCache?.forget(dctx.owner.stackId);
+    const { deleteStack } = await loadFullPath();
     return deleteStack(
       dctx,
       {
@@ -249,11 +250,13 @@ export class AwsProvider implements MultiClusterProvider {
     this.service = new AwsBalancer<MultiClusterService>(this, {
       owner: (mcs) => stackOwner('mcs', mcs, config.ownerId),
       names: (mcs) => serviceLoadBalancerNames(mcs, config),
-      build: async (mcs, kube = deps.kube) =>
-        this.withinTenantPolicy(
+      build: async (mcs, kube = deps.kube) => {
+        const { buildServiceStack } = await loadServiceModel();
+        return this.withinTenantPolicy(
           { kind: 'MultiClusterService', metadata: mcs.metadata },
           buildServiceStack({ mcs, ...(await readServiceInputs(kube, mcs)), config }),
-        ),
+        );
+      },
     });
     this.fingerprintSource = new AwsFingerprints({
       ownerId: config.ownerId,

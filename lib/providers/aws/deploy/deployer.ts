@@ -11,9 +11,8 @@ import { applyPlan } from './apply.js';
 import { findStackByTags } from './stack-tags.js';
 import { deployTargetsOnly, viewFromCache, viewFromTags, type TargetsOnlyResult } from './targets-only.js';
 import type { DeployContext } from './context.js';
-import { discover } from './discover.js';
 import { formatPlan, operationSubject, type Operation } from './operations.js';
-import { planStack } from './plan.js';
+import { loadFullPath } from '../lazy-parts.js';
 
 /** How one deploy runs: what discovery looks at, what the plan spares, whether it is applied. */
 export interface DeployStackOptions {
@@ -55,6 +54,7 @@ export async function deployStack(
   }
   // The full path: whatever this container remembered of the stack may no longer hold.
   ctx.targetCache?.forget(ctx.owner.stackId);
+  const { discover, planStack } = await loadFullPath();
   const found = await discover(ctx, {
     stack,
     fingerprint,

@@ -13,7 +13,6 @@ import { nlbTls, type NlbTlsSettings } from './annotations/listeners.js';
 import {
   assembleStack,
   ipTargetGroup,
-  objectLoadBalancerNames,
   objectStack,
   objectName,
   readStackSettings,
@@ -43,11 +42,6 @@ export interface ServiceMember {
 
 export interface ServiceStackInput extends ServiceMember {
   config: ModelConfig;
-}
-
-/** Every name the MCS's NLB may carry, the wanted one first (see candidateLoadBalancerNames). */
-export function serviceLoadBalancerNames(mcs: Readonly<MultiClusterService>, config: ModelConfig): string[] {
-  return objectLoadBalancerNames('mcs', mcs, NLB_KEYS, 'network', config);
 }
 
 /**
