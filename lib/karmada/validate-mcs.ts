@@ -5,7 +5,8 @@
  * (lib/reconcile/lazy-controllers.ts).
  */
 import { validateMultiClusterServiceSchema } from '../generated/mcs-validator.js';
-import { multiClusterServiceRules, type ValidationIssue } from './semantic-rules.js';
+import type { ValidationIssue } from './semantic-rules.js';
+import { multiClusterServiceRules } from './semantic-rules-mcs.js';
 import type { MultiClusterService } from './types.js';
 import { throwIfInvalid, validate } from './validate.js';
 

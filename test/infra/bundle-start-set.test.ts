@@ -43,6 +43,7 @@ const LAZY = [
   'lib/reconcile/service-locations.ts',
   'lib/reconcile/crd-installation.ts',
   'lib/karmada/validate-mcs.ts',
+  'lib/karmada/semantic-rules-mcs.ts',
   'lib/generated/mcs-validator.js',
   'lib/karmada/policies.ts',
 ];

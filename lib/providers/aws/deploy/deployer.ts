@@ -54,6 +54,7 @@ export async function deployStack(
   }
   // The full path: whatever this container remembered of the stack may no longer hold.
   ctx.targetCache?.forget(ctx.owner.stackId);
+  // Its code is a chunk of its own (full-path.ts), read at a container's first full deploy.
   const { discover, planStack } = await loadFullPath();
   const found = await discover(ctx, {
     stack,
