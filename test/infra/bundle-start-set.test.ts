@@ -29,8 +29,6 @@ const LAZY = [
   'lib/providers/aws/deploy/listener-rule.ts',
   'lib/providers/aws/deploy/load-balancer.ts',
   'lib/providers/aws/deploy/target-group.ts',
-  // lib/providers/aws/lazy-parts.ts: the first MultiClusterService's model.
-  'lib/providers/aws/model/service.ts',
   // lib/providers/aws/config.ts: a configured tenant policy.
   'lib/providers/aws/tenant-policy.ts',
   'lib/generated/tenant-policy-validator.js',

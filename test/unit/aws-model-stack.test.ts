@@ -25,8 +25,11 @@ import { buildIngressStack, ingressLoadBalancerNames } from '../../lib/providers
 import { inAnyCidr, inCidr, parseIPv4 } from '../../lib/providers/aws/model/ip.js';
 import { checkLimits } from '../../lib/providers/aws/model/limits.js';
 import { sortPaths, pathPatterns } from '../../lib/providers/aws/model/rules.js';
-import { buildServiceStack, providerClusters } from '../../lib/providers/aws/model/service.js';
-import { serviceLoadBalancerNames } from '../../lib/providers/aws/model/service-names.js';
+import {
+  buildServiceStack,
+  providerClusters,
+  serviceLoadBalancerNames,
+} from '../../lib/providers/aws/model/service.js';
 import { stackOwner, stackRefOf } from '../../lib/providers/aws/model/stack.js';
 import { buildTargets, endpointPortFor, sourceClusterOf } from '../../lib/providers/aws/model/targets.js';
 import {

@@ -12,9 +12,3 @@ export const loadFullPath = lazy(
   () => import('./deploy/full-path.js'),
   "the aws provider's full deploy path (deploy/full-path.ts)",
 );
-
-/** The NLB model of a MultiClusterService: a deployment with only MultiClusterIngresses never reads it. */
-export const loadServiceModel = lazy(
-  () => import('./model/service.js'),
-  "the aws provider's MultiClusterService model (model/service.ts)",
-);

@@ -40,7 +40,7 @@ import {
   type DeployContext,
   type DeployOptions,
 } from './deploy/context.js';
-import { loadFullPath, loadServiceModel } from './lazy-parts.js';
+import { loadFullPath } from './lazy-parts.js';
 import { TargetCache, type TargetCacheOptions } from './deploy/target-cache.js';
 import { deployStack } from './deploy/deployer.js';
 import { findOwnedLoadBalancer } from './deploy/lookup.js';
@@ -48,7 +48,7 @@ import type { Operation } from './deploy/operations.js';
 import { limitCallsPerSecond, TokenBucket } from './deploy/rate-limit.js';
 import { readIngressInputs, readServiceInputs } from './inputs.js';
 import { buildIngressStack, ingressLoadBalancerNames } from './model/ingress.js';
-import { serviceLoadBalancerNames } from './model/service-names.js';
+import { buildServiceStack, serviceLoadBalancerNames } from './model/service.js';
 import { stackOwner } from './model/stack.js';
 import { AwsInventory } from './inventory.js';
 import { resourcesOf, ResourceTypes, type Stack } from './model/types.js';
@@ -250,13 +250,11 @@ export class AwsProvider implements MultiClusterProvider {
     this.service = new AwsBalancer<MultiClusterService>(this, {
       owner: (mcs) => stackOwner('mcs', mcs, config.ownerId),
       names: (mcs) => serviceLoadBalancerNames(mcs, config),
-      build: async (mcs, kube = deps.kube) => {
-        const { buildServiceStack } = await loadServiceModel();
-        return this.withinTenantPolicy(
+      build: async (mcs, kube = deps.kube) =>
+        this.withinTenantPolicy(
           { kind: 'MultiClusterService', metadata: mcs.metadata },
           buildServiceStack({ mcs, ...(await readServiceInputs(kube, mcs)), config }),
-        );
-      },
+        ),
     });
     this.fingerprintSource = new AwsFingerprints({
       ownerId: config.ownerId,

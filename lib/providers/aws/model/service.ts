@@ -13,6 +13,7 @@ import { nlbTls, type NlbTlsSettings } from './annotations/listeners.js';
 import {
   assembleStack,
   ipTargetGroup,
+  objectLoadBalancerNames,
   objectStack,
   objectName,
   readStackSettings,
@@ -42,6 +43,11 @@ export interface ServiceMember {
 
 export interface ServiceStackInput extends ServiceMember {
   config: ModelConfig;
+}
+
+/** Every name the MCS's NLB may carry, the wanted one first (see candidateLoadBalancerNames). */
+export function serviceLoadBalancerNames(mcs: Readonly<MultiClusterService>, config: ModelConfig): string[] {
+  return objectLoadBalancerNames('mcs', mcs, NLB_KEYS, 'network', config);
 }
 
 /**
