@@ -42,7 +42,6 @@ const TESTS: Record<string, string[]> = {
   deploy: [
     'test/unit/aws-deploy-*.test.ts',
     'test/unit/aws-rule-plan.test.ts',
-    'test/unit/aws-target-cache.test.ts',
     'test/integration/aws-*.test.ts',
   ],
 };

@@ -25,10 +25,8 @@ export interface Elbv2Env {
   sim: Elbv2Simulator;
   api: KubeApiServer;
   kube: KubeClient;
-  /** Every reconcile as a cold container makes it (no target cache): the figures. */
+  /** The provider as the functions build it; it keeps nothing between reconciles but the records. */
   provider: MultiClusterProvider;
-  /** The same provider as a warm container: its target cache kept between reconciles. */
-  warmProvider: MultiClusterProvider;
   close(): Promise<void>;
 }
 
@@ -55,24 +53,21 @@ export async function startElbv2Env(options: Elbv2EnvOptions): Promise<Elbv2Env>
   // The configuration file the function would read, so validation and defaults run as deployed;
   // the client is the simulator's (dummy credentials, no retry sleeps: no faults are injected).
   const config = await parseAwsConfig(awsConfigFor(sim, { ownerId: 'bench' }));
-  const make = (warm: boolean) =>
-    new AwsProvider(
-      config,
-      { kube, logger: silentLogger },
-      {
-        client: elbv2ClientFor(sim, { maxAttempts: 3 }),
-        // The Tagging API as the functions use it (the simulator serves it from the same state).
-        tagging: taggingClientFor(sim),
-        deploy: { resourceInUseDelayMs: 10 },
-        ...(warm ? {} : { targetCache: { maxEntries: 0 } }),
-      },
-    );
+  const provider = new AwsProvider(
+    config,
+    { kube, logger: silentLogger },
+    {
+      client: elbv2ClientFor(sim, { maxAttempts: 3 }),
+      // The Tagging API as the functions use it (the simulator serves it from the same state).
+      tagging: taggingClientFor(sim),
+      deploy: { resourceInUseDelayMs: 10 },
+    },
+  );
   return {
     sim,
     api,
     kube,
-    provider: make(false),
-    warmProvider: make(true),
+    provider,
     async close() {
       await api.close();
       await sim.close();

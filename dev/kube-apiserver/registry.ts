@@ -26,6 +26,7 @@ export const BUILTIN_RESOURCES: ResourceTypeInput[] = [
     categories: ['all'],
   },
   { group: '', version: 'v1', kind: 'Secret', plural: 'secrets', namespaced: true },
+  { group: '', version: 'v1', kind: 'ConfigMap', plural: 'configmaps', namespaced: true, shortNames: ['cm'] },
   { group: '', version: 'v1', kind: 'Event', plural: 'events', namespaced: true, shortNames: ['ev'] },
   {
     group: 'apps',

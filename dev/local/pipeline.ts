@@ -146,6 +146,8 @@ export function awsConfigFor(sim: Elbv2Simulator, extra: Record<string, unknown>
       endpoint: sim.url,
       taggingEndpoint: sim.url,
       ownerId: 'local',
+      // Where the stand-in keeps its locks too (it starts with default and karmada-system).
+      recordNamespace: 'karmada-system',
       vpc: { id: sim.network.vpcId, cidrs: [sim.network.vpcCidr] },
       subnets: sim.network.subnets.filter((s) => !s.public).map((s) => s.subnetId),
       securityGroups: [sim.network.defaultSecurityGroupId],

@@ -5,8 +5,8 @@ export const validateAwsConfigSchema = validate21;
 const func2 = Object.prototype.hasOwnProperty;
 const pattern0 = new RegExp("^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])/(?:3[0-2]|[12]?[0-9])$", "u");
 const pattern1 = new RegExp("^[a-z0-9](?:[-a-z0-9]*[a-z0-9])?$", "u");
-const pattern2 = new RegExp("^/", "u");
-const pattern3 = new RegExp("^[0-9]{3}(?:[-,][0-9]{3})*$", "u");
+const pattern3 = new RegExp("^/", "u");
+const pattern4 = new RegExp("^[0-9]{3}(?:[-,][0-9]{3})*$", "u");
 
 function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -53,7 +53,7 @@ vErrors.push(err3);
 errors++;
 }
 for(const key0 in data){
-if(!(func2.call({"region":true,"endpoint":true,"taggingEndpoint":true,"vpc":true,"subnets":true,"securityGroups":true,"scheme":true,"ownerId":true,"defaultTags":true,"externalManagedTags":true,"healthCheck":true,"maxAttempts":true,"maxCallsPerSecond":true,"dryRun":true,"tenantPolicy":true}, key0))){
+if(!(func2.call({"region":true,"endpoint":true,"taggingEndpoint":true,"vpc":true,"subnets":true,"securityGroups":true,"scheme":true,"ownerId":true,"recordNamespace":true,"defaultTags":true,"externalManagedTags":true,"healthCheck":true,"maxAttempts":true,"maxCallsPerSecond":true,"dryRun":true,"tenantPolicy":true}, key0))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
 vErrors = [err4];
@@ -386,14 +386,11 @@ vErrors.push(err30);
 errors++;
 }
 }
-if(data.defaultTags !== undefined){
-let data13 = data.defaultTags;
-if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-for(const key2 in data13){
-const _errs30 = errors;
-if(typeof key2 === "string"){
-if(key2.length > 128){
-const err31 = {instancePath:instancePath+"/defaultTags",keyword:"maxLength",params:{limit: 128},propertyName:key2};
+if(data.recordNamespace !== undefined){
+let data13 = data.recordNamespace;
+if(typeof data13 === "string"){
+if(data13.length > 63){
+const err31 = {instancePath:instancePath+"/recordNamespace",keyword:"maxLength",params:{limit: 63}};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -402,8 +399,8 @@ vErrors.push(err31);
 }
 errors++;
 }
-if(key2.length < 1){
-const err32 = {instancePath:instancePath+"/defaultTags",keyword:"minLength",params:{limit: 1},propertyName:key2};
+if(data13.length < 1){
+const err32 = {instancePath:instancePath+"/recordNamespace",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -412,10 +409,8 @@ vErrors.push(err32);
 }
 errors++;
 }
-}
-var valid8 = _errs30 === errors;
-if(!valid8){
-const err33 = {instancePath:instancePath+"/defaultTags",keyword:"propertyNames",params:{propertyName: key2}};
+if(!pattern1.test(data13)){
+const err33 = {instancePath:instancePath+"/recordNamespace",keyword:"pattern",params:{pattern: "^[a-z0-9](?:[-a-z0-9]*[a-z0-9])?$"}};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -425,11 +420,8 @@ vErrors.push(err33);
 errors++;
 }
 }
-for(const key3 in data13){
-let data14 = data13[key3];
-if(typeof data14 === "string"){
-if(data14.length > 256){
-const err34 = {instancePath:instancePath+"/defaultTags/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),keyword:"maxLength",params:{limit: 256}};
+else {
+const err34 = {instancePath:instancePath+"/recordNamespace",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -439,8 +431,14 @@ vErrors.push(err34);
 errors++;
 }
 }
-else {
-const err35 = {instancePath:instancePath+"/defaultTags/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),keyword:"type",params:{type: "string"}};
+if(data.defaultTags !== undefined){
+let data14 = data.defaultTags;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+for(const key2 in data14){
+const _errs32 = errors;
+if(typeof key2 === "string"){
+if(key2.length > 128){
+const err35 = {instancePath:instancePath+"/defaultTags",keyword:"maxLength",params:{limit: 128},propertyName:key2};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -449,10 +447,8 @@ vErrors.push(err35);
 }
 errors++;
 }
-}
-}
-else {
-const err36 = {instancePath:instancePath+"/defaultTags",keyword:"type",params:{type: "object"}};
+if(key2.length < 1){
+const err36 = {instancePath:instancePath+"/defaultTags",keyword:"minLength",params:{limit: 1},propertyName:key2};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -462,15 +458,9 @@ vErrors.push(err36);
 errors++;
 }
 }
-if(data.externalManagedTags !== undefined){
-let data15 = data.externalManagedTags;
-if(Array.isArray(data15)){
-const len3 = data15.length;
-for(let i3=0; i3<len3; i3++){
-let data16 = data15[i3];
-if(typeof data16 === "string"){
-if(data16.length > 128){
-const err37 = {instancePath:instancePath+"/externalManagedTags/" + i3,keyword:"maxLength",params:{limit: 128}};
+var valid8 = _errs32 === errors;
+if(!valid8){
+const err37 = {instancePath:instancePath+"/defaultTags",keyword:"propertyNames",params:{propertyName: key2}};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -479,8 +469,12 @@ vErrors.push(err37);
 }
 errors++;
 }
-if(data16.length < 1){
-const err38 = {instancePath:instancePath+"/externalManagedTags/" + i3,keyword:"minLength",params:{limit: 1}};
+}
+for(const key3 in data14){
+let data15 = data14[key3];
+if(typeof data15 === "string"){
+if(data15.length > 256){
+const err38 = {instancePath:instancePath+"/defaultTags/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),keyword:"maxLength",params:{limit: 256}};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -491,7 +485,7 @@ errors++;
 }
 }
 else {
-const err39 = {instancePath:instancePath+"/externalManagedTags/" + i3,keyword:"type",params:{type: "string"}};
+const err39 = {instancePath:instancePath+"/defaultTags/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -503,7 +497,7 @@ errors++;
 }
 }
 else {
-const err40 = {instancePath:instancePath+"/externalManagedTags",keyword:"type",params:{type: "array"}};
+const err40 = {instancePath:instancePath+"/defaultTags",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -513,12 +507,15 @@ vErrors.push(err40);
 errors++;
 }
 }
-if(data.healthCheck !== undefined){
-let data17 = data.healthCheck;
-if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-for(const key4 in data17){
-if(!((((((((key4 === "path") || (key4 === "port")) || (key4 === "protocol")) || (key4 === "intervalSeconds")) || (key4 === "timeoutSeconds")) || (key4 === "healthyThresholdCount")) || (key4 === "unhealthyThresholdCount")) || (key4 === "matcher"))){
-const err41 = {instancePath:instancePath+"/healthCheck",keyword:"additionalProperties",params:{additionalProperty: key4}};
+if(data.externalManagedTags !== undefined){
+let data16 = data.externalManagedTags;
+if(Array.isArray(data16)){
+const len3 = data16.length;
+for(let i3=0; i3<len3; i3++){
+let data17 = data16[i3];
+if(typeof data17 === "string"){
+if(data17.length > 128){
+const err41 = {instancePath:instancePath+"/externalManagedTags/" + i3,keyword:"maxLength",params:{limit: 128}};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -527,12 +524,8 @@ vErrors.push(err41);
 }
 errors++;
 }
-}
-if(data17.path !== undefined){
-let data18 = data17.path;
-if(typeof data18 === "string"){
-if(!pattern2.test(data18)){
-const err42 = {instancePath:instancePath+"/healthCheck/path",keyword:"pattern",params:{pattern: "^/"}};
+if(data17.length < 1){
+const err42 = {instancePath:instancePath+"/externalManagedTags/" + i3,keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -543,7 +536,7 @@ errors++;
 }
 }
 else {
-const err43 = {instancePath:instancePath+"/healthCheck/path",keyword:"type",params:{type: "string"}};
+const err43 = {instancePath:instancePath+"/externalManagedTags/" + i3,keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -553,13 +546,9 @@ vErrors.push(err43);
 errors++;
 }
 }
-if(data17.port !== undefined){
-let data19 = data17.port;
-const _errs44 = errors;
-let valid13 = false;
-const _errs45 = errors;
-if("traffic-port" !== data19){
-const err44 = {instancePath:instancePath+"/healthCheck/port",keyword:"const",params:{allowedValue: "traffic-port"}};
+}
+else {
+const err44 = {instancePath:instancePath+"/externalManagedTags",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -568,12 +557,13 @@ vErrors.push(err44);
 }
 errors++;
 }
-var _valid0 = _errs45 === errors;
-valid13 = valid13 || _valid0;
-if(!valid13){
-const _errs46 = errors;
-if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))){
-const err45 = {instancePath:instancePath+"/healthCheck/port",keyword:"type",params:{type: "integer"}};
+}
+if(data.healthCheck !== undefined){
+let data18 = data.healthCheck;
+if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
+for(const key4 in data18){
+if(!((((((((key4 === "path") || (key4 === "port")) || (key4 === "protocol")) || (key4 === "intervalSeconds")) || (key4 === "timeoutSeconds")) || (key4 === "healthyThresholdCount")) || (key4 === "unhealthyThresholdCount")) || (key4 === "matcher"))){
+const err45 = {instancePath:instancePath+"/healthCheck",keyword:"additionalProperties",params:{additionalProperty: key4}};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -582,9 +572,12 @@ vErrors.push(err45);
 }
 errors++;
 }
-if(typeof data19 == "number"){
-if(data19 > 65535 || isNaN(data19)){
-const err46 = {instancePath:instancePath+"/healthCheck/port",keyword:"maximum",params:{comparison: "<=", limit: 65535}};
+}
+if(data18.path !== undefined){
+let data19 = data18.path;
+if(typeof data19 === "string"){
+if(!pattern3.test(data19)){
+const err46 = {instancePath:instancePath+"/healthCheck/path",keyword:"pattern",params:{pattern: "^/"}};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -593,8 +586,9 @@ vErrors.push(err46);
 }
 errors++;
 }
-if(data19 < 1 || isNaN(data19)){
-const err47 = {instancePath:instancePath+"/healthCheck/port",keyword:"minimum",params:{comparison: ">=", limit: 1}};
+}
+else {
+const err47 = {instancePath:instancePath+"/healthCheck/path",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -604,11 +598,13 @@ vErrors.push(err47);
 errors++;
 }
 }
-var _valid0 = _errs46 === errors;
-valid13 = valid13 || _valid0;
-}
-if(!valid13){
-const err48 = {instancePath:instancePath+"/healthCheck/port",keyword:"anyOf",params:{}};
+if(data18.port !== undefined){
+let data20 = data18.port;
+const _errs46 = errors;
+let valid13 = false;
+const _errs47 = errors;
+if("traffic-port" !== data20){
+const err48 = {instancePath:instancePath+"/healthCheck/port",keyword:"const",params:{allowedValue: "traffic-port"}};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -617,22 +613,12 @@ vErrors.push(err48);
 }
 errors++;
 }
-else {
-errors = _errs44;
-if(vErrors !== null){
-if(_errs44){
-vErrors.length = _errs44;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data17.protocol !== undefined){
-let data20 = data17.protocol;
-if(!((data20 === "HTTP") || (data20 === "HTTPS"))){
-const err49 = {instancePath:instancePath+"/healthCheck/protocol",keyword:"enum",params:{allowedValues: ["HTTP","HTTPS"]}};
+var _valid0 = _errs47 === errors;
+valid13 = valid13 || _valid0;
+if(!valid13){
+const _errs48 = errors;
+if(!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))){
+const err49 = {instancePath:instancePath+"/healthCheck/port",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -641,11 +627,9 @@ vErrors.push(err49);
 }
 errors++;
 }
-}
-if(data17.intervalSeconds !== undefined){
-let data21 = data17.intervalSeconds;
-if(!((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21)))){
-const err50 = {instancePath:instancePath+"/healthCheck/intervalSeconds",keyword:"type",params:{type: "integer"}};
+if(typeof data20 == "number"){
+if(data20 > 65535 || isNaN(data20)){
+const err50 = {instancePath:instancePath+"/healthCheck/port",keyword:"maximum",params:{comparison: "<=", limit: 65535}};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -654,9 +638,8 @@ vErrors.push(err50);
 }
 errors++;
 }
-if(typeof data21 == "number"){
-if(data21 > 300 || isNaN(data21)){
-const err51 = {instancePath:instancePath+"/healthCheck/intervalSeconds",keyword:"maximum",params:{comparison: "<=", limit: 300}};
+if(data20 < 1 || isNaN(data20)){
+const err51 = {instancePath:instancePath+"/healthCheck/port",keyword:"minimum",params:{comparison: ">=", limit: 1}};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -665,8 +648,12 @@ vErrors.push(err51);
 }
 errors++;
 }
-if(data21 < 5 || isNaN(data21)){
-const err52 = {instancePath:instancePath+"/healthCheck/intervalSeconds",keyword:"minimum",params:{comparison: ">=", limit: 5}};
+}
+var _valid0 = _errs48 === errors;
+valid13 = valid13 || _valid0;
+}
+if(!valid13){
+const err52 = {instancePath:instancePath+"/healthCheck/port",keyword:"anyOf",params:{}};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -675,12 +662,22 @@ vErrors.push(err52);
 }
 errors++;
 }
+else {
+errors = _errs46;
+if(vErrors !== null){
+if(_errs46){
+vErrors.length = _errs46;
+}
+else {
+vErrors = null;
 }
 }
-if(data17.timeoutSeconds !== undefined){
-let data22 = data17.timeoutSeconds;
-if(!((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22)))){
-const err53 = {instancePath:instancePath+"/healthCheck/timeoutSeconds",keyword:"type",params:{type: "integer"}};
+}
+}
+if(data18.protocol !== undefined){
+let data21 = data18.protocol;
+if(!((data21 === "HTTP") || (data21 === "HTTPS"))){
+const err53 = {instancePath:instancePath+"/healthCheck/protocol",keyword:"enum",params:{allowedValues: ["HTTP","HTTPS"]}};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -689,9 +686,11 @@ vErrors.push(err53);
 }
 errors++;
 }
-if(typeof data22 == "number"){
-if(data22 > 120 || isNaN(data22)){
-const err54 = {instancePath:instancePath+"/healthCheck/timeoutSeconds",keyword:"maximum",params:{comparison: "<=", limit: 120}};
+}
+if(data18.intervalSeconds !== undefined){
+let data22 = data18.intervalSeconds;
+if(!((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22)))){
+const err54 = {instancePath:instancePath+"/healthCheck/intervalSeconds",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -700,8 +699,9 @@ vErrors.push(err54);
 }
 errors++;
 }
-if(data22 < 2 || isNaN(data22)){
-const err55 = {instancePath:instancePath+"/healthCheck/timeoutSeconds",keyword:"minimum",params:{comparison: ">=", limit: 2}};
+if(typeof data22 == "number"){
+if(data22 > 300 || isNaN(data22)){
+const err55 = {instancePath:instancePath+"/healthCheck/intervalSeconds",keyword:"maximum",params:{comparison: "<=", limit: 300}};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -710,12 +710,8 @@ vErrors.push(err55);
 }
 errors++;
 }
-}
-}
-if(data17.healthyThresholdCount !== undefined){
-let data23 = data17.healthyThresholdCount;
-if(!((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23)))){
-const err56 = {instancePath:instancePath+"/healthCheck/healthyThresholdCount",keyword:"type",params:{type: "integer"}};
+if(data22 < 5 || isNaN(data22)){
+const err56 = {instancePath:instancePath+"/healthCheck/intervalSeconds",keyword:"minimum",params:{comparison: ">=", limit: 5}};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -724,9 +720,12 @@ vErrors.push(err56);
 }
 errors++;
 }
-if(typeof data23 == "number"){
-if(data23 > 10 || isNaN(data23)){
-const err57 = {instancePath:instancePath+"/healthCheck/healthyThresholdCount",keyword:"maximum",params:{comparison: "<=", limit: 10}};
+}
+}
+if(data18.timeoutSeconds !== undefined){
+let data23 = data18.timeoutSeconds;
+if(!((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23)))){
+const err57 = {instancePath:instancePath+"/healthCheck/timeoutSeconds",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -735,8 +734,9 @@ vErrors.push(err57);
 }
 errors++;
 }
-if(data23 < 2 || isNaN(data23)){
-const err58 = {instancePath:instancePath+"/healthCheck/healthyThresholdCount",keyword:"minimum",params:{comparison: ">=", limit: 2}};
+if(typeof data23 == "number"){
+if(data23 > 120 || isNaN(data23)){
+const err58 = {instancePath:instancePath+"/healthCheck/timeoutSeconds",keyword:"maximum",params:{comparison: "<=", limit: 120}};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -745,12 +745,8 @@ vErrors.push(err58);
 }
 errors++;
 }
-}
-}
-if(data17.unhealthyThresholdCount !== undefined){
-let data24 = data17.unhealthyThresholdCount;
-if(!((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24)))){
-const err59 = {instancePath:instancePath+"/healthCheck/unhealthyThresholdCount",keyword:"type",params:{type: "integer"}};
+if(data23 < 2 || isNaN(data23)){
+const err59 = {instancePath:instancePath+"/healthCheck/timeoutSeconds",keyword:"minimum",params:{comparison: ">=", limit: 2}};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -759,9 +755,12 @@ vErrors.push(err59);
 }
 errors++;
 }
-if(typeof data24 == "number"){
-if(data24 > 10 || isNaN(data24)){
-const err60 = {instancePath:instancePath+"/healthCheck/unhealthyThresholdCount",keyword:"maximum",params:{comparison: "<=", limit: 10}};
+}
+}
+if(data18.healthyThresholdCount !== undefined){
+let data24 = data18.healthyThresholdCount;
+if(!((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24)))){
+const err60 = {instancePath:instancePath+"/healthCheck/healthyThresholdCount",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -770,8 +769,9 @@ vErrors.push(err60);
 }
 errors++;
 }
-if(data24 < 2 || isNaN(data24)){
-const err61 = {instancePath:instancePath+"/healthCheck/unhealthyThresholdCount",keyword:"minimum",params:{comparison: ">=", limit: 2}};
+if(typeof data24 == "number"){
+if(data24 > 10 || isNaN(data24)){
+const err61 = {instancePath:instancePath+"/healthCheck/healthyThresholdCount",keyword:"maximum",params:{comparison: "<=", limit: 10}};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -780,13 +780,8 @@ vErrors.push(err61);
 }
 errors++;
 }
-}
-}
-if(data17.matcher !== undefined){
-let data25 = data17.matcher;
-if(typeof data25 === "string"){
-if(!pattern3.test(data25)){
-const err62 = {instancePath:instancePath+"/healthCheck/matcher",keyword:"pattern",params:{pattern: "^[0-9]{3}(?:[-,][0-9]{3})*$"}};
+if(data24 < 2 || isNaN(data24)){
+const err62 = {instancePath:instancePath+"/healthCheck/healthyThresholdCount",keyword:"minimum",params:{comparison: ">=", limit: 2}};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -796,8 +791,11 @@ vErrors.push(err62);
 errors++;
 }
 }
-else {
-const err63 = {instancePath:instancePath+"/healthCheck/matcher",keyword:"type",params:{type: "string"}};
+}
+if(data18.unhealthyThresholdCount !== undefined){
+let data25 = data18.unhealthyThresholdCount;
+if(!((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25)))){
+const err63 = {instancePath:instancePath+"/healthCheck/unhealthyThresholdCount",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -806,10 +804,9 @@ vErrors.push(err63);
 }
 errors++;
 }
-}
-}
-else {
-const err64 = {instancePath:instancePath+"/healthCheck",keyword:"type",params:{type: "object"}};
+if(typeof data25 == "number"){
+if(data25 > 10 || isNaN(data25)){
+const err64 = {instancePath:instancePath+"/healthCheck/unhealthyThresholdCount",keyword:"maximum",params:{comparison: "<=", limit: 10}};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -818,11 +815,8 @@ vErrors.push(err64);
 }
 errors++;
 }
-}
-if(data.maxAttempts !== undefined){
-let data26 = data.maxAttempts;
-if(!((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26)))){
-const err65 = {instancePath:instancePath+"/maxAttempts",keyword:"type",params:{type: "integer"}};
+if(data25 < 2 || isNaN(data25)){
+const err65 = {instancePath:instancePath+"/healthCheck/unhealthyThresholdCount",keyword:"minimum",params:{comparison: ">=", limit: 2}};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -831,9 +825,13 @@ vErrors.push(err65);
 }
 errors++;
 }
-if(typeof data26 == "number"){
-if(data26 > 20 || isNaN(data26)){
-const err66 = {instancePath:instancePath+"/maxAttempts",keyword:"maximum",params:{comparison: "<=", limit: 20}};
+}
+}
+if(data18.matcher !== undefined){
+let data26 = data18.matcher;
+if(typeof data26 === "string"){
+if(!pattern4.test(data26)){
+const err66 = {instancePath:instancePath+"/healthCheck/matcher",keyword:"pattern",params:{pattern: "^[0-9]{3}(?:[-,][0-9]{3})*$"}};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -842,8 +840,9 @@ vErrors.push(err66);
 }
 errors++;
 }
-if(data26 <= 0 || isNaN(data26)){
-const err67 = {instancePath:instancePath+"/maxAttempts",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
+}
+else {
+const err67 = {instancePath:instancePath+"/healthCheck/matcher",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -854,11 +853,8 @@ errors++;
 }
 }
 }
-if(data.maxCallsPerSecond !== undefined){
-let data27 = data.maxCallsPerSecond;
-if(typeof data27 == "number"){
-if(data27 > 1000 || isNaN(data27)){
-const err68 = {instancePath:instancePath+"/maxCallsPerSecond",keyword:"maximum",params:{comparison: "<=", limit: 1000}};
+else {
+const err68 = {instancePath:instancePath+"/healthCheck",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -867,8 +863,11 @@ vErrors.push(err68);
 }
 errors++;
 }
-if(data27 <= 0 || isNaN(data27)){
-const err69 = {instancePath:instancePath+"/maxCallsPerSecond",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
+}
+if(data.maxAttempts !== undefined){
+let data27 = data.maxAttempts;
+if(!((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27)))){
+const err69 = {instancePath:instancePath+"/maxAttempts",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -877,9 +876,9 @@ vErrors.push(err69);
 }
 errors++;
 }
-}
-else {
-const err70 = {instancePath:instancePath+"/maxCallsPerSecond",keyword:"type",params:{type: "number"}};
+if(typeof data27 == "number"){
+if(data27 > 20 || isNaN(data27)){
+const err70 = {instancePath:instancePath+"/maxAttempts",keyword:"maximum",params:{comparison: "<=", limit: 20}};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -888,10 +887,8 @@ vErrors.push(err70);
 }
 errors++;
 }
-}
-if(data.dryRun !== undefined){
-if(typeof data.dryRun !== "boolean"){
-const err71 = {instancePath:instancePath+"/dryRun",keyword:"type",params:{type: "boolean"}};
+if(data27 <= 0 || isNaN(data27)){
+const err71 = {instancePath:instancePath+"/maxAttempts",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -901,10 +898,12 @@ vErrors.push(err71);
 errors++;
 }
 }
-if(data.tenantPolicy !== undefined){
-let data29 = data.tenantPolicy;
-if(!(data29 && typeof data29 == "object" && !Array.isArray(data29))){
-const err72 = {instancePath:instancePath+"/tenantPolicy",keyword:"type",params:{type: "object"}};
+}
+if(data.maxCallsPerSecond !== undefined){
+let data28 = data.maxCallsPerSecond;
+if(typeof data28 == "number"){
+if(data28 > 1000 || isNaN(data28)){
+const err72 = {instancePath:instancePath+"/maxCallsPerSecond",keyword:"maximum",params:{comparison: "<=", limit: 1000}};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -913,15 +912,61 @@ vErrors.push(err72);
 }
 errors++;
 }
-}
-}
-else {
-const err73 = {instancePath,keyword:"type",params:{type: "object"}};
+if(data28 <= 0 || isNaN(data28)){
+const err73 = {instancePath:instancePath+"/maxCallsPerSecond",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
 if(vErrors === null){
 vErrors = [err73];
 }
 else {
 vErrors.push(err73);
+}
+errors++;
+}
+}
+else {
+const err74 = {instancePath:instancePath+"/maxCallsPerSecond",keyword:"type",params:{type: "number"}};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+}
+if(data.dryRun !== undefined){
+if(typeof data.dryRun !== "boolean"){
+const err75 = {instancePath:instancePath+"/dryRun",keyword:"type",params:{type: "boolean"}};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+}
+if(data.tenantPolicy !== undefined){
+let data30 = data.tenantPolicy;
+if(!(data30 && typeof data30 == "object" && !Array.isArray(data30))){
+const err76 = {instancePath:instancePath+"/tenantPolicy",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+}
+}
+else {
+const err77 = {instancePath,keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
 }
 errors++;
 }

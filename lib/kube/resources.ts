@@ -85,6 +85,7 @@ export const Resources = {
     statusSubresource: true,
   },
   Lease: { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', plural: 'leases', namespaced: true },
+  ConfigMap: { apiVersion: 'v1', kind: 'ConfigMap', plural: 'configmaps', namespaced: true },
 } as const satisfies Record<string, ResourceType>;
 
 export type ResourceName = keyof typeof Resources;

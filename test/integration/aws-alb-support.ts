@@ -8,7 +8,7 @@ import type { Elbv2Snapshot } from '../../dev/elbv2-sim/index.js';
 import { stackFingerprint } from '../../lib/providers/aws/model/fingerprint.js';
 import { resourcesOf, ResourceTypes, type Action, type Stack } from '../../lib/providers/aws/model/types.js';
 import { CREATED_AT_TAG, FINGERPRINT_TAG } from '../../lib/providers/aws/tagging.js';
-import { DNS_NAME_TAG, targetRecordTags } from '../../lib/providers/aws/deploy/targets-only.js';
+import { DNS_NAME_TAG } from '../../lib/providers/aws/deploy/targets-only.js';
 
 export interface StateSummary {
   loadBalancers: Array<Record<string, unknown>>;
@@ -167,7 +167,6 @@ export function expectedSummary(stack: Stack): StateSummary {
             // Written last by every full deploy: the hash of exactly this stack.
             tags: {
               ...lb.spec.tags,
-              ...targetRecordTags(stack),
               [DNS_NAME_TAG]: OWN_DNS_NAME,
               [FINGERPRINT_TAG]: stackFingerprint(stack),
             },

@@ -35,6 +35,7 @@ import { findOwnedLoadBalancer, ownedByName } from '../../lib/providers/aws/depl
 import type { Operation } from '../../lib/providers/aws/deploy/operations.js';
 import { limitCallsPerSecond, TokenBucket } from '../../lib/providers/aws/deploy/rate-limit.js';
 import { DEFAULT_HEALTH_CHECK } from '../../lib/providers/aws/index.js';
+import { KubeTargetRecords } from '../../lib/providers/aws/deploy/target-records.js';
 import { buildServiceStack } from '../../lib/providers/aws/model/service.js';
 import type { ModelConfig, Stack } from '../../lib/providers/aws/model/types.js';
 import {
@@ -45,6 +46,7 @@ import {
   STACK_TAG,
 } from '../../lib/providers/aws/tagging.js';
 import { collectedSlice, service } from '../fixtures/aws/objects.js';
+import { MemoryKube } from '../support/memory-kube.js';
 import { mcs } from './aws-env.js';
 
 const config: ModelConfig = {
@@ -73,6 +75,7 @@ beforeEach(async () => {
     owner,
     vpcId: SIM_NETWORK.vpcId,
     options: { resourceInUseAttempts: 3, resourceInUseDelayMs: 1 },
+    records: new KubeTargetRecords(new MemoryKube(), 'records', owner.ownerId, logger),
   };
 });
 afterEach(async () => {

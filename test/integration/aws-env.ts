@@ -18,6 +18,7 @@ import {
   buildIngressStack,
   buildServiceStack,
   DEFAULT_HEALTH_CHECK,
+  DEFAULT_RECORD_NAMESPACE,
   ELBV2_MUTATING_ACTIONS,
   type AwsProviderConfig,
 } from '../../lib/providers/aws/index.js';
@@ -32,6 +33,7 @@ export const simConfig: AwsProviderConfig = {
   securityGroups: [SIM_NETWORK.defaultSecurityGroupId],
   scheme: 'internal',
   ownerId: 'karmada-test',
+  recordNamespace: DEFAULT_RECORD_NAMESPACE,
   defaultTags: { team: 'platform' },
   healthCheck: { ...DEFAULT_HEALTH_CHECK },
   maxAttempts: 3,

@@ -169,8 +169,7 @@ describe('AWS provider: MultiClusterService → NLB (simulator)', () => {
       'ModifyListener',
       'RegisterTargets',
       'DeleteTargetGroup',
-      // The old group's targets record goes; the new fingerprint and records are written last.
-      'RemoveTags',
+      // The new fingerprint is written last (the targets record is a ConfigMap, not a tag).
       'AddTags',
     ]);
     await expectConverged(m);

@@ -1,15 +1,19 @@
 /**
  * Endpoint churn without rediscovering the stack: with the Resource Groups Tagging API (served by
  * the simulator on its real wire protocol), a reconcile whose structure is as recorded finds the
- * stack by tags, reads the changed groups' registered targets and changes only those. Driven as
- * the lifecycle drives the provider: get(), then update(), on one context. A warm container (the
- * last describe block) goes below that with its target cache.
+ * stack by tags, takes what the changed groups hold from the targets record (a ConfigMap on the
+ * Karmada API server, target-records.ts) and changes only those: one ELBv2 call per change.
+ * Without a record it reads the truth. Driven as the lifecycle drives the provider: get(), then
+ * update(), on one context.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { elbv2ClientFor, taggingClientFor } from '../../dev/elbv2-sim/index.js';
 import type { MultiClusterIngress, MultiClusterService } from '../../lib/karmada/types.js';
+import { Resources } from '../../lib/kube/resources.js';
 import type { ProviderContext } from '../../lib/provider/contract.js';
+import { KubeTargetRecords, RECORD_OWNER_LABEL } from '../../lib/providers/aws/deploy/target-records.js';
 import { AwsProvider } from '../../lib/providers/aws/index.js';
+import { MemoryLogger } from '../../lib/log/logger.js';
 import { collectedSlice, minimalIngress, path, service } from '../fixtures/aws/objects.js';
 import { callCounts } from './aws-alb-support.js';
 import { mcs, startAwsEnv, type AwsEnv } from './aws-env.js';
@@ -25,17 +29,12 @@ const slices = (member2: string[]) => [
   collectedSlice('member2', 'serve', { addresses: member2 }),
 ];
 
-/** `warm`: the provider keeps its target cache between reconciles; otherwise each starts cold. */
-async function setup(objects = [service('serve'), ...slices(['10.0.2.10'])], { warm = false } = {}) {
+async function setup(objects = [service('serve'), ...slices(['10.0.2.10'])]) {
   const e = (env = await startAwsEnv(objects));
   const provider = new AwsProvider(
     e.config,
     { kube: e.kube, logger: e.logger },
-    {
-      client: elbv2ClientFor(e.sim, { retryDelayMs: 1 }),
-      tagging: taggingClientFor(e.sim),
-      ...(warm ? {} : { targetCache: { maxEntries: 0 } }),
-    },
+    { client: elbv2ClientFor(e.sim, { retryDelayMs: 1 }), tagging: taggingClientFor(e.sim) },
   );
   /** One reconcile as the lifecycle makes it: get(), then update() or ensure(), one context. */
   const reconcile = async (obj: MultiClusterIngress | MultiClusterService) => {
@@ -51,7 +50,13 @@ async function setup(objects = [service('serve'), ...slices(['10.0.2.10'])], { w
     const status = await reconcile(obj);
     return { elbv2: callCounts(e.sim.calls.all()), tagging: e.sim.taggingCalls.total(), status };
   };
-  return { e, provider, reconcile, measured };
+  const records = new KubeTargetRecords(
+    e.kube,
+    e.config.recordNamespace,
+    e.config.ownerId,
+    new MemoryLogger(),
+  );
+  return { e, provider, reconcile, measured, records };
 }
 
 function setSlice(e: AwsEnv, member2: string[]) {
@@ -59,8 +64,8 @@ function setSlice(e: AwsEnv, member2: string[]) {
 }
 
 describe('endpoint churn (ALB)', () => {
-  it('no-op: no ELBv2 call at all; one endpoint added: DescribeTargetHealth, RegisterTargets, AddTags', async () => {
-    const { e, measured } = await setup();
+  it('no-op: no ELBv2 call at all; one endpoint added: RegisterTargets alone; one removed: DeregisterTargets alone', async () => {
+    const { e, measured, records } = await setup();
     const mci = minimalIngress();
     await measured(mci);
     const noop = await measured(mci);
@@ -69,35 +74,101 @@ describe('endpoint churn (ALB)', () => {
 
     setSlice(e, ['10.0.2.10', '10.0.2.11']);
     const added = await measured(mci);
-    expect(added.elbv2).toEqual({ DescribeTargetHealth: 1, RegisterTargets: 1, AddTags: 1 });
+    expect(added.elbv2).toEqual({ RegisterTargets: 1 });
     expect(added.tagging).toBe(1);
     expect(e.state()).toStrictEqual(await e.expectedForMci(mci));
 
     setSlice(e, ['10.0.2.11']);
     const removed = await measured(mci);
-    expect(removed.elbv2).toEqual({ DescribeTargetHealth: 1, DeregisterTargets: 1, AddTags: 1 });
+    expect(removed.elbv2).toEqual({ DeregisterTargets: 1 });
     expect(e.state()).toStrictEqual(await e.expectedForMci(mci));
     // ...and the next notification for the same state costs nothing again.
     expect((await measured(mci)).elbv2).toEqual({});
+    // The record says exactly what the target group holds.
+    const record = await records.read('mci/default/minimal-ingress');
+    const [group] = Object.values(record?.groups ?? {});
+    expect(group?.targets.map((t) => t.Id).sort()).toStrictEqual(
+      e.sim
+        .snapshot()
+        .targets.map((t) => t.Id)
+        .sort(),
+    );
   });
 
-  it('never deregisters a desired target, whatever the record says: the diff is against DescribeTargetHealth', async () => {
+  it('without a record (lost, unreadable, or written under another structure) the targets are read from ELBv2, and the record written again', async () => {
+    const { e, measured, records } = await setup();
+    const mci = minimalIngress();
+    await measured(mci);
+    const stackId = 'mci/default/minimal-ingress';
+    const name = records.nameOf(stackId);
+    const ns = e.config.recordNamespace;
+
+    await records.forget(stackId);
+    setSlice(e, ['10.0.2.10', '10.0.2.12']);
+    expect((await measured(mci)).elbv2).toEqual({ DescribeTargetHealth: 1, RegisterTargets: 1 });
+    expect(e.state()).toStrictEqual(await e.expectedForMci(mci));
+    expect(await records.read(stackId)).toBeDefined();
+
+    // Unreadable: a warning naming the ConfigMap, then the truth.
+    const cm = await e.kube.get(Resources.ConfigMap, ns, name);
+    e.kube.put({ ...cm!, data: { record: '{"fingerprint": 7}' } } as never);
+    expect((await measured(mci)).elbv2).toEqual({ DescribeTargetHealth: 1 });
+    expect(
+      e.logger.lines.find((l) => l.message.startsWith('unreadable targets record'))?.fields,
+    ).toMatchObject({
+      configMap: `${ns}/${name}`,
+      error: 'not a targets record',
+    });
+    // Written again, so the next notification for the same state is free.
+    expect((await measured(mci)).elbv2).toEqual({});
+
+    // Another stack's record under this name (an annotation that does not match) is no record.
+    const mine = await e.kube.get(Resources.ConfigMap, ns, name);
+    e.kube.put({
+      ...mine!,
+      metadata: { ...mine!.metadata, annotations: { 'multicluster.karmada.io/stack': 'mci/default/other' } },
+    } as never);
+    expect((await measured(mci)).elbv2).toEqual({ DescribeTargetHealth: 1 });
+    expect(mine?.metadata.labels?.[RECORD_OWNER_LABEL]).toBe(e.config.ownerId);
+  });
+
+  it('a wrong record never deregisters a desired target; a refused deregistration sends the reconcile to the truth', async () => {
     const { e, measured } = await setup();
     const mci = minimalIngress();
     await measured(mci);
+    setSlice(e, ['10.0.2.10', '10.0.2.11']);
+    await measured(mci);
     const tg = e.sim.snapshot().targetGroups[0]!;
-    // By hand: a desired target deregistered, a stranger registered; the record left as it was.
+    // By hand, behind the record's back: a recorded target deregistered, a stranger registered.
     e.sim.state.deregisterTargets({
       TargetGroupArn: tg.TargetGroupArn,
-      Targets: [{ Id: '10.0.1.10', Port: 8080 }],
+      Targets: [{ Id: '10.0.2.11', Port: 8080 }],
     });
     e.sim.state.registerTargets({
       TargetGroupArn: tg.TargetGroupArn,
       Targets: [{ Id: '10.0.9.9', Port: 8080 }],
     });
-    setSlice(e, ['10.0.2.10', '10.0.2.12']);
+
+    // The recorded-but-gone target leaves the desired set: its deregistration is refused
+    // (InvalidTarget), and the reconcile diffs against DescribeTargetHealth instead.
+    setSlice(e, ['10.0.2.10']);
     const r = await measured(mci);
-    expect(r.elbv2).toMatchObject({ DescribeTargetHealth: 1, RegisterTargets: 1, DeregisterTargets: 1 });
+    expect(r.elbv2).toEqual({ DeregisterTargets: 2, DescribeTargetHealth: 1 });
+    expect(e.state()).toStrictEqual(await e.expectedForMci(mci));
+
+    // A desired target someone deregistered by hand, with the record left claiming it: no change
+    // notification can deregister it (it is desired), and the deep check (a resync) puts it back.
+    e.sim.state.deregisterTargets({
+      TargetGroupArn: tg.TargetGroupArn,
+      Targets: [{ Id: '10.0.1.10', Port: 8080 }],
+    });
+    setSlice(e, ['10.0.2.10', '10.0.2.14']);
+    expect((await measured(mci)).elbv2).toEqual({ RegisterTargets: 1 });
+    expect(e.sim.snapshot().targets.map((t) => t.Id)).not.toContain('10.0.1.10');
+    const resynced = await e.provider
+      .loadBalancer()
+      .update({ ...e.ctx, signal: new AbortController().signal, resync: true }, mci);
+    expect(resynced?.ingress?.[0]?.hostname).toMatch(/elb\.amazonaws\.com$/);
     expect(e.state()).toStrictEqual(await e.expectedForMci(mci));
   });
 
@@ -132,12 +203,12 @@ describe('endpoint churn (ALB)', () => {
 });
 
 describe('endpoint churn (NLB)', () => {
-  it('one port: 3 calls; two ports, both changed: one DescribeTargetHealth and one RegisterTargets per group, one AddTags', async () => {
+  it('one port: 1 call; two ports, both changed: one RegisterTargets per group', async () => {
     const { e, measured } = await setup();
     const one = mcs('serve');
     await measured(one);
     setSlice(e, ['10.0.2.10', '10.0.2.11']);
-    expect((await measured(one)).elbv2).toEqual({ DescribeTargetHealth: 1, RegisterTargets: 1, AddTags: 1 });
+    expect((await measured(one)).elbv2).toEqual({ RegisterTargets: 1 });
     expect(e.state()).toStrictEqual(await e.expectedForMcs(one));
 
     const ports = [
@@ -159,72 +230,18 @@ describe('endpoint churn (NLB)', () => {
     await measured(one);
     for (const s of twoPorts(['10.0.2.10', '10.0.2.11', '10.0.2.12'])) e.kube.put(s);
     const both = await measured(one);
-    expect(both.elbv2).toEqual({ DescribeTargetHealth: 2, RegisterTargets: 2, AddTags: 1 });
+    expect(both.elbv2).toEqual({ RegisterTargets: 2 });
     expect(e.state()).toStrictEqual(await e.expectedForMcs(one));
   });
 });
 
-describe('endpoint churn on a warm container (its target cache)', () => {
-  it('after one change: each further one is its registration call and the record, nothing read', async () => {
-    const { e, measured } = await setup(undefined, { warm: true });
+describe('the record through structure changes and deletion', () => {
+  it('a structure change rewrites the record; a deletion removes it', async () => {
+    const { e, provider, measured, records } = await setup();
     const mci = minimalIngress();
     await measured(mci);
-    setSlice(e, ['10.0.2.10', '10.0.2.11']);
-    // The first change is cold: it reads the group once, then remembers what it registered.
-    expect((await measured(mci)).elbv2).toEqual({ DescribeTargetHealth: 1, RegisterTargets: 1, AddTags: 1 });
-
-    setSlice(e, ['10.0.2.10', '10.0.2.11', '10.0.2.12']);
-    const added = await measured(mci);
-    expect(added.elbv2).toEqual({ RegisterTargets: 1, AddTags: 1 });
-    // The one Tagging API call is get()'s status read, outside the ELBv2 budget.
-    expect(added.tagging).toBe(1);
-    expect(e.state()).toStrictEqual(await e.expectedForMci(mci));
-
-    setSlice(e, ['10.0.2.12']);
-    const removed = await measured(mci);
-    expect(removed.elbv2).toEqual({ DeregisterTargets: 1, AddTags: 1 });
-    expect(e.state()).toStrictEqual(await e.expectedForMci(mci));
-    expect((await measured(mci)).elbv2).toEqual({});
-  });
-
-  it('a stale memory never deregisters a desired target; a refused deregistration sends it to the truth', async () => {
-    const { e, measured } = await setup(undefined, { warm: true });
-    const mci = minimalIngress();
-    await measured(mci);
-    setSlice(e, ['10.0.2.10', '10.0.2.11']);
-    await measured(mci);
-    const tg = e.sim.snapshot().targetGroups[0]!;
-    // Behind this container's back: a remembered target deregistered, a stranger registered.
-    e.sim.state.deregisterTargets({
-      TargetGroupArn: tg.TargetGroupArn,
-      Targets: [{ Id: '10.0.2.11', Port: 8080 }],
-    });
-    e.sim.state.registerTargets({
-      TargetGroupArn: tg.TargetGroupArn,
-      Targets: [{ Id: '10.0.9.9', Port: 8080 }],
-    });
-
-    // The remembered-but-gone target leaves the desired set: its deregistration is refused
-    // (InvalidTarget), the memory is dropped, and the cold path diffs against DescribeTargetHealth.
-    setSlice(e, ['10.0.2.10']);
-    const r = await measured(mci);
-    expect(r.elbv2).toMatchObject({ DeregisterTargets: 2, DescribeTargetHealth: 1 });
-    expect(e.state()).toStrictEqual(await e.expectedForMci(mci));
-
-    // Whatever the memory says, every desired target stays registered through warm changes.
-    setSlice(e, ['10.0.2.10', '10.0.2.14']);
-    await measured(mci);
-    const registered = e.sim.snapshot().targets.map((t) => t.Id);
-    expect(registered).toEqual(expect.arrayContaining(['10.0.1.10', '10.0.1.11', '10.0.2.10', '10.0.2.14']));
-    expect(e.state()).toStrictEqual(await e.expectedForMci(mci));
-  });
-
-  it('forgets a stack whose structure changed or that was deleted', async () => {
-    const { e, provider, measured } = await setup(undefined, { warm: true });
-    const mci = minimalIngress();
-    await measured(mci);
-    setSlice(e, ['10.0.2.10', '10.0.2.11']);
-    await measured(mci);
+    const stackId = 'mci/default/minimal-ingress';
+    const before = await records.read(stackId);
     const changed: MultiClusterIngress = {
       ...mci,
       spec: {
@@ -234,13 +251,30 @@ describe('endpoint churn on a warm container (its target cache)', () => {
       },
     };
     expect((await measured(changed)).elbv2.CreateRule).toBe(1);
+    const after = await records.read(stackId);
+    expect(after?.fingerprint).not.toBe(before?.fingerprint);
+    // Written under the new structure: the next endpoint change is one call again.
     setSlice(e, ['10.0.2.10', '10.0.2.15']);
-    // Cold again: the full path dropped what was remembered.
-    expect((await measured(changed)).elbv2).toMatchObject({ DescribeTargetHealth: 1 });
+    expect((await measured(changed)).elbv2).toEqual({ RegisterTargets: 1 });
 
     await provider.loadBalancer().ensureDeleted({ ...e.ctx, signal: new AbortController().signal }, changed);
     expect(e.sim.snapshot().loadBalancers).toEqual([]);
+    expect(await records.read(stackId)).toBeUndefined();
     await measured(changed);
     expect(e.state()).toStrictEqual(await e.expectedForMci(changed));
+  });
+
+  it('a deploy that fails half-way leaves no record to trust', async () => {
+    const { e, measured, records } = await setup();
+    const mci = minimalIngress();
+    await measured(mci);
+    const stackId = 'mci/default/minimal-ingress';
+    setSlice(e, ['10.0.2.10', '10.0.2.16']);
+    e.sim.faults.failNext('RegisterTargets', 5, { code: 'ValidationError', message: 'no' });
+    await expect(measured(mci)).rejects.toThrow('no');
+    expect(await records.read(stackId)).toBeUndefined();
+    e.sim.faults.clear();
+    expect((await measured(mci)).elbv2).toEqual({ DescribeTargetHealth: 1, RegisterTargets: 1 });
+    expect(e.state()).toStrictEqual(await e.expectedForMci(mci));
   });
 });

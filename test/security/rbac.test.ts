@@ -270,7 +270,10 @@ describe('RBAC: the functions get exactly the access they use', () => {
     process.env.AWS_SECRET_ACCESS_KEY ??= 'rbac';
     sim = await startElbv2Simulator();
     // The fake provider and the AWS provider (which reads Services and EndpointSlices itself).
-    for (const options of [{}, { provider: 'aws', providerConfig: awsConfigFor(sim) }]) {
+    for (const options of [
+      {},
+      { provider: 'aws', providerConfig: awsConfigFor(sim, { recordNamespace: LOCK_NAMESPACE }) },
+    ]) {
       const h = await startHarness({ ...options, runtime: { lockNamespace: LOCK_NAMESPACE } });
       harnesses.push(h);
       // What the runtime read while starting (the AWS provider identifies the Karmada instance).
@@ -414,7 +417,10 @@ describe('RBAC: with ALLOWED_NAMESPACES, per-namespace bindings suffice', () => 
   let sim: Elbv2Simulator;
   beforeAll(async () => {
     sim = await startElbv2Simulator();
-    for (const options of [{}, { provider: 'aws', providerConfig: awsConfigFor(sim) }]) {
+    for (const options of [
+      {},
+      { provider: 'aws', providerConfig: awsConfigFor(sim, { recordNamespace: LOCK_NAMESPACE }) },
+    ]) {
       const h = await startHarness({
         ...options,
         runtime: { lockNamespace: LOCK_NAMESPACE, allowedNamespaces: ['default'] },

@@ -15,18 +15,28 @@ ownerId: karmada-prod
 `;
 
 describe('Function: parseAwsConfig', () => {
-  it('applies the defaults (scheme internal, LBC health check, 5 attempts)', async () => {
+  it('applies the defaults (scheme internal, LBC health check, 5 attempts, records beside the locks)', async () => {
     expect(await parseAwsConfig(minimalYaml)).toStrictEqual({
       region: 'eu-west-1',
       vpc: { id: 'vpc-123', cidrs: ['10.0.0.0/16'] },
       subnets: ['subnet-a', 'subnet-b'],
       scheme: 'internal',
       ownerId: 'karmada-prod',
+      recordNamespace: 'multicluster-cloud-provider-locks',
       defaultTags: {},
       healthCheck: DEFAULT_HEALTH_CHECK,
       maxAttempts: 5,
       dryRun: false,
     });
+  });
+
+  it('reads the record namespace, which must be a DNS label', async () => {
+    expect((await parseAwsConfig(`${minimalYaml}recordNamespace: karmada-system\n`)).recordNamespace).toBe(
+      'karmada-system',
+    );
+    await expect(parseAwsConfig(`${minimalYaml}recordNamespace: Not_A_Label\n`)).rejects.toThrow(
+      /recordNamespace/,
+    );
   });
 
   it('reads the calls-per-second cap and dry-run switch, and rejects a zero cap', async () => {

@@ -36,12 +36,11 @@ import { TokenBucket } from '../../lib/providers/aws/deploy/rate-limit.js';
 import { parseElbArn } from '../../lib/providers/aws/deploy/stack-tags.js';
 import {
   DNS_NAME_TAG,
-  MAX_RECORDED_GROUPS,
+  LEGACY_TARGETS_TAG_PREFIX,
+  legacyTargetTags,
   recordedState,
-  staleTargetRecords,
-  TARGETS_TAG_PREFIX,
-  targetRecordTags,
 } from '../../lib/providers/aws/deploy/targets-only.js';
+import { groupFingerprints, recordHolds, recordOf } from '../../lib/providers/aws/deploy/target-records.js';
 import { targetsFingerprint } from '../../lib/providers/aws/model/fingerprint.js';
 import { ResourceTypes, type Stack, type StackResource } from '../../lib/providers/aws/model/types.js';
 
@@ -788,46 +787,67 @@ describe('stack tags and target records', () => {
     resources: Array.from({ length: n }, (_, i) => tg(`k8s-${i}`, [{ id: `10.0.0.${i}`, port: 80 }])),
   });
 
-  it('one targets record per group, up to 20 groups; none past that', () => {
-    const twenty = targetRecordTags(stackWith(20));
-    expect(Object.keys(twenty)).toHaveLength(20);
-    expect(twenty[`${TARGETS_TAG_PREFIX}k8s-3`]).toBe(targetsFingerprint([{ id: '10.0.0.3', port: 80 }]));
-    expect(targetRecordTags(stackWith(21))).toStrictEqual({});
-    expect(MAX_RECORDED_GROUPS).toBe(20);
-  });
-
-  it('stale records: our per-group keys the wanted record lacks, nothing else', () => {
-    expect(
-      staleTargetRecords(
-        { [`${TARGETS_TAG_PREFIX}a`]: '1', [`${TARGETS_TAG_PREFIX}b`]: '2', other: 'x', [DNS_NAME_TAG]: 'd' },
-        { [`${TARGETS_TAG_PREFIX}a`]: '1' },
-      ),
-    ).toStrictEqual([`${TARGETS_TAG_PREFIX}b`]);
-  });
-
-  it('the recorded state: the fingerprint and every group’s record, in any order, nothing else', () => {
-    const a = recordedState('v2-f', {
-      [`${TARGETS_TAG_PREFIX}a`]: '1',
-      [`${TARGETS_TAG_PREFIX}b`]: '2',
-      x: 'y',
+  it('the record of a stack: every group, its targets fingerprint and its targets as RegisterTargets takes them', () => {
+    const zoned = {
+      id: 'z',
+      type: ResourceTypes.TargetGroup,
+      spec: { name: 'k8s-z', targets: [{ id: '172.16.0.1', port: 81, availabilityZone: 'all' }] },
+    } as unknown as StackResource;
+    const record = recordOf({ ...stackWith(2), resources: [...stackWith(2).resources, zoned] }, 'v2-f');
+    expect(record).toStrictEqual({
+      fingerprint: 'v2-f',
+      groups: {
+        'k8s-0': {
+          fingerprint: targetsFingerprint([{ id: '10.0.0.0', port: 80 }]),
+          targets: [{ Id: '10.0.0.0', Port: 80 }],
+        },
+        'k8s-1': {
+          fingerprint: targetsFingerprint([{ id: '10.0.0.1', port: 80 }]),
+          targets: [{ Id: '10.0.0.1', Port: 80 }],
+        },
+        'k8s-z': {
+          fingerprint: targetsFingerprint([{ id: '172.16.0.1', port: 81, availabilityZone: 'all' }]),
+          targets: [{ Id: '172.16.0.1', Port: 81, AvailabilityZone: 'all' }],
+        },
+      },
     });
-    expect(a).toBe(
-      recordedState('v2-f', { [`${TARGETS_TAG_PREFIX}b`]: '2', [`${TARGETS_TAG_PREFIX}a`]: '1' }),
-    );
+    expect(groupFingerprints(record)).toStrictEqual({
+      'k8s-0': record.groups['k8s-0']?.fingerprint,
+      'k8s-1': record.groups['k8s-1']?.fingerprint,
+      'k8s-z': record.groups['k8s-z']?.fingerprint,
+    });
+  });
+
+  it('a record holds when structure, groups and every group’s targets are the same', () => {
+    const fresh = recordOf(stackWith(2), 'v2-f');
+    expect(recordHolds(fresh, fresh)).toBe(true);
+    expect(recordHolds({ ...fresh, fingerprint: 'v2-g' }, fresh)).toBe(false);
+    expect(recordHolds(recordOf(stackWith(3), 'v2-f'), fresh)).toBe(false);
+    expect(recordHolds(recordOf(stackWith(1), 'v2-f'), fresh)).toBe(false);
+    const moved = { ...fresh, groups: { ...fresh.groups, 'k8s-1': { fingerprint: 'x', targets: [] } } };
+    expect(recordHolds(moved, fresh)).toBe(false);
+  });
+
+  it('legacy targets tags: the per-group keys an older version wrote, nothing else', () => {
+    expect(
+      legacyTargetTags({
+        [`${LEGACY_TARGETS_TAG_PREFIX}a`]: '1',
+        [`${LEGACY_TARGETS_TAG_PREFIX}b`]: '2',
+        other: 'x',
+        [DNS_NAME_TAG]: 'd',
+      }),
+    ).toStrictEqual([`${LEGACY_TARGETS_TAG_PREFIX}a`, `${LEGACY_TARGETS_TAG_PREFIX}b`]);
+  });
+
+  it('the recorded state: the fingerprint and every group’s targets fingerprint, in any order', () => {
+    const a = recordedState('v2-f', { a: '1', b: '2' });
+    expect(a).toBe(recordedState('v2-f', { b: '2', a: '1' }));
     expect(a).toMatch(/^v2-f\+[0-9a-f]{16}$/);
-    expect(
-      recordedState('v2-g', { [`${TARGETS_TAG_PREFIX}a`]: '1', [`${TARGETS_TAG_PREFIX}b`]: '2' }),
-    ).not.toBe(a);
-    expect(
-      recordedState('v2-f', { [`${TARGETS_TAG_PREFIX}a`]: '1', [`${TARGETS_TAG_PREFIX}b`]: '3' }),
-    ).not.toBe(a);
-    expect(
-      recordedState('v2-f', { [`${TARGETS_TAG_PREFIX}a`]: '1', [`${TARGETS_TAG_PREFIX}c`]: '2' }),
-    ).not.toBe(a);
-    expect(recordedState('v2-f', { [`${TARGETS_TAG_PREFIX}a`]: '1' })).not.toBe(a);
+    expect(recordedState('v2-g', { a: '1', b: '2' })).not.toBe(a);
+    expect(recordedState('v2-f', { a: '1', b: '3' })).not.toBe(a);
+    expect(recordedState('v2-f', { a: '1', c: '2' })).not.toBe(a);
+    expect(recordedState('v2-f', { a: '1' })).not.toBe(a);
     // The group name and its value are both part of it: a=1,b=2 is not a=12.
-    expect(recordedState('v2-f', { [`${TARGETS_TAG_PREFIX}a`]: '12' })).not.toBe(
-      recordedState('v2-f', { [`${TARGETS_TAG_PREFIX}a`]: '1', [`${TARGETS_TAG_PREFIX}2`]: '' }),
-    );
+    expect(recordedState('v2-f', { a: '12' })).not.toBe(recordedState('v2-f', { a: '1', 2: '' }));
   });
 });

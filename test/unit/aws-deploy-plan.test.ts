@@ -18,8 +18,7 @@ import {
 } from '../../lib/providers/aws/deploy/target-group.js';
 import { diffTargets, liveTargets, planTargets } from '../../lib/providers/aws/deploy/targets.js';
 import { planRules } from '../../lib/providers/aws/deploy/rule-plan.js';
-import { DNS_NAME_TAG, TARGETS_TAG_PREFIX } from '../../lib/providers/aws/deploy/targets-only.js';
-import { targetsFingerprint } from '../../lib/providers/aws/model/fingerprint.js';
+import { DNS_NAME_TAG, LEGACY_TARGETS_TAG_PREFIX } from '../../lib/providers/aws/deploy/targets-only.js';
 import {
   loadBalancerResource,
   ResourceTypes,
@@ -1138,15 +1137,14 @@ describe('the stack plan', () => {
       Tags: [
         { Key: DNS_NAME_TAG, Value: '{{dns:LoadBalancer}}' },
         { Key: FINGERPRINT_TAG, Value: 'f' },
-        { Key: `${TARGETS_TAG_PREFIX}k8s-tg`, Value: targetsFingerprint([{ id: '10.0.0.1', port: 80 }]) },
       ],
     });
   });
 
-  it('records of target groups the stack no longer has are removed before the record is written', () => {
+  it('per-group targets tags an older version wrote are removed before the record is written', () => {
     const ops = planStack(
       stack(),
-      withLb(recorded({ [FINGERPRINT_TAG]: 'f', [`${TARGETS_TAG_PREFIX}k8s-gone`]: 'x' })),
+      withLb(recorded({ [FINGERPRINT_TAG]: 'f', [`${LEGACY_TARGETS_TAG_PREFIX}k8s-gone`]: 'x' })),
       { ...pc, fingerprint: 'f' },
     );
     expect(ops).toStrictEqual([
@@ -1158,7 +1156,7 @@ describe('the stack plan', () => {
         calls: [
           {
             action: 'RemoveTags',
-            input: { ResourceArns: ['arn:lb'], TagKeys: [`${TARGETS_TAG_PREFIX}k8s-gone`] },
+            input: { ResourceArns: ['arn:lb'], TagKeys: [`${LEGACY_TARGETS_TAG_PREFIX}k8s-gone`] },
           },
           fp('f'),
         ],

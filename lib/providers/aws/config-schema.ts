@@ -125,6 +125,8 @@ export const AWS_CONFIG_SCHEMA = {
     securityGroups: { type: 'array', items: nonEmpty },
     scheme: { enum: ['internal', 'internet-facing'] },
     ownerId: { type: 'string', minLength: 1, maxLength: 63, pattern: DNS_LABEL },
+    // Where the targets records (deploy/target-records.ts) live on the Karmada API server.
+    recordNamespace: { type: 'string', minLength: 1, maxLength: 63, pattern: DNS_LABEL },
     defaultTags: {
       type: 'object',
       propertyNames: { minLength: 1, maxLength: 128 },

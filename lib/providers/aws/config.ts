@@ -33,6 +33,8 @@ export const DEFAULT_HEALTH_CHECK = {
 } as const;
 
 const DEFAULT_MAX_ATTEMPTS = 5;
+/** serverless.yml's lockNamespace: a namespace the deployment owns (infra/functions-rbac/common). */
+export const DEFAULT_RECORD_NAMESPACE = 'multicluster-cloud-provider-locks';
 
 /** What the schema's patterns and unions mean, by field (config-schema.ts). */
 const MESSAGES: FieldMessages = {
@@ -53,6 +55,7 @@ interface ConfigFile {
   securityGroups?: string[];
   scheme?: 'internal' | 'internet-facing';
   ownerId: string;
+  recordNamespace?: string;
   defaultTags?: Record<string, string>;
   externalManagedTags?: string[];
   healthCheck?: Partial<HealthCheckConfig>;
@@ -83,6 +86,11 @@ export interface AwsProviderConfig {
   securityGroups?: string[];
   scheme: 'internal' | 'internet-facing';
   ownerId: string;
+  /**
+   * The namespace on the Karmada API server where each stack's targets record is kept
+   * (deploy/target-records.ts): one the deployment owns, by default the reconcile locks' one.
+   */
+  recordNamespace: string;
   defaultTags: Record<string, string>;
   /**
    * Tag keys other tools (cost allocation, security scanners) manage on our load balancers, target
@@ -177,6 +185,7 @@ export async function parseAwsConfig(text: string | undefined): Promise<AwsProvi
     ...(cfg.securityGroups !== undefined ? { securityGroups: [...cfg.securityGroups] } : {}),
     scheme: cfg.scheme ?? 'internal',
     ownerId: cfg.ownerId,
+    recordNamespace: cfg.recordNamespace ?? DEFAULT_RECORD_NAMESPACE,
     defaultTags: { ...defaultTags },
     ...(cfg.externalManagedTags !== undefined ? { externalManagedTags: [...cfg.externalManagedTags] } : {}),
     healthCheck: { ...DEFAULT_HEALTH_CHECK, ...cfg.healthCheck },

@@ -12,6 +12,9 @@
  * missing (the pass then reconciles its object, which finds it) and a fingerprint written moments
  * ago may show its old value (one needless reconcile, or a drift seen one pass later). A failed
  * Tagging API read falls back to the ELBv2 reads above.
+ *
+ * The targets side of each stack's state comes from the targets records (target-records.ts):
+ * one paged LIST on the Karmada API server, no AWS call.
  */
 import { DescribeLoadBalancersCommand, type LoadBalancer } from '@aws-sdk/client-elastic-load-balancing-v2';
 import type { MultiClusterIngress, MultiClusterService } from '../../karmada/types.js';
@@ -20,6 +23,7 @@ import type { DesiredFingerprint, FingerprintSource, ProviderContext } from '../
 import { call, type DeployContext } from './deploy/context.js';
 import { describeTags } from './deploy/describe.js';
 import { findByTags } from './deploy/stack-tags.js';
+import { groupFingerprints, type TargetRecord } from './deploy/target-records.js';
 import { recordedState } from './deploy/targets-only.js';
 import { FINGERPRINT_TAG, isOwnedBy, OWNER_TAG, type StackOwner } from './tagging.js';
 
@@ -62,8 +66,10 @@ export class AwsFingerprints implements FingerprintSource {
       [{ Key: OWNER_TAG, Values: [this.options.ownerId] }],
       ['elasticloadbalancing:loadbalancer'],
     );
+    const records = await dctx.records.list();
     if (byTags) {
-      return this.records(
+      return this.states(
+        records,
         byTags.flatMap((lb) => {
           const stackId = wanted.get(lb.name);
           return stackId !== undefined ? [{ stackId, tags: lb.tags }] : [];
@@ -86,20 +92,33 @@ export class AwsFingerprints implements FingerprintSource {
       dctx,
       found.map((f) => f.lb.LoadBalancerArn ?? ''),
     );
-    return this.records(
+    return this.states(
+      records,
       found.map(({ lb, stackId }) => ({ stackId, tags: tags.get(lb.LoadBalancerArn ?? '') ?? {} })),
     );
   }
 
-  /** Each stack's recorded state, from the tags of the load balancer under its name. */
-  private records(
+  /**
+   * Each stack's recorded state: the structure fingerprint on the load balancer under its name,
+   * with the targets record written under that fingerprint; '' (never the desired state) when
+   * either is missing, so the stack is reconciled and its record written again.
+   */
+  private states(
+    records: ReadonlyMap<string, TargetRecord>,
     found: Array<{ stackId: string; tags: Readonly<Record<string, string>> }>,
   ): Map<string, string> {
     const out = new Map<string, string>();
     for (const { stackId, tags: t } of found) {
       // A load balancer under our name that is not this stack's is not its record.
-      if (isOwnedBy(t, { ownerId: this.options.ownerId, stackId }))
-        out.set(stackId, t[FINGERPRINT_TAG] ? recordedState(t[FINGERPRINT_TAG], t) : '');
+      if (!isOwnedBy(t, { ownerId: this.options.ownerId, stackId })) continue;
+      const fingerprint = t[FINGERPRINT_TAG];
+      const record = records.get(stackId);
+      out.set(
+        stackId,
+        fingerprint && record?.fingerprint === fingerprint
+          ? recordedState(fingerprint, groupFingerprints(record))
+          : '',
+      );
     }
     return out;
   }

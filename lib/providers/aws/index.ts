@@ -22,7 +22,13 @@ export {
   type AwsProviderOptions,
   type PlanResult,
 } from './provider.js';
-export { parseAwsConfig, createElbv2Client, DEFAULT_HEALTH_CHECK, type AwsProviderConfig } from './config.js';
+export {
+  parseAwsConfig,
+  createElbv2Client,
+  DEFAULT_HEALTH_CHECK,
+  DEFAULT_RECORD_NAMESPACE,
+  type AwsProviderConfig,
+} from './config.js';
 export { buildIngressStack, type IngressStackInput } from './model/ingress.js';
 export { buildServiceStack, providerClusters, type ServiceStackInput } from './model/service.js';
 export { stackFingerprint } from './model/fingerprint.js';

@@ -29,7 +29,8 @@ import type {
 } from '../../provider/contract.js';
 import { AwsFingerprints } from './fingerprints.js';
 import { findStackByTags } from './deploy/stack-tags.js';
-import { DNS_NAME_TAG, recordedState, targetRecordTags } from './deploy/targets-only.js';
+import { DNS_NAME_TAG, recordedState } from './deploy/targets-only.js';
+import { groupFingerprints, KubeTargetRecords, recordOf } from './deploy/target-records.js';
 import type { ResourceGroupsTaggingAPIClient } from '@aws-sdk/client-resource-groups-tagging-api';
 import { stackFingerprint } from './model/fingerprint.js';
 import type { StackRef } from '../../provider/stack-id.js';
@@ -41,7 +42,6 @@ import {
   type DeployOptions,
 } from './deploy/context.js';
 import { loadFullPath } from './lazy-parts.js';
-import { TargetCache, type TargetCacheOptions } from './deploy/target-cache.js';
 import { deployStack } from './deploy/deployer.js';
 import { findOwnedLoadBalancer } from './deploy/lookup.js';
 import type { Operation } from './deploy/operations.js';
@@ -65,8 +65,6 @@ export interface AwsProviderOptions {
   deploy?: Partial<DeployOptions>;
   /** The Karmada instance (instance.ts): every owner this provider acts as carries it. */
   instanceId?: string;
-  /** The warm container's target cache's bounds (target-cache.ts; maxEntries 0 turns it off). */
-  targetCache?: TargetCacheOptions;
 }
 
 /** What the AWS provider reports for either kind: the load balancer's DNS name. */
@@ -162,7 +160,11 @@ export class AwsBalancer<O> implements Balancer<O, AwsLoadBalancerStatus> {
     const where = { stackId: this.kind.owner(obj).stackId, locator: this.kind.names(obj)[0] ?? '' };
     try {
       const stack = await this.kind.build(obj, kube);
-      return { ...where, fingerprint: recordedState(stackFingerprint(stack), targetRecordTags(stack)) };
+      const fingerprint = stackFingerprint(stack);
+      return {
+        ...where,
+        fingerprint: recordedState(fingerprint, groupFingerprints(recordOf(stack, fingerprint))),
+      };
     } catch {
       return where; // the object's reconcile reports why it builds no model
     }
@@ -180,7 +182,6 @@ export class AwsBalancer<O> implements Balancer<O, AwsLoadBalancerStatus> {
   private async delete(ctx: ProviderContext, obj: Readonly<O>, dryRun: boolean): Promise<Operation[]> {
     // No model needed: deletion must work even when the spec no longer builds one.
     const dctx = this.provider.context(ctx, this.kind.owner(obj));
-    dctx.targetCache?.forget(dctx.owner.stackId);
     const { deleteStack } = await loadFullPath();
     return deleteStack(
       dctx,
@@ -220,8 +221,7 @@ export class AwsProvider implements MultiClusterProvider {
   /** Per reconcile (the lifecycle passes one ProviderContext to get() and then update()). */
   private readonly memos = new WeakMap<ProviderContext, LookupMemo>();
   private readonly kube: KubeClient;
-  /** Outlives reconciles: one per container (target-cache.ts). */
-  private readonly targetCache: TargetCache | undefined;
+  private readonly records: KubeTargetRecords;
 
   constructor(
     readonly config: AwsProviderConfig,
@@ -229,8 +229,7 @@ export class AwsProvider implements MultiClusterProvider {
     private readonly options: AwsProviderOptions,
   ) {
     this.kube = deps.kube;
-    this.targetCache =
-      options.targetCache?.maxEntries === 0 ? undefined : new TargetCache(options.targetCache);
+    this.records = new KubeTargetRecords(deps.kube, config.recordNamespace, config.ownerId, deps.logger);
     if (config.maxCallsPerSecond !== undefined) {
       limitCallsPerSecond(options.client, new TokenBucket(config.maxCallsPerSecond));
     }
@@ -296,7 +295,7 @@ export class AwsProvider implements MultiClusterProvider {
       client: this.options.client,
       ...(this.options.tagging ? { tagging: this.options.tagging } : {}),
       lookups,
-      ...(this.targetCache ? { targetCache: this.targetCache } : {}),
+      records: this.records,
       signal: ctx.signal,
       logger: ctx.logger.child({ provider: AWS_PROVIDER_NAME, stack: owner.stackId }),
       owner:

@@ -10,7 +10,7 @@ import type { TaggedStack } from './stack-tags.js';
 import { CancelledError, RetryLaterError, errorMessage } from '../../../errors.js';
 import type { Logger } from '../../../log/logger.js';
 import type { StackOwner } from '../tagging.js';
-import type { TargetCache } from './target-cache.js';
+import type { TargetRecordStore } from './target-records.js';
 
 export interface DeployOptions {
   /** Bounded retry of DeleteTargetGroup while a deleted rule/LB still references it (LBC: 2 s, 20 s). */
@@ -68,8 +68,8 @@ export interface DeployContext {
   tagging?: ResourceGroupsTaggingAPIClient;
   /** See LookupMemo. */
   lookups?: LookupMemo;
-  /** A warm container's memory of the targets it set (target-cache.ts); one per provider. */
-  targetCache?: TargetCache;
+  /** Where each stack's targets are recorded (target-records.ts); one per provider. */
+  records: TargetRecordStore;
   /** Told about replacements before they happen (wired to an Event by the caller). */
   announce?: (reason: string, message: string) => Promise<void>;
   signal: AbortSignal;

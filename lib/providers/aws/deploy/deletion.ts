@@ -59,7 +59,11 @@ export async function deleteStack(
     stack: ctx.owner.stackId,
     operations: formatPlan(plan),
   });
-  if (!options.dryRun) await applyPlan(ctx, plan);
+  if (!options.dryRun) {
+    await applyPlan(ctx, plan);
+    // Last: a deletion that stops half-way is retried, and the record is only bookkeeping.
+    await ctx.records.forget(ctx.owner.stackId);
+  }
   return plan;
 }
 

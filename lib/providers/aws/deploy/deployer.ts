@@ -9,7 +9,8 @@ import { stackFingerprint } from '../model/fingerprint.js';
 import { LOAD_BALANCER_ID, resourcesOf, ResourceTypes, type Stack } from '../model/types.js';
 import { applyPlan } from './apply.js';
 import { findStackByTags } from './stack-tags.js';
-import { deployTargetsOnly, viewFromCache, viewFromTags, type TargetsOnlyResult } from './targets-only.js';
+import { recordHolds, recordOf, type TargetRecord } from './target-records.js';
+import { deployTargetsOnly, viewFromTags, type TargetsOnlyResult } from './targets-only.js';
 import type { DeployContext } from './context.js';
 import { formatPlan, operationSubject, type Operation } from './operations.js';
 import { loadFullPath } from '../lazy-parts.js';
@@ -44,23 +45,25 @@ export async function deployStack(
   options: DeployStackOptions = {},
 ): Promise<DeployResult> {
   const fingerprint = stackFingerprint(stack);
+  const record = await ctx.records.read(ctx.owner.stackId);
   if (!options.resync) {
-    const fast = await deployTargetsOnlyFromMemoryOrTags(ctx, stack, fingerprint, options.dryRun === true);
+    const fast = await deployTargetsOnlyByTags(ctx, stack, fingerprint, record, options.dryRun === true);
     if (fast) {
       // The same line as the ELBv2 path's: operators (and the local narrator) read it as "nothing to do".
       if (fast.skipped) ctx.logger.info('stack unchanged', { stack: stack.id, fingerprint });
       return fast;
     }
   }
-  // The full path: whatever this container remembered of the stack may no longer hold.
-  ctx.targetCache?.forget(ctx.owner.stackId);
-  // Its code is a chunk of its own (full-path.ts), read at a container's first full deploy.
+  const fresh = recordOf(stack, fingerprint);
+  const recorded = record !== undefined && recordHolds(record, fresh);
+  // The full path's code is a chunk of its own (full-path.ts), read at a container's first full deploy.
   const { discover, planStack } = await loadFullPath();
   const found = await discover(ctx, {
     stack,
     fingerprint,
     previousNames: options.previousNames ?? [],
     resync: options.resync === true,
+    targetsRecorded: recorded,
   });
   if (found.upToDate) {
     ctx.logger.info('stack unchanged', { stack: stack.id, fingerprint });
@@ -92,7 +95,11 @@ export async function deployStack(
       ctx.logger.warn('could not announce a replacement', { error: errorMessage(err) });
     }
   }
+  // Forgotten first: if this deploy stops half-way, no record claims what ELBv2 may not hold.
+  if (plan.length > 0 && record) await ctx.records.forget(ctx.owner.stackId);
   const applied = await applyPlan(ctx, plan);
+  // Discovery read every group's targets and the plan made them the desired ones.
+  if (plan.length > 0 || !recorded) await ctx.records.write(ctx.owner.stackId, fresh);
   return {
     dnsName: current?.lb.DNSName ?? applied.dnsNames.get(LOAD_BALANCER_ID) ?? '',
     plan,
@@ -102,41 +109,19 @@ export async function deployStack(
 }
 
 /**
- * Endpoint churn: structure as recorded, only targets to sync (targets-only.ts). A warm container
- * starts from what it remembers (target-cache.ts); if that fails in any way (a group deleted
- * meanwhile, a target someone else deregistered) it forgets the stack and asks the Tagging API.
+ * Endpoint churn: structure as recorded, only targets to sync (targets-only.ts), with the stack
+ * found by tags (the look-up get() just made, or a new one).
  */
-async function deployTargetsOnlyFromMemoryOrTags(
+async function deployTargetsOnlyByTags(
   ctx: DeployContext,
   stack: Stack,
   fingerprint: string,
+  record: TargetRecord | undefined,
   dryRun: boolean,
 ): Promise<TargetsOnlyResult | undefined> {
   const [lb] = resourcesOf(stack, ResourceTypes.LoadBalancer);
-  if (!lb) return undefined;
-  const { stackId } = ctx.owner;
-  const cache = ctx.targetCache;
-  const remembered = cache?.get(stackId, fingerprint);
-  if (cache && remembered) {
-    try {
-      const warm = await deployTargetsOnly(ctx, stack, fingerprint, viewFromCache(ctx, remembered), dryRun);
-      if (warm) {
-        if (!dryRun) cache.set(stackId, warm.remembered);
-        return warm;
-      }
-    } catch (err) {
-      if (ctx.signal.aborted) throw err;
-      ctx.logger.info('remembered targets no longer hold; reading the stack again', {
-        stack: stack.id,
-        error: errorMessage(err),
-      });
-    }
-    cache.forget(stackId);
-  }
-  if (!ctx.tagging) return undefined;
-  const tagged = ctx.lookups?.takeTagged(stackId) ?? (await findStackByTags(ctx));
-  const view = tagged && viewFromTags(ctx, lb.spec.name, tagged);
-  const cold = view && (await deployTargetsOnly(ctx, stack, fingerprint, view, dryRun));
-  if (cold && !dryRun) cache?.set(stackId, cold.remembered);
-  return cold;
+  if (!lb || !ctx.tagging) return undefined;
+  const tagged = ctx.lookups?.takeTagged(ctx.owner.stackId) ?? (await findStackByTags(ctx));
+  const view = tagged && viewFromTags(ctx, lb.spec.name, tagged, record);
+  return view && deployTargetsOnly(ctx, stack, fingerprint, view, dryRun);
 }

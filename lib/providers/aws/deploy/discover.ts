@@ -26,7 +26,6 @@ import { requiresReplacement, type OwnedLoadBalancer } from './load-balancer.js'
 import { ownedByName } from './lookup.js';
 import { matchTargetGroups, type OwnedTargetGroup } from './target-group.js';
 import { liveTargets } from './targets.js';
-import { targetRecordTags } from './targets-only.js';
 
 /** What exists of one stack, as the planners compare it. */
 export interface ActualStack {
@@ -57,6 +56,8 @@ export interface DeployTarget {
    * Still only this stack's resources: its load balancer's and its desired groups.
    */
   resync: boolean;
+  /** The targets record (target-records.ts) says every group holds the desired targets. */
+  targetsRecorded: boolean;
 }
 
 /** An object's deletion, without a model (its spec may no longer build one). */
@@ -123,8 +124,8 @@ async function discoverForDeploy(ctx: DeployContext, target: DeployTarget): Prom
     !replace &&
     !target.resync &&
     found.tags[FINGERPRINT_TAG] === target.fingerprint &&
-    // Targets are not in the fingerprint: each group's are recorded beside it.
-    Object.entries(targetRecordTags(stack)).every(([k, v]) => found.tags[k] === v)
+    // Targets are not in the fingerprint: the targets record says whether they changed.
+    target.targetsRecorded
   ) {
     return { upToDate: true, loadBalancer: found };
   }

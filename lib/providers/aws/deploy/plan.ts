@@ -6,7 +6,7 @@
 import type { Rule } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { resourcesOf, ResourceTypes, type Stack } from '../model/types.js';
 import { FINGERPRINT_PENDING, FINGERPRINT_TAG, recordToTags } from '../tagging.js';
-import { DNS_NAME_TAG, staleTargetRecords, targetRecordTags } from './targets-only.js';
+import { DNS_NAME_TAG, legacyTargetTags } from './targets-only.js';
 import { planListenerRules } from './listener-rule.js';
 import type { ActualStack } from './discover.js';
 import { planListeners } from './listener.js';
@@ -17,7 +17,8 @@ import { planTargets } from './targets.js';
 
 /**
  * A stack's plan context: the fingerprint the deploy records when it is done, and the other tags
- * recorded with it on the load balancer (its DNS name, each group's targets fingerprint).
+ * recorded with it on the load balancer (its DNS name; the targets are recorded in
+ * Kubernetes, target-records.ts).
  */
 export interface StackPlanContext extends PlanContext {
   fingerprint: string;
@@ -87,13 +88,12 @@ export function planStack(stack: Stack, actual: ActualStack, pc: StackPlanContex
   }
   plan.push(...changes);
   const record = {
-    ...targetRecordTags(stack),
     [DNS_NAME_TAG]: actual.loadBalancer?.lb.DNSName ?? dnsRef(lbRes.id),
     ...pc.record,
     [FINGERPRINT_TAG]: fingerprint,
   };
   const tags = actual.loadBalancer?.tags ?? {};
-  const stale = staleTargetRecords(tags, record);
+  const stale = legacyTargetTags(tags);
   if (changes.length > 0 || Object.entries(record).some(([k, v]) => tags[k] !== v) || stale.length > 0) {
     plan.push({
       op: 'modify',

@@ -1,0 +1,227 @@
+/**
+ * The targets record: for each stack, the targets its groups hold as far as our last completed
+ * deploy knows, kept in a ConfigMap on the Karmada API server instead of in AWS tags. It is what
+ * lets an endpoint change cost one ELBv2 call (the registration, or the deregistration of
+ * `recorded − desired`) instead of three (reading the targets, changing them, recording them in
+ * a tag), and it is what the resync's fingerprint pass compares with the desired targets to find
+ * a lost endpoint notification. Kubernetes calls do not spend the account's ELBv2 budget.
+ *
+ * It is trusted only as far as this holds: a record, when present, is exactly what ELBv2 held
+ * after the deploy that wrote it. So a deploy that will change targets forgets the record
+ * before its first call and writes the new one after its last: an interrupted deploy leaves no
+ * record, and the next one reads the truth (DescribeTargetHealth). Everything that can still
+ * make a record wrong (a hand edit in the console, another tool) is what the deep drift check is
+ * for, exactly as with a record in tags. Why a wrong record cannot deregister a desired target:
+ * deregistration is always `recorded − desired`, and desired is never in it.
+ *
+ * One ConfigMap per stack, in one namespace the deployment owns (default: the lock namespace),
+ * labelled with the owner so that the fingerprint pass lists them all in one paged LIST.
+ */
+import { createHash } from 'node:crypto';
+import type { TargetDescription } from '@aws-sdk/client-elastic-load-balancing-v2';
+import { isAlreadyExists, type KubeClient } from '../../../kube/client.js';
+import { Resources } from '../../../kube/resources.js';
+import type { KubeObject } from '../../../kube/types.js';
+import type { Logger } from '../../../log/logger.js';
+import { targetsFingerprint } from '../model/fingerprint.js';
+import { resourcesOf, ResourceTypes, type Stack } from '../model/types.js';
+
+export interface RecordedGroup {
+  /** targetsFingerprint() of the targets, as the desired side computes it. */
+  fingerprint: string;
+  /** Id, Port and (off the VPC) AvailabilityZone, as RegisterTargets was given them. */
+  targets: TargetDescription[];
+}
+
+export interface TargetRecord {
+  /** The structure fingerprint the targets were set under (the load balancer's fingerprint tag). */
+  fingerprint: string;
+  /** By target group name. */
+  groups: Record<string, RecordedGroup>;
+}
+
+/** Where the records live. One per provider; every method may throw a Kubernetes API error. */
+export interface TargetRecordStore {
+  read(stackId: string): Promise<TargetRecord | undefined>;
+  /** Drops the record (a missing one is fine): a deploy about to change targets calls it first. */
+  forget(stackId: string): Promise<void>;
+  write(stackId: string, record: TargetRecord): Promise<void>;
+  /** Every record of this owner, by stack ID (one paged LIST). */
+  list(): Promise<Map<string, TargetRecord>>;
+}
+
+/** The record a completed deploy of `stack` leaves: every group's desired targets. */
+export function recordOf(stack: Stack, fingerprint: string): TargetRecord {
+  return {
+    fingerprint,
+    groups: Object.fromEntries(
+      resourcesOf(stack, ResourceTypes.TargetGroup).map((tg) => [
+        tg.spec.name,
+        {
+          fingerprint: targetsFingerprint(tg.spec.targets),
+          targets: tg.spec.targets.map((t) => ({
+            Id: t.id,
+            Port: t.port,
+            ...(t.availabilityZone ? { AvailabilityZone: t.availabilityZone } : {}),
+          })),
+        },
+      ]),
+    ),
+  };
+}
+
+/** Whether `record` says what `fresh` says: same structure, same groups, same targets. */
+export function recordHolds(record: TargetRecord, fresh: TargetRecord): boolean {
+  const names = Object.keys(fresh.groups);
+  return (
+    record.fingerprint === fresh.fingerprint &&
+    Object.keys(record.groups).length === names.length &&
+    names.every((n) => record.groups[n]?.fingerprint === fresh.groups[n]?.fingerprint)
+  );
+}
+
+/** Each group's targets fingerprint, by group name (what the fingerprint pass compares). */
+export function groupFingerprints(record: TargetRecord): Record<string, string> {
+  return Object.fromEntries(Object.entries(record.groups).map(([name, g]) => [name, g.fingerprint]));
+}
+
+export const RECORD_OWNER_LABEL = 'multicluster.karmada.io/targets-record-owner';
+export const RECORD_STACK_ANNOTATION = 'multicluster.karmada.io/stack';
+const DATA_KEY = 'record';
+
+interface ConfigMap extends KubeObject {
+  data?: Record<string, string>;
+}
+
+/** Targets as stored: `[id, port]` or `[id, port, zone]`, a fraction of TargetDescription's JSON. */
+type StoredTarget = [string, number] | [string, number, string];
+interface StoredRecord {
+  fingerprint: string;
+  groups: Record<string, { fingerprint: string; targets: StoredTarget[] }>;
+}
+
+export class KubeTargetRecords implements TargetRecordStore {
+  constructor(
+    private readonly kube: KubeClient,
+    private readonly namespace: string,
+    private readonly ownerId: string,
+    private readonly logger: Pick<Logger, 'warn'>,
+  ) {}
+
+  /** `mcp-targets-<hash>`: a valid name whatever the stack ID holds, one per owner and stack. */
+  nameOf(stackId: string): string {
+    const hash = createHash('sha256').update(`${this.ownerId}\n${stackId}`).digest('hex');
+    return `mcp-targets-${hash.slice(0, 32)}`;
+  }
+
+  async read(stackId: string): Promise<TargetRecord | undefined> {
+    const cm = await this.kube.get<ConfigMap>(Resources.ConfigMap, this.namespace, this.nameOf(stackId));
+    return cm && this.parse(cm, stackId);
+  }
+
+  forget(stackId: string): Promise<void> {
+    return this.kube.delete(Resources.ConfigMap, this.namespace, this.nameOf(stackId));
+  }
+
+  async write(stackId: string, record: TargetRecord): Promise<void> {
+    const cm: ConfigMap = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: {
+        name: this.nameOf(stackId),
+        namespace: this.namespace,
+        labels: { [RECORD_OWNER_LABEL]: this.ownerId },
+        annotations: { [RECORD_STACK_ANNOTATION]: stackId },
+      },
+      data: { [DATA_KEY]: JSON.stringify(toStored(record)) },
+    };
+    try {
+      await this.kube.create(Resources.ConfigMap, cm);
+    } catch (err) {
+      if (!isAlreadyExists(err)) throw err;
+      // Only a deploy that changed no targets finds one (it had nothing to forget), or one that
+      // could not read it: replaced the same way, so the functions need no update access.
+      await this.forget(stackId);
+      await this.kube.create(Resources.ConfigMap, cm);
+    }
+  }
+
+  async list(): Promise<Map<string, TargetRecord>> {
+    // Without a limit the client reads every page.
+    const found = await this.kube.list<ConfigMap>(Resources.ConfigMap, {
+      namespace: this.namespace,
+      labelSelector: `${RECORD_OWNER_LABEL}=${this.ownerId}`,
+    });
+    const out = new Map<string, TargetRecord>();
+    for (const cm of found.items) {
+      const stackId = cm.metadata.annotations?.[RECORD_STACK_ANNOTATION];
+      const record = stackId !== undefined ? this.parse(cm, stackId) : undefined;
+      if (stackId !== undefined && record) out.set(stackId, record);
+    }
+    return out;
+  }
+
+  /** A record that is not ours or does not parse is no record: the truth is read instead. */
+  private parse(cm: ConfigMap, stackId: string): TargetRecord | undefined {
+    if (cm.metadata.annotations?.[RECORD_STACK_ANNOTATION] !== stackId) return undefined;
+    try {
+      return fromStored(JSON.parse(cm.data?.[DATA_KEY] ?? '') as unknown);
+    } catch (err) {
+      this.logger.warn('unreadable targets record; reading the targets from ELBv2 instead', {
+        configMap: `${this.namespace}/${cm.metadata.name ?? ''}`,
+        error: err instanceof Error ? err.message : String(err),
+      });
+      return undefined;
+    }
+  }
+}
+
+function toStored(record: TargetRecord): StoredRecord {
+  return {
+    fingerprint: record.fingerprint,
+    groups: Object.fromEntries(
+      Object.entries(record.groups).map(([name, g]) => [
+        name,
+        {
+          fingerprint: g.fingerprint,
+          targets: g.targets.map((t): StoredTarget =>
+            t.AvailabilityZone ? [t.Id ?? '', t.Port ?? 0, t.AvailabilityZone] : [t.Id ?? '', t.Port ?? 0],
+          ),
+        },
+      ]),
+    ),
+  };
+}
+
+const isString = (v: unknown): v is string => typeof v === 'string';
+
+/** The stored JSON back, checked field by field: anything else is an error (see parse()). */
+function fromStored(raw: unknown): TargetRecord {
+  const r = raw as Partial<StoredRecord> | null;
+  if (
+    typeof r !== 'object' ||
+    r === null ||
+    !isString(r.fingerprint) ||
+    typeof r.groups !== 'object' ||
+    !r.groups
+  )
+    throw new Error('not a targets record');
+  const groups: Record<string, RecordedGroup> = {};
+  for (const [name, g] of Object.entries(r.groups)) {
+    if (!isString(g.fingerprint) || !Array.isArray(g.targets)) throw new Error(`group ${name}: malformed`);
+    groups[name] = {
+      fingerprint: g.fingerprint,
+      targets: g.targets.map((t: unknown) => {
+        if (
+          !Array.isArray(t) ||
+          !isString(t[0]) ||
+          typeof t[1] !== 'number' ||
+          (t.length > 2 && !isString(t[2]))
+        )
+          throw new Error(`group ${name}: malformed target`);
+        return { Id: t[0], Port: t[1], ...(t.length > 2 ? { AvailabilityZone: t[2] as string } : {}) };
+      }),
+    };
+  }
+  return { fingerprint: r.fingerprint, groups };
+}
