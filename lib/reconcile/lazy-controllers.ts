@@ -7,10 +7,11 @@
  * notification is routed. One chunk rather than four: each lazily loaded module adds to the chunks
  * esbuild makes of the code it shares with the start set.
  */
-// Costs nothing at run time: run.ts loads this module, so it is loaded already. It tells esbuild so:
-// a lazily loaded module that shares only part of a chunk of the start set splits it in two, and
-// every extra file costs a cold start its own load (see lib/providers/aws/deploy/full-path.ts).
-import './run.js';
+// Costs nothing at run time: this module is loaded by run.ts for processBatch (runtime/process.ts),
+// so both are loaded already. It tells esbuild so: a lazily loaded module that shares only part of
+// a chunk of the start set splits it in two, and every extra file costs a cold start its own load
+// (see lib/providers/aws/deploy/full-path.ts and bench/README.md).
+import '../runtime/process.js';
 
 export { reconcileCrdInstallation } from './crd-installation.js';
 export { reconcileMultiClusterService } from './mcs.js';
