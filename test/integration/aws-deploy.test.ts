@@ -27,9 +27,19 @@ import {
 } from '../../lib/providers/aws/deploy/deletion.js';
 import { deployStack } from '../../lib/providers/aws/deploy/deployer.js';
 import {
+  describeExtraCertificates,
+  describeListeners,
+  describeLoadBalancerAttributes,
+  describeRules,
   describeTags,
+  describeTargetGroupAttributes,
+  describeTargets,
+  findLoadBalancerByName,
   findTargetGroupByArn,
+  findTargetGroupsByLoadBalancer,
   findTargetGroupsByNames,
+  sweepOwnedLoadBalancers,
+  sweepOwnedTargetGroups,
 } from '../../lib/providers/aws/deploy/describe.js';
 import { findOwnedLoadBalancer, ownedByName } from '../../lib/providers/aws/deploy/lookup.js';
 import type { Operation } from '../../lib/providers/aws/deploy/operations.js';
@@ -47,7 +57,7 @@ import {
 } from '../../lib/providers/aws/tagging.js';
 import { collectedSlice, service } from '../fixtures/aws/objects.js';
 import { MemoryKube } from '../support/memory-kube.js';
-import { mcs } from './aws-env.js';
+import { CERT_A, CERT_B, mcs } from './aws-env.js';
 
 const config: ModelConfig = {
   ownerId: 'karmada-test',
@@ -236,6 +246,121 @@ describe('deployStack', () => {
   });
 });
 
+describe('discovery', () => {
+  const removeTags = (arn: string | undefined, keys: string[]) =>
+    applyPlan(ctx, [
+      {
+        op: 'modify',
+        resource: 'LoadBalancer',
+        id: 'x',
+        detail: '',
+        calls: [{ action: 'RemoveTags', input: { ResourceArns: [arn ?? ''], TagKeys: keys } }],
+      },
+    ]);
+
+  it('refuses a stack without load balancer', async () => {
+    const err = await rejection(
+      deployStack(ctx, { id: 'mcs/default/empty', ownerId: config.ownerId, resources: [] }, { resync: true }),
+    );
+    expect(err.message).toBe('stack mcs/default/empty has no load balancer');
+  });
+
+  it('a load balancer whose scheme changed under the same (explicit) name is replaced', async () => {
+    const named = { 'service.beta.kubernetes.io/aws-load-balancer-name': 'k8s-fixed-name' };
+    await deployStack(ctx, stackOf(undefined, named));
+    await deployStack(ctx, stackOf(undefined, { ...named, ...FACING }));
+    expect(sim.snapshot().loadBalancers.map((l) => [l.LoadBalancerName, l.Scheme])).toStrictEqual([
+      ['k8s-fixed-name', 'internet-facing'],
+    ]);
+  });
+
+  it('a deploy right after get() takes its look-ups of the previous names too', async () => {
+    const internal = stackOf();
+    await deployStack(ctx, internal);
+    const facing = stackOf(undefined, FACING);
+    const mctx = { ...ctx, lookups: new LookupMemo() };
+    await ownedByName(mctx, nameOf(facing, 0), 'record');
+    await ownedByName(mctx, nameOf(internal, 0), 'record');
+    sim.calls.reset();
+    await deployStack(mctx, facing, { previousNames: [nameOf(internal, 0), nameOf(facing, 0)] });
+    expect(sim.calls.history().filter((r) => r.action === 'DescribeLoadBalancers')).toStrictEqual([]);
+    expect(sim.snapshot().loadBalancers.map((l) => l.Scheme)).toStrictEqual(['internet-facing']);
+  });
+
+  it('describes the certificates of the listeners it keeps only', async () => {
+    const tls = { 'service.beta.kubernetes.io/aws-load-balancer-ssl-cert': `${CERT_A},${CERT_B}` };
+    const port = (p: number) => ({ port: p, targetPort: p + 8000 });
+    await deployStack(ctx, stackOf([port(80), port(81)], tls));
+    sim.calls.reset();
+    await deployStack(ctx, stackOf([port(80)], tls));
+    expect(sim.calls.history().filter((r) => r.action === 'DescribeListenerCertificates')).toHaveLength(1);
+    expect(sim.snapshot().listeners.map((l) => l.Port)).toStrictEqual([80]);
+  });
+
+  it('ownership conflicts say what they found under our name', async () => {
+    const stack = stackOf();
+    await deployStack(ctx, stack);
+    const snap = sim.snapshot();
+    const expected = (kind: string, name: string, who: string) =>
+      `${kind} "${name}" already exists and is not owned by this provider (${who}; expected owner "karmada-test", stack "mcs/default/serve"): refusing to modify or delete it. Rename or delete the foreign ${kind}, or tag it as ours to adopt it.`;
+    await retag(snap.targetGroups[0]?.TargetGroupArn, { [OWNER_TAG]: 'someone-else' });
+    const tgErr = await rejection(deployStack(ctx, stack, { resync: true }));
+    expect(tgErr).toBeInstanceOf(OwnershipConflictError);
+    expect(tgErr.message).toBe(
+      expected('target group', nameOf(stack, 1), 'owner "someone-else", stack "mcs/default/serve"'),
+    );
+    const lb = snap.loadBalancers[0]?.LoadBalancerArn;
+    await removeTags(lb, [OWNER_TAG, STACK_TAG]);
+    const bare = await rejection(deployStack(ctx, stack, { resync: true }));
+    expect(bare.message).toBe(expected('load balancer', nameOf(stack, 0), 'no multicluster ownership tags'));
+    await retag(lb, { [OWNER_TAG]: 'other' });
+    const noStack = await rejection(deployStack(ctx, stack, { resync: true }));
+    expect(noStack.message).toBe(expected('load balancer', nameOf(stack, 0), 'owner "other", stack ""'));
+  });
+
+  it('a foreign target group attached to our load balancer is left alone, not a conflict', async () => {
+    const stack = stackOf();
+    await deployStack(ctx, stack);
+    const lbArn = sim.snapshot().loadBalancers[0]?.LoadBalancerArn ?? '';
+    const created = await applyPlan(ctx, [
+      {
+        op: 'create',
+        resource: 'TargetGroup',
+        id: 'foreign',
+        detail: '',
+        calls: [
+          {
+            action: 'CreateTargetGroup',
+            produces: 'foreign',
+            input: {
+              Name: 'k8s-foreign',
+              TargetType: 'ip',
+              Protocol: 'TCP',
+              Port: 9999,
+              VpcId: SIM_NETWORK.vpcId,
+              Tags: [{ Key: OWNER_TAG, Value: 'someone-else' }],
+            },
+          },
+          {
+            action: 'CreateListener',
+            produces: '9999',
+            input: {
+              LoadBalancerArn: lbArn,
+              Port: 9999,
+              Protocol: 'TCP',
+              DefaultActions: [{ Type: 'forward', TargetGroupArn: '{{arn:foreign}}' }],
+            },
+          },
+        ],
+      },
+    ]);
+    await deployStack(ctx, stack, { resync: true });
+    const snap = sim.snapshot();
+    expect(snap.listeners.map((l) => l.Port)).toStrictEqual([80]);
+    expect(snap.targetGroups.map((t) => t.TargetGroupArn)).toContain(created.arns.get('foreign'));
+  });
+});
+
 describe('applyPlan', () => {
   const deleteTg = (arn: string): Operation => ({
     op: 'delete',
@@ -334,29 +459,74 @@ describe('applyPlan', () => {
     expect(sim.calls.history().map((r) => r.action)).toStrictEqual(['DeleteRule', 'DeleteRule']);
   });
 
-  it('a Create call answered without an ARN fails the apply', async () => {
-    const mute = {
-      ...ctx,
-      client: { send: () => Promise.resolve({}) } as unknown as ElasticLoadBalancingV2Client,
-    };
-    const err = await rejection(
-      applyPlan(mute, [
-        {
-          op: 'create',
-          resource: 'Listener',
-          id: '80',
-          detail: '',
-          calls: [
-            {
-              action: 'CreateListener',
-              produces: '80',
-              input: { LoadBalancerArn: 'arn:lb', DefaultActions: [] },
-            },
-          ],
-        },
-      ]),
-    );
-    expect(err.message).toBe('CreateListener for 80 returned no ARN');
+  it.each([
+    { action: 'CreateLoadBalancer', answer: {}, input: { Name: 'k8s-x' } },
+    { action: 'CreateLoadBalancer', answer: { LoadBalancers: [] }, input: { Name: 'k8s-x' } },
+    { action: 'CreateTargetGroup', answer: {}, input: { Name: 'k8s-x' } },
+    { action: 'CreateTargetGroup', answer: { TargetGroups: [] }, input: { Name: 'k8s-x' } },
+    { action: 'CreateListener', answer: {}, input: { LoadBalancerArn: 'arn:lb', DefaultActions: [] } },
+    {
+      action: 'CreateListener',
+      answer: { Listeners: [] },
+      input: { LoadBalancerArn: 'arn:lb', DefaultActions: [] },
+    },
+  ] as const)(
+    'a $action answered with $answer fails the apply: no ARN',
+    async ({ action, answer, input }) => {
+      const mute = {
+        ...ctx,
+        client: { send: () => Promise.resolve(answer) } as unknown as ElasticLoadBalancingV2Client,
+      };
+      const err = await rejection(
+        applyPlan(mute, [
+          {
+            op: 'create',
+            resource: 'Listener',
+            id: '80',
+            detail: '',
+            calls: [{ action, produces: '80', input } as Operation['calls'][number]],
+          },
+        ]),
+      );
+      expect(err.message).toBe(`${action} for 80 returned no ARN`);
+    },
+  );
+
+  it('logs each operation it applied, but target registrations (one line per reconcile at most)', async () => {
+    const op = (o: Pick<Operation, 'op' | 'resource'>): Operation => ({
+      ...o,
+      id: 'i',
+      detail: 'd',
+      calls: [],
+    });
+    await applyPlan(ctx, [
+      op({ op: 'modify', resource: 'Targets' }),
+      op({ op: 'modify', resource: 'TargetGroup' }),
+      op({ op: 'delete', resource: 'Targets' }),
+    ]);
+    expect(logger.lines.map((l) => [l.message, l.fields])).toStrictEqual([
+      ['modify TargetGroup', { id: 'i', detail: 'd' }],
+      ['delete Targets', { id: 'i', detail: 'd' }],
+    ]);
+  });
+
+  it('changes subnets and security groups in place', async () => {
+    const sgKey = 'service.beta.kubernetes.io/aws-load-balancer-security-groups';
+    const build = (subnets: string[], sg: string) =>
+      buildServiceStack({
+        mcs: mcs('serve', {}, { [sgKey]: sg }),
+        service: service('serve', [{ port: 80, targetPort: 8080 }]),
+        endpointSlices: [collectedSlice('member1', 'serve', { addresses: ['10.0.128.10'] })],
+        config: { ...config, subnets },
+      });
+    await deployStack(ctx, build(config.subnets, 'sg-0e1b5000000000001'));
+    const fewer = config.subnets.slice(0, 2);
+    sim.calls.reset();
+    await deployStack(ctx, build(fewer, 'sg-0123456789abcdef0'));
+    expect(mutating()).toStrictEqual(['AddTags', 'SetSubnets', 'SetSecurityGroups', 'AddTags']);
+    const lb = sim.snapshot().loadBalancers[0];
+    expect(lb?.AvailabilityZones?.map((z) => z.SubnetId).sort()).toStrictEqual([...fewer].sort());
+    expect(lb?.SecurityGroups).toStrictEqual(['sg-0123456789abcdef0']);
   });
 
   it('fills in the ARNs the plan creates and reports the DNS names of created load balancers', async () => {
@@ -497,6 +667,95 @@ describe('deletion', () => {
 });
 
 describe('describe and look-ups', () => {
+  it.each([
+    ['DescribeTags', () => describeTags(ctx, [TG_ARN])],
+    ['DescribeLoadBalancers', () => findLoadBalancerByName(ctx, 'k8s-x')],
+    ['DescribeLoadBalancers', () => sweepOwnedLoadBalancers(ctx, owner)],
+    ['DescribeTargetGroups', () => findTargetGroupsByLoadBalancer(ctx, 'arn:lb')],
+    ['DescribeTargetGroups', () => findTargetGroupsByNames(ctx, ['k8s-x'])],
+    ['DescribeTargetGroups', () => findTargetGroupByArn(ctx, TG_ARN)],
+    ['DescribeTargetGroups', () => sweepOwnedTargetGroups(ctx, () => true)],
+    ['DescribeRules', () => describeRules(ctx, 'arn:l')],
+    ['DescribeListeners', () => describeListeners(ctx, 'arn:lb')],
+    ['DescribeListenerCertificates', () => describeExtraCertificates(ctx, 'arn:l')],
+    ['DescribeTargetHealth', () => describeTargets(ctx, TG_ARN)],
+    ['DescribeLoadBalancerAttributes', () => describeLoadBalancerAttributes(ctx, 'arn:lb')],
+    ['DescribeTargetGroupAttributes', () => describeTargetGroupAttributes(ctx, TG_ARN)],
+  ] as const)(
+    'a %s still throttled after the SDK retries: RetryLaterError naming it',
+    async (action, run) => {
+      sim.faults.failNext(action, 1, { code: 'Throttling' });
+      const err = await rejection(run());
+      expect(err).toBeInstanceOf(RetryLaterError);
+      expect(err.message).toMatch(new RegExp(`^ELBv2 throttled ${action} through the SDK's retries`));
+    },
+  );
+
+  it('findLoadBalancerByName: not found is undefined, any other error fails', async () => {
+    expect(await findLoadBalancerByName(ctx, 'k8s-none')).toBeUndefined();
+    sim.faults.failNext('DescribeLoadBalancers', 1, { code: 'ValidationError' });
+    expect((await rejection(findLoadBalancerByName(ctx, 'k8s-none'))).name).toBe('ValidationError');
+  });
+
+  it('describeExtraCertificates: the listener’s certificates but its default one', async () => {
+    const tls = {
+      'service.beta.kubernetes.io/aws-load-balancer-ssl-cert': `${CERT_A},${CERT_B}`,
+    };
+    await deployStack(ctx, stackOf(undefined, tls));
+    const listener = sim.snapshot().listeners[0]?.ListenerArn ?? '';
+    expect(await describeExtraCertificates(ctx, listener)).toStrictEqual([CERT_B]);
+  });
+
+  it('the sweeps: only groups named and placed as ours are described, only resources with a stack tag count', async () => {
+    const stack = stackOf();
+    await deployStack(ctx, stack);
+    const tg = sim.snapshot().targetGroups[0]?.TargetGroupArn ?? '';
+    const lb = sim.snapshot().loadBalancers[0]?.LoadBalancerArn ?? '';
+    const all = () => true;
+    expect((await sweepOwnedTargetGroups(ctx, all)).map((e) => e.tg.TargetGroupArn)).toStrictEqual([tg]);
+    // Ours by its tags, but in another VPC than the context's: not a candidate.
+    expect(await sweepOwnedTargetGroups({ ...ctx, vpcId: 'vpc-0other' }, all)).toStrictEqual([]);
+    // Ours by its tags and VPC, but not under our naming scheme.
+    await applyPlan(ctx, [
+      {
+        op: 'create',
+        resource: 'TargetGroup',
+        id: 'x',
+        detail: '',
+        calls: [
+          {
+            action: 'CreateTargetGroup',
+            input: {
+              Name: 'other-tool',
+              TargetType: 'ip',
+              Protocol: 'TCP',
+              Port: 80,
+              VpcId: SIM_NETWORK.vpcId,
+              Tags: [
+                { Key: OWNER_TAG, Value: owner.ownerId },
+                { Key: STACK_TAG, Value: owner.stackId },
+              ],
+            },
+          },
+        ],
+      },
+    ]);
+    expect((await sweepOwnedTargetGroups(ctx, all)).map((e) => e.tg.TargetGroupArn)).toStrictEqual([tg]);
+    expect((await sweepOwnedLoadBalancers(ctx, owner)).map((e) => e.lb.LoadBalancerArn)).toStrictEqual([lb]);
+    // Without the stack tag, an owner's resource is no stack's: in neither listing nor the inventory.
+    await applyPlan(ctx, [
+      {
+        op: 'modify',
+        resource: 'LoadBalancer',
+        id: 'x',
+        detail: '',
+        calls: [{ action: 'RemoveTags', input: { ResourceArns: [lb, tg], TagKeys: [STACK_TAG] } }],
+      },
+    ]);
+    expect(await sweepOwnedLoadBalancers(ctx, owner)).toStrictEqual([]);
+    expect(await listOwnerInventory(ctx)).toStrictEqual({ loadBalancers: [], targetGroups: [] });
+  });
+
   it('describeTags: 20 ARNs per call, each ARN once', async () => {
     await deployStack(
       ctx,
@@ -560,7 +819,7 @@ describe('describe and look-ups', () => {
     expect(memo.take('k8s-none')).toBeNull();
   });
 
-  it('findOwnedLoadBalancer: the first of the names that is ours, foreign ones skipped', async () => {
+  it('findOwnedLoadBalancer: the first of the names that is ours, foreign ones skipped, each look-up recorded', async () => {
     const stack = stackOf();
     await deployStack(ctx, stack);
     await retag(sim.snapshot().loadBalancers[0]?.LoadBalancerArn, { [OWNER_TAG]: 'someone-else' });
@@ -568,14 +827,14 @@ describe('describe and look-ups', () => {
     await deployStack(ctx, facing);
     const [foreign, ours] = [nameOf(stack, 0), nameOf(facing, 0)];
     const memo = new LookupMemo();
-    const found = await findOwnedLoadBalancer(
-      { ...ctx, lookups: memo },
-      ['k8s-none', foreign, ours],
-      'record',
-    );
+    const found = await findOwnedLoadBalancer({ ...ctx, lookups: memo }, ['k8s-none', foreign, ours]);
     expect(found?.LoadBalancerName).toBe(ours);
-    expect(memo.take(foreign)).not.toBeUndefined();
+    expect(memo.take('k8s-none')).toBeNull();
+    expect(memo.take(foreign)?.tags[OWNER_TAG]).toBe('someone-else');
+    expect(memo.take(ours)?.lb.LoadBalancerName).toBe(ours);
+    // A context without a memo (lookups is optional) looks up all the same.
     expect(await findOwnedLoadBalancer(ctx, [foreign])).toBeUndefined();
+    expect((await findOwnedLoadBalancer(ctx, [ours]))?.LoadBalancerName).toBe(ours);
     expect(logger.lines.filter((l) => l.level === 'WARN').map((l) => l.fields.name)).toStrictEqual([
       foreign,
       foreign,
@@ -595,9 +854,14 @@ describe('limitCallsPerSecond', () => {
     };
     limitCallsPerSecond(client, bucket);
     limitCallsPerSecond(client, bucket);
-    expect(
-      client.middlewareStack.identify().filter((m) => m.startsWith('karmadaElbv2CallsPerSecond')),
-    ).toHaveLength(1);
+    const stack = client.middlewareStack.identify();
+    expect(stack.filter((m) => m.startsWith('karmadaElbv2CallsPerSecond'))).toStrictEqual([
+      'karmadaElbv2CallsPerSecond - finalizeRequest',
+    ]);
+    // Inside the retry loop: after the retry middleware of the same step.
+    expect(stack.indexOf('karmadaElbv2CallsPerSecond - finalizeRequest')).toBeGreaterThan(
+      stack.indexOf('retryMiddleware - finalizeRequest'),
+    );
     sim.faults.failNext('DescribeLoadBalancers', 1, { code: 'Throttling' });
     await ownedByName({ ...ctx, client }, 'k8s-none', 'skip');
     expect(taken).toBe(2);

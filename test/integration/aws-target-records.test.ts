@@ -12,6 +12,7 @@ import { startKubeApiServer, type KubeApiServer } from '../../dev/kube-apiserver
 import { createKubeClient, loadKubeConfig } from '../../lib/kube/client-node.js';
 import type { KubeClient } from '../../lib/kube/client.js';
 import { Resources } from '../../lib/kube/resources.js';
+import type { KubeObject } from '../../lib/kube/types.js';
 import { MemoryLogger } from '../../lib/log/logger.js';
 import {
   KubeTargetRecords,
@@ -97,7 +98,7 @@ describe('KubeTargetRecords', () => {
       '{"groups":{}}',
     ]) {
       await kube.update(Resources.ConfigMap, {
-        ...(await kube.get(Resources.ConfigMap, NS, name))!,
+        ...(await kube.get<KubeObject>(Resources.ConfigMap, NS, name))!,
         data: { record: bad },
       } as never);
       expect(await records.read('mci/d/bad')).toBeUndefined();

@@ -3,7 +3,9 @@
  * canonical forms that compare desired and described actions and conditions, plan bookkeeping
  * (tags, placeholders, the printed plan), the look-up memo and the call-rate bucket.
  */
-import { describe, expect, it } from 'vitest';
+import { getEventListeners } from 'node:events';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { CancelledError, RetryLaterError } from '../../lib/errors.js';
 import {
   actionsKey,
@@ -32,8 +34,25 @@ import {
   resolveRefs,
   type Operation,
 } from '../../lib/providers/aws/deploy/operations.js';
+import {
+  describeListeners,
+  describeLoadBalancerAttributes,
+  describeRules,
+  describeTags,
+  describeTargets,
+  findLoadBalancerByName,
+  findTargetGroupByArn,
+  findTargetGroupsByLoadBalancer,
+  findTargetGroupsByNames,
+  sweepOwnedLoadBalancers,
+  sweepOwnedTargetGroups,
+} from '../../lib/providers/aws/deploy/describe.js';
+import type { DeployContext } from '../../lib/providers/aws/deploy/context.js';
 import { TokenBucket } from '../../lib/providers/aws/deploy/rate-limit.js';
-import { parseElbArn } from '../../lib/providers/aws/deploy/stack-tags.js';
+import { OWNER_TAG, STACK_TAG } from '../../lib/providers/aws/tagging.js';
+import type { ResourceGroupsTaggingAPIClient } from '@aws-sdk/client-resource-groups-tagging-api';
+import { MemoryLogger } from '../../lib/log/logger.js';
+import { findByTags, findStackByTags, parseElbArn } from '../../lib/providers/aws/deploy/stack-tags.js';
 import {
   DNS_NAME_TAG,
   LEGACY_TARGETS_TAG_PREFIX,
@@ -68,6 +87,7 @@ describe('ELBv2 error classification', () => {
     { err: { name: 'TargetGroupNotFound' }, code: 'LoadBalancerNotFound', expected: false },
     { err: { name: 'LoadBalancerNotFoundError' }, code: 'LoadBalancerNotFound', expected: false },
     { err: null, code: 'X', expected: false },
+    { err: undefined, code: 'X', expected: false },
     { err: 'X', code: 'X', expected: false },
   ])('isAwsError($err, $code) is $expected', ({ err, code, expected }) => {
     expect(isAwsError(err, code)).toBe(expected);
@@ -92,6 +112,7 @@ describe('ELBv2 error classification', () => {
     expect(isThrottling({ name: 'ValidationError', $metadata: { httpStatusCode: 400 } })).toBe(false);
     expect(isThrottling({})).toBe(false);
     expect(isThrottling(null)).toBe(false);
+    expect(isThrottling(undefined)).toBe(false);
     expect(isThrottling('Throttling')).toBe(false);
   });
 
@@ -111,6 +132,7 @@ describe('ELBv2 error classification', () => {
     { err: { $fault: 'client', name: 'ValidationError' }, expected: false },
     { err: {}, expected: false },
     { err: null, expected: false },
+    { err: undefined, expected: false },
     { err: 42, expected: false },
   ])('isTransient($err) is $expected', ({ err, expected }) => {
     expect(isTransient(err)).toBe(expected);
@@ -254,6 +276,7 @@ describe('sleep and chunks', () => {
     const a = aborted();
     const err = await rejection(sleep(10_000, a.signal));
     expect(err).toBeInstanceOf(CancelledError);
+    expect(err.message).toBe('reconcile cancelled');
     expect(err.cause).toBe(a.signal.reason);
   });
 
@@ -263,11 +286,13 @@ describe('sleep and chunks', () => {
     c.abort(new Error('stop'));
     const err = await rejection(p);
     expect(err).toBeInstanceOf(CancelledError);
+    expect(err.message).toBe('reconcile cancelled');
     expect((err.cause as Error).message).toBe('stop');
-    // A finished sleep no longer reacts to the signal.
+    expect(getEventListeners(c.signal, 'abort')).toHaveLength(0);
+    // A finished sleep no longer listens to the signal (a long-lived signal would collect them).
     const d = new AbortController();
     await sleep(1, d.signal);
-    d.abort();
+    expect(getEventListeners(d.signal, 'abort')).toHaveLength(0);
   });
 
   it.each([
@@ -605,12 +630,12 @@ describe('plan bookkeeping', () => {
       planTags(
         pc,
         'arn:x',
-        { a: '1', b: '2', c: '3' },
-        { a: '1', b: 'old', stale: 'x', 'managed-elsewhere': 'y' },
+        { a: '1', c: '3', b: '2' },
+        { a: '1', b: 'old', stale: 'x', 'managed-elsewhere': 'y', stale2: 'z' },
       ),
     ).toStrictEqual({
       calls: [
-        { action: 'RemoveTags', input: { ResourceArns: ['arn:x'], TagKeys: ['stale'] } },
+        { action: 'RemoveTags', input: { ResourceArns: ['arn:x'], TagKeys: ['stale', 'stale2'] } },
         {
           action: 'AddTags',
           input: {
@@ -622,7 +647,7 @@ describe('plan bookkeeping', () => {
           },
         },
       ],
-      changes: ['untag stale', 'tags b, c'],
+      changes: ['untag stale, stale2', 'tags b, c'],
     });
     expect(planTags(pc, 'arn:x', { a: '1' }, { a: '1' })).toStrictEqual({ calls: [], changes: [] });
   });
@@ -639,6 +664,8 @@ describe('plan bookkeeping', () => {
           LoadBalancerArn: arnRef('LoadBalancer'),
           Actions: [{ TargetGroupArn: arnRef('tg'), Order: 1 }],
           Plain: 'x{{arn:tg}}',
+          // Only a whole value is a placeholder (a tag value may start like one).
+          Suffixed: '{{arn:tg}}/x',
           Flag: true,
           Nothing: null,
         },
@@ -648,6 +675,7 @@ describe('plan bookkeeping', () => {
       LoadBalancerArn: 'arn:lb',
       Actions: [{ TargetGroupArn: 'arn:tg', Order: 1 }],
       Plain: 'x{{arn:tg}}',
+      Suffixed: '{{arn:tg}}/x',
       Flag: true,
       Nothing: null,
     });
@@ -702,6 +730,9 @@ describe('TokenBucket', () => {
     const fourth = bucket.take().then(() => order.push(4));
     await new Promise((r) => setTimeout(r, 30));
     expect(order).toStrictEqual([]);
+    t = 5; // half a token
+    await new Promise((r) => setTimeout(r, 30));
+    expect(order).toStrictEqual([]);
     t = 10; // 10 ms at 100/s: one token
     await third;
     expect(order).toStrictEqual([3]);
@@ -722,6 +753,29 @@ describe('TokenBucket', () => {
     t += 1;
     await next;
     expect(done).toBe(true);
+  });
+
+  describe('with fake timers', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    it('an empty bucket sleeps once, exactly until the next token is due', async () => {
+      vi.useFakeTimers();
+      const start = Date.now();
+      const bucket = new TokenBucket(2, 1);
+      await bucket.take();
+      await vi.advanceTimersByTimeAsync(100); // 0.2 of a token at 2/s
+      let done = false;
+      const next = bucket.take().then(() => (done = true));
+      await vi.advanceTimersByTimeAsync(0);
+      expect(vi.getTimerCount()).toBe(1);
+      await vi.advanceTimersToNextTimerAsync();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(Date.now() - start).toBe(500);
+      expect(done).toBe(true);
+      await next;
+    });
   });
 
   it('the burst defaults to the rate rounded up (at least 1), the clock to Date.now', async () => {
@@ -774,6 +828,8 @@ describe('stack tags and target records', () => {
     ['arn:aws:elasticloadbalancing:us-east-1:123456789012:targetgroup/k8s-t', undefined],
     ['arn:aws:elasticloadbalancing:us-east-1:123456789012:targetgroup/k8s-t/0123/x', undefined],
     ['arn:aws:elasticloadbalancing:us-east-1:123456789012:xtargetgroup/k8s-t/0123', undefined],
+    ['arn:aws:elasticloadbalancing:us-east-1:123456789012:loadbalancer/app/k8s-a/0123/x', undefined],
+    ['arn:aws:elasticloadbalancing:us-east-1:123456789012:xloadbalancer/app/k8s-a/0123', undefined],
     ['targetgroup/k8s-t/0123', undefined],
   ])('parseElbArn(%s)', (arn, expected) => {
     expect(parseElbArn(arn)).toStrictEqual(expected);
@@ -849,5 +905,165 @@ describe('stack tags and target records', () => {
     expect(recordedState('v2-f', { a: '1' })).not.toBe(a);
     // The group name and its value are both part of it: a=1,b=2 is not a=12.
     expect(recordedState('v2-f', { a: '12' })).not.toBe(recordedState('v2-f', { a: '1', 2: '' }));
+  });
+});
+
+describe('describe calls against scripted ELBv2 answers', () => {
+  type Answer = (command: string, input: Record<string, unknown>) => unknown;
+  /** A client that answers each command with `answer` and keeps what it was asked. */
+  const scripted = (answer: Answer) => {
+    const asked: Array<[string, Record<string, unknown>]> = [];
+    const client = {
+      send: (cmd: { constructor: { name: string }; input: Record<string, unknown> }) => {
+        asked.push([cmd.constructor.name, cmd.input]);
+        // A request asked again and again would page forever: stop it here.
+        if (asked.length > 10) return Promise.reject(new Error('too many calls'));
+        return Promise.resolve(answer(cmd.constructor.name, cmd.input));
+      },
+    } as unknown as ElasticLoadBalancingV2Client;
+    const owner = { ownerId: 'o', stackId: 'mcs/a/b' };
+    const ctx = { client, signal: live.signal, owner, vpcId: 'vpc-1' } as unknown as DeployContext;
+    return { ctx, asked };
+  };
+
+  it('an answer without its list (the SDK leaves it undefined) is nothing found, not an error', async () => {
+    const { ctx } = scripted(() => ({}));
+    expect(await findLoadBalancerByName(ctx, 'k8s-x')).toBeUndefined();
+    expect(await findTargetGroupByArn(ctx, 'arn:tg')).toBeUndefined();
+    expect(await findTargetGroupsByNames(ctx, ['k8s-a', 'k8s-b'])).toStrictEqual([]);
+    expect(await findTargetGroupsByLoadBalancer(ctx, 'arn:lb')).toStrictEqual([]);
+    expect(await describeRules(ctx, 'arn:l')).toStrictEqual([]);
+    expect(await describeListeners(ctx, 'arn:lb')).toStrictEqual([]);
+    expect(await describeTargets(ctx, 'arn:tg')).toStrictEqual([]);
+    expect(await describeTags(ctx, ['arn:tg'])).toStrictEqual(new Map());
+    expect(await describeLoadBalancerAttributes(ctx, 'arn:lb')).toStrictEqual({});
+  });
+
+  /** Two pages: the first points at the second with its marker. */
+  const twoPages =
+    (list: string, items: [unknown, unknown]) => (command: string, input: Record<string, unknown>) => {
+      if (command === 'DescribeTagsCommand') {
+        const arns = input.ResourceArns as string[];
+        return {
+          TagDescriptions: arns.map((ResourceArn) => ({
+            ResourceArn,
+            Tags: [
+              { Key: OWNER_TAG, Value: 'o' },
+              { Key: STACK_TAG, Value: 'mcs/a/b' },
+            ],
+          })),
+        };
+      }
+      return input.Marker === undefined
+        ? { [list]: [items[0]], NextMarker: 'page-2' }
+        : { [list]: [items[1]] };
+    };
+
+  it('a paged listing follows NextMarker to the last page', async () => {
+    const { ctx, asked } = scripted(twoPages('Rules', [{ RuleArn: 'r1' }, { RuleArn: 'r2' }]));
+    expect(await describeRules(ctx, 'arn:l')).toStrictEqual([{ RuleArn: 'r1' }, { RuleArn: 'r2' }]);
+    expect(asked).toStrictEqual([
+      ['DescribeRulesCommand', { ListenerArn: 'arn:l', Marker: undefined }],
+      ['DescribeRulesCommand', { ListenerArn: 'arn:l', Marker: 'page-2' }],
+    ]);
+  });
+
+  it('the sweeps list the account 400 at a time, page after page', async () => {
+    const lbs = scripted(twoPages('LoadBalancers', [{ LoadBalancerArn: 'lb1' }, { LoadBalancerArn: 'lb2' }]));
+    expect(
+      (await sweepOwnedLoadBalancers(lbs.ctx, { ownerId: 'o' })).map((e) => e.lb.LoadBalancerArn),
+    ).toStrictEqual(['lb1', 'lb2']);
+    expect(lbs.asked.filter(([c]) => c === 'DescribeLoadBalancersCommand').map(([, i]) => i)).toStrictEqual([
+      { Marker: undefined, PageSize: 400 },
+      { Marker: 'page-2', PageSize: 400 },
+    ]);
+    const tg = (arn: string) => ({ TargetGroupArn: arn, TargetGroupName: `k8s-${arn}`, VpcId: 'vpc-1' });
+    const tgs = scripted(twoPages('TargetGroups', [tg('tg1'), tg('tg2')]));
+    expect((await sweepOwnedTargetGroups(tgs.ctx, () => true)).map((e) => e.tg.TargetGroupArn)).toStrictEqual(
+      ['tg1', 'tg2'],
+    );
+    expect(tgs.asked.filter(([c]) => c === 'DescribeTargetGroupsCommand').map(([, i]) => i)).toStrictEqual([
+      { Marker: undefined, PageSize: 400 },
+      { Marker: 'page-2', PageSize: 400 },
+    ]);
+  });
+});
+
+describe('the Tagging API look-up against scripted answers', () => {
+  const LB = 'arn:aws:elasticloadbalancing:us-east-1:123456789012:loadbalancer/net/k8s-n/0123';
+  const TG = 'arn:aws:elasticloadbalancing:us-east-1:123456789012:targetgroup/k8s-t/0123';
+  const LISTENER = 'arn:aws:elasticloadbalancing:us-east-1:123456789012:listener/net/k8s-n/0123/4567';
+  const owner = { ownerId: 'o', stackId: 'mcs/a/b' };
+  /** A tagging client answering GetResources page by page (by token), keeping what it was asked. */
+  const scripted = (pages: Record<string, unknown>, signal = live.signal) => {
+    const asked: Array<{ input: Record<string, unknown>; options: unknown }> = [];
+    const tagging = {
+      send: (cmd: { input: Record<string, unknown> }, options: unknown) => {
+        asked.push({ input: cmd.input, options });
+        if (asked.length > 5) return Promise.reject(new Error('asked for the same page again'));
+        const page = pages[String(cmd.input.PaginationToken ?? '')];
+        return page instanceof Error ? Promise.reject(page) : Promise.resolve(page);
+      },
+    } as unknown as ResourceGroupsTaggingAPIClient;
+    const logger = new MemoryLogger();
+    return { ctx: { tagging, owner, signal, logger }, asked, logger };
+  };
+  const mapping = (ResourceARN: string | undefined, stack = 'mcs/a/b') => ({
+    ResourceARN,
+    Tags: [
+      { Key: OWNER_TAG, Value: 'o' },
+      { Key: STACK_TAG, Value: stack },
+    ],
+  });
+
+  it('asks for the owner and stack tags on load balancers and target groups, page after page', async () => {
+    const { ctx, asked } = scripted({
+      '': {
+        ResourceTagMappingList: [mapping(LB), mapping(LISTENER), mapping(undefined)],
+        PaginationToken: 't2',
+      },
+      t2: { ResourceTagMappingList: [mapping(TG)], PaginationToken: '' },
+    });
+    expect(await findStackByTags(ctx)).toStrictEqual({
+      loadBalancers: [
+        { arn: LB, name: 'k8s-n', kind: 'loadbalancer', tags: { [OWNER_TAG]: 'o', [STACK_TAG]: 'mcs/a/b' } },
+      ],
+      targetGroups: [
+        { arn: TG, name: 'k8s-t', kind: 'targetgroup', tags: { [OWNER_TAG]: 'o', [STACK_TAG]: 'mcs/a/b' } },
+      ],
+    });
+    const request = {
+      TagFilters: [
+        { Key: OWNER_TAG, Values: ['o'] },
+        { Key: STACK_TAG, Values: ['mcs/a/b'] },
+      ],
+      ResourceTypeFilters: ['elasticloadbalancing:loadbalancer', 'elasticloadbalancing:targetgroup'],
+      ResourcesPerPage: 100,
+    };
+    expect(asked).toStrictEqual([
+      { input: request, options: { abortSignal: live.signal } },
+      { input: { ...request, PaginationToken: 't2' }, options: { abortSignal: live.signal } },
+    ]);
+  });
+
+  it('a page without a list adds nothing', async () => {
+    const { ctx } = scripted({ '': {} });
+    expect(await findByTags(ctx, [], [])).toStrictEqual([]);
+  });
+
+  it('without a Tagging client: undefined, and nothing logged', async () => {
+    const { ctx, logger } = scripted({});
+    expect(await findStackByTags({ ...ctx, tagging: undefined })).toBeUndefined();
+    expect(logger.lines).toStrictEqual([]);
+  });
+
+  it('a failed look-up is undefined (the caller asks ELBv2), unless the reconcile was cancelled', async () => {
+    const failing = scripted({ '': new Error('AccessDenied') });
+    expect(await findStackByTags(failing.ctx)).toBeUndefined();
+    expect(failing.logger.lines.map((l) => [l.message, l.fields])).toStrictEqual([
+      ['tagging API lookup failed; discovering through ELBv2', { error: 'AccessDenied' }],
+    ]);
+    const cancelled = scripted({ '': new Error('aborted') }, aborted().signal);
+    expect((await rejection(findStackByTags(cancelled.ctx))).message).toBe('aborted');
   });
 });

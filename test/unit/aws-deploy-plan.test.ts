@@ -143,28 +143,43 @@ describe('the load balancer', () => {
         [],
       ),
     ).toStrictEqual([]);
+    // An empty list (the provider config allows `securityGroups: []`) matches none reported.
+    expect(
+      planLoadBalancer(pc, desired({ securityGroups: [] }), actualLb({ SecurityGroups: undefined }), []),
+    ).toStrictEqual([]);
   });
 
   it('modifies subnets, security groups, attributes and tags in one operation', () => {
     const actual = {
       ...actualLb({ AvailabilityZones: [{ SubnetId: 'subnet-a' }], SecurityGroups: undefined }),
-      attributes: { a: '1', b: 'old' },
+      attributes: { a: '1', b: 'old', c: 'old' },
     };
     actual.tags = { team: 'y', stale: '1' } as typeof actual.tags;
     expect(
-      planLoadBalancer(pc, desired({ attributes: { a: '1', b: '2' }, tags: { team: 'x' } }), actual, []),
+      planLoadBalancer(
+        pc,
+        desired({ attributes: { a: '1', c: '3', b: '2' }, tags: { team: 'x' } }),
+        actual,
+        [],
+      ),
     ).toStrictEqual([
       {
         op: 'modify',
         resource: 'LoadBalancer',
         id: 'LoadBalancer',
-        detail: 'subnets; security groups; attributes b; untag stale; tags team',
+        detail: 'subnets; security groups; attributes b, c; untag stale; tags team',
         calls: [
           { action: 'SetSubnets', input: { LoadBalancerArn: 'arn:lb', Subnets: ['subnet-a', 'subnet-b'] } },
           { action: 'SetSecurityGroups', input: { LoadBalancerArn: 'arn:lb', SecurityGroups: ['sg-1'] } },
           {
             action: 'ModifyLoadBalancerAttributes',
-            input: { LoadBalancerArn: 'arn:lb', Attributes: [{ Key: 'b', Value: '2' }] },
+            input: {
+              LoadBalancerArn: 'arn:lb',
+              Attributes: [
+                { Key: 'b', Value: '2' },
+                { Key: 'c', Value: '3' },
+              ],
+            },
           },
           { action: 'RemoveTags', input: { ResourceArns: ['arn:lb'], TagKeys: ['stale'] } },
           { action: 'AddTags', input: { ResourceArns: ['arn:lb'], Tags: [{ Key: 'team', Value: 'x' }] } },
@@ -256,6 +271,15 @@ describe('target groups', () => {
         { Key: 'z', Value: '1' },
       ],
     },
+    {
+      desired: { a: '1', b: '2', c: '3' },
+      actual: {},
+      expected: [
+        { Key: 'a', Value: '1' },
+        { Key: 'b', Value: '2' },
+        { Key: 'c', Value: '3' },
+      ],
+    },
     { desired: undefined, actual: { a: '1' }, expected: [] },
   ] as Array<{ desired?: Record<string, string>; actual?: Record<string, string>; expected: unknown }>)(
     'attributesToSet($desired, $actual)',
@@ -272,6 +296,9 @@ describe('target groups', () => {
     expect([...kept]).toStrictEqual([['a', a2]]);
     const single = matchTargetGroups([tgRes('a')], [a1]);
     expect(single.get('a')).toBe(a1);
+    // The right name under another resource ID is not the group this resource keeps.
+    const retagged = owned('a', {}, { [RESOURCE_TAG]: 'b' });
+    expect(matchTargetGroups([tgRes('a')], [retagged]).size).toBe(0);
   });
 
   it('an unchanged group: nothing to do, and it is kept', () => {
@@ -332,6 +359,13 @@ describe('target groups', () => {
       HealthCheckEnabled: undefined,
     });
     expect(planTargetGroups(pc, [tgRes('a', { healthCheck: tcp })], [actual]).upserts).toStrictEqual([]);
+    // A path or matcher AWS still reports (left from an HTTP check) is not ours to reset.
+    const leftOver = owned('a', {
+      HealthCheckProtocol: 'TCP',
+      HealthCheckPath: '/old',
+      Matcher: { HttpCode: '200' },
+    });
+    expect(planTargetGroups(pc, [tgRes('a', { healthCheck: tcp })], [leftOver]).upserts).toStrictEqual([]);
     const changed = planTargetGroups(pc, [tgRes('a', { healthCheck: { ...tcp, port: '80' } })], [actual]);
     expect(changed.upserts[0]?.calls[0]?.input).toStrictEqual({
       TargetGroupArn: 'arn:a',
@@ -346,18 +380,27 @@ describe('target groups', () => {
   });
 
   it('attributes and tags of a kept group', () => {
-    const actual = { ...owned('a', {}, { [RESOURCE_TAG]: 'a', old: '1' }), attributes: { x: '1', y: '1' } };
-    const plan = planTargetGroups(pc, [tgRes('a', { attributes: { x: '2', y: '1' } })], [actual]);
+    const actual = {
+      ...owned('a', {}, { [RESOURCE_TAG]: 'a', old: '1' }),
+      attributes: { x: '1', y: '1', z: '1' },
+    };
+    const plan = planTargetGroups(pc, [tgRes('a', { attributes: { z: '2', x: '2', y: '1' } })], [actual]);
     expect(plan.upserts).toStrictEqual([
       {
         op: 'modify',
         resource: 'TargetGroup',
         id: 'a',
-        detail: 'attributes x; untag old',
+        detail: 'attributes x, z; untag old',
         calls: [
           {
             action: 'ModifyTargetGroupAttributes',
-            input: { TargetGroupArn: 'arn:a', Attributes: [{ Key: 'x', Value: '2' }] },
+            input: {
+              TargetGroupArn: 'arn:a',
+              Attributes: [
+                { Key: 'x', Value: '2' },
+                { Key: 'z', Value: '2' },
+              ],
+            },
           },
           { action: 'RemoveTags', input: { ResourceArns: ['arn:a'], TagKeys: ['old'] } },
         ],
@@ -749,13 +792,20 @@ describe('listeners', () => {
     expect(planListeners(pc, 'arn:lb', [desired], [actual], resolve).operations).toStrictEqual([]);
   });
 
-  it('a listener turning secure gets all its extra certificates (what the plain one listed does not count)', () => {
-    const desired = listenerRes(443, { protocol: 'HTTPS', certificates: [CERT('a'), CERT('b')] });
-    const actual = actualListener(443, { Protocol: 'HTTP' }, { extraCertificates: [CERT('b')] });
-    const ops = planListeners(pc, 'arn:lb', [desired], [actual], resolve).operations;
-    expect(ops[0]?.calls.map((c) => c.action)).toStrictEqual(['ModifyListener', 'AddListenerCertificates']);
-    expect(ops[0]?.detail).toBe('protocol HTTP → HTTPS; default certificate; +1 certificate(s)');
-  });
+  it.each([undefined, []])(
+    'a listener turning secure gets all its extra certificates (what the plain one listed does not count; its certificates: %j)',
+    (certificates) => {
+      const desired = listenerRes(443, { protocol: 'HTTPS', certificates: [CERT('a'), CERT('b')] });
+      const actual = actualListener(
+        443,
+        { Protocol: 'HTTP', ...(certificates ? { Certificates: certificates } : {}) },
+        { extraCertificates: [CERT('b')] },
+      );
+      const ops = planListeners(pc, 'arn:lb', [desired], [actual], resolve).operations;
+      expect(ops[0]?.calls.map((c) => c.action)).toStrictEqual(['ModifyListener', 'AddListenerCertificates']);
+      expect(ops[0]?.detail).toBe('protocol HTTP → HTTPS; default certificate; +1 certificate(s)');
+    },
+  );
 
   it('the default certificate listed among the extra ones is not removed', () => {
     const desired = listenerRes(443, { protocol: 'HTTPS', certificates: [CERT('a')] });
@@ -929,6 +979,35 @@ describe('listener rules', () => {
       ['modify', 'b', 'untag stale; tags r', ['RemoveTags', 'AddTags']],
     ]);
     expect(ops[1]?.calls[1]?.input).toStrictEqual({ ResourceArns: ['r-x'], TagKeys: ['stale'] });
+  });
+
+  it('on a resync: each kept rule gets the tags of the rule it serves, also among equal rules; a stale one none', () => {
+    const old = { r: 'old' };
+    const ops = planListenerRules(
+      pc,
+      'arn:l',
+      [ruleRes('a', 1, '/a'), ruleRes('a2', 2, '/a')],
+      [actualRule('r-dup', '5', '/a'), actualRule('r-2', '2', '/a'), actualRule('r-1', '1', '/a')],
+      resolve,
+      new Map([
+        ['r-dup', old],
+        ['r-2', old],
+        ['r-1', old],
+      ]),
+    );
+    expect(ops.map((o) => [o.op, o.id, o.calls])).toStrictEqual([
+      [
+        'modify',
+        'a',
+        [{ action: 'AddTags', input: { ResourceArns: ['r-1'], Tags: [{ Key: 'r', Value: 'a' }] } }],
+      ],
+      [
+        'modify',
+        'a2',
+        [{ action: 'AddTags', input: { ResourceArns: ['r-2'], Tags: [{ Key: 'r', Value: 'a2' }] } }],
+      ],
+      ['delete', 'r-dup', [{ action: 'DeleteRule', input: { RuleArn: 'r-dup' } }]],
+    ]);
   });
 
   it('on a resync: a rule without described tags gets every tag; an unmatched kept rule is left', () => {
@@ -1408,6 +1487,7 @@ describe('rule plan: pushing stale rules out of the way', () => {
       modify: [],
       create: [],
       delete: ['s', 'z'],
+      keep: [{ arn: 'a', desired: { id: 'a', settings: 'A', priority: 1 } }],
       unchanged: 0,
     });
   });

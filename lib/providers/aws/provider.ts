@@ -112,7 +112,7 @@ export class AwsBalancer<O> implements Balancer<O, AwsLoadBalancerStatus> {
         ?.tags[DNS_NAME_TAG];
       if (dns) return { exists: true, status: ingressStatus(dns) };
     }
-    const lb = await findOwnedLoadBalancer(dctx, this.kind.names(obj), 'record');
+    const lb = await findOwnedLoadBalancer(dctx, this.kind.names(obj));
     if (!lb?.LoadBalancerArn) return { exists: false };
     return { exists: true, status: ingressStatus(lb.DNSName ?? '') };
   }

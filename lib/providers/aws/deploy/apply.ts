@@ -82,9 +82,8 @@ function send(ctx: DeployContext, c: PlannedCall, o: { abortSignal: AbortSignal 
         .send(new CreateListenerCommand(withInstance(c.input, ctx)), o)
         .then((r) => ({ arn: r.Listeners?.[0]?.ListenerArn }));
     case 'CreateRule':
-      return client
-        .send(new CreateRuleCommand(withInstance(c.input, ctx)), o)
-        .then((r) => ({ arn: r.Rules?.[0]?.RuleArn }));
+      // No plan refers to a rule it creates (nothing is attached to a rule).
+      return client.send(new CreateRuleCommand(withInstance(c.input, ctx)), o).then(none);
     case 'DeleteLoadBalancer':
       return client.send(new DeleteLoadBalancerCommand(c.input), o).then(none);
     case 'SetSubnets':

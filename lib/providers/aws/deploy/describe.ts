@@ -19,7 +19,7 @@ import {
   type TargetGroup,
   type TargetHealthDescription,
 } from '@aws-sdk/client-elastic-load-balancing-v2';
-import { STACK_TAG, isOwnedBy, isOwnerOf, tagsToRecord, type StackOwner } from '../tagging.js';
+import { STACK_TAG, isOwnerOf, tagsToRecord, type StackOwner } from '../tagging.js';
 import { call, chunks, isAwsError, type DeployContext } from './context.js';
 
 export type TagMap = Map<string, Record<string, string>>;
@@ -141,14 +141,14 @@ export async function findTargetGroupByArn(
 }
 
 /**
- * Every target group matching `match` (default: this stack), by tags: pages through the account's
+ * Every target group whose tags `match`: pages through the account's
  * target groups and describes the tags of every candidate, so it costs O(account). Only the
  * orphan sweep's inventory calls it, once per sweep; a per-object reconcile must find its groups
  * through its load balancer and its desired names, or a resync of N objects costs O(N²).
  */
 export async function sweepOwnedTargetGroups(
   ctx: DeployContext,
-  match: (tags: Record<string, string>) => boolean = (t) => isOwnedBy(t, ctx.owner),
+  match: (tags: Record<string, string>) => boolean,
 ): Promise<Array<{ tg: TargetGroup; tags: Record<string, string> }>> {
   const all = await allPages(ctx, 'DescribeTargetGroups', async (Marker, o) => {
     const res = await ctx.client.send(new DescribeTargetGroupsCommand({ Marker, PageSize: 400 }), o);

@@ -254,10 +254,10 @@ function assertOwned(
   ctx: DeployContext,
   kind: string,
   name: string | undefined,
-  tags: Readonly<Record<string, string>> | undefined,
+  tags: Readonly<Record<string, string>>,
 ): void {
-  if (tags && isOwnedBy(tags, ctx.owner)) return;
-  const who = tags?.[OWNER_TAG]
+  if (isOwnedBy(tags, ctx.owner)) return;
+  const who = tags[OWNER_TAG]
     ? `owner "${tags[OWNER_TAG]}", stack "${tags[STACK_TAG] ?? ''}"`
     : 'no multicluster ownership tags';
   throw new OwnershipConflictError(

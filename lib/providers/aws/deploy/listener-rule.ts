@@ -114,21 +114,13 @@ export function planListenerRules(
   }
   if (actualTags) {
     // Rules kept as they are (or only moved) still carry the tags of the content they serve.
-    const touched = new Set([...plan.delete, ...plan.modify.map((m) => m.arn)]);
-    const unused = [...desired];
-    for (const r of actual ?? []) {
-      if (r.IsDefault || !r.RuleArn || touched.has(r.RuleArn)) continue;
-      const settings = settingsOf(r.Conditions, r.Actions);
-      const i = unused.findIndex((d) => d.settings === settings);
-      const d = unused[i];
-      if (!d) continue;
-      unused.splice(i, 1);
-      const tags = planTags(pc, r.RuleArn, d.tags, actualTags.get(r.RuleArn) ?? {});
+    for (const k of plan.keep) {
+      const tags = planTags(pc, k.arn, k.desired.tags, actualTags.get(k.arn) ?? {});
       if (tags.calls.length === 0) continue;
       ops.push({
         op: 'modify',
         resource: 'ListenerRule',
-        id: d.id,
+        id: k.desired.id,
         detail: tags.changes.join('; '),
         calls: tags.calls,
       });

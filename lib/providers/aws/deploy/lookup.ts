@@ -22,14 +22,16 @@ export async function ownedByName(
   return found;
 }
 
-/** Our load balancer with one of these names, if any (foreign ones are reported, never returned). */
+/**
+ * Our load balancer with one of these names, if any (foreign ones are reported, never returned);
+ * each look-up is recorded for the deploy that follows get().
+ */
 export async function findOwnedLoadBalancer(
   ctx: DeployContext,
   names: readonly string[],
-  memo: 'record' | 'skip' = 'skip',
 ): Promise<LoadBalancer | undefined> {
   for (const name of names) {
-    const found = await ownedByName(ctx, name, memo === 'record' ? 'record' : 'skip');
+    const found = await ownedByName(ctx, name, 'record');
     if (!found) continue;
     if (isOwnedBy(found.tags, ctx.owner)) return found.lb;
     ctx.logger.warn('a load balancer with our name is not ours; leaving it alone', { name });

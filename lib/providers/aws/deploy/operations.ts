@@ -120,8 +120,6 @@ export function dnsRef(resourceId: string): string {
   return `{{dns:${resourceId}}}`;
 }
 
-const REF = /^\{\{(arn|dns):(.+)\}\}$/;
-
 /**
  * Replaces every placeholder in `value` with the ARN in `arns` (or the DNS name in `dnsNames`);
  * throws on an unknown one.
@@ -131,6 +129,9 @@ export function resolveRefs<T>(
   arns: ReadonlyMap<string, string>,
   dnsNames: ReadonlyMap<string, string> = new Map(),
 ): T {
+  // Only a whole value is a placeholder. Built per call, not at module level: mutation testing
+  // can only switch what runs inside a test (test/mutation/README.md).
+  const REF = /^\{\{(arn|dns):(.+)\}\}$/;
   const walk = (v: unknown): unknown => {
     if (typeof v === 'string') {
       const m = REF.exec(v);

@@ -3,7 +3,6 @@
  * load balancer → listeners → rules → targets → orphaned target groups; the fingerprint tag is
  * invalidated first and written last. Pure: discovery (discover.ts) gathers the `ActualStack`.
  */
-import type { Rule } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { resourcesOf, ResourceTypes, type Stack } from '../model/types.js';
 import { FINGERPRINT_PENDING, FINGERPRINT_TAG, recordToTags } from '../tagging.js';
 import { DNS_NAME_TAG, legacyTargetTags } from './targets-only.js';
@@ -43,14 +42,17 @@ export function planStack(stack: Stack, actual: ActualStack, pc: StackPlanContex
     resolve,
   );
   const rules = resourcesOf(stack, ResourceTypes.ListenerRule);
-  const ruleOps = [...listeners.deployed].flatMap(([id, l]) => {
-    const mine = rules.filter((r) => r.spec.listener.$ref === id);
-    // A kept listener without described rules serves no rules of ours (e.g. a TCP listener).
-    const actualRules: Rule[] | undefined = l.rules;
-    return mine.length === 0 && (actualRules ?? []).every((r) => r.IsDefault)
-      ? []
-      : planListenerRules(pc, l.arn, mine, actualRules, resolve, l.tags);
-  });
+  // A listener with no rules of ours and none described (a TCP listener) plans nothing.
+  const ruleOps = [...listeners.deployed].flatMap(([id, l]) =>
+    planListenerRules(
+      pc,
+      l.arn,
+      rules.filter((r) => r.spec.listener.$ref === id),
+      l.rules,
+      resolve,
+      l.tags,
+    ),
+  );
   const targetOps = desiredTgs.flatMap((tg) => {
     const kept = tgs.kept.get(tg.id);
     const arn = kept?.tg.TargetGroupArn;

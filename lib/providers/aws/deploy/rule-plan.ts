@@ -29,6 +29,8 @@ export interface RulePlan<D extends DesiredRuleKey> {
   modify: Array<{ arn: string; desired: D }>;
   create: D[];
   delete: string[];
+  /** Rules kept (moved or not), each with the desired rule it serves: whose tags it must carry. */
+  keep: Array<{ arn: string; desired: D }>;
   /** Rules left exactly as they are. */
   unchanged: number;
 }
@@ -92,6 +94,7 @@ export function planRules<D extends DesiredRuleKey>(
     modify,
     create,
     delete: stale.map((s) => s.arn),
+    keep: matched.map((m) => ({ arn: m.a.arn, desired: m.d })),
     unchanged: matched.length - moves.length,
   };
 }
