@@ -41,7 +41,7 @@ import {
   type DeployContext,
   type DeployOptions,
 } from './deploy/context.js';
-import { deleteStack } from './deploy/deletion.js';
+import { loadFullPath } from './lazy-parts.js';
 import { deployStack } from './deploy/deployer.js';
 import { findOwnedLoadBalancer } from './deploy/lookup.js';
 import type { Operation } from './deploy/operations.js';
@@ -192,6 +192,7 @@ export class AwsBalancer<O> implements Balancer<O, AwsLoadBalancerStatus> {
   private async delete(ctx: ProviderContext, obj: Readonly<O>, dryRun: boolean): Promise<Operation[]> {
     // No model needed: deletion must work even when the spec no longer builds one.
     const dctx = this.provider.context(ctx, this.kind.owner(obj));
+    const { deleteStack } = await loadFullPath();
     return deleteStack(
       dctx,
       {
