@@ -268,10 +268,12 @@ describe('discovery', () => {
     ]);
 
   it('refuses a stack without load balancer', async () => {
-    const err = await rejection(
-      deployStack(ctx, { id: 'mcs/default/empty', ownerId: config.ownerId, resources: [] }, { resync: true }),
-    );
+    const empty = { id: 'mcs/default/empty', ownerId: config.ownerId, resources: [] };
+    const err = await rejection(deployStack(ctx, empty, { resync: true }));
     expect(err.message).toBe('stack mcs/default/empty has no load balancer');
+    // With the Tagging API too: the shortcut does not apply to it.
+    const tagged = await rejection(deployStack({ ...ctx, tagging: taggingClientFor(sim) }, empty));
+    expect(tagged.message).toBe('stack mcs/default/empty has no load balancer');
   });
 
   it('a load balancer whose scheme changed under the same (explicit) name is replaced', async () => {
@@ -406,6 +408,21 @@ describe('the targets record and the targets-only path', () => {
     await ctx.records.forget(owner.stackId);
     await deployStack(ctx, stack, { resync: true });
     expect(await recordNow()).toStrictEqual(recordOf(stack, stackFingerprint(stack)));
+    // A resync that repairs drift (a tag removed by hand) writes the record again after forgetting it.
+    const lb = sim.snapshot().loadBalancers[0]?.LoadBalancerArn;
+    await applyPlan(ctx, [
+      {
+        op: 'modify',
+        resource: 'LoadBalancer',
+        id: 'x',
+        detail: '',
+        calls: [{ action: 'RemoveTags', input: { ResourceArns: [lb ?? ''], TagKeys: [FINGERPRINT_TAG] } }],
+      },
+    ]);
+    const repair = counted(ctx);
+    expect((await deployStack(repair.ctx, stack, { resync: true })).plan).not.toStrictEqual([]);
+    expect(repair.asked).toStrictEqual(['read', 'forget', 'write']);
+    expect(await recordNow()).toStrictEqual(recordOf(stack, stackFingerprint(stack)));
     // A change that fails half-way leaves no record behind.
     sim.faults.failNext('CreateListener', 1, { code: 'ValidationError' });
     const moved = stackOf([{ port: 81, targetPort: 8080 }]);
@@ -453,6 +470,12 @@ describe('the targets record and the targets-only path', () => {
 
     // No record, targets already right: read from ELBv2, nothing to apply, the record written.
     await ctx.records.forget(owner.stackId);
+    expect(await deployStack(tctx, after, { dryRun: true })).toStrictEqual({
+      dnsName,
+      plan: [],
+      skipped: true,
+      applied: false,
+    });
     sim.calls.reset();
     expect(await deployStack(tctx, after)).toStrictEqual({
       dnsName,
@@ -462,6 +485,12 @@ describe('the targets record and the targets-only path', () => {
     });
     expect(sim.calls.history().map((r) => r.action)).toStrictEqual(['DescribeTargetHealth']);
     expect(await recordNow()).toStrictEqual(recordOf(after, stackFingerprint(after)));
+
+    // No record and a change: nothing to forget before it, the record written after.
+    await ctx.records.forget(owner.stackId);
+    const third = counted(tctx);
+    await deployStack(third.ctx, withAddresses(['10.0.128.11']));
+    expect(third.asked).toStrictEqual(['read', 'write']);
 
     // A resync never takes the shortcut.
     sim.calls.reset();

@@ -146,7 +146,8 @@ describe('KubeTargetRecords', () => {
   });
 
   it('a ConfigMap under our name or label without the stack annotation is no record', async () => {
-    const records = new KubeTargetRecords(kube, NS, 'owner-g', new MemoryLogger());
+    const logger = new MemoryLogger();
+    const records = new KubeTargetRecords(kube, NS, 'owner-g', logger);
     await kube.create(Resources.ConfigMap, {
       apiVersion: 'v1',
       kind: 'ConfigMap',
@@ -155,10 +156,12 @@ describe('KubeTargetRecords', () => {
         namespace: NS,
         labels: { [RECORD_OWNER_LABEL]: 'owner-g' },
       },
-      data: { record: '{"fingerprint":"f","groups":{}}' },
+      data: { record: 'not json' },
     } as never);
     expect(await records.read('mci/g/x')).toBeUndefined();
     expect(await records.list()).toStrictEqual(new Map());
+    // Not ours to read, so not ours to warn about.
+    expect(logger.lines).toStrictEqual([]);
   });
 
   it('a missing namespace fails the write with an error that names it', async () => {
