@@ -14,6 +14,7 @@ import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { build, type Metafile } from 'esbuild';
 import { functionBuildOptions } from '../scripts/function-build.js';
+import { startSet, type StartSet } from './start-set.js';
 import type { Figure } from './report.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -29,10 +30,10 @@ const CLIENTS = {
   sqs: { pkg: '@aws-sdk/client-sqs', label: 'SQS' },
   tagging: { pkg: '@aws-sdk/client-resource-groups-tagging-api', label: 'Tagging API' },
 } as const;
-type Client = keyof typeof CLIENTS;
+export type Client = keyof typeof CLIENTS;
 
 /** How a function starts: the modules its start path imports dynamically, and the SDK clients they and its entry bring. */
-interface Start {
+export interface Start {
   label: string;
   lazy: string[];
   clients: Client[];
@@ -43,7 +44,7 @@ const SECRETS_MANAGER = 'node_modules/@middy/secrets-manager/index.js';
 const SSM = 'node_modules/@middy/ssm/index.js';
 
 /** The deployed configuration: the aws provider, the kubeconfig from Secrets Manager (serverless.yml). */
-const DEPLOYED: Record<string, Start> = {
+export const DEPLOYED: Record<string, Start> = {
   sqs: {
     label: 'aws provider, kubeconfig secret',
     lazy: [AWS_PROVIDER, SECRETS_MANAGER],
@@ -116,36 +117,6 @@ function bareEntry(clients: Client[]): string {
     ].join('\n'),
   );
   return file;
-}
-
-function outputOf(meta: Metafile, entryPoint: string): string {
-  const found = Object.entries(meta.outputs).find(([, o]) => o.entryPoint === entryPoint);
-  if (!found) throw new Error(`no chunk for ${entryPoint} in the bundle: is it still imported dynamically?`);
-  return found[0];
-}
-
-function staticClosure(meta: Metafile, file: string, into = new Set<string>()): Set<string> {
-  if (into.has(file)) return into;
-  into.add(file);
-  for (const i of meta.outputs[file]!.imports) {
-    if (i.kind === 'import-statement' && !i.external) staticClosure(meta, i.path, into);
-  }
-  return into;
-}
-
-interface StartSet {
-  /** The files imported in order (their static imports follow by themselves). */
-  roots: string[];
-  files: Set<string>;
-  bytes: number;
-}
-
-function startSet(built: Built, entry: string, lazy: string[]): StartSet {
-  const roots = [outputOf(built.meta, entry), ...lazy.map((l) => outputOf(built.meta, l))];
-  const files = new Set<string>();
-  for (const r of roots) staticClosure(built.meta, r, files);
-  const bytes = [...files].reduce((sum, f) => sum + built.meta.outputs[f]!.bytes, 0);
-  return { roots: roots.map((r) => resolve(ROOT, r)), files, bytes };
 }
 
 /** Bytes of our own code and of the libraries no bare bundle carries, in a start set. */
@@ -252,10 +223,10 @@ export async function benchBundles(): Promise<Figure[]> {
     const anchor = anchors.get(start.clients.join('-'))!;
     const built = functions.get(fn)!;
     const entry = join('functions', `${fn}.ts`);
-    const ours = startSet(built.readable, entry, start.lazy);
-    const oursPlain = startSet(built.plain, entry, start.lazy);
-    const bare = startSet(anchor.readable, anchor.entry, []);
-    const barePlain = startSet(anchor.plain, anchor.entry, []);
+    const ours = startSet(built.readable.meta, ROOT, entry, start.lazy);
+    const oursPlain = startSet(built.plain.meta, ROOT, entry, start.lazy);
+    const bare = startSet(anchor.readable.meta, ROOT, anchor.entry, []);
+    const barePlain = startSet(anchor.plain.meta, ROOT, anchor.entry, []);
     const [oursLoad, bareLoad, oursPlainLoad, barePlainLoad] = loadTimes([
       { roots: ours.roots, sourceMaps: true },
       { roots: bare.roots, sourceMaps: true },

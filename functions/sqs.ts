@@ -8,10 +8,16 @@ import { parseSqsBody } from '../lib/notification/parse.js';
 import { registerBuiltinProviders } from '../lib/providers/builtin.js';
 import { lambdaHandler, logger, runtimeFor } from '../lib/runtime/lambda.js';
 import { processBatch } from '../lib/runtime/process.js';
-import { delayRedelivery } from '../lib/runtime/sqs-retry.js';
+import { lazy } from '../lib/util/lazy.js';
 
 // Either built-in provider can serve this function: each is loaded only if MULTICLUSTER_PROVIDER names it.
 registerBuiltinProviders();
+
+/** Only a batch with failures delays their redelivery: a chunk of its own, with its SQS client. */
+const sqsRetry = lazy(
+  () => import('../lib/runtime/sqs-retry.js'),
+  'the redelivery delay (runtime/sqs-retry.ts)',
+);
 
 export const handler = lambdaHandler<SQSEvent, SQSBatchResponse>(async (event, context, { signal }) => {
   const runtime = await runtimeFor(context);
@@ -24,7 +30,11 @@ export const handler = lambdaHandler<SQSEvent, SQSBatchResponse>(async (event, c
   const failed = results.filter((r) => !r.ok);
   if (failed.length) {
     logger.warn('batch had failures', { failed: failed.map((f) => ({ messageId: f.id, error: f.error })) });
-    await delayRedelivery(records, failed, logger);
+    // Best effort, as the delay itself: without it a record comes back after the visibility timeout.
+    await sqsRetry().then(
+      ({ delayRedelivery }) => delayRedelivery(records, failed, logger),
+      (err: unknown) => logger.warn('redelivery not delayed', { error: err }),
+    );
   }
   return { batchItemFailures: failed.map((f) => ({ itemIdentifier: f.id })) };
 });

@@ -71,13 +71,6 @@ export function isControlledBy(obj: Readonly<KubeObject>, svc: Readonly<Service>
   );
 }
 
-/** The Service controlling `obj`, if any: which Service to reconcile when all we have is its export. */
-export function controllingService(obj: Readonly<KubeObject>): string | undefined {
-  return obj.metadata.ownerReferences?.find(
-    (r) => r.controller && r.apiVersion === 'v1' && r.kind === 'Service',
-  )?.name;
-}
-
 export function serviceExportFor(svc: Readonly<Service>): ServiceExport {
   return {
     apiVersion: SERVICE_EXPORT_API_VERSION,

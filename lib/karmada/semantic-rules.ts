@@ -5,6 +5,7 @@
  *
  * They run on objects the schema may already have rejected, so every rule reads defensively and
  * skips values of the wrong type: the schema reports those, and one cause gets one message.
+ * The MultiClusterService's are in semantic-rules-mcs.ts, read only with its validator.
  */
 import { isIP } from 'node:net';
 
@@ -16,30 +17,22 @@ export interface ValidationIssue {
 
 type Obj = Record<string, unknown>;
 
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const items = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-const isStr = (v: unknown): v is string => typeof v === 'string';
+export const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const items = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+export const isStr = (v: unknown): v is string => typeof v === 'string';
 
-const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
 export const PATH_TYPES = ['Exact', 'Prefix', 'ImplementationSpecific'] as const;
-export const EXPOSURE_TYPES = ['CrossCluster', 'LoadBalancer'] as const;
 
 /** A checker returns the reason a value is invalid, or undefined when it is fine. */
-type Check = (v: string) => string | undefined;
+export type Check = (v: string) => string | undefined;
 
-const maxLen = (v: string, n: number): string | undefined =>
+export const maxLen = (v: string, n: number): string | undefined =>
   v.length > n ? `must be no more than ${n} characters` : undefined;
 
-const dnsLabel: Check = (v) =>
-  maxLen(v, 63) ??
-  (DNS1123_LABEL.test(v)
-    ? undefined
-    : "must be a DNS-1123 label (lowercase alphanumerics and '-', starting and ending with an alphanumeric)");
-
-const dns1035Label: Check = (v) =>
+export const dns1035Label: Check = (v) =>
   maxLen(v, 63) ??
   (DNS1035_LABEL.test(v)
     ? undefined
@@ -77,16 +70,13 @@ const portName: Check = (v) =>
 const pathSegment: Check = (v) =>
   v === '.' || v === '..' ? `must not be '${v}'` : /[/%]/.test(v) ? "must not contain '/' or '%'" : undefined;
 
-/** Karmada's cluster names are DNS-1123 labels of at most 48 characters. */
-const clusterName: Check = (v) => maxLen(v, 48) ?? dnsLabel(v);
-
-const validPort = (v: unknown): boolean =>
+export const validPort = (v: unknown): boolean =>
   typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= 65535;
 
-const PORT_RANGE = 'must be between 1 and 65535, inclusive';
+export const PORT_RANGE = 'must be between 1 and 65535, inclusive';
 const MISSING = 'required field is missing';
 
-class Collector {
+export class Collector {
   readonly issues: ValidationIssue[] = [];
   add(field: string, message: string | undefined): void {
     if (message !== undefined) this.issues.push({ field, message });
@@ -98,7 +88,7 @@ class Collector {
   }
 }
 
-function metadataName(c: Collector, obj: Obj, check: Check): void {
+export function metadataName(c: Collector, obj: Obj, check: Check): void {
   const name = isObj(obj.metadata) ? obj.metadata.name : undefined;
   if (name === undefined || name === '') c.add('metadata.name', MISSING);
   else if (!isStr(name)) c.add('metadata.name', 'must be a string');
@@ -191,45 +181,5 @@ export function multiClusterIngressRules(obj: unknown): ValidationIssue[] {
     items(tls.hosts).forEach((h, j) => c.str(`spec.tls[${i}].hosts[${j}]`, h, hostName));
     c.str(`spec.tls[${i}].secretName`, tls.secretName, dnsSubdomain);
   });
-  return c.issues;
-}
-
-// ---- MultiClusterService (Karmada's multiclusterservice validating webhook) ----
-
-/** Webhook rules for a MultiClusterService; the schema is checked separately. */
-export function multiClusterServiceRules(obj: unknown): ValidationIssue[] {
-  const c = new Collector();
-  if (!isObj(obj)) return c.issues;
-  metadataName(c, obj, dns1035Label);
-  const spec = obj.spec;
-  if (!isObj(spec)) return c.issues;
-
-  const types = items(spec.types).filter(isStr);
-  items(spec.types).forEach((t, i) => {
-    if (isStr(t) && !(EXPOSURE_TYPES as readonly string[]).includes(t)) {
-      c.add(`spec.types[${i}]`, `must be one of ${EXPOSURE_TYPES.join(', ')}`);
-    }
-  });
-  if (new Set(types).size > 1) c.add('spec.types', 'must not contain more than one distinct type');
-
-  const seen = new Set<string>();
-  items(spec.ports).forEach((p, i) => {
-    if (!isObj(p)) return;
-    const at = `spec.ports[${i}]`;
-    if (isStr(p.name) && p.name !== '') {
-      c.add(
-        `${at}.name`,
-        dnsLabel(p.name) ?? (seen.has(p.name) ? `duplicate port name "${p.name}"` : undefined),
-      );
-      seen.add(p.name);
-    }
-    if (typeof p.port === 'number') c.add(`${at}.port`, validPort(p.port) ? undefined : PORT_RANGE);
-  });
-
-  for (const key of ['providerClusters', 'consumerClusters'] as const) {
-    items(spec[key]).forEach((sel, i) => {
-      if (isObj(sel)) c.str(`spec.${key}[${i}].name`, sel.name, clusterName, true);
-    });
-  }
   return c.issues;
 }

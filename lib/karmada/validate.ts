@@ -1,22 +1,19 @@
 /**
- * Validation of incoming MultiClusterIngress / MultiClusterService objects: the CRD schema
- * (precompiled by scripts/gen-validators.ts, so no schema compiler ships in the bundle) plus the
- * rules of Karmada's validating webhook (semantic-rules.ts). A malformed object yields one issue
- * per problem, each naming the field, so the reconciler can report it on the object.
+ * Validation of incoming MultiClusterIngress objects, and what the MultiClusterService's
+ * (validate-mcs.ts, a module of its own so that only a container reconciling an MCS reads its
+ * validator) shares with it: the CRD schema (precompiled by scripts/gen-validators.ts, so no
+ * schema compiler ships in the bundle) plus the rules of Karmada's validating webhook
+ * (semantic-rules.ts). A malformed object yields one issue per problem, each naming the field, so
+ * the reconciler can report it on the object.
  */
 import { InvalidObjectError } from '../errors.js';
 import {
   validateMultiClusterIngressSchema,
-  validateMultiClusterServiceSchema,
   type SchemaError,
   type SchemaValidator,
-} from '../generated/crd-validators.js';
-import {
-  multiClusterIngressRules,
-  multiClusterServiceRules,
-  type ValidationIssue,
-} from './semantic-rules.js';
-import type { MultiClusterIngress, MultiClusterService } from './types.js';
+} from '../generated/mci-validator.js';
+import { multiClusterIngressRules, type ValidationIssue } from './semantic-rules.js';
+import type { MultiClusterIngress } from './types.js';
 
 export type { ValidationIssue } from './semantic-rules.js';
 
@@ -87,7 +84,8 @@ function toIssue(err: SchemaError, data: unknown): ValidationIssue {
   }
 }
 
-function validate(
+/** The schema's issues, then the rules' on fields the schema did not fault. */
+export function validate(
   schema: SchemaValidator,
   rules: (obj: unknown) => ValidationIssue[],
   obj: unknown,
@@ -105,11 +103,6 @@ export function validateMultiClusterIngress(obj: unknown): ValidationIssue[] {
   return validate(validateMultiClusterIngressSchema, multiClusterIngressRules, obj);
 }
 
-/** Every way `obj` is not a valid MultiClusterService; empty when it is valid. */
-export function validateMultiClusterService(obj: unknown): ValidationIssue[] {
-  return validate(validateMultiClusterServiceSchema, multiClusterServiceRules, obj);
-}
-
 /** `field: message; field: message` for an error or an Event, capped at MAX_LISTED issues. */
 export function formatIssues(issues: readonly ValidationIssue[]): string {
   const listed = issues.slice(0, MAX_LISTED).map((i) => `${i.field}: ${i.message}`);
@@ -117,7 +110,8 @@ export function formatIssues(issues: readonly ValidationIssue[]): string {
   return listed.join('; ');
 }
 
-function throwIfInvalid(kind: string, issues: ValidationIssue[]): void {
+/** Throws InvalidObjectError (field = the first issue's field) when there is an issue. */
+export function throwIfInvalid(kind: string, issues: ValidationIssue[]): void {
   const first = issues[0];
   if (first === undefined) return;
   throw new InvalidObjectError(`invalid ${kind}: ${formatIssues(issues)}`, {
@@ -129,9 +123,4 @@ function throwIfInvalid(kind: string, issues: ValidationIssue[]): void {
 /** Throws InvalidObjectError (field = the first issue's field) unless `obj` is valid. */
 export function assertValidMultiClusterIngress(obj: unknown): asserts obj is MultiClusterIngress {
   throwIfInvalid('MultiClusterIngress', validateMultiClusterIngress(obj));
-}
-
-/** Throws InvalidObjectError (field = the first issue's field) unless `obj` is valid. */
-export function assertValidMultiClusterService(obj: unknown): asserts obj is MultiClusterService {
-  throwIfInvalid('MultiClusterService', validateMultiClusterService(obj));
 }

@@ -14,7 +14,7 @@ import type { KubeClient } from '../kube/client.js';
 import { ListedSnapshot } from '../kube/snapshot.js';
 import type { MultiClusterProvider, ProviderContext } from '../provider/contract.js';
 import { ingressClassMatches } from '../reconcile/ingress-class.js';
-import { wantsLoadBalancer } from '../reconcile/mcs.js';
+import { wantsLoadBalancer } from '../reconcile/filters.js';
 import { Resources } from '../kube/resources.js';
 import type { KubeObject, ResourceType } from '../kube/types.js';
 import type { Logger } from '../log/logger.js';

@@ -3,7 +3,7 @@
  * (lib/generated/*-config-validator.js) as `field.path: what is wrong`, the field named by its
  * path in the file (`vpc.cidrs.0`, `(root)` for the file itself).
  */
-import type { SchemaError, SchemaValidator } from '../generated/crd-validators.js';
+import type { SchemaError, SchemaValidator } from '../generated/mci-validator.js';
 
 /** Messages for patterns and unions, by field path with array indices as `*`. */
 export type FieldMessages = Readonly<Record<string, string>>;

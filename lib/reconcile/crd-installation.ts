@@ -7,8 +7,8 @@
  * level-triggered instead: one key, and the policy's list is made to match the full Cluster list
  * (clusters being deleted left out), whichever cluster changed.
  *
- * Triggers: Cluster create / delete / resync / deletion started (upstream's filter: other updates
- * do not change the set); the policy's deletion (→ recreated with every cluster).
+ * Triggers are in crd-installation-triggers.ts; this module is loaded with the other
+ * controllers (lazy-controllers.ts), outside the function bundles' start set.
  */
 import { SERVICE_EXPORT_CPP_NAME, SERVICE_EXPORT_CRD_NAME } from '../karmada/constants.js';
 import {
@@ -22,21 +22,11 @@ import type { Cluster } from '../karmada/types.js';
 import { retryOnConflict } from '../kube/conflict.js';
 import { Resources } from '../kube/resources.js';
 import { isBeingDeleted } from '../kube/types.js';
-import type { NormalizedNotification } from '../notification/types.js';
 import { semanticEqual } from '../util/equal.js';
-import { changedBy, isKind } from './filters.js';
-import type { ReconcileRequest } from './requests.js';
+import { CRD_INSTALLATION_CONTROLLER } from './crd-installation-triggers.js';
 import type { ReconcileDeps, ReconcileResult } from './types.js';
 
-export const CRD_INSTALLATION_CONTROLLER = 'crd-installation';
 const CPP = Resources.ClusterPropagationPolicy;
-
-/** The one key: every trigger reconciles the whole policy. */
-export const CRD_INSTALLATION_REQUEST: ReconcileRequest = {
-  controller: CRD_INSTALLATION_CONTROLLER,
-  namespace: '',
-  name: SERVICE_EXPORT_CPP_NAME,
-};
 
 /** Sorted names of the clusters the CRD should be on: all but those being deleted. */
 export function memberClusters(clusters: ReadonlyArray<Cluster>): string[] {
@@ -85,15 +75,4 @@ export async function reconcileCrdInstallation(deps: ReconcileDeps): Promise<Rec
     );
     return result('updated', `clusters: ${next.join(', ') || 'none'}`);
   });
-}
-
-export function crdInstallationRequests(n: NormalizedNotification): ReconcileRequest[] {
-  if (isKind(n, Resources.Cluster)) {
-    const deletionChanged = changedBy(n, (o) => o.metadata.deletionTimestamp != null);
-    return deletionChanged ? [CRD_INSTALLATION_REQUEST] : [];
-  }
-  if (isKind(n, CPP) && n.ref.name === SERVICE_EXPORT_CPP_NAME) {
-    return n.change === 'deleted' || n.change === 'resync' ? [CRD_INSTALLATION_REQUEST] : [];
-  }
-  return [];
 }

@@ -15,12 +15,12 @@ import { DERIVED_SERVICE_PREFIX, SERVICE_NAME_LABEL } from '../karmada/constants
 import { backendLabel, tlsLabel } from '../karmada/index-labels.js';
 import type { Cluster, MultiClusterIngress } from '../karmada/types.js';
 import type { NormalizedNotification } from '../notification/types.js';
-import { crdInstallationRequests } from './crd-installation.js';
+import { crdInstallationRequests } from './crd-installation-triggers.js';
 import { changed, isKind, versions } from './filters.js';
 import { dedupe, type ReconcileRequest } from './requests.js';
 import { listInScope } from './scope.js';
 import { serviceExportRequests } from './service-export-triggers.js';
-import { serviceLocationRequests } from './service-locations.js';
+import { serviceLocationRequests } from './service-locations-triggers.js';
 import { hasTrafficControl } from './traffic-block.js';
 import type { ReconcileDeps } from './types.js';
 

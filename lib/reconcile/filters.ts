@@ -3,6 +3,8 @@
  * before the change; when it carries both, a filter can tell whether the change matters. When it
  * does not, the change matters: every reconcile is idempotent, so an extra one only costs calls.
  */
+import { LOAD_BALANCER_TYPE } from '../karmada/constants.js';
+import type { MultiClusterService } from '../karmada/types.js';
 import type { KubeClient } from '../kube/client.js';
 import type { KubeObject, ResourceType } from '../kube/types.js';
 import type { NormalizedNotification } from '../notification/types.js';
@@ -50,4 +52,9 @@ export async function subject<T extends KubeObject>(
     if (read) return read;
   }
   return n.oldObject as T | undefined;
+}
+
+/** Upstream's MultiClusterService predicate: only those whose `spec.types` has LoadBalancer get one. */
+export function wantsLoadBalancer(mcs: Readonly<MultiClusterService>): boolean {
+  return Array.isArray(mcs.spec?.types) && mcs.spec.types.includes(LOAD_BALANCER_TYPE);
 }

@@ -22,8 +22,28 @@ import {
   statusNeedsWrite,
   withOurMetadata,
 } from './lifecycle-decisions.js';
-import { withNextStep } from './next-steps.js';
+import type { Logger } from '../log/logger.js';
+import { lazy } from '../util/lazy.js';
 import type { ReconcileDeps, ReconcileResult } from './types.js';
+
+/** Worded only on the warning path: a chunk of its own in the function bundles, read at the first warning. */
+const nextSteps = lazy(
+  () => import('./next-steps.js'),
+  'the next steps of warnings (reconcile/next-steps.ts)',
+);
+
+/**
+ * `message` followed by what to do next (next-steps.ts). The warning goes out even when the next
+ * steps cannot be loaded: without its next step, and the log says why.
+ */
+async function withNextStep(log: Logger, reason: string, message: string, cause?: unknown): Promise<string> {
+  try {
+    return (await nextSteps()).withNextStep(reason, message, cause);
+  } catch (err) {
+    log.error('warning sent without its next step', { reason, error: errorMessage(err) });
+    return message;
+  }
+}
 
 export interface LifecycleSpec<T extends KubeObject, S> {
   controller: string;
@@ -91,8 +111,8 @@ export async function reconcileLifecycle<T extends KubeObject, S>(
   if (!obj) return result('gone');
   // A provider announces disruptive changes (a load balancer replaced) before making them.
   const announced = obj;
-  ctx.announce = (reason, message) =>
-    deps.events.record(announced, 'Warning', reason, withNextStep(reason, message));
+  ctx.announce = async (reason, message) =>
+    deps.events.record(announced, 'Warning', reason, await withNextStep(log, reason, message));
 
   const deleting = isBeingDeleted(obj);
   const decision = deleting ? { wants: false, detail: 'being deleted' } : await spec.wants(obj);
@@ -115,7 +135,12 @@ export async function reconcileLifecycle<T extends KubeObject, S>(
         obj,
         'Warning',
         'DeleteLoadBalancerFailed',
-        withNextStep('DeleteLoadBalancerFailed', `Failed to delete load balancer: ${errorMessage(err)}`, err),
+        await withNextStep(
+          log,
+          'DeleteLoadBalancerFailed',
+          `Failed to delete load balancer: ${errorMessage(err)}`,
+          err,
+        ),
       );
       throw err;
     }
@@ -132,7 +157,7 @@ export async function reconcileLifecycle<T extends KubeObject, S>(
 
   // An object that cannot be served is told so (Event + condition) and not retried until it changes.
   const refuse = async (target: T, invalid: InvalidObjectError, why: string): Promise<ReconcileResult> => {
-    const message = withNextStep(invalid.reason, invalid.message);
+    const message = await withNextStep(log, invalid.reason, invalid.message);
     await deps.events.record(target, 'Warning', invalid.reason, message);
     await reportCondition(deps, spec, target, { status: 'False', reason: invalid.reason, message });
     log.warn(why, { field: invalid.field, error: invalid.message });
@@ -168,7 +193,8 @@ export async function reconcileLifecycle<T extends KubeObject, S>(
   } catch (err) {
     const invalid = findCause(err, InvalidObjectError);
     if (invalid) return refuse(obj, invalid, 'provider rejected the object');
-    const message = withNextStep(
+    const message = await withNextStep(
+      log,
       'SyncLoadBalancerFailed',
       `Failed to ensure load balancer: ${errorMessage(err)}`,
       err,

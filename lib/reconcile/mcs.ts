@@ -3,10 +3,13 @@
  * MultiClusterServices whose `spec.types` contains `LoadBalancer` get a load balancer; when the
  * type is removed the load balancer is deleted and the finalizer dropped. `status.conditions`
  * belong to Karmada and are kept as they are.
+ *
+ * Loaded with its validator at the first request of a controller other than the MCI's
+ * (lazy-controllers.ts): a deployment that only has MultiClusterIngresses reads it at most there.
  */
-import { LOAD_BALANCER_TYPE, MCS_FINALIZER } from '../karmada/constants.js';
+import { MCS_FINALIZER } from '../karmada/constants.js';
 import type { LoadBalancerStatus, MultiClusterService } from '../karmada/types.js';
-import { assertValidMultiClusterService } from '../karmada/validate.js';
+import { assertValidMultiClusterService } from '../karmada/validate-mcs.js';
 import { Resources } from '../kube/resources.js';
 import { statusConditions } from './conditions.js';
 import {
@@ -15,14 +18,11 @@ import {
   withStatusLoadBalancer,
   type LifecycleSpec,
 } from './lifecycle.js';
+import { wantsLoadBalancer } from './filters.js';
 import { describeIngress } from './mci.js';
 import type { ReconcileDeps, ReconcileResult } from './types.js';
 
 export const MCS_CONTROLLER = 'multiclusterservice';
-
-export function wantsLoadBalancer(mcs: Readonly<MultiClusterService>): boolean {
-  return Array.isArray(mcs.spec?.types) && mcs.spec.types.includes(LOAD_BALANCER_TYPE);
-}
 
 export async function reconcileMultiClusterService(
   deps: ReconcileDeps,

@@ -11,8 +11,7 @@ import type { MultiClusterIngress, MultiClusterService } from '../karmada/types.
 import { hasFinalizer } from '../kube/finalizers.js';
 import type { KubeObject } from '../kube/types.js';
 import { dependentRequests } from './dependents.js';
-import { changed, changedBy } from './filters.js';
-import { wantsLoadBalancer } from './mcs.js';
+import { changed, changedBy, wantsLoadBalancer } from './filters.js';
 import { dedupe, type ReconcileRequest } from './requests.js';
 import type { ReconcileDeps } from './types.js';
 

@@ -4,13 +4,20 @@
 import { isConflict } from '../kube/client.js';
 import { acquireLock } from './lock.js';
 import { reconcileMultiClusterIngress, type MciOptions } from './mci.js';
-import { reconcileCrdInstallation } from './crd-installation.js';
-import { reconcileMultiClusterService } from './mcs.js';
 import { requestKey, type ControllerName, type ReconcileRequest } from './requests.js';
-import { reconcileServiceExport } from './service-export.js';
-import { reconcileServiceLocations } from './service-locations.js';
 import { prepareTrafficBlock } from './traffic-block.js';
 import type { ReconcileDeps, ReconcileResult } from './types.js';
+import { lazy } from '../util/lazy.js';
+
+/**
+ * The controllers other than the MCI's (lazy-controllers.ts), loaded at the first request for any
+ * of them. A chunk that cannot be loaded fails the request with a ModuleLoadError naming it (log
+ * line, retry).
+ */
+const otherControllers = lazy(
+  () => import('./lazy-controllers.js'),
+  'the controllers other than the MultiClusterIngress one (reconcile/lazy-controllers.ts)',
+);
 
 export interface RunOptions {
   /** Namespace of the per-object lock Leases; no locking when undefined. */
@@ -31,10 +38,13 @@ type Reconciler = (deps: ReconcileDeps, r: ReconcileRequest, o: RunOptions) => P
 const CONTROLLERS: Record<ControllerName, Reconciler> = {
   multiclusteringress: (deps, r, o) =>
     reconcileMultiClusterIngress(deps, r.namespace, r.name, { prepare: prepareTrafficBlock, ...o.mci }),
-  multiclusterservice: (deps, r) => reconcileMultiClusterService(deps, r.namespace, r.name),
-  'mci-service-locations': (deps, r) => reconcileServiceLocations(deps, r.namespace, r.name),
-  'serviceexport-propagation': (deps, r) => reconcileServiceExport(deps, r.namespace, r.name),
-  'crd-installation': (deps) => reconcileCrdInstallation(deps),
+  multiclusterservice: async (deps, r) =>
+    (await otherControllers()).reconcileMultiClusterService(deps, r.namespace, r.name),
+  'mci-service-locations': async (deps, r) =>
+    (await otherControllers()).reconcileServiceLocations(deps, r.namespace, r.name),
+  'serviceexport-propagation': async (deps, r) =>
+    (await otherControllers()).reconcileServiceExport(deps, r.namespace, r.name),
+  'crd-installation': async (deps) => (await otherControllers()).reconcileCrdInstallation(deps),
 };
 
 export async function runRequest(

@@ -14,7 +14,6 @@
  * references now and, for a MultiClusterIngress, those that have an export we made are reconciled.
  */
 import { bindingClusters, serviceOfBinding } from '../karmada/bindings.js';
-import { controllingService } from '../karmada/policies.js';
 import { serviceRefs } from '../karmada/refs.js';
 import type { MultiClusterIngress, MultiClusterService, ResourceBinding } from '../karmada/types.js';
 import { Resources } from '../kube/resources.js';
@@ -23,8 +22,16 @@ import type { NormalizedNotification } from '../notification/types.js';
 import { changed, changedBy, isKind, subject, versions } from './filters.js';
 import type { ReconcileRequest } from './requests.js';
 import { listInScope } from './scope.js';
-import { SERVICE_EXPORT_CONTROLLER } from './service-export.js';
 import type { ReconcileDeps } from './types.js';
+
+export const SERVICE_EXPORT_CONTROLLER = 'serviceexport-propagation';
+
+/** The Service controlling `obj`, if any: which Service to reconcile when all we have is its export. */
+export function controllingService(obj: Readonly<KubeObject>): string | undefined {
+  return obj.metadata.ownerReferences?.find(
+    (r) => r.controller && r.apiVersion === 'v1' && r.kind === 'Service',
+  )?.name;
+}
 
 const request = (namespace: string, name: string): ReconcileRequest => ({
   controller: SERVICE_EXPORT_CONTROLLER,

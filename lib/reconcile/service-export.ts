@@ -9,7 +9,8 @@
  * class); objects being deleted no longer count; the binding must be for a v1 Service (bug 7); a
  * policy without clusterAffinity gets one (upstream panics); only exports and policies this
  * Service controls are deleted (upstream deletes same-named ones a user made).
- * Triggers are in service-export-triggers.ts.
+ * Triggers are in service-export-triggers.ts; this module is loaded with the other controllers
+ * (lazy-controllers.ts), outside the function bundles' start set.
  */
 import { bindingClusters, findServiceBinding } from '../karmada/bindings.js';
 import {
@@ -29,10 +30,10 @@ import { retryOnConflict } from '../kube/conflict.js';
 import { Resources } from '../kube/resources.js';
 import { isBeingDeleted } from '../kube/types.js';
 import { ingressClassMatches } from './ingress-class.js';
-import { wantsLoadBalancer } from './mcs.js';
+import { wantsLoadBalancer } from './filters.js';
+import { SERVICE_EXPORT_CONTROLLER } from './service-export-triggers.js';
 import type { ReconcileDeps, ReconcileResult } from './types.js';
 
-export const SERVICE_EXPORT_CONTROLLER = 'serviceexport-propagation';
 const PP = Resources.PropagationPolicy;
 const SE = Resources.ServiceExport;
 

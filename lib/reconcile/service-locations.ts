@@ -5,23 +5,20 @@
  * ResourceBinding change finds the MultiClusterIngresses of any class with one label-selected LIST;
  * the labels are written before the bindings are read, so a binding change after the read finds it.
  *
- * Triggers: MCI create / resync / change of spec.defaultBackend or spec.rules; ResourceBinding of a
- * v1 Service create / delete / change of spec.clusters or spec.requiredBy → MCIs routing to it.
+ * Triggers are in service-locations-triggers.ts; this module is loaded with the other
+ * controllers (lazy-controllers.ts), outside the function bundles' start set.
  */
 import { bindingClusters, bindingName, isServiceBinding, SERVICE_KIND } from '../karmada/bindings.js';
-import { backendLabel, indexedLabels, withIndexLabels } from '../karmada/index-labels.js';
+import { indexedLabels, withIndexLabels } from '../karmada/index-labels.js';
 import { serviceRefs } from '../karmada/refs.js';
 import type { MultiClusterIngress, ResourceBinding, ServiceLocation } from '../karmada/types.js';
 import { retryOnConflict } from '../kube/conflict.js';
 import { Resources } from '../kube/resources.js';
 import { isBeingDeleted } from '../kube/types.js';
-import type { NormalizedNotification } from '../notification/types.js';
 import { semanticEqual } from '../util/equal.js';
-import { changedBy, isKind, subject } from './filters.js';
-import type { ReconcileRequest } from './requests.js';
+import { SERVICE_LOCATIONS_CONTROLLER } from './service-locations-triggers.js';
 import type { ReconcileDeps, ReconcileResult } from './types.js';
 
-export const SERVICE_LOCATIONS_CONTROLLER = 'mci-service-locations';
 const MCI = Resources.MultiClusterIngress;
 
 /** The location of one Service; `clusters` omitted when empty, so nothing reads back differently. */
@@ -96,50 +93,4 @@ function withLocations(
 ): MultiClusterIngress['status'] {
   const { serviceLocations: _old, ...rest } = status ?? {};
   return locations.length ? { ...rest, serviceLocations: locations } : rest;
-}
-
-const request = (namespace: string, name: string): ReconcileRequest => ({
-  controller: SERVICE_LOCATIONS_CONTROLLER,
-  namespace,
-  name,
-});
-
-const backends = (o: MultiClusterIngress) => ({
-  defaultBackend: o.spec?.defaultBackend,
-  rules: o.spec?.rules,
-});
-
-/** Upstream compares these in full (replicas included), not only the cluster names. */
-const placement = (rb: ResourceBinding) => ({ clusters: rb.spec?.clusters, requiredBy: rb.spec?.requiredBy });
-
-/** Which MultiClusterIngresses' service locations a notification may change. */
-export async function serviceLocationRequests(
-  deps: ReconcileDeps,
-  n: NormalizedNotification,
-): Promise<ReconcileRequest[]> {
-  const ns = n.ref.namespace ?? '';
-  if (isKind(n, MCI)) {
-    if (n.change === 'deleted') return [];
-    return changedBy(n, (o) => backends(o as MultiClusterIngress)) ? [request(ns, n.ref.name)] : [];
-  }
-  if (!isKind(n, Resources.ResourceBinding)) return [];
-  const rb = await subject<ResourceBinding>(deps.kube, Resources.ResourceBinding, n);
-  const service = rb ? serviceBindingTarget(rb) : serviceFromBindingName(n.ref.name);
-  if (!service) return [];
-  if (!changedBy(n, (o) => placement(o as ResourceBinding))) return [];
-  const list = await deps.kube.list<MultiClusterIngress>(MCI, {
-    namespace: ns,
-    labelSelector: backendLabel(service),
-  });
-  return list.items.map((m) => request(ns, m.metadata.name ?? ''));
-}
-
-function serviceBindingTarget(rb: ResourceBinding): string | undefined {
-  return isServiceBinding(rb) ? rb.spec?.resource?.name : undefined;
-}
-
-/** A deleted binding we know only by name: a Service's binding is `<service>-service`. */
-export function serviceFromBindingName(name: string): string | undefined {
-  const suffix = `-${SERVICE_KIND.toLowerCase()}`;
-  return name.endsWith(suffix) && name.length > suffix.length ? name.slice(0, -suffix.length) : undefined;
 }

@@ -23,6 +23,7 @@ import {
   type AwsProviderConfig,
 } from '../../lib/providers/aws/index.js';
 import { readIngressInputs, readServiceInputs } from '../../lib/providers/aws/inputs.js';
+import type { ElbQuotas } from '../../lib/providers/aws/model/limits.js';
 import { MemoryKube } from '../support/memory-kube.js';
 import { callCounts, expectedSummary, summarize } from './aws-alb-support.js';
 
@@ -56,7 +57,11 @@ export interface AwsEnv {
   measured(fn: () => Promise<unknown>): Promise<Record<string, number>>;
   /** Successful mutating calls since the last reset, in order. */
   mutatingCalls(): string[];
-  expectedForMci(mci: MultiClusterIngress): Promise<ReturnType<typeof expectedSummary>>;
+  /** `accountQuotas`: the account's, when the stack is over AWS's defaults. */
+  expectedForMci(
+    mci: MultiClusterIngress,
+    accountQuotas?: ElbQuotas,
+  ): Promise<ReturnType<typeof expectedSummary>>;
   expectedForMcs(mcs: MultiClusterService): Promise<ReturnType<typeof expectedSummary>>;
   state(): ReturnType<typeof summarize>;
   close(): Promise<void>;
@@ -105,8 +110,14 @@ export async function startAwsEnv(
         .history()
         .filter((r) => r.outcome === 'ok' && mutating.has(r.action))
         .map((r) => r.action),
-    expectedForMci: async (mci) =>
-      expectedSummary(buildIngressStack({ mci, ...(await readIngressInputs(kube, mci)), config })),
+    expectedForMci: async (mci, accountQuotas) =>
+      expectedSummary(
+        buildIngressStack({
+          mci,
+          ...(await readIngressInputs(kube, mci)),
+          config: accountQuotas ? { ...config, accountQuotas } : config,
+        }),
+      ),
     expectedForMcs: async (mcs) =>
       expectedSummary(buildServiceStack({ mcs, ...(await readServiceInputs(kube, mcs)), config })),
     state: () => summarize(sim.snapshot()),

@@ -10,8 +10,8 @@ import type { KubeObject } from '../../lib/kube/types.js';
 import {
   CRD_INSTALLATION_REQUEST,
   crdInstallationRequests,
-  reconcileCrdInstallation,
-} from '../../lib/reconcile/crd-installation.js';
+} from '../../lib/reconcile/crd-installation-triggers.js';
+import { reconcileCrdInstallation } from '../../lib/reconcile/crd-installation.js';
 import { edit, notify, notifyChange, outcomes, ran, startHarness, type Harness } from '../support/harness.js';
 
 const CPP = Resources.ClusterPropagationPolicy;

@@ -10,7 +10,8 @@ import type { MultiClusterIngress, ResourceBinding } from '../../lib/karmada/typ
 import type { KubeClient } from '../../lib/kube/client.js';
 import type { KubeObject } from '../../lib/kube/types.js';
 import type { NormalizedNotification } from '../../lib/notification/types.js';
-import { reconcileServiceLocations, serviceLocationRequests } from '../../lib/reconcile/service-locations.js';
+import { reconcileServiceLocations } from '../../lib/reconcile/service-locations.js';
+import { serviceLocationRequests } from '../../lib/reconcile/service-locations-triggers.js';
 import type { ReconcileDeps } from '../../lib/reconcile/types.js';
 import { notify, notifyChange, startHarness, type Harness } from '../support/harness.js';
 import { baseObjects, ingressTo, MCI } from '../support/objects.js';

@@ -4,9 +4,10 @@ import { InvalidObjectError } from '../../lib/errors.js';
 import type { MultiClusterIngress, ServicePort } from '../../lib/karmada/types.js';
 import { buildIngressStack } from '../../lib/providers/aws/model/ingress.js';
 import { buildServiceStack } from '../../lib/providers/aws/model/service.js';
-import { checkLimits } from '../../lib/providers/aws/model/limits.js';
+import { quotasFromLimits } from '../../lib/providers/aws/account-quotas.js';
+import { ACCOUNT_LIMIT_NAMES, checkLimits, DEFAULT_QUOTAS } from '../../lib/providers/aws/model/limits.js';
 import { ResourceTypes, type Stack } from '../../lib/providers/aws/model/types.js';
-import { config, minimalIngress, path, service } from '../fixtures/aws/objects.js';
+import { collectedSlice, config, minimalIngress, path, service } from '../fixtures/aws/objects.js';
 
 const manyPorts = (n: number): ServicePort[] =>
   Array.from({ length: n }, (_, i) => ({
@@ -128,5 +129,81 @@ describe('Function: checkLimits (via the models)', () => {
       buildIngressStack({ mci, services: [service('serve')], endpointSlices: [], config }),
     );
     expect(err).toMatchObject({ field: key, reason: 'LimitExceeded' });
+  });
+
+  it('more targets in one group than the 1,000 per target group, and more across the ALB than 1,000', () => {
+    const addresses = (n: number, base: number) =>
+      Array.from({ length: n }, (_, i) => `10.${base}.${Math.floor(i / 250)}.${(i % 250) + 1}`);
+    const build = (slices: ReturnType<typeof collectedSlice>[], paths = [path('/', 'Prefix', 'serve', 80)]) =>
+      buildIngressStack({
+        mci: minimalIngress({ spec: { rules: [{ http: { paths } }] } }),
+        services: [
+          service('serve', [...manyPorts(2), { name: 'http', port: 80, targetPort: 8080, protocol: 'TCP' }]),
+        ],
+        endpointSlices: slices,
+        config,
+      });
+    const one = thrown(() => build([collectedSlice('member1', 'serve', { addresses: addresses(1001, 0) })]));
+    expect(one.message).toMatch(/has 1001 targets; ELBv2 allows 1000 per target group/);
+    expect(one).toMatchObject({
+      field: 'spec.rules',
+      reason: 'LimitExceeded',
+      quota: 'targetsPerTargetGroup',
+    });
+    expect(() =>
+      build([collectedSlice('member1', 'serve', { addresses: addresses(1000, 0) })]),
+    ).not.toThrow();
+
+    // Two groups of 600 (two ports of the same Service): 1,200 registrations on one ALB.
+    const twoPorts = [path('/a', 'Prefix', 'serve', 1000), path('/b', 'Prefix', 'serve', 1001)];
+    const wide = collectedSlice('member1', 'serve', {
+      addresses: addresses(600, 1),
+      ports: [
+        { name: 'p0', port: 2000 },
+        { name: 'p1', port: 2001 },
+      ],
+    });
+    const all = thrown(() => build([wide], twoPorts));
+    expect(all.message).toMatch(
+      /1200 targets across the load balancer's target groups exceed the quota of 1000/,
+    );
+    expect(all).toMatchObject({ quota: 'targetsPerApplicationLoadBalancer' });
+  });
+
+  it("checked against the account's quotas when given, and the message says whose", () => {
+    const paths = Array.from({ length: 101 }, (_, i) => path(`/p${i}`, 'Exact', 'serve', 80));
+    const mci = minimalIngress({ spec: { rules: [{ http: { paths } }] } });
+    const input = { mci, services: [service('serve')], endpointSlices: [] };
+    const raised = { ...DEFAULT_QUOTAS, rulesPerLoadBalancer: 200 };
+    expect(() => buildIngressStack({ ...input, config: { ...config, accountQuotas: raised } })).not.toThrow();
+    const lower = { ...DEFAULT_QUOTAS, rulesPerLoadBalancer: 100 };
+    expect(
+      thrown(() => buildIngressStack({ ...input, config: { ...config, accountQuotas: lower } })).message,
+    ).toBe("spec.rules: 101 listener rules exceed the account's quota of 100 rules per load balancer");
+    expect(thrown(() => buildIngressStack({ ...input, config })).message).toBe(
+      'spec.rules: 101 listener rules exceed the quota of 100 rules per load balancer',
+    );
+  });
+});
+
+describe('the account quotas (DescribeAccountLimits)', () => {
+  it('reads the quotas it reports, keeps the defaults for what is missing or not a positive integer', () => {
+    expect(
+      quotasFromLimits([
+        { Name: 'rules-per-application-load-balancer', Max: '250' },
+        { Name: 'targets-per-network-load-balancer', Max: '5000' },
+        { Name: 'listeners-per-application-load-balancer', Max: 'lots' },
+        { Name: 'target-groups-per-application-load-balancer', Max: '0' },
+        { Name: 'condition-values-per-alb-rule', Max: '5.5' },
+        { Name: 'gateway-load-balancers', Max: '7' },
+      ]),
+    ).toStrictEqual({ ...DEFAULT_QUOTAS, rulesPerLoadBalancer: 250, targetsPerNetworkLoadBalancer: 5000 });
+    expect(quotasFromLimits([])).toStrictEqual(DEFAULT_QUOTAS);
+    // Every quota the account reports has its DescribeAccountLimits name; the per-group one has none.
+    expect(Object.keys(ACCOUNT_LIMIT_NAMES).sort()).toStrictEqual(
+      Object.keys(DEFAULT_QUOTAS)
+        .filter((k) => k !== 'targetsPerTargetGroup')
+        .sort(),
+    );
   });
 });

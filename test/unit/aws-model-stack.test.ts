@@ -990,7 +990,7 @@ describe('rules', () => {
 describe('quotas (checkLimits on hand-built stacks)', () => {
   const stackOf = (resources: StackResource[]): Stack => ({ id: 's', ownerId: 'o', resources });
   const tg = (id: string, name = `tg-${id}`): TargetGroupResource =>
-    ({ id, type: ResourceTypes.TargetGroup, spec: { name } }) as TargetGroupResource;
+    ({ id, type: ResourceTypes.TargetGroup, spec: { name, targets: [] } }) as unknown as TargetGroupResource;
   const listener = (id: string): ListenerResource =>
     ({ id, type: ResourceTypes.Listener, spec: {} }) as ListenerResource;
   const rule = (id: string, values: number): ListenerRuleResource =>

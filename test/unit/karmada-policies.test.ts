@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  controllingService,
   crdPolicyFor,
   isControlledBy,
   policyClusterNames,
@@ -9,6 +8,7 @@ import {
   withClusterNames,
   type PropagationPolicy,
 } from '../../lib/karmada/policies.js';
+import { controllingService } from '../../lib/reconcile/service-export-triggers.js';
 import type { Service } from '../../lib/karmada/types.js';
 
 const svc: Service = { metadata: { name: 'serve', namespace: 'default', uid: 'u1' } };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lazy } from '../../lib/util/lazy.js';
+import { lazy, ModuleLoadError } from '../../lib/util/lazy.js';
 
 describe('Function: lazy', () => {
   it('loads at the first call, not before, and only once however many callers wait', async () => {
@@ -23,5 +23,21 @@ describe('Function: lazy', () => {
     expect(await get()).toBe('ok');
     expect(await get()).toBe('ok');
     expect(loads).toBe(2);
+  });
+});
+
+describe('Function: lazy, naming what it loads', () => {
+  it('rejects a module that cannot be loaded with a ModuleLoadError naming the part and the cause', async () => {
+    const get = lazy(() => import('./no-such-module-of-ours.js' as string), 'the example part');
+    const err = await get().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ModuleLoadError);
+    expect((err as ModuleLoadError).name).toBe('ModuleLoadError');
+    expect((err as Error).message).toMatch(/^could not load the example part: .*no-such-module-of-ours/);
+    expect((err as Error).cause).toBeInstanceOf(Error);
+  });
+
+  it('resolves to the module when it loads', async () => {
+    const get = lazy(() => import('../../lib/util/equal.js'), 'the equality helpers');
+    expect((await get()).semanticEqual({ a: 1 }, { a: 1 })).toBe(true);
   });
 });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Cluster } from '../../lib/karmada/types.js';
 import type { ChangeType, NormalizedNotification } from '../../lib/notification/types.js';
-import { crdInstallationRequests, memberClusters } from '../../lib/reconcile/crd-installation.js';
+import { crdInstallationRequests } from '../../lib/reconcile/crd-installation-triggers.js';
+import { memberClusters } from '../../lib/reconcile/crd-installation.js';
 import { clusterNote, remedied } from './reconcile-fixtures.js';
 
 describe('crdInstallationRequests: Cluster notifications', () => {

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MultiClusterService } from '../../lib/karmada/types.js';
 import { describeIngress } from '../../lib/reconcile/mci.js';
-import { wantsLoadBalancer } from '../../lib/reconcile/mcs.js';
+import { wantsLoadBalancer } from '../../lib/reconcile/filters.js';
 
 describe('describeIngress', () => {
   it.each<[string, Parameters<typeof describeIngress>[0], string]>([

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { serviceFromBindingName, serviceLocation } from '../../lib/reconcile/service-locations.js';
+import { serviceLocation } from '../../lib/reconcile/service-locations.js';
+import { serviceFromBindingName } from '../../lib/reconcile/service-locations-triggers.js';
 import { binding, serviceRef } from './reconcile-fixtures.js';
 
 describe('serviceFromBindingName', () => {

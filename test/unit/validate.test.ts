@@ -3,12 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { InvalidObjectError } from '../../lib/errors.js';
 import {
   assertValidMultiClusterIngress,
-  assertValidMultiClusterService,
   formatIssues,
   validateMultiClusterIngress,
-  validateMultiClusterService,
 } from '../../lib/karmada/validate.js';
-import { generateValidators } from '../../scripts/gen-validators.js';
+import {
+  assertValidMultiClusterService,
+  validateMultiClusterService,
+} from '../../lib/karmada/validate-mcs.js';
+import { CRD_VALIDATORS, generateValidators, type CrdValidatorModule } from '../../scripts/gen-validators.js';
 
 /** The upstream sample MultiClusterIngress (karmada docs, minimal-ingress). */
 const sampleMci = () => ({
@@ -485,16 +487,16 @@ describe('issues and errors', () => {
   });
 });
 
-describe('generated validators', () => {
-  it('match what scripts/gen-validators.ts generates from infra/crds (run `npm run gen`)', () => {
-    const { js, dts } = generateValidators();
+describe.each(Object.keys(CRD_VALIDATORS) as CrdValidatorModule[])('generated validator %s', (module) => {
+  it('matches what scripts/gen-validators.ts generates from infra/crds (run `npm run gen`)', () => {
+    const { js, dts } = generateValidators(module);
     const dir = new URL('../../lib/generated/', import.meta.url);
-    expect(readFileSync(new URL('crd-validators.js', dir), 'utf8')).toBe(js);
-    expect(readFileSync(new URL('crd-validators.d.ts', dir), 'utf8')).toBe(dts);
+    expect(readFileSync(new URL(`${module}.js`, dir), 'utf8')).toBe(js);
+    expect(readFileSync(new URL(`${module}.d.ts`, dir), 'utf8')).toBe(dts);
   });
 
-  it('import nothing at runtime', () => {
-    const js = readFileSync(new URL('../../lib/generated/crd-validators.js', import.meta.url), 'utf8');
+  it('imports nothing at runtime', () => {
+    const js = readFileSync(new URL(`../../lib/generated/${module}.js`, import.meta.url), 'utf8');
     expect(js).not.toMatch(/\bimport\b|\brequire\(/);
   });
 });

@@ -27,6 +27,7 @@ import type { MutatingAction } from './deploy/operations.js';
 import { INSTANCE_TAG, OWNER_TAG } from './tagging.js';
 
 export const ELBV2_DESCRIBE_ACTIONS = [
+  'DescribeAccountLimits',
   'DescribeListenerCertificates',
   'DescribeListeners',
   'DescribeLoadBalancerAttributes',

@@ -15,14 +15,8 @@ import type {
 } from '../../provider/contract.js';
 import { parseStackId, type StackRef } from '../../provider/stack-id.js';
 import type { DeployContext } from './deploy/context.js';
-import {
-  deleteStack,
-  deleteUnattachedTargetGroup,
-  inventoryStacks,
-  listOwnerInventory,
-  unattachedTargetGroups,
-  type OwnerInventory,
-} from './deploy/deletion.js';
+import type { OwnerInventory } from './deploy/deletion.js';
+import { loadFullPath } from './lazy-parts.js';
 import { createdAtOf, STACK_TAG, type StackOwner } from './tagging.js';
 
 /**
@@ -46,6 +40,7 @@ export class AwsInventory implements StackInventory, TargetGroupInventory {
 
   async listOwnedStacks(ctx: ProviderContext): Promise<OwnedStack[]> {
     const inventory = await this.list(ctx);
+    const { inventoryStacks } = await loadFullPath();
     return inventoryStacks(inventory).flatMap((s): OwnedStack[] => {
       const parsed = parseStackId(s.stackId);
       return parsed ? [{ ...parsed, ...(s.createdAt ? { createdAt: s.createdAt } : {}) }] : [];
@@ -60,6 +55,7 @@ export class AwsInventory implements StackInventory, TargetGroupInventory {
     if (!parseStackId(stackId)) {
       throw new InvalidObjectError(`not a stack ID: ${stackId}`, { field: 'stackId' });
     }
+    const { deleteStack } = await loadFullPath();
     await deleteStack(
       this.options.context(ctx, this.owner(stackId)),
       { inventory: await this.recent(ctx) },
@@ -69,6 +65,7 @@ export class AwsInventory implements StackInventory, TargetGroupInventory {
 
   /** Our target groups that no load balancer uses, with their created-at tag. */
   async listUnattachedTargetGroups(ctx: ProviderContext): Promise<UnattachedTargetGroup[]> {
+    const { unattachedTargetGroups } = await loadFullPath();
     return unattachedTargetGroups(await this.recent(ctx)).flatMap((e): UnattachedTargetGroup[] => {
       const stack = parseStackId(e.tags[STACK_TAG] ?? '');
       const createdAt = createdAtOf(e.tags);
@@ -91,6 +88,7 @@ export class AwsInventory implements StackInventory, TargetGroupInventory {
    */
   async deleteUnattachedTargetGroup(ctx: ProviderContext, tg: UnattachedTargetGroup): Promise<boolean> {
     const dctx = this.options.context(ctx, this.owner(tg.stack.stackId));
+    const { deleteUnattachedTargetGroup } = await loadFullPath();
     const outcome = await deleteUnattachedTargetGroup(
       dctx,
       tg.id,
@@ -107,6 +105,7 @@ export class AwsInventory implements StackInventory, TargetGroupInventory {
   }
 
   private async list(ctx: ProviderContext): Promise<OwnerInventory> {
+    const { listOwnerInventory } = await loadFullPath();
     const inventory = await listOwnerInventory(this.options.context(ctx, this.owner('')));
     this.listings.set(ctx, { at: Date.now(), inventory });
     return inventory;

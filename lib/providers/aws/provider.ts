@@ -41,7 +41,7 @@ import {
   type DeployContext,
   type DeployOptions,
 } from './deploy/context.js';
-import { deleteStack } from './deploy/deletion.js';
+import { loadFullPath } from './lazy-parts.js';
 import { deployStack } from './deploy/deployer.js';
 import { findOwnedLoadBalancer } from './deploy/lookup.js';
 import type { Operation } from './deploy/operations.js';
@@ -51,12 +51,19 @@ import { buildIngressStack, ingressLoadBalancerNames } from './model/ingress.js'
 import { buildServiceStack, serviceLoadBalancerNames } from './model/service.js';
 import { stackOwner } from './model/stack.js';
 import { AwsInventory } from './inventory.js';
+import { AccountQuotas } from './account-quotas.js';
+import type { ElbQuotas } from './model/limits.js';
 import { resourcesOf, ResourceTypes, type Stack } from './model/types.js';
 import { isOwnedBy, type StackOwner } from './tagging.js';
 import type { PolicySubject } from './tenant-policy.js';
 import { MCI_FINALIZER, MCS_FINALIZER } from '../../karmada/constants.js';
 
 export const AWS_PROVIDER_NAME = 'aws';
+
+/** The model's configuration with the account's quotas, when they have been read. */
+function withQuotas(config: AwsProviderConfig, accountQuotas: Readonly<ElbQuotas> | undefined) {
+  return accountQuotas ? { ...config, accountQuotas } : config;
+}
 
 export interface AwsProviderOptions {
   client: ElasticLoadBalancingV2Client;
@@ -84,8 +91,11 @@ interface StackKindAdapter<O> {
   owner(obj: Readonly<O>): StackOwner;
   /** The wanted name first, then names a previous spec may have used. */
   names(obj: Readonly<O>): string[];
-  /** The desired stack, read through `kube` (the provider's client unless given). */
-  build(obj: Readonly<O>, kube?: KubeClient): Promise<Stack>;
+  /**
+   * The desired stack, read through `kube` (the provider's client unless given). With `ctx` (a
+   * reconcile) a stack over AWS's default quotas is checked again against the account's.
+   */
+  build(obj: Readonly<O>, kube?: KubeClient, ctx?: ProviderContext): Promise<Stack>;
 }
 
 export interface PlanResult {
@@ -142,7 +152,7 @@ export class AwsBalancer<O> implements Balancer<O, AwsLoadBalancerStatus> {
 
   private async deploy(ctx: ProviderContext, obj: Readonly<O>, dryRun: boolean) {
     // The model is built (and every annotation and limit checked) before the first AWS call.
-    const stack = await this.kind.build(obj);
+    const stack = await this.kind.build(obj, undefined, ctx);
     const dctx = this.provider.context(ctx, this.kind.owner(obj));
     dctx.logger.debug('built model', { stack });
     return deployStack(dctx, stack, {
@@ -182,6 +192,7 @@ export class AwsBalancer<O> implements Balancer<O, AwsLoadBalancerStatus> {
   private async delete(ctx: ProviderContext, obj: Readonly<O>, dryRun: boolean): Promise<Operation[]> {
     // No model needed: deletion must work even when the spec no longer builds one.
     const dctx = this.provider.context(ctx, this.kind.owner(obj));
+    const { deleteStack } = await loadFullPath();
     return deleteStack(
       dctx,
       {
@@ -221,6 +232,8 @@ export class AwsProvider implements MultiClusterProvider {
   private readonly memos = new WeakMap<ProviderContext, LookupMemo>();
   private readonly kube: KubeClient;
   private readonly records: KubeTargetRecords;
+  /** Outlives reconciles: read at most once per container (account-quotas.ts). */
+  private readonly quotas: AccountQuotas;
 
   constructor(
     readonly config: AwsProviderConfig,
@@ -228,6 +241,7 @@ export class AwsProvider implements MultiClusterProvider {
     private readonly options: AwsProviderOptions,
   ) {
     this.kube = deps.kube;
+    this.quotas = new AccountQuotas(options.client);
     this.records = new KubeTargetRecords(deps.kube, config.recordNamespace, config.ownerId, deps.logger);
     if (config.maxCallsPerSecond !== undefined) {
       limitCallsPerSecond(options.client, new TokenBucket(config.maxCallsPerSecond));
@@ -235,24 +249,32 @@ export class AwsProvider implements MultiClusterProvider {
     this.ingress = new AwsBalancer<MultiClusterIngress>(this, {
       owner: (mci) => stackOwner('mci', mci, config.ownerId),
       names: (mci) => ingressLoadBalancerNames(mci, config),
-      build: async (mci, kube = deps.kube) =>
-        this.withinTenantPolicy(
+      build: async (mci, kube = deps.kube, ctx) => {
+        const inputs = await readIngressInputs(kube, mci);
+        return this.withinTenantPolicy(
           {
             kind: 'MultiClusterIngress',
             metadata: mci.metadata,
             ingressClassName: mci.spec?.ingressClassName,
           },
-          buildIngressStack({ mci, ...(await readIngressInputs(kube, mci)), config }),
-        ),
+          await this.quotas.within(ctx, (accountQuotas) =>
+            buildIngressStack({ mci, ...inputs, config: withQuotas(config, accountQuotas) }),
+          ),
+        );
+      },
     });
     this.service = new AwsBalancer<MultiClusterService>(this, {
       owner: (mcs) => stackOwner('mcs', mcs, config.ownerId),
       names: (mcs) => serviceLoadBalancerNames(mcs, config),
-      build: async (mcs, kube = deps.kube) =>
-        this.withinTenantPolicy(
+      build: async (mcs, kube = deps.kube, ctx) => {
+        const inputs = await readServiceInputs(kube, mcs);
+        return this.withinTenantPolicy(
           { kind: 'MultiClusterService', metadata: mcs.metadata },
-          buildServiceStack({ mcs, ...(await readServiceInputs(kube, mcs)), config }),
-        ),
+          await this.quotas.within(ctx, (accountQuotas) =>
+            buildServiceStack({ mcs, ...inputs, config: withQuotas(config, accountQuotas) }),
+          ),
+        );
+      },
     });
     this.fingerprintSource = new AwsFingerprints({
       ownerId: config.ownerId,

@@ -12,9 +12,8 @@ import { findStackByTags } from './stack-tags.js';
 import { recordHolds, recordOf, type TargetRecord } from './target-records.js';
 import { deployTargetsOnly, viewFromTags, type TargetsOnlyResult } from './targets-only.js';
 import type { DeployContext } from './context.js';
-import { discover } from './discover.js';
 import { formatPlan, operationSubject, type Operation } from './operations.js';
-import { planStack } from './plan.js';
+import { loadFullPath } from '../lazy-parts.js';
 
 /** How one deploy runs: what discovery looks at, what the plan spares, whether it is applied. */
 export interface DeployStackOptions {
@@ -57,6 +56,8 @@ export async function deployStack(
   }
   const fresh = recordOf(stack, fingerprint);
   const recorded = record !== undefined && recordHolds(record, fresh);
+  // The full path's code is a chunk of its own (full-path.ts), read at a container's first full deploy.
+  const { discover, planStack } = await loadFullPath();
   const found = await discover(ctx, {
     stack,
     fingerprint,

@@ -1,64 +1,146 @@
 /**
  * ELBv2 quotas checked on the model (anchors §4.5), so that a stack AWS would refuse half-way
  * through is refused before the first call: LBC's #1856 "Too many rules results in an uncleanable
- * state" is what happens otherwise.
+ * state" is what happens otherwise. Most quotas are adjustable: a stack is checked against AWS's
+ * defaults, and only one over a default makes the provider read the account's own
+ * (account-quotas.ts, DescribeAccountLimits once per container) and check again.
  */
 import { InvalidObjectError } from '../../../errors.js';
 import { MAX_NAME_LENGTH } from '../naming.js';
 import { resourcesOf, ResourceTypes, type Stack } from './types.js';
 
-export const LIMITS = {
+/** The ELBv2 quotas a stack must fit, per account and Region. */
+export interface ElbQuotas {
   /** rules-per-application-load-balancer (default rules excluded). */
+  rulesPerLoadBalancer: number;
+  /** condition-values-per-alb-rule (host-header + path-pattern values together). */
+  conditionValuesPerRule: number;
+  /** target-groups-per-application-load-balancer. */
+  targetGroupsPerLoadBalancer: number;
+  listenersPerApplicationLoadBalancer: number;
+  listenersPerNetworkLoadBalancer: number;
+  /** targets-per-application-load-balancer: registrations in every group the ALB routes to. */
+  targetsPerApplicationLoadBalancer: number;
+  targetsPerNetworkLoadBalancer: number;
+  /**
+   * IP targets per target group. Not among DescribeAccountLimits' answers: the documented value
+   * (a Service Quotas request raises it, and then `targetsPerTargetGroup` stays the default).
+   */
+  targetsPerTargetGroup: number;
+}
+
+/** AWS's defaults (the ALB and NLB quota pages): what a stack is checked against first. */
+export const DEFAULT_QUOTAS: Readonly<ElbQuotas> = {
   rulesPerLoadBalancer: 100,
-  /** Condition values per rule (host-header + path-pattern values together). */
   conditionValuesPerRule: 5,
-  /** target-groups-per-application-load-balancer (not adjustable). */
   targetGroupsPerLoadBalancer: 100,
-  /** listeners-per-{application,network}-load-balancer. */
-  listenersPerLoadBalancer: 50,
-} as const;
+  listenersPerApplicationLoadBalancer: 50,
+  listenersPerNetworkLoadBalancer: 50,
+  targetsPerApplicationLoadBalancer: 1000,
+  targetsPerNetworkLoadBalancer: 3000,
+  targetsPerTargetGroup: 1000,
+};
+
+/** DescribeAccountLimits' names (API_Limit) of the quotas it reports. */
+export const ACCOUNT_LIMIT_NAMES: Readonly<Partial<Record<keyof ElbQuotas, string>>> = {
+  rulesPerLoadBalancer: 'rules-per-application-load-balancer',
+  conditionValuesPerRule: 'condition-values-per-alb-rule',
+  targetGroupsPerLoadBalancer: 'target-groups-per-application-load-balancer',
+  listenersPerApplicationLoadBalancer: 'listeners-per-application-load-balancer',
+  listenersPerNetworkLoadBalancer: 'listeners-per-network-load-balancer',
+  targetsPerApplicationLoadBalancer: 'targets-per-application-load-balancer',
+  targetsPerNetworkLoadBalancer: 'targets-per-network-load-balancer',
+};
 
 const LIMIT_EXCEEDED = 'LimitExceeded';
 
 export interface LimitFields {
   /** Field reported when there are too many rules (e.g. `spec.rules`). */
   rules: string;
-  /** Field reported when there are too many target groups or listeners (e.g. `spec.ports`). */
+  /** Field reported when there are too many target groups, listeners or targets (e.g. `spec.ports`). */
   targetGroups: string;
   /** Rule resource ID → field path of the rule in the object (else `rules`). */
   ruleField?: (ruleId: string) => string | undefined;
 }
 
-export function checkLimits(stack: Stack, fields: LimitFields): void {
+/** A stack over one of the quotas: the account's may be higher than the defaults it was checked on. */
+export class QuotaExceededError extends InvalidObjectError {
+  override name = 'QuotaExceededError';
+  constructor(
+    message: string,
+    field: string,
+    readonly quota: keyof ElbQuotas,
+  ) {
+    super(message, { field, reason: LIMIT_EXCEEDED });
+  }
+}
+
+/**
+ * Refuses a stack over `quotas` (the defaults unless the account's were read), naming the field,
+ * the count and the quota, and whether the quota is the account's or AWS's default.
+ */
+export function checkLimits(
+  stack: Stack,
+  fields: LimitFields,
+  quotas: Readonly<ElbQuotas> = DEFAULT_QUOTAS,
+  source: 'default' | 'account' = 'default',
+): void {
+  const quota = (n: number) => (source === 'account' ? `the account's quota of ${n}` : `the quota of ${n}`);
   const rules = resourcesOf(stack, ResourceTypes.ListenerRule);
-  if (rules.length > LIMITS.rulesPerLoadBalancer) {
-    throw new InvalidObjectError(
-      `${fields.rules}: ${rules.length} listener rules exceed the quota of ${LIMITS.rulesPerLoadBalancer} rules per load balancer`,
-      { field: fields.rules, reason: LIMIT_EXCEEDED },
+  if (rules.length > quotas.rulesPerLoadBalancer) {
+    throw new QuotaExceededError(
+      `${fields.rules}: ${rules.length} listener rules exceed ${quota(quotas.rulesPerLoadBalancer)} rules per load balancer`,
+      fields.rules,
+      'rulesPerLoadBalancer',
     );
   }
   for (const r of rules) {
     const values = r.spec.conditions.reduce((n, c) => n + c.values.length, 0);
-    if (values > LIMITS.conditionValuesPerRule) {
+    if (values > quotas.conditionValuesPerRule) {
       const field = fields.ruleField?.(r.id) ?? fields.rules;
-      throw new InvalidObjectError(
-        `${field}: rule ${r.id} has ${values} condition values; ELBv2 allows ${LIMITS.conditionValuesPerRule} per rule`,
-        { field, reason: LIMIT_EXCEEDED },
+      throw new QuotaExceededError(
+        `${field}: rule ${r.id} has ${values} condition values; ELBv2 allows ${quotas.conditionValuesPerRule} per rule`,
+        field,
+        'conditionValuesPerRule',
       );
     }
   }
   const tgs = resourcesOf(stack, ResourceTypes.TargetGroup);
-  if (tgs.length > LIMITS.targetGroupsPerLoadBalancer) {
-    throw new InvalidObjectError(
-      `${fields.targetGroups}: ${tgs.length} target groups exceed the quota of ${LIMITS.targetGroupsPerLoadBalancer} per load balancer`,
-      { field: fields.targetGroups, reason: LIMIT_EXCEEDED },
+  if (tgs.length > quotas.targetGroupsPerLoadBalancer) {
+    throw new QuotaExceededError(
+      `${fields.targetGroups}: ${tgs.length} target groups exceed ${quota(quotas.targetGroupsPerLoadBalancer)} per load balancer`,
+      fields.targetGroups,
+      'targetGroupsPerLoadBalancer',
     );
   }
+  const [lb] = resourcesOf(stack, ResourceTypes.LoadBalancer);
+  const network = lb?.spec.type === 'network';
   const listeners = resourcesOf(stack, ResourceTypes.Listener);
-  if (listeners.length > LIMITS.listenersPerLoadBalancer) {
-    throw new InvalidObjectError(
-      `${fields.targetGroups}: ${listeners.length} listeners exceed the quota of ${LIMITS.listenersPerLoadBalancer} per load balancer`,
-      { field: fields.targetGroups, reason: LIMIT_EXCEEDED },
+  const listenerQuota = network ? 'listenersPerNetworkLoadBalancer' : 'listenersPerApplicationLoadBalancer';
+  if (listeners.length > quotas[listenerQuota]) {
+    throw new QuotaExceededError(
+      `${fields.targetGroups}: ${listeners.length} listeners exceed ${quota(quotas[listenerQuota])} per load balancer`,
+      fields.targetGroups,
+      listenerQuota,
+    );
+  }
+  for (const tg of tgs) {
+    if (tg.spec.targets.length > quotas.targetsPerTargetGroup) {
+      throw new QuotaExceededError(
+        `${fields.targetGroups}: target group ${tg.id} has ${tg.spec.targets.length} targets; ELBv2 allows ${quotas.targetsPerTargetGroup} per target group`,
+        fields.targetGroups,
+        'targetsPerTargetGroup',
+      );
+    }
+  }
+  // A target counts once per group it is registered in.
+  const targets = tgs.reduce((n, tg) => n + tg.spec.targets.length, 0);
+  const targetQuota = network ? 'targetsPerNetworkLoadBalancer' : 'targetsPerApplicationLoadBalancer';
+  if (targets > quotas[targetQuota]) {
+    throw new QuotaExceededError(
+      `${fields.targetGroups}: ${targets} targets across the load balancer's target groups exceed ${quota(quotas[targetQuota])} per load balancer`,
+      fields.targetGroups,
+      targetQuota,
     );
   }
   for (const r of stack.resources) {

@@ -20,7 +20,7 @@ import {
 } from './annotations/load-balancer.js';
 import type { Annotations } from './annotations/parse.js';
 import { candidateLoadBalancerNames } from './lb-names.js';
-import { checkLimits, type LimitFields } from './limits.js';
+import { checkLimits, DEFAULT_QUOTAS, type LimitFields } from './limits.js';
 import {
   LOAD_BALANCER_ID,
   loadBalancerResource,
@@ -55,6 +55,7 @@ export function configuredPlacement(config: ModelConfig): Placement {
     vpc: config.vpc,
     subnets: config.subnets,
     ...(config.securityGroups ? { securityGroups: config.securityGroups } : {}),
+    ...(config.accountQuotas ? { accountQuotas: config.accountQuotas } : {}),
   };
 }
 
@@ -272,6 +273,7 @@ export function assembleStack(
       ...resources,
     ],
   };
-  checkLimits(stack, limits);
+  const account = source.placement.accountQuotas;
+  checkLimits(stack, limits, account ?? DEFAULT_QUOTAS, account ? 'account' : 'default');
   return stack;
 }

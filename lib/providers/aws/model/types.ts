@@ -5,6 +5,7 @@
  * exists in AWS; the deployer resolves references to ARNs as it creates resources.
  */
 import type { AwsProviderConfig } from '../config.js';
+import type { ElbQuotas } from './limits.js';
 
 /** The configuration the model reads (a subset of the provider configuration). */
 export type ModelConfig = Pick<
@@ -17,7 +18,10 @@ export type ModelConfig = Pick<
   | 'defaultTags'
   | 'externalManagedTags'
   | 'healthCheck'
->;
+> & {
+  /** The account's quotas in the Region, once read (DescribeAccountLimits); AWS's defaults when unset. */
+  accountQuotas?: Readonly<ElbQuotas>;
+};
 
 /** Where a stack's load balancer lives: one Region's VPC, its subnets and security groups. */
 export interface Placement {
@@ -25,6 +29,8 @@ export interface Placement {
   subnets: readonly string[];
   /** Absent: the load balancer type's default (see each builder). */
   securityGroups?: readonly string[];
+  /** The account's quotas in this Region, if read; otherwise AWS's defaults apply. */
+  accountQuotas?: Readonly<ElbQuotas>;
 }
 
 export const ResourceTypes = {

@@ -1,0 +1,14 @@
+/**
+ * The parts of the aws provider only some reconciles run, each loaded at its first use
+ * (lib/util/lazy.ts): a chunk of its own in the function bundles, outside what a container loads
+ * at its start (bench/bundles.ts measures that; test/infra/bundle-start-set.test.ts keeps it so).
+ * If a chunk cannot be loaded, the reconcile that needed it fails with a ModuleLoadError naming
+ * it, reported like any failed reconcile (log line, Event, condition), and the next one tries again.
+ */
+import { lazy } from '../../util/lazy.js';
+
+/** A change, a drift check, a first create, a deletion, the orphan sweep (deploy/full-path.ts). */
+export const loadFullPath = lazy(
+  () => import('./deploy/full-path.js'),
+  "the aws provider's full deploy path (deploy/full-path.ts)",
+);
