@@ -87,9 +87,24 @@ export async function benchMutation(): Promise<Figure[]> {
   });
 }
 
-/** The files Stryker mutates in a folder (stryker.config.mjs: every .ts but types.ts). */
+/**
+ * The files Stryker mutates in a folder (stryker.config.mjs: every .ts but types.ts), less those
+ * with nothing to mutate (only imports and re-exports, e.g. a lazily loaded chunk's entry), which
+ * Stryker leaves out of its report.
+ */
 function mutableFiles(dir: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter(
-    (f) => f.endsWith('.ts') && !/(^|\/)types\.ts$/.test(f),
+    (f) => f.endsWith('.ts') && !/(^|\/)types\.ts$/.test(f) && hasCode(readFileSync(resolve(dir, f), 'utf8')),
   );
+}
+
+/** Whether a module holds more than comments, imports and `export … from` re-exports. */
+export function hasCode(source: string): boolean {
+  const rest = source
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/\/\/.*$/gm, '')
+    .replace(/\bimport\s+(type\s+)?(\{[^}]*\}|[\w*\s,]+)\s+from\s+['"][^'"]+['"];?/g, '')
+    .replace(/\bimport\s+['"][^'"]+['"];?/g, '')
+    .replace(/\bexport\s+(type\s+)?(\{[^}]*\}|\*(\s+as\s+\w+)?)\s+from\s+['"][^'"]+['"];?/g, '');
+  return rest.trim().length > 0;
 }

@@ -10,6 +10,7 @@ import {
   elbv2ClientFor,
   SIM_NETWORK,
   startElbv2Simulator,
+  taggingClientFor,
   type Elbv2Simulator,
 } from '../../dev/elbv2-sim/index.js';
 import { CancelledError, OwnershipConflictError, RetryLaterError } from '../../lib/errors.js';
@@ -45,7 +46,13 @@ import { findOwnedLoadBalancer, ownedByName } from '../../lib/providers/aws/depl
 import type { Operation } from '../../lib/providers/aws/deploy/operations.js';
 import { limitCallsPerSecond, TokenBucket } from '../../lib/providers/aws/deploy/rate-limit.js';
 import { DEFAULT_HEALTH_CHECK } from '../../lib/providers/aws/index.js';
-import { KubeTargetRecords } from '../../lib/providers/aws/deploy/target-records.js';
+import {
+  KubeTargetRecords,
+  recordOf,
+  type TargetRecordStore,
+} from '../../lib/providers/aws/deploy/target-records.js';
+import { deployTargetsOnly } from '../../lib/providers/aws/deploy/targets-only.js';
+import { stackFingerprint } from '../../lib/providers/aws/model/fingerprint.js';
 import { buildServiceStack } from '../../lib/providers/aws/model/service.js';
 import type { ModelConfig, Stack } from '../../lib/providers/aws/model/types.js';
 import {
@@ -194,6 +201,8 @@ describe('deployStack', () => {
     ]);
     expect(mutating()).toStrictEqual([]);
     expect(logger.lines.some((l) => l.message === 'change plan (dry run: not applied)')).toBe(true);
+    // No previous names: one look-up, under the name wanted.
+    expect(sim.calls.history().filter((r) => r.action === 'DescribeLoadBalancers')).toHaveLength(1);
   });
 
   it('a resync after a deploy describes everything and changes nothing', async () => {
@@ -259,10 +268,12 @@ describe('discovery', () => {
     ]);
 
   it('refuses a stack without load balancer', async () => {
-    const err = await rejection(
-      deployStack(ctx, { id: 'mcs/default/empty', ownerId: config.ownerId, resources: [] }, { resync: true }),
-    );
+    const empty = { id: 'mcs/default/empty', ownerId: config.ownerId, resources: [] };
+    const err = await rejection(deployStack(ctx, empty, { resync: true }));
     expect(err.message).toBe('stack mcs/default/empty has no load balancer');
+    // With the Tagging API too: the shortcut does not apply to it.
+    const tagged = await rejection(deployStack({ ...ctx, tagging: taggingClientFor(sim) }, empty));
+    expect(tagged.message).toBe('stack mcs/default/empty has no load balancer');
   });
 
   it('a load balancer whose scheme changed under the same (explicit) name is replaced', async () => {
@@ -272,6 +283,8 @@ describe('discovery', () => {
     expect(sim.snapshot().loadBalancers.map((l) => [l.LoadBalancerName, l.Scheme])).toStrictEqual([
       ['k8s-fixed-name', 'internet-facing'],
     ]);
+    // Nobody to announce it to: nothing fails.
+    expect(logger.lines.map((l) => l.message)).not.toContain('could not announce a replacement');
   });
 
   it('a deploy right after get() takes its look-ups of the previous names too', async () => {
@@ -358,6 +371,159 @@ describe('discovery', () => {
     const snap = sim.snapshot();
     expect(snap.listeners.map((l) => l.Port)).toStrictEqual([80]);
     expect(snap.targetGroups.map((t) => t.TargetGroupArn)).toContain(created.arns.get('foreign'));
+  });
+});
+
+describe('the targets record and the targets-only path', () => {
+  const withAddresses = (addresses: string[]) =>
+    buildServiceStack({
+      mcs: mcs('serve', {}),
+      service: service('serve', [{ port: 80, targetPort: 8080 }]),
+      endpointSlices: [collectedSlice('member1', 'serve', { addresses })],
+      config,
+    });
+  /** The context's record store, with what is asked of it. */
+  const counted = (c: DeployContext) => {
+    const asked: string[] = [];
+    const inner = c.records;
+    const records: TargetRecordStore = {
+      read: (id) => (asked.push('read'), inner.read(id)),
+      forget: (id) => (asked.push('forget'), inner.forget(id)),
+      write: (id, r) => (asked.push('write'), inner.write(id, r)),
+      list: () => (asked.push('list'), inner.list()),
+    };
+    return { ctx: { ...c, records }, asked };
+  };
+  const recordNow = () => ctx.records.read(owner.stackId);
+
+  it('the full path: writes the record; kept when nothing changed; forgotten first when it changes something', async () => {
+    const stack = withAddresses(['10.0.128.10']);
+    await deployStack(ctx, stack);
+    expect(await recordNow()).toStrictEqual(recordOf(stack, stackFingerprint(stack)));
+    // Nothing to change and the record holds: neither forgotten nor written again.
+    const quiet = counted(ctx);
+    await deployStack(quiet.ctx, stack, { resync: true });
+    expect(quiet.asked).toStrictEqual(['read']);
+    // No record, nothing to change: written again.
+    await ctx.records.forget(owner.stackId);
+    await deployStack(ctx, stack, { resync: true });
+    expect(await recordNow()).toStrictEqual(recordOf(stack, stackFingerprint(stack)));
+    // A resync that repairs drift (a tag removed by hand) writes the record again after forgetting it.
+    const lb = sim.snapshot().loadBalancers[0]?.LoadBalancerArn;
+    await applyPlan(ctx, [
+      {
+        op: 'modify',
+        resource: 'LoadBalancer',
+        id: 'x',
+        detail: '',
+        calls: [{ action: 'RemoveTags', input: { ResourceArns: [lb ?? ''], TagKeys: [FINGERPRINT_TAG] } }],
+      },
+    ]);
+    const repair = counted(ctx);
+    expect((await deployStack(repair.ctx, stack, { resync: true })).plan).not.toStrictEqual([]);
+    expect(repair.asked).toStrictEqual(['read', 'forget', 'write']);
+    expect(await recordNow()).toStrictEqual(recordOf(stack, stackFingerprint(stack)));
+    // A change that fails half-way leaves no record behind.
+    sim.faults.failNext('CreateListener', 1, { code: 'ValidationError' });
+    const moved = stackOf([{ port: 81, targetPort: 8080 }]);
+    await rejection(deployStack(ctx, moved));
+    expect(await recordNow()).toBeUndefined();
+  });
+
+  it('with the Tagging API: nothing changed is skipped, a dry run plans only, a change costs one call', async () => {
+    const tctx = { ...ctx, tagging: taggingClientFor(sim) };
+    const before = withAddresses(['10.0.128.10']);
+    await deployStack(tctx, before);
+    const dnsName = sim.snapshot().loadBalancers[0]?.DNSName;
+    logger.lines.length = 0;
+    sim.calls.reset();
+    expect(await deployStack(tctx, before)).toStrictEqual({
+      dnsName,
+      plan: [],
+      skipped: true,
+      applied: false,
+    });
+    expect(sim.calls.history()).toStrictEqual([]);
+    expect(logger.lines.map((l) => l.message)).toContain('stack unchanged');
+
+    const after = withAddresses(['10.0.128.10', '10.0.128.11']);
+    logger.lines.length = 0;
+    const dry = await deployStack(tctx, after, { dryRun: true });
+    expect([dry.skipped, dry.applied, dry.plan.map((o) => `${o.op} ${o.resource}`)]).toStrictEqual([
+      false,
+      false,
+      ['modify Targets'],
+    ]);
+    expect(mutating()).toStrictEqual([]);
+    expect(await recordNow()).toStrictEqual(recordOf(before, stackFingerprint(before)));
+    expect(logger.lines.map((l) => l.message)).not.toContain('stack unchanged');
+
+    const real = await deployStack(tctx, after);
+    expect([real.dnsName, real.skipped, real.applied, real.plan.length]).toStrictEqual([
+      dnsName,
+      false,
+      true,
+      1,
+    ]);
+    expect(mutating()).toStrictEqual(['RegisterTargets']);
+    expect(await recordNow()).toStrictEqual(recordOf(after, stackFingerprint(after)));
+
+    // No record, targets already right: read from ELBv2, nothing to apply, the record written.
+    await ctx.records.forget(owner.stackId);
+    expect(await deployStack(tctx, after, { dryRun: true })).toStrictEqual({
+      dnsName,
+      plan: [],
+      skipped: true,
+      applied: false,
+    });
+    sim.calls.reset();
+    expect(await deployStack(tctx, after)).toStrictEqual({
+      dnsName,
+      plan: [],
+      skipped: false,
+      applied: false,
+    });
+    expect(sim.calls.history().map((r) => r.action)).toStrictEqual(['DescribeTargetHealth']);
+    expect(await recordNow()).toStrictEqual(recordOf(after, stackFingerprint(after)));
+
+    // No record and a change: nothing to forget before it, the record written after.
+    await ctx.records.forget(owner.stackId);
+    const third = counted(tctx);
+    await deployStack(third.ctx, withAddresses(['10.0.128.11']));
+    expect(third.asked).toStrictEqual(['read', 'write']);
+
+    // A resync never takes the shortcut.
+    sim.calls.reset();
+    await deployStack(tctx, after, { resync: true });
+    expect(sim.calls.history().map((r) => r.action)).toContain('DescribeListeners');
+  });
+
+  it('deployTargetsOnly: a group not visible by tags sends the deploy the long way; refusals', async () => {
+    const before = withAddresses(['10.0.128.10']);
+    await deployStack(ctx, before);
+    const fingerprint = stackFingerprint(before);
+    const lb = sim.snapshot().loadBalancers[0];
+    const tg = sim.snapshot().targetGroups[0]?.TargetGroupArn;
+    const after = withAddresses(['10.0.128.10', '10.0.128.11']);
+    const view = {
+      loadBalancer: { arn: lb?.LoadBalancerArn ?? '', dnsName: lb?.DNSName ?? '', fingerprint },
+      groupArn: () => tg,
+      record: recordOf(before, fingerprint),
+    };
+    expect(
+      await deployTargetsOnly(ctx, after, fingerprint, { ...view, groupArn: () => undefined }, true),
+    ).toBeUndefined();
+    // Any other refusal than InvalidTarget fails the deploy, record or not; so does InvalidTarget
+    // without a record (nothing to distrust).
+    sim.faults.failNext('RegisterTargets', 1, { code: 'ValidationError' });
+    expect((await rejection(deployTargetsOnly(ctx, after, fingerprint, view, false))).name).toBe(
+      'ValidationError',
+    );
+    sim.faults.failNext('RegisterTargets', 1, { code: 'InvalidTarget' });
+    const noRecord = { ...view, record: undefined };
+    expect((await rejection(deployTargetsOnly(ctx, after, fingerprint, noRecord, false))).name).toBe(
+      'InvalidTargetException',
+    );
   });
 });
 

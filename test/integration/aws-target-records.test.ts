@@ -59,6 +59,10 @@ describe('KubeTargetRecords', () => {
     expect(cm?.metadata.name).toMatch(/^mcp-targets-[0-9a-f]{32}$/);
     expect(cm?.metadata.labels).toStrictEqual({ [RECORD_OWNER_LABEL]: 'owner-a' });
     expect(cm?.metadata.annotations).toStrictEqual({ [RECORD_STACK_ANNOTATION]: stackId });
+    expect([RECORD_OWNER_LABEL, RECORD_STACK_ANNOTATION]).toStrictEqual([
+      'multicluster.karmada.io/targets-record-owner',
+      'multicluster.karmada.io/stack',
+    ]);
 
     await records.write(stackId, record('10.0.0.2'));
     expect(await records.read(stackId)).toStrictEqual(record('10.0.0.2'));
@@ -110,6 +114,54 @@ describe('KubeTargetRecords', () => {
     await records.write('mci/d/bad', record('10.0.2.2'));
     expect(await records.read('mci/d/bad')).toStrictEqual(record('10.0.2.2'));
     expect(cm?.metadata.name).toBe(name);
+  });
+
+  it.each([
+    ['null', 'not a targets record'],
+    ['{"fingerprint":"f","groups":5}', 'not a targets record'],
+    ['{"fingerprint":"f","groups":{"g":{"targets":[]}}}', 'group g: malformed'],
+    [
+      '{"fingerprint":"f","groups":{"g":{"fingerprint":"x","targets":[{"0":"10.0.0.1","1":80}]}}}',
+      'group g: malformed target',
+    ],
+    [
+      '{"fingerprint":"f","groups":{"g":{"fingerprint":"x","targets":[[5,80]]}}}',
+      'group g: malformed target',
+    ],
+    [
+      '{"fingerprint":"f","groups":{"g":{"fingerprint":"x","targets":[["10.0.0.1",80,7]]}}}',
+      'group g: malformed target',
+    ],
+  ])('the record %s is refused: %s', async (bad, reason) => {
+    const logger = new MemoryLogger();
+    const records = new KubeTargetRecords(kube, NS, 'owner-f', logger);
+    await records.write('mci/f/bad', record('10.0.4.1'));
+    const name = records.nameOf('mci/f/bad');
+    await kube.update(Resources.ConfigMap, {
+      ...(await kube.get<KubeObject>(Resources.ConfigMap, NS, name))!,
+      data: { record: bad },
+    } as never);
+    expect(await records.read('mci/f/bad')).toBeUndefined();
+    expect(logger.lines.map((l) => l.fields)).toStrictEqual([{ configMap: `${NS}/${name}`, error: reason }]);
+  });
+
+  it('a ConfigMap under our name or label without the stack annotation is no record', async () => {
+    const logger = new MemoryLogger();
+    const records = new KubeTargetRecords(kube, NS, 'owner-g', logger);
+    await kube.create(Resources.ConfigMap, {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: {
+        name: records.nameOf('mci/g/x'),
+        namespace: NS,
+        labels: { [RECORD_OWNER_LABEL]: 'owner-g' },
+      },
+      data: { record: 'not json' },
+    } as never);
+    expect(await records.read('mci/g/x')).toBeUndefined();
+    expect(await records.list()).toStrictEqual(new Map());
+    // Not ours to read, so not ours to warn about.
+    expect(logger.lines).toStrictEqual([]);
   });
 
   it('a missing namespace fails the write with an error that names it', async () => {

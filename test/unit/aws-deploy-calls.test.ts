@@ -49,7 +49,7 @@ import {
 } from '../../lib/providers/aws/deploy/describe.js';
 import type { DeployContext } from '../../lib/providers/aws/deploy/context.js';
 import { TokenBucket } from '../../lib/providers/aws/deploy/rate-limit.js';
-import { OWNER_TAG, STACK_TAG } from '../../lib/providers/aws/tagging.js';
+import { FINGERPRINT_TAG, OWNER_TAG, STACK_TAG } from '../../lib/providers/aws/tagging.js';
 import type { ResourceGroupsTaggingAPIClient } from '@aws-sdk/client-resource-groups-tagging-api';
 import { MemoryLogger } from '../../lib/log/logger.js';
 import { findByTags, findStackByTags, parseElbArn } from '../../lib/providers/aws/deploy/stack-tags.js';
@@ -60,6 +60,7 @@ import {
   recordedState,
 } from '../../lib/providers/aws/deploy/targets-only.js';
 import { groupFingerprints, recordHolds, recordOf } from '../../lib/providers/aws/deploy/target-records.js';
+import { viewFromTags } from '../../lib/providers/aws/deploy/targets-only.js';
 import { targetsFingerprint } from '../../lib/providers/aws/model/fingerprint.js';
 import { ResourceTypes, type Stack, type StackResource } from '../../lib/providers/aws/model/types.js';
 
@@ -882,6 +883,12 @@ describe('stack tags and target records', () => {
     expect(recordHolds(recordOf(stackWith(1), 'v2-f'), fresh)).toBe(false);
     const moved = { ...fresh, groups: { ...fresh.groups, 'k8s-1': { fingerprint: 'x', targets: [] } } };
     expect(recordHolds(moved, fresh)).toBe(false);
+    // As many groups, but another one's name (a record edited by hand).
+    const renamed = {
+      ...fresh,
+      groups: Object.fromEntries(Object.entries(fresh.groups).map(([n, g], i) => [i === 0 ? 'other' : n, g])),
+    };
+    expect(recordHolds(renamed, fresh)).toBe(false);
   });
 
   it('legacy targets tags: the per-group keys an older version wrote, nothing else', () => {
@@ -1065,5 +1072,44 @@ describe('the Tagging API look-up against scripted answers', () => {
     ]);
     const cancelled = scripted({ '': new Error('aborted') }, aborted().signal);
     expect((await rejection(findStackByTags(cancelled.ctx))).message).toBe('aborted');
+  });
+});
+
+describe('viewFromTags', () => {
+  const owner = { ownerId: 'o', stackId: 'mcs/a/b' };
+  const ctx = { owner } as unknown as DeployContext;
+  const ours = { [OWNER_TAG]: 'o', [STACK_TAG]: 'mcs/a/b' };
+  const lb = (name: string, tags: Record<string, string>) => ({ arn: `arn:${name}`, name, tags });
+  const record = { fingerprint: 'v2-f', groups: {} };
+  const tagged = (lbTags: Record<string, string>, lbName = 'k8s-lb') => ({
+    loadBalancers: [lb(lbName, lbTags)],
+    targetGroups: [lb('k8s-tg', ours), lb('k8s-theirs', { ...ours, [OWNER_TAG]: 'x' })],
+  });
+  const tags = { ...ours, [DNS_NAME_TAG]: 'lb.example', [FINGERPRINT_TAG]: 'v2-f' };
+
+  it('our load balancer under the name, with its DNS name: its view, our groups, the record of its fingerprint', () => {
+    const view = viewFromTags(ctx, 'k8s-lb', tagged(tags), record);
+    expect(view?.loadBalancer).toStrictEqual({
+      arn: 'arn:k8s-lb',
+      dnsName: 'lb.example',
+      fingerprint: 'v2-f',
+    });
+    expect(view?.record).toBe(record);
+    expect([
+      view?.groupArn('k8s-tg'),
+      view?.groupArn('k8s-theirs'),
+      view?.groupArn('k8s-none'),
+    ]).toStrictEqual(['arn:k8s-tg', undefined, undefined]);
+    expect(
+      viewFromTags(ctx, 'k8s-lb', tagged(tags), { ...record, fingerprint: 'v2-old' })?.record,
+    ).toBeUndefined();
+  });
+
+  it.each([
+    ['another name', tagged(tags, 'k8s-other')],
+    ['not ours', tagged({ ...tags, [OWNER_TAG]: 'x' })],
+    ['no DNS name recorded', tagged({ ...ours, [FINGERPRINT_TAG]: 'v2-f' })],
+  ])('no view: %s', (_, t) => {
+    expect(viewFromTags(ctx, 'k8s-lb', t, record)).toBeUndefined();
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { folderScore, type MutationReport } from '../../bench/mutation.js';
+import { folderScore, hasCode, type MutationReport } from '../../bench/mutation.js';
 
 const mutants = (...statuses: string[]) => ({ mutants: statuses.map((status) => ({ status })) });
 
@@ -31,5 +31,19 @@ describe('Function: folderScore', () => {
 
   it('is NaN for a folder without mutants', () => {
     expect(folderScore(report, 'lib/none').score).toBeNaN();
+  });
+});
+
+describe('Function: hasCode', () => {
+  it.each([
+    [
+      "/** A chunk. */\n// why\nimport '../factory.js';\nexport { a } from './a.js';\nexport {\n  b,\n  c,\n} from './b.js';\n",
+      false,
+    ],
+    ["export * from './a.js';\nexport type { T } from './t.js';\nimport type { U } from './u.js';\n", false],
+    ["import { a } from './a.js';\nexport const b = a + 1;\n", true],
+    ["export { a } from './a.js';\nexport function f() {}\n", true],
+  ])('%j: %s', (source, expected) => {
+    expect(hasCode(source)).toBe(expected);
   });
 });

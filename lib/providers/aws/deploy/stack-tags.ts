@@ -27,8 +27,6 @@ export interface TaggedStack {
   targetGroups: TaggedResource[];
 }
 
-const RESOURCE_TYPES = ['elasticloadbalancing:loadbalancer', 'elasticloadbalancing:targetgroup'];
-
 /** `…:loadbalancer/app/<name>/<id>` or `…:targetgroup/<name>/<id>` → its kind and name. */
 export function parseElbArn(arn: string): { kind: 'loadbalancer' | 'targetgroup'; name: string } | undefined {
   const resource = arn.split(':').slice(5).join(':');
@@ -49,7 +47,7 @@ export async function findStackByTags(
       { Key: OWNER_TAG, Values: [ctx.owner.ownerId] },
       { Key: STACK_TAG, Values: [ctx.owner.stackId] },
     ],
-    RESOURCE_TYPES,
+    ['elasticloadbalancing:loadbalancer', 'elasticloadbalancing:targetgroup'],
   );
   if (!found) return undefined;
   return {
