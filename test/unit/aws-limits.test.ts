@@ -1,7 +1,7 @@
 /** ELBv2 quotas refused by the model, with the field at fault and reason LimitExceeded. */
 import { describe, expect, it } from 'vitest';
 import { InvalidObjectError } from '../../lib/errors.js';
-import type { MultiClusterIngress, ServicePort } from '../../lib/karmada/types.js';
+import type { MultiClusterIngress, MultiClusterService, ServicePort } from '../../lib/karmada/types.js';
 import { buildIngressStack } from '../../lib/providers/aws/model/ingress.js';
 import { buildServiceStack } from '../../lib/providers/aws/model/service.js';
 import { ACCOUNT_LIMITS as SIM_ACCOUNT_LIMITS } from '../../dev/elbv2-sim/config.js';
@@ -17,6 +17,13 @@ const manyPorts = (n: number): ServicePort[] =>
     targetPort: 2000 + i,
     protocol: 'TCP',
   }));
+
+const serveMcs: MultiClusterService = {
+  apiVersion: 'networking.karmada.io/v1alpha1',
+  kind: 'MultiClusterService',
+  metadata: { name: 'serve', namespace: 'default' },
+  spec: { types: ['LoadBalancer'] },
+};
 
 function thrown(fn: () => unknown): InvalidObjectError {
   try {
@@ -79,12 +86,7 @@ describe('Function: checkLimits (via the models)', () => {
   it('more than 50 listeners on one NLB', () => {
     const err = thrown(() =>
       buildServiceStack({
-        mcs: {
-          apiVersion: 'networking.karmada.io/v1alpha1',
-          kind: 'MultiClusterService',
-          metadata: { name: 'serve', namespace: 'default' },
-          spec: { types: ['LoadBalancer'] },
-        },
+        mcs: serveMcs,
         service: service('serve', manyPorts(51)),
         endpointSlices: [],
         config,
@@ -183,12 +185,7 @@ describe('Function: checkLimits (via the models)', () => {
   it('an NLB may hold 3,000 targets across its groups, not more', () => {
     const nlb = (n: number, ports = manyPorts(2)) =>
       buildServiceStack({
-        mcs: {
-          apiVersion: 'networking.karmada.io/v1alpha1',
-          kind: 'MultiClusterService',
-          metadata: { name: 'serve', namespace: 'default' },
-          spec: { types: ['LoadBalancer'] },
-        },
+        mcs: serveMcs,
         service: service('serve', ports),
         endpointSlices: [
           collectedSlice('member1', 'serve', {
