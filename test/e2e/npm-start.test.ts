@@ -154,7 +154,10 @@ describe.skipIf(!hasKubectl)('npm start', () => {
     const third = npmStart(state, ['--provider', 'fake']);
     try {
       await third.wait(/switching from --provider aws to fake without --fresh; keeping:/, 30_000);
-      expect(third.output()).toContain(`the simulator's load balancers (${join(state, 'elbv2-state.json')})`);
+      // Each line is its own write: wait for the one that names the kept simulator state.
+      const kept = `the simulator's load balancers (${join(state, 'elbv2-state.json')})`;
+      await third.wait(new RegExp(kept.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')), 10_000);
+      expect(third.output()).toContain(kept);
     } finally {
       await third.stop();
     }
