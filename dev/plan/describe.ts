@@ -133,6 +133,7 @@ export function describeCall(call: PlannedCall): string[] {
       return [`security groups ${(call.input.SecurityGroups ?? []).join(', ')}`];
     case 'ModifyLoadBalancerAttributes':
     case 'ModifyTargetGroupAttributes':
+    case 'ModifyListenerAttributes':
       return attributes(call.input.Attributes);
     case 'CreateTargetGroup':
       return [

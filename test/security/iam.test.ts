@@ -157,6 +157,7 @@ const RESOURCE_TYPE_OF: Record<string, string> = {
   'elasticloadbalancing:DeleteListener': 'listener',
   'elasticloadbalancing:AddListenerCertificates': 'listener',
   'elasticloadbalancing:RemoveListenerCertificates': 'listener',
+  'elasticloadbalancing:ModifyListenerAttributes': 'listener',
   'elasticloadbalancing:CreateRule': 'listener',
   'elasticloadbalancing:ModifyRule': 'listener-rule',
   'elasticloadbalancing:DeleteRule': 'listener-rule',

@@ -28,6 +28,7 @@ import { INSTANCE_TAG, OWNER_TAG } from './tagging.js';
 
 export const ELBV2_DESCRIBE_ACTIONS = [
   'DescribeAccountLimits',
+  'DescribeListenerAttributes',
   'DescribeListenerCertificates',
   'DescribeListeners',
   'DescribeLoadBalancerAttributes',
@@ -225,10 +226,16 @@ const STATEMENTS: StatementSpec[] = [
     },
   },
   {
-    // SAR: ModifyListener, DeleteListener, AddListenerCertificates, RemoveListenerCertificates:
-    // resource listener/app | net, aws:ResourceTag.
+    // SAR: ModifyListener, ModifyListenerAttributes, DeleteListener, AddListenerCertificates,
+    // RemoveListenerCertificates: resource listener/app | net, aws:ResourceTag.
     Sid: 'ElbV2ChangeOwnedListeners',
-    actions: ['AddListenerCertificates', 'DeleteListener', 'ModifyListener', 'RemoveListenerCertificates'],
+    actions: [
+      'AddListenerCertificates',
+      'DeleteListener',
+      'ModifyListener',
+      'ModifyListenerAttributes',
+      'RemoveListenerCertificates',
+    ],
     resources: resourcesOf('listener'),
     condition: (o) => ({ StringEquals: ownedResource(o) }),
   },

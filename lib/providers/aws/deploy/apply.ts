@@ -14,6 +14,7 @@ import {
   DeleteRuleCommand,
   DeleteTargetGroupCommand,
   DeregisterTargetsCommand,
+  ModifyListenerAttributesCommand,
   ModifyListenerCommand,
   ModifyLoadBalancerAttributesCommand,
   ModifyRuleCommand,
@@ -104,6 +105,8 @@ function send(ctx: DeployContext, c: PlannedCall, o: { abortSignal: AbortSignal 
       return client.send(new DeregisterTargetsCommand(c.input), o).then(none);
     case 'ModifyListener':
       return client.send(new ModifyListenerCommand(c.input), o).then(none);
+    case 'ModifyListenerAttributes':
+      return client.send(new ModifyListenerAttributesCommand(c.input), o).then(none);
     case 'DeleteListener':
       return client.send(new DeleteListenerCommand(c.input), o).then(none);
     case 'AddListenerCertificates':

@@ -4,6 +4,7 @@
  * them a stack needs is decided by discover.ts.
  */
 import {
+  DescribeListenerAttributesCommand,
   DescribeListenerCertificatesCommand,
   DescribeListenersCommand,
   DescribeLoadBalancerAttributesCommand,
@@ -228,6 +229,16 @@ export async function describeLoadBalancerAttributes(
 ): Promise<Record<string, string>> {
   const res = await call(ctx, 'DescribeLoadBalancerAttributes', (o) =>
     ctx.client.send(new DescribeLoadBalancerAttributesCommand({ LoadBalancerArn: arn }), o),
+  );
+  return attributeRecord(res.Attributes);
+}
+
+export async function describeListenerAttributes(
+  ctx: DeployContext,
+  arn: string,
+): Promise<Record<string, string>> {
+  const res = await call(ctx, 'DescribeListenerAttributes', (o) =>
+    ctx.client.send(new DescribeListenerAttributesCommand({ ListenerArn: arn }), o),
   );
   return attributeRecord(res.Attributes);
 }

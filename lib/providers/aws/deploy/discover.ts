@@ -11,6 +11,7 @@ import { FINGERPRINT_TAG, isOwnedBy, OWNER_TAG, STACK_TAG } from '../tagging.js'
 import { checkAborted, type DeployContext } from './context.js';
 import {
   describeExtraCertificates,
+  describeListenerAttributes,
   describeListeners,
   describeLoadBalancerAttributes,
   describeRules,
@@ -156,16 +157,20 @@ async function discoverForDeploy(ctx: DeployContext, target: DeployTarget): Prom
   // 3. What the plan compares against: listeners, rules, certificates, attributes, targets.
   const listeners: ActualListener[] = [];
   if (current) {
-    const desiredPorts = new Set(resourcesOf(stack, ResourceTypes.Listener).map((l) => l.spec.port));
+    const desiredListeners = new Map(
+      resourcesOf(stack, ResourceTypes.Listener).map((l) => [l.spec.port, l.spec]),
+    );
     for (const listener of await describeListeners(ctx, current.lb.LoadBalancerArn ?? '')) {
       const arn = listener.ListenerArn ?? '';
-      const kept = listener.Port !== undefined && desiredPorts.has(listener.Port);
+      const wanted = listener.Port !== undefined ? desiredListeners.get(listener.Port) : undefined;
       const secure = SECURE_PROTOCOLS.includes(listener.Protocol ?? '');
       const http = listener.Protocol === 'HTTP' || listener.Protocol === 'HTTPS';
       listeners.push({
         listener,
-        extraCertificates: kept && secure ? await describeExtraCertificates(ctx, arn) : [],
-        rules: kept && http ? await describeRules(ctx, arn) : [],
+        extraCertificates: wanted && secure ? await describeExtraCertificates(ctx, arn) : [],
+        rules: wanted && http ? await describeRules(ctx, arn) : [],
+        // Like the load balancer's: read only when the stack sets some (no call otherwise).
+        ...(wanted?.attributes ? { attributes: await describeListenerAttributes(ctx, arn) } : {}),
       });
     }
     if (target.resync) {

@@ -4,6 +4,11 @@ import type { ListenerResource } from '../model/types.js';
 import { recordToTags } from '../tagging.js';
 import { actionsKey, toSdkActions, type ArnResolver } from './actions.js';
 import { arnRef, planTags, type Operation, type PlanContext, type PlannedCall } from './operations.js';
+import { attributesToSet } from './target-group.js';
+
+/** `k=v, k2=v2`: what the change plan shows of listener attributes (values are short). */
+const attributeText = (attrs: ReadonlyArray<{ Key: string; Value: string }>) =>
+  `attributes ${attrs.map((a) => `${a.Key}=${a.Value}`).join(', ')}`;
 
 export interface ActualListener {
   listener: Listener;
@@ -11,6 +16,8 @@ export interface ActualListener {
   extraCertificates: string[];
   /** Non-default rules (DescribeRules), for HTTP/HTTPS listeners we keep. */
   rules: Rule[];
+  /** Described only when the desired listener sets attributes. */
+  attributes?: Record<string, string>;
   /** Tags of the listener and its rules by ARN: described on resyncs only (drift repair). */
   tags?: ReadonlyMap<string, Record<string, string>>;
 }
@@ -99,6 +106,12 @@ export function planListeners(
           input: { ListenerArn: arn, Certificates: remove.map((CertificateArn) => ({ CertificateArn })) },
         });
       }
+      // After ModifyListener: a protocol change resets the attributes the new protocol lacks.
+      const attrs = attributesToSet(d.spec.attributes, a.attributes);
+      if (attrs.length > 0) {
+        changes.push(attributeText(attrs));
+        calls.push({ action: 'ModifyListenerAttributes', input: { ListenerArn: arn, Attributes: attrs } });
+      }
       if (a.tags) {
         const tags = planTags(pc, arn, d.spec.tags, a.tags.get(arn) ?? {});
         changes.push(...tags.changes);
@@ -130,11 +143,21 @@ export function planListeners(
         },
       });
     }
+    // CreateListener takes no attributes: they are set right after it.
+    const attrs = attributesToSet(d.spec.attributes, undefined);
+    if (attrs.length > 0) {
+      calls.push({
+        action: 'ModifyListenerAttributes',
+        input: { ListenerArn: arnRef(d.id), Attributes: attrs },
+      });
+    }
     operations.push({
       op: 'create',
       resource: 'Listener',
       id: d.id,
-      detail: `${d.spec.protocol}:${d.spec.port}`,
+      detail: [`${d.spec.protocol}:${d.spec.port}`, ...(attrs.length ? [attributeText(attrs)] : [])].join(
+        '; ',
+      ),
       calls,
     });
     deployed.set(d.id, { arn: arnRef(d.id), rules: undefined });

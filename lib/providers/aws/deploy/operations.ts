@@ -15,6 +15,7 @@ import type {
   DeleteRuleCommandInput,
   DeleteTargetGroupCommandInput,
   DeregisterTargetsCommandInput,
+  ModifyListenerAttributesCommandInput,
   ModifyListenerCommandInput,
   ModifyLoadBalancerAttributesCommandInput,
   ModifyRuleCommandInput,
@@ -44,6 +45,7 @@ export interface MutatingInputs {
   DeregisterTargets: DeregisterTargetsCommandInput;
   CreateListener: CreateListenerCommandInput;
   ModifyListener: ModifyListenerCommandInput;
+  ModifyListenerAttributes: ModifyListenerAttributesCommandInput;
   DeleteListener: DeleteListenerCommandInput;
   AddListenerCertificates: AddListenerCertificatesCommandInput;
   RemoveListenerCertificates: RemoveListenerCertificatesCommandInput;

@@ -58,6 +58,7 @@ export function albListenerResources(input: AlbListenerInput): {
         protocol: l.protocol,
         defaultActions: [redirects ? redirect : input.defaultAction],
         ...(tls ? { certificates: [...tls.certificates], sslPolicy: tls.sslPolicy } : {}),
+        ...(l.attributes ? { attributes: l.attributes } : {}),
         tags: tags(listenerId),
       },
     });

@@ -115,6 +115,8 @@ export interface ListenerSpec {
   /** HTTPS/TLS: the first is the default certificate, the rest are added as extra certificates. */
   certificates?: string[];
   sslPolicy?: string;
+  /** Only the keys we set: attributes absent here are left as they are in AWS. */
+  attributes?: Record<string, string>;
   tags: Tags;
 }
 

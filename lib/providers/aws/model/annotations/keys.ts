@@ -50,6 +50,8 @@ export const ALB_KEYS = {
   sslPolicy: `${ALB}ssl-policy`,
   listenPorts: `${ALB}listen-ports`,
   sslRedirect: `${ALB}ssl-redirect`,
+  /** One key per listener, as LBC documents it: `${Protocol}-${Port}` stands for e.g. `HTTPS-443`. */
+  listenerAttributes: `${ALB}listener-attributes.\${Protocol}-\${Port}`,
 } as const satisfies CommonKeys & Record<string, unknown>;
 
 const NLB = 'service.beta.kubernetes.io/aws-load-balancer-';

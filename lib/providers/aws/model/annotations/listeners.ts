@@ -1,5 +1,6 @@
 /** Listener annotations: ports and protocols, TLS certificates and policy, HTTP → HTTPS redirect. */
 import type { ALB_KEYS, CommonKeys, NLB_KEYS } from './keys.js';
+import { albListenerAttributes } from './listener-attributes.js';
 import { invalid, list, raw, type Annotations } from './parse.js';
 
 /** LBC's default SSL policy for HTTPS/TLS listeners. */
@@ -28,14 +29,24 @@ function tls(annotations: Annotations, keys: CommonKeys): TlsSettings | undefine
   return { certificates, sslPolicy: policy ?? DEFAULT_SSL_POLICY };
 }
 
+export interface AlbListener {
+  port: number;
+  protocol: 'HTTP' | 'HTTPS';
+  /** Only the listener attributes set (listener-attributes.${Protocol}-${Port}). */
+  attributes?: Record<string, string>;
+}
+
 export interface AlbListenerSettings {
-  listeners: Array<{ port: number; protocol: 'HTTP' | 'HTTPS' }>;
+  listeners: AlbListener[];
   tls?: TlsSettings;
   /** HTTP listeners redirect to this HTTPS port and carry no rules. */
   sslRedirectPort?: number;
 }
 
-function listenPorts(annotations: Annotations, key: string): AlbListenerSettings['listeners'] | undefined {
+function listenPorts(
+  annotations: Annotations,
+  key: string,
+): Array<{ port: number; protocol: 'HTTP' | 'HTTPS' }> | undefined {
   const v = raw(annotations, key);
   if (v === undefined) return undefined;
   let parsed: unknown;
@@ -88,8 +99,12 @@ export function albListeners(annotations: Annotations, keys: typeof ALB_KEYS): A
       throw invalid(keys.sslRedirect, redirect, 'must name one of the HTTPS listen-ports');
     }
   }
+  const attributes = albListenerAttributes(annotations, keys.listenerAttributes, listeners);
   return {
-    listeners,
+    listeners: listeners.map((l) => {
+      const a = attributes.get(l.port);
+      return a ? { ...l, attributes: a } : l;
+    }),
     ...(settings ? { tls: settings } : {}),
     ...(sslRedirectPort !== undefined ? { sslRedirectPort } : {}),
   };

@@ -1,0 +1,135 @@
+/**
+ * The ALB listener surface against the ELBv2 simulator: listener attributes. What each setting
+ * becomes in AWS, that a second reconcile makes no mutating call (and no extra call once the
+ * fingerprint matches), that a resync repairs drift, and what the change plan says.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { MultiClusterIngress } from '../../lib/karmada/types.js';
+import { formatPlan } from '../../lib/providers/aws/index.js';
+import { collectedSlice, minimalIngress, service } from '../fixtures/aws/objects.js';
+import { CERT_A, startAwsEnv, type AwsEnv } from './aws-env.js';
+
+let env: AwsEnv;
+beforeEach(async () => {
+  env = await startAwsEnv([
+    service('serve', [{ name: 'http', port: 80, targetPort: 8080, protocol: 'TCP' }]),
+    collectedSlice('member1', 'serve', { addresses: ['10.0.1.10'], ports: [{ name: 'http', port: 8080 }] }),
+  ]);
+});
+afterEach(async () => {
+  await env.close();
+});
+
+const A = (k: string) => `alb.ingress.kubernetes.io/${k}`;
+const alb = (annotations: Record<string, string>): MultiClusterIngress =>
+  minimalIngress({ metadata: { name: 'web', namespace: 'default', uid: 'mci-web', annotations } });
+const TWO_PORTS = { [A('listen-ports')]: '[{"HTTP":80},{"HTTPS":443}]', [A('certificate-arn')]: CERT_A };
+
+const listenerArn = (port: number) => env.sim.snapshot().listeners.find((l) => l.Port === port)?.ListenerArn;
+const listenerAttributes = (port: number) =>
+  Object.fromEntries(
+    (env.sim.state.describeListenerAttributes({ ListenerArn: listenerArn(port) }).Attributes ?? []).map(
+      (a) => [a.Key, a.Value],
+    ),
+  );
+const resync = { resync: true };
+
+describe('listener-attributes.${Protocol}-${Port}', () => {
+  const SERVER_OFF = 'routing.http.response.server.enabled=false';
+  const HSTS = 'routing.http.response.strict_transport_security.header_value=max-age=63072000';
+  const mci = alb({
+    ...TWO_PORTS,
+    [A('listener-attributes.HTTP-80')]: SERVER_OFF,
+    [A('listener-attributes.HTTPS-443')]: HSTS,
+  });
+
+  it('sets the keys given on their listener; AWS keeps its defaults for the rest', async () => {
+    const plan = (await env.provider.ingress.plan(env.ctx, mci)).plan;
+    expect(formatPlan(plan).filter((l) => l.includes('Listener '))).toStrictEqual([
+      `+ create Listener 80: HTTP:80; attributes ${SERVER_OFF} [CreateListener, ModifyListenerAttributes]`,
+      `+ create Listener 443: HTTPS:443; attributes ${HSTS} [CreateListener, ModifyListenerAttributes]`,
+    ]);
+    await env.provider.loadBalancer().ensure(env.ctx, mci);
+    expect(env.state()).toStrictEqual(await env.expectedForMci(mci));
+    expect(listenerAttributes(80)).toMatchObject({
+      'routing.http.response.server.enabled': 'false',
+      'routing.http.response.strict_transport_security.header_value': '',
+    });
+    expect(listenerAttributes(443)).toMatchObject({
+      'routing.http.response.server.enabled': 'true',
+      'routing.http.response.strict_transport_security.header_value': 'max-age=63072000',
+    });
+  });
+
+  it('a second reconcile: only the fingerprint; a resync reads the attributes and changes nothing', async () => {
+    await env.provider.loadBalancer().ensure(env.ctx, mci);
+    const again = await env.measured(() => env.provider.loadBalancer().update(env.ctx, mci));
+    expect(again).toStrictEqual({ DescribeLoadBalancers: 1, DescribeTags: 1 });
+    env.sim.calls.reset();
+    const full = await env.measured(() => env.provider.loadBalancer().update({ ...env.ctx, ...resync }, mci));
+    expect(full.DescribeListenerAttributes).toBe(2);
+    expect(env.mutatingCalls()).toStrictEqual([]);
+  });
+
+  it('drift is repaired on resync with one ModifyListenerAttributes of the drifted key', async () => {
+    await env.provider.loadBalancer().ensure(env.ctx, mci);
+    env.sim.state.modifyListenerAttributes({
+      ListenerArn: listenerArn(80),
+      Attributes: [
+        { Key: 'routing.http.response.server.enabled', Value: 'true' },
+        // A key the object does not set: left as someone set it.
+        { Key: 'routing.http.response.x_frame_options.header_value', Value: 'DENY' },
+      ],
+    });
+    const plan = (await env.provider.ingress.plan({ ...env.ctx, ...resync }, mci)).plan;
+    expect(plan.flatMap((o) => o.calls).filter((c) => c.action !== 'AddTags')).toStrictEqual([
+      {
+        action: 'ModifyListenerAttributes',
+        input: {
+          ListenerArn: listenerArn(80),
+          Attributes: [{ Key: 'routing.http.response.server.enabled', Value: 'false' }],
+        },
+      },
+    ]);
+    env.sim.calls.reset();
+    await env.provider.loadBalancer().update({ ...env.ctx, ...resync }, mci);
+    expect(env.mutatingCalls().filter((a) => a !== 'AddTags')).toStrictEqual(['ModifyListenerAttributes']);
+    expect(listenerAttributes(80)).toMatchObject({
+      'routing.http.response.server.enabled': 'false',
+      'routing.http.response.x_frame_options.header_value': 'DENY',
+    });
+  });
+
+  it('a changed value: one ModifyListenerAttributes; a removed annotation leaves AWS as it is, unread', async () => {
+    await env.provider.loadBalancer().ensure(env.ctx, mci);
+    const changed = alb({
+      ...TWO_PORTS,
+      [A('listener-attributes.HTTP-80')]: SERVER_OFF,
+      [A('listener-attributes.HTTPS-443')]:
+        'routing.http.response.strict_transport_security.header_value=max-age=1',
+    });
+    const plan = (await env.provider.ingress.plan(env.ctx, changed)).plan;
+    expect(formatPlan(plan).filter((l) => l.includes('Listener '))).toStrictEqual([
+      '~ modify Listener 443: attributes routing.http.response.strict_transport_security.header_value=max-age=1 [ModifyListenerAttributes]',
+    ]);
+    env.sim.calls.reset();
+    await env.provider.loadBalancer().update(env.ctx, changed);
+    expect(env.mutatingCalls()).toStrictEqual(['AddTags', 'ModifyListenerAttributes', 'AddTags']);
+    expect(listenerAttributes(443)['routing.http.response.strict_transport_security.header_value']).toBe(
+      'max-age=1',
+    );
+
+    const removed = await env.measured(() => env.provider.loadBalancer().update(env.ctx, alb(TWO_PORTS)));
+    expect(removed.DescribeListenerAttributes).toBeUndefined();
+    expect(removed.ModifyListenerAttributes).toBeUndefined();
+    expect(listenerAttributes(80)['routing.http.response.server.enabled']).toBe('false');
+  });
+
+  it('a bad key is refused before any ELBv2 call, naming the annotation', async () => {
+    const key = A('listener-attributes.HTTP-8080');
+    await expect(
+      env.provider.loadBalancer().ensure(env.ctx, alb({ [key]: SERVER_OFF })),
+    ).rejects.toMatchObject({ field: key, reason: 'InvalidAnnotation' });
+    expect(env.sim.calls.total()).toBe(0);
+  });
+});
