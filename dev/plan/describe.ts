@@ -5,6 +5,7 @@
  */
 import type {
   Action as SdkAction,
+  MutualAuthenticationAttributes,
   RuleCondition as SdkCondition,
 } from '@aws-sdk/client-elastic-load-balancing-v2';
 import type { Operation } from '../../lib/providers/aws/index.js';
@@ -76,10 +77,19 @@ function listener(i: {
   Certificates?: Array<{ CertificateArn?: string | undefined }> | undefined;
   SslPolicy?: string | undefined;
   DefaultActions?: SdkAction[] | undefined;
+  MutualAuthentication?: MutualAuthenticationAttributes | undefined;
 }): string[] {
   const lines: string[] = [];
   for (const c of i.Certificates ?? []) lines.push(`default certificate ${c.CertificateArn ?? ''}`);
   if (i.SslPolicy) lines.push(`SSL policy ${i.SslPolicy}`);
+  const m = i.MutualAuthentication;
+  if (m) {
+    const verify =
+      m.Mode === 'verify'
+        ? `, trust store ${m.TrustStoreArn ?? '?'}, ignore client certificate expiry ${String(m.IgnoreClientCertificateExpiry ?? false)}, advertise CA names ${m.AdvertiseTrustStoreCaNames ?? 'off'}`
+        : '';
+    lines.push(`mutual TLS ${m.Mode ?? 'off'}${verify}`);
+  }
   if (i.DefaultActions) lines.push(`default action: ${i.DefaultActions.map(describeAction).join(', then ')}`);
   return lines;
 }

@@ -62,6 +62,10 @@ const FAILURE_STEPS: Array<{ matches: (err: unknown) => boolean; step: string }>
     step: 'check the certificate-arn annotation: the certificate must exist in ACM, in the load balancer`s Region, and be issued',
   },
   {
+    matches: (err) => awsErrorName(err, /^TrustStore(NotFound|NotReady)/),
+    step: 'check the mutual-authentication annotation: the trust store (ARN or name) must exist and be active in the load balancer`s Region and account; the provider refers to trust stores, it never creates them',
+  },
+  {
     matches: (err) =>
       awsErrorName(
         err,

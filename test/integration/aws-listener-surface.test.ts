@@ -1,9 +1,11 @@
 /**
- * The ALB listener surface against the ELBv2 simulator: listener attributes. What each setting
+ * The ALB listener surface against the ELBv2 simulator: listener attributes and mutual TLS with
+ * trust stores. What each setting
  * becomes in AWS, that a second reconcile makes no mutating call (and no extra call once the
  * fingerprint matches), that a resync repairs drift, and what the change plan says.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { InvalidObjectError } from '../../lib/errors.js';
 import type { MultiClusterIngress } from '../../lib/karmada/types.js';
 import { formatPlan } from '../../lib/providers/aws/index.js';
 import { collectedSlice, minimalIngress, service } from '../fixtures/aws/objects.js';
@@ -131,5 +133,134 @@ describe('listener-attributes.${Protocol}-${Port}', () => {
       env.provider.loadBalancer().ensure(env.ctx, alb({ [key]: SERVER_OFF })),
     ).rejects.toMatchObject({ field: key, reason: 'InvalidAnnotation' });
     expect(env.sim.calls.total()).toBe(0);
+  });
+});
+
+describe('mutual-authentication', () => {
+  const MA = A('mutual-authentication');
+  const trustStore = (name: string) =>
+    env.sim.state.createTrustStore({
+      Name: name,
+      CaCertificatesBundleS3Bucket: 'ca-bundles',
+      CaCertificatesBundleS3Key: `${name}.pem`,
+    }).TrustStores?.[0]?.TrustStoreArn ?? '';
+  const THREE = {
+    [A('listen-ports')]: '[{"HTTP":80},{"HTTPS":443},{"HTTPS":8443}]',
+    [A('certificate-arn')]: CERT_A,
+  };
+  const mutualAuthentication = (port: number) =>
+    env.sim.snapshot().listeners.find((l) => l.Port === port)?.MutualAuthentication;
+
+  it('verify by trust store name (resolved once) and passthrough; a second reconcile makes no call but the fingerprint', async () => {
+    const arn = trustStore('clients');
+    const mci = alb({
+      ...THREE,
+      [MA]: JSON.stringify([
+        { port: 443, mode: 'verify', trustStore: 'clients', advertiseTrustStoreCaNames: 'on' },
+        { port: 8443, mode: 'passthrough' },
+      ]),
+    });
+    const plan = (await env.provider.ingress.plan(env.ctx, mci)).plan;
+    expect(formatPlan(plan).filter((l) => l.includes('Listener '))).toStrictEqual([
+      '+ create Listener 80: HTTP:80 [CreateListener]',
+      `+ create Listener 443: HTTPS:443; mutual authentication verify (trust store ${arn}) [CreateListener]`,
+      '+ create Listener 8443: HTTPS:8443; mutual authentication passthrough [CreateListener]',
+    ]);
+    expect(
+      plan.flatMap((o) => o.calls).find((c) => c.action === 'CreateListener' && c.input.Port === 443)?.input,
+    ).toMatchObject({
+      MutualAuthentication: {
+        Mode: 'verify',
+        TrustStoreArn: arn,
+        IgnoreClientCertificateExpiry: false,
+        AdvertiseTrustStoreCaNames: 'on',
+      },
+    });
+    const calls = await env.measured(() => env.provider.loadBalancer().ensure(env.ctx, mci));
+    expect(calls.DescribeTrustStores).toBe(1);
+    expect(env.state()).toStrictEqual(await env.expectedForMci(mci));
+    expect(mutualAuthentication(80)).toBeUndefined();
+    expect(mutualAuthentication(443)).toMatchObject({
+      Mode: 'verify',
+      TrustStoreArn: arn,
+      IgnoreClientCertificateExpiry: false,
+      AdvertiseTrustStoreCaNames: 'on',
+    });
+    expect(mutualAuthentication(8443)).toStrictEqual({ Mode: 'passthrough' });
+    expect(
+      env.sim.state.describeTrustStoreAssociations({ TrustStoreArn: arn }).TrustStoreAssociations,
+    ).toHaveLength(1);
+
+    expect(await env.measured(() => env.provider.loadBalancer().update(env.ctx, mci))).toStrictEqual({
+      DescribeLoadBalancers: 1,
+      DescribeTags: 1,
+    });
+    env.sim.calls.reset();
+    await env.provider.loadBalancer().update({ ...env.ctx, ...resync }, mci);
+    expect(env.mutatingCalls()).toStrictEqual([]);
+  });
+
+  it('drift (mutual TLS turned off out of band) is repaired on resync with one ModifyListener', async () => {
+    const arn = trustStore('clients');
+    const mci = alb({ ...THREE, [MA]: JSON.stringify([{ port: 443, mode: 'verify', trustStore: arn }]) });
+    const calls = await env.measured(() => env.provider.loadBalancer().ensure(env.ctx, mci));
+    // By ARN: nothing to resolve.
+    expect(calls.DescribeTrustStores).toBeUndefined();
+    const l443 = env.sim.snapshot().listeners.find((l) => l.Port === 443);
+    env.sim.state.modifyListener({ ListenerArn: l443?.ListenerArn, MutualAuthentication: { Mode: 'off' } });
+    env.sim.calls.reset();
+    await env.provider.loadBalancer().update({ ...env.ctx, ...resync }, mci);
+    expect(env.mutatingCalls().filter((a) => a !== 'AddTags')).toStrictEqual(['ModifyListener']);
+    expect(mutualAuthentication(443)).toMatchObject({ Mode: 'verify', TrustStoreArn: arn });
+    expect(mutualAuthentication(8443)).toStrictEqual({ Mode: 'off' });
+  });
+
+  it('a changed mode is one ModifyListener; removing the annotation turns mutual TLS off', async () => {
+    const arn = trustStore('clients');
+    await env.provider
+      .loadBalancer()
+      .ensure(
+        env.ctx,
+        alb({ ...THREE, [MA]: JSON.stringify([{ port: 443, mode: 'verify', trustStore: 'clients' }]) }),
+      );
+    const ignore = alb({
+      ...THREE,
+      [MA]: JSON.stringify([
+        { port: 443, mode: 'verify', trustStore: 'clients', ignoreClientCertificateExpiry: true },
+      ]),
+    });
+    const plan = (await env.provider.ingress.plan(env.ctx, ignore)).plan;
+    expect(formatPlan(plan).filter((l) => l.includes('Listener '))).toStrictEqual([
+      `~ modify Listener 443: mutual authentication verify (trust store ${arn}) [ModifyListener]`,
+    ]);
+    env.sim.calls.reset();
+    await env.provider.loadBalancer().update(env.ctx, ignore);
+    expect(env.mutatingCalls()).toStrictEqual(['AddTags', 'ModifyListener', 'AddTags']);
+    expect(mutualAuthentication(443)).toMatchObject({ IgnoreClientCertificateExpiry: true });
+
+    env.sim.calls.reset();
+    await env.provider.loadBalancer().update(env.ctx, alb(THREE));
+    expect(env.mutatingCalls()).toStrictEqual(['AddTags', 'ModifyListener', 'AddTags']);
+    expect(mutualAuthentication(443)).toStrictEqual({ Mode: 'off' });
+    // The trust store is referenced, never owned: it stays.
+    expect(env.sim.state.trustStores().map((t) => t.Name)).toStrictEqual(['clients']);
+  });
+
+  it('a trust store name that does not exist: InvalidObjectError naming the annotation, before any change', async () => {
+    env.sim.calls.reset();
+    const err = await env.provider
+      .loadBalancer()
+      .ensure(
+        env.ctx,
+        alb({ ...THREE, [MA]: JSON.stringify([{ port: 443, mode: 'verify', trustStore: 'nope' }]) }),
+      )
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InvalidObjectError);
+    expect(err).toMatchObject({
+      field: MA,
+      reason: 'InvalidAnnotation',
+      message: `annotation ${MA}: no trust store named "nope" in this Region (DescribeTrustStores): create it, or name an existing one or its ARN`,
+    });
+    expect(env.mutatingCalls()).toStrictEqual([]);
   });
 });

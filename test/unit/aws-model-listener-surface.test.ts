@@ -249,3 +249,134 @@ describe('listener-attributes.${Protocol}-${Port}', () => {
     expect(changed.map((r) => r.id)).toStrictEqual(['80']);
   });
 });
+
+describe('mutual-authentication', () => {
+  const MA = A('mutual-authentication');
+  const TS_ARN = 'arn:aws:elasticloadbalancing:us-east-1:123456789012:truststore/my-store/0123456789abcdef';
+  const FOUR = {
+    [A('listen-ports')]: '[{"HTTP":80},{"HTTPS":443},{"HTTPS":8443},{"HTTPS":9443}]',
+    [A('certificate-arn')]: CERT,
+  };
+  const mtls = (value: unknown) => albListeners({ ...FOUR, [MA]: JSON.stringify(value) }, ALB_KEYS).listeners;
+
+  it('sets each named HTTPS listener, with AWS’s defaults stated for verify; others get nothing', () => {
+    const stack = stackOf(
+      mciWith({
+        ...FOUR,
+        [MA]: JSON.stringify([
+          { port: 443, mode: 'verify', trustStore: 'my-store' },
+          {
+            port: 8443,
+            mode: 'verify',
+            trustStore: TS_ARN,
+            ignoreClientCertificateExpiry: true,
+            advertiseTrustStoreCaNames: 'on',
+          },
+          { port: 9443, mode: 'passthrough' },
+        ]),
+      }),
+    );
+    expect(listenerSpecs(stack).map((l) => [l.port, l.mutualAuthentication])).toStrictEqual([
+      [80, undefined],
+      [
+        443,
+        {
+          mode: 'verify',
+          trustStore: 'my-store',
+          ignoreClientCertificateExpiry: false,
+          advertiseTrustStoreCaNames: 'off',
+        },
+      ],
+      [
+        8443,
+        {
+          mode: 'verify',
+          trustStore: TS_ARN,
+          ignoreClientCertificateExpiry: true,
+          advertiseTrustStoreCaNames: 'on',
+        },
+      ],
+      [9443, { mode: 'passthrough' }],
+    ]);
+    expect(listenerSpecs(stack).map((l) => Object.hasOwn(l, 'mutualAuthentication'))).toStrictEqual([
+      false,
+      true,
+      true,
+      true,
+    ]);
+    expect(mtls([{ port: 443, mode: 'off' }])[1]).toStrictEqual({
+      port: 443,
+      protocol: 'HTTPS',
+      mutualAuthentication: { mode: 'off' },
+    });
+  });
+
+  it.each<[unknown, string]>([
+    ['not json', 'must be JSON like [{"port": 443, "mode": "verify", "trustStore": "my-store"}]'],
+    [[], 'must be a non-empty JSON array'],
+    [{ port: 443 }, 'must be a non-empty JSON array'],
+    [[443], 'entries must be objects with "port" and "mode"'],
+    [[{ port: 80, mode: 'passthrough' }], 'port 80 is not an HTTPS listen-port (443, 8443, 9443)'],
+    [[{ port: '443', mode: 'passthrough' }], 'port "443" is not an HTTPS listen-port (443, 8443, 9443)'],
+    [[{ port: 444, mode: 'off' }], 'port 444 is not an HTTPS listen-port (443, 8443, 9443)'],
+    [
+      [
+        { port: 443, mode: 'off' },
+        { port: 443, mode: 'passthrough' },
+      ],
+      'names port 443 twice',
+    ],
+    [[{ port: 443 }], 'port 443: mode must be one of off, passthrough, verify'],
+    [
+      [{ port: 443, mode: 'VERIFY', trustStore: 'x' }],
+      'port 443: mode must be one of off, passthrough, verify',
+    ],
+    [[{ port: 443, mode: 'verify' }], 'port 443: mode verify needs a trustStore (a trust store ARN or name)'],
+    [
+      [{ port: 443, mode: 'verify', trustStore: '-bad-' }],
+      'port 443: mode verify needs a trustStore (a trust store ARN or name)',
+    ],
+    [
+      [{ port: 443, mode: 'verify', trustStore: 'arn:aws:acm:us-east-1:123456789012:certificate/x' }],
+      'port 443: mode verify needs a trustStore (a trust store ARN or name)',
+    ],
+    [
+      [{ port: 443, mode: 'passthrough', trustStore: 'x' }],
+      'port 443: trustStore, ignoreClientCertificateExpiry and advertiseTrustStoreCaNames apply only to mode verify',
+    ],
+    [
+      [{ port: 443, mode: 'off', ignoreClientCertificateExpiry: false }],
+      'port 443: trustStore, ignoreClientCertificateExpiry and advertiseTrustStoreCaNames apply only to mode verify',
+    ],
+    [
+      [{ port: 443, mode: 'verify', trustStore: 'x', ignoreClientCertificateExpiry: 'yes' }],
+      'port 443: ignoreClientCertificateExpiry must be true or false',
+    ],
+    [
+      [{ port: 443, mode: 'verify', trustStore: 'x', advertiseTrustStoreCaNames: true }],
+      'port 443: advertiseTrustStoreCaNames must be "on" or "off"',
+    ],
+    [
+      [{ port: 443, mode: 'verify', truststore: 'x' }],
+      'has unknown field(s) truststore (allowed: port, mode, trustStore, ignoreClientCertificateExpiry, advertiseTrustStoreCaNames)',
+    ],
+    [
+      [
+        { port: 443, mode: 'verify', trustStore: 'a' },
+        { port: 8443, mode: 'verify', trustStore: 'b' },
+        { port: 9443, mode: 'verify', trustStore: 'c' },
+      ],
+      "names 3 trust stores: an ALB's listeners can use at most 2",
+    ],
+  ])('refuses %j', (value, why) => {
+    const v = typeof value === 'string' ? value : JSON.stringify(value);
+    expect(refused(() => albListeners({ ...FOUR, [MA]: v }, ALB_KEYS))).toStrictEqual(bad(MA, v, why));
+  });
+
+  it('without an HTTPS listener every port is refused, and says so', () => {
+    const v = '[{"port":80,"mode":"off"}]';
+    expect(refused(() => albListeners({ [MA]: v }, ALB_KEYS))).toStrictEqual(
+      bad(MA, v, 'port 80 is not an HTTPS listen-port (there is none)'),
+    );
+  });
+});

@@ -72,11 +72,14 @@ describe('next steps', () => {
     ['InvalidSchemeException', /subnets or security groups/],
     ['AllocationIdNotFoundException', /subnets or security groups/],
     ['TooManyTargetGroupsException', /account quota/],
+    ['TrustStoreNotFoundException', /mutual-authentication annotation/],
+    ['TrustStoreNotReadyException', /mutual-authentication annotation/],
     // the names are matched from their start
     ['NotAccessDenied', DEFAULT],
     ['XCertificateNotFound', DEFAULT],
     ['NoSubnetNotFound', DEFAULT],
     ['NotTooMany', DEFAULT],
+    ['NoTrustStoreNotFound', DEFAULT],
   ])('an AWS error named %s → its step', (name, step) => {
     expect(nextStep('SyncLoadBalancerFailed', aws(name))).toMatch(step);
   });

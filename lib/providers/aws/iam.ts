@@ -38,6 +38,8 @@ export const ELBV2_DESCRIBE_ACTIONS = [
   'DescribeTargetGroupAttributes',
   'DescribeTargetGroups',
   'DescribeTargetHealth',
+  // Trust stores are only read (mutual TLS names them), never changed: no trust-store statement.
+  'DescribeTrustStores',
 ] as const;
 
 export type Elbv2Action = (typeof ELBV2_DESCRIBE_ACTIONS)[number] | MutatingAction;

@@ -14,6 +14,7 @@ import {
   DescribeTargetGroupAttributesCommand,
   DescribeTargetGroupsCommand,
   DescribeTargetHealthCommand,
+  DescribeTrustStoresCommand,
   type Listener,
   type LoadBalancer,
   type Rule,
@@ -231,6 +232,30 @@ export async function describeLoadBalancerAttributes(
     ctx.client.send(new DescribeLoadBalancerAttributesCommand({ LoadBalancerArn: arn }), o),
   );
   return attributeRecord(res.Attributes);
+}
+
+/**
+ * The ARNs of the trust stores with these names (absent: no such trust store). One call for all;
+ * ELBv2 fails the whole call when a name is missing, so then one call per name.
+ */
+export async function findTrustStoreArns(
+  ctx: Pick<DeployContext, 'client' | 'signal'>,
+  names: readonly string[],
+): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  if (names.length === 0) return out;
+  try {
+    const res = await call(ctx, 'DescribeTrustStores', (o) =>
+      ctx.client.send(new DescribeTrustStoresCommand({ Names: [...names] }), o),
+    );
+    for (const t of res.TrustStores ?? []) if (t.Name && t.TrustStoreArn) out.set(t.Name, t.TrustStoreArn);
+    return out;
+  } catch (err) {
+    if (!isAwsError(err, 'TrustStoreNotFound')) throw err;
+    if (names.length === 1) return out;
+  }
+  for (const name of names) for (const [k, v] of await findTrustStoreArns(ctx, [name])) out.set(k, v);
+  return out;
 }
 
 export async function describeListenerAttributes(

@@ -5,7 +5,9 @@
  * decided by its tags, and nothing is described that the plan will not compare.
  */
 import type { TargetDescription, TargetGroup } from '@aws-sdk/client-elastic-load-balancing-v2';
-import { OwnershipConflictError } from '../../../errors.js';
+import { InvalidObjectError, OwnershipConflictError } from '../../../errors.js';
+import { ALB_KEYS } from '../model/annotations/keys.js';
+import { TRUST_STORE_ARN } from '../model/annotations/mutual-authentication.js';
 import { resourcesOf, ResourceTypes, type Stack } from '../model/types.js';
 import { FINGERPRINT_TAG, isOwnedBy, OWNER_TAG, STACK_TAG } from '../tagging.js';
 import { checkAborted, type DeployContext } from './context.js';
@@ -20,6 +22,7 @@ import {
   describeTargets,
   findTargetGroupsByLoadBalancer,
   findTargetGroupsByNames,
+  findTrustStoreArns,
 } from './describe.js';
 import type { OwnerInventory } from './deletion.js';
 import { SECURE_PROTOCOLS, type ActualListener } from './listener.js';
@@ -43,6 +46,8 @@ export interface ActualStack {
   targetGroups: OwnedTargetGroup[];
   /** Registered targets by target group ARN (kept groups only). */
   targets: ReadonlyMap<string, TargetDescription[]>;
+  /** The trust stores the stack names (mutual TLS) → their ARNs. */
+  trustStores?: ReadonlyMap<string, string>;
 }
 
 /** A deploy (or its dry run): everything the plan of `stack` compares against. */
@@ -130,6 +135,8 @@ async function discoverForDeploy(ctx: DeployContext, target: DeployTarget): Prom
   ) {
     return { upToDate: true, loadBalancer: found };
   }
+  // Trust stores named (not by ARN) are resolved first: a missing one fails before any change.
+  const trustStores = await resolveTrustStores(ctx, stack);
   const current: OwnedLoadBalancer | undefined = found && !replace ? { ...found } : undefined;
   const stale: OwnedLoadBalancer[] = found && replace ? [found] : [];
   if (!found) {
@@ -206,8 +213,32 @@ async function discoverForDeploy(ctx: DeployContext, target: DeployTarget): Prom
       listeners,
       targetGroups: owned,
       targets,
+      ...(trustStores.size > 0 ? { trustStores } : {}),
     },
   };
+}
+
+/** Name → ARN of each trust store the stack's listeners name; one DescribeTrustStores for all. */
+async function resolveTrustStores(ctx: DeployContext, stack: Stack): Promise<Map<string, string>> {
+  const names = [
+    ...new Set(
+      resourcesOf(stack, ResourceTypes.Listener).flatMap((l) => {
+        const m = l.spec.mutualAuthentication;
+        return m?.mode === 'verify' && !TRUST_STORE_ARN.test(m.trustStore) ? [m.trustStore] : [];
+      }),
+    ),
+  ].sort();
+  const found = await findTrustStoreArns(ctx, names);
+  const missing = names.filter((n) => !found.has(n));
+  if (missing.length > 0) {
+    // The annotation is the only place a trust store is named.
+    const key = ALB_KEYS.mutualAuthentication;
+    throw new InvalidObjectError(
+      `annotation ${key}: no trust store named ${missing.map((n) => JSON.stringify(n)).join(', ')} in this Region (DescribeTrustStores): create it, or name an existing one or its ARN`,
+      { field: key, reason: 'InvalidAnnotation' },
+    );
+  }
+  return found;
 }
 
 /**

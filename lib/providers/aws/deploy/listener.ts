@@ -1,6 +1,10 @@
 /** Listeners (LBC pkg/deploy/elbv2/listener_synthesizer.go), planned: matched by port on our load balancer. */
-import type { Listener, Rule } from '@aws-sdk/client-elastic-load-balancing-v2';
-import type { ListenerResource } from '../model/types.js';
+import type {
+  Listener,
+  MutualAuthenticationAttributes,
+  Rule,
+} from '@aws-sdk/client-elastic-load-balancing-v2';
+import type { ListenerResource, MutualAuthenticationSpec } from '../model/types.js';
 import { recordToTags } from '../tagging.js';
 import { actionsKey, toSdkActions, type ArnResolver } from './actions.js';
 import { arnRef, planTags, type Operation, type PlanContext, type PlannedCall } from './operations.js';
@@ -24,6 +28,38 @@ export interface ActualListener {
 
 export const SECURE_PROTOCOLS: readonly string[] = ['HTTPS', 'TLS'];
 
+/**
+ * The request's MutualAuthentication: absent in the spec is `off` (so removing the annotation
+ * turns mutual TLS off; LBC needs an explicit `off`). A trust store name is replaced by its ARN.
+ */
+export function toSdkMutualAuthentication(
+  spec: MutualAuthenticationSpec | undefined,
+  trustStores: ReadonlyMap<string, string>,
+): MutualAuthenticationAttributes {
+  if (spec?.mode !== 'verify') return { Mode: spec?.mode ?? 'off' };
+  return {
+    Mode: 'verify',
+    TrustStoreArn: trustStores.get(spec.trustStore) ?? spec.trustStore,
+    IgnoreClientCertificateExpiry: spec.ignoreClientCertificateExpiry,
+    AdvertiseTrustStoreCaNames: spec.advertiseTrustStoreCaNames,
+  };
+}
+
+/** What DescribeListeners reports, in the request's canonical form (AWS's defaults filled in). */
+function mutualAuthenticationKey(m: MutualAuthenticationAttributes | undefined): string {
+  const mode = m?.Mode ?? 'off';
+  if (mode !== 'verify') return mode;
+  return JSON.stringify([
+    mode,
+    m?.TrustStoreArn ?? '',
+    m?.IgnoreClientCertificateExpiry ?? false,
+    m?.AdvertiseTrustStoreCaNames ?? 'off',
+  ]);
+}
+
+const mutualAuthenticationText = (m: MutualAuthenticationAttributes) =>
+  `mutual authentication ${m.Mode ?? 'off'}${m.TrustStoreArn ? ` (trust store ${m.TrustStoreArn})` : ''}`;
+
 export interface ListenerPlan {
   operations: Operation[];
   /** Listener resource ID → ARN or placeholder, and its actual rules (undefined: created now). */
@@ -39,6 +75,8 @@ export function planListeners(
   desired: readonly ListenerResource[],
   actual: readonly ActualListener[],
   resolve: ArnResolver,
+  /** Trust store names the stack uses → their ARNs (discovery resolved them). */
+  trustStores: ReadonlyMap<string, string> = new Map(),
 ): ListenerPlan {
   const operations: Operation[] = [];
   const deployed: ListenerPlan['deployed'] = new Map();
@@ -64,6 +102,8 @@ export function planListeners(
           ...(d.spec.sslPolicy ? { SslPolicy: d.spec.sslPolicy } : {}),
         }
       : {};
+    const https = d.spec.protocol === 'HTTPS';
+    const mtls = https ? toSdkMutualAuthentication(d.spec.mutualAuthentication, trustStores) : undefined;
     const a = actual.find((l) => l.listener.Port === d.spec.port);
     const calls: PlannedCall[] = [];
     if (a?.listener.ListenerArn) {
@@ -77,6 +117,12 @@ export function planListeners(
         changes.push('default certificate');
       if (secure && d.spec.sslPolicy !== undefined && a.listener.SslPolicy !== d.spec.sslPolicy)
         changes.push('ssl policy');
+      const mtlsChanged =
+        mtls !== undefined &&
+        mutualAuthenticationKey(
+          a.listener.Protocol === 'HTTPS' ? a.listener.MutualAuthentication : undefined,
+        ) !== mutualAuthenticationKey(mtls);
+      if (mtls && mtlsChanged) changes.push(mutualAuthenticationText(mtls));
       if (changes.length > 0) {
         calls.push({
           action: 'ModifyListener',
@@ -86,6 +132,8 @@ export function planListeners(
             Protocol: d.spec.protocol,
             DefaultActions: defaultActions,
             ...tls,
+            // Sent when it changes or is configured; otherwise AWS keeps what the listener has.
+            ...(mtls && (mtlsChanged || d.spec.mutualAuthentication) ? { MutualAuthentication: mtls } : {}),
           },
         });
       }
@@ -131,6 +179,7 @@ export function planListeners(
         Protocol: d.spec.protocol,
         DefaultActions: defaultActions,
         ...tls,
+        ...(mtls && d.spec.mutualAuthentication ? { MutualAuthentication: mtls } : {}),
         Tags: recordToTags(d.spec.tags),
       },
     });
@@ -155,9 +204,11 @@ export function planListeners(
       op: 'create',
       resource: 'Listener',
       id: d.id,
-      detail: [`${d.spec.protocol}:${d.spec.port}`, ...(attrs.length ? [attributeText(attrs)] : [])].join(
-        '; ',
-      ),
+      detail: [
+        `${d.spec.protocol}:${d.spec.port}`,
+        ...(mtls && d.spec.mutualAuthentication ? [mutualAuthenticationText(mtls)] : []),
+        ...(attrs.length ? [attributeText(attrs)] : []),
+      ].join('; '),
       calls,
     });
     deployed.set(d.id, { arn: arnRef(d.id), rules: undefined });

@@ -40,6 +40,7 @@ export function planStack(stack: Stack, actual: ActualStack, pc: StackPlanContex
     resourcesOf(stack, ResourceTypes.Listener),
     actual.loadBalancer ? actual.listeners : [],
     resolve,
+    actual.trustStores,
   );
   const rules = resourcesOf(stack, ResourceTypes.ListenerRule);
   // A listener with no rules of ours and none described (a TCP listener) plans nothing.

@@ -59,6 +59,7 @@ export function albListenerResources(input: AlbListenerInput): {
         defaultActions: [redirects ? redirect : input.defaultAction],
         ...(tls ? { certificates: [...tls.certificates], sslPolicy: tls.sslPolicy } : {}),
         ...(l.attributes ? { attributes: l.attributes } : {}),
+        ...(l.mutualAuthentication ? { mutualAuthentication: l.mutualAuthentication } : {}),
         tags: tags(listenerId),
       },
     });

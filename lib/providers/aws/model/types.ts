@@ -107,6 +107,17 @@ export type Action =
 export type RuleCondition =
   { field: 'host-header'; values: string[] } | { field: 'path-pattern'; values: string[] };
 
+/** Mutual TLS of an HTTPS listener; absent on an HTTPS listener means `off`. */
+export type MutualAuthenticationSpec =
+  | { mode: 'off' | 'passthrough' }
+  | {
+      mode: 'verify';
+      /** A trust store ARN, or a name the deploy resolves (DescribeTrustStores). */
+      trustStore: string;
+      ignoreClientCertificateExpiry: boolean;
+      advertiseTrustStoreCaNames: 'on' | 'off';
+    };
+
 export interface ListenerSpec {
   loadBalancer: Ref;
   port: number;
@@ -117,6 +128,8 @@ export interface ListenerSpec {
   sslPolicy?: string;
   /** Only the keys we set: attributes absent here are left as they are in AWS. */
   attributes?: Record<string, string>;
+  /** HTTPS only (mutual-authentication). */
+  mutualAuthentication?: MutualAuthenticationSpec;
   tags: Tags;
 }
 

@@ -50,6 +50,7 @@ export const ALB_KEYS = {
   sslPolicy: `${ALB}ssl-policy`,
   listenPorts: `${ALB}listen-ports`,
   sslRedirect: `${ALB}ssl-redirect`,
+  mutualAuthentication: `${ALB}mutual-authentication`,
   /** One key per listener, as LBC documents it: `${Protocol}-${Port}` stands for e.g. `HTTPS-443`. */
   listenerAttributes: `${ALB}listener-attributes.\${Protocol}-\${Port}`,
 } as const satisfies CommonKeys & Record<string, unknown>;

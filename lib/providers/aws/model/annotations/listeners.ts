@@ -1,6 +1,8 @@
 /** Listener annotations: ports and protocols, TLS certificates and policy, HTTP → HTTPS redirect. */
 import type { ALB_KEYS, CommonKeys, NLB_KEYS } from './keys.js';
+import type { MutualAuthenticationSpec } from '../types.js';
 import { albListenerAttributes } from './listener-attributes.js';
+import { albMutualAuthentication } from './mutual-authentication.js';
 import { invalid, list, raw, type Annotations } from './parse.js';
 
 /** LBC's default SSL policy for HTTPS/TLS listeners. */
@@ -34,6 +36,8 @@ export interface AlbListener {
   protocol: 'HTTP' | 'HTTPS';
   /** Only the listener attributes set (listener-attributes.${Protocol}-${Port}). */
   attributes?: Record<string, string>;
+  /** HTTPS listeners named by mutual-authentication. */
+  mutualAuthentication?: MutualAuthenticationSpec;
 }
 
 export interface AlbListenerSettings {
@@ -100,10 +104,12 @@ export function albListeners(annotations: Annotations, keys: typeof ALB_KEYS): A
     }
   }
   const attributes = albListenerAttributes(annotations, keys.listenerAttributes, listeners);
+  const mtls = albMutualAuthentication(annotations, keys.mutualAuthentication, listeners);
   return {
     listeners: listeners.map((l) => {
       const a = attributes.get(l.port);
-      return a ? { ...l, attributes: a } : l;
+      const m = mtls.get(l.port);
+      return { ...l, ...(a ? { attributes: a } : {}), ...(m ? { mutualAuthentication: m } : {}) };
     }),
     ...(settings ? { tls: settings } : {}),
     ...(sslRedirectPort !== undefined ? { sslRedirectPort } : {}),
