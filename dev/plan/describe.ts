@@ -145,6 +145,12 @@ export function describeCall(call: PlannedCall): string[] {
     case 'ModifyTargetGroupAttributes':
     case 'ModifyListenerAttributes':
       return attributes(call.input.Attributes);
+    case 'ModifyCapacityReservation':
+      return [
+        call.input.ResetCapacityReservation
+          ? 'capacity reservation reset'
+          : `minimum capacity ${call.input.MinimumLoadBalancerCapacity?.CapacityUnits ?? '?'} units`,
+      ];
     case 'CreateTargetGroup':
       return [
         `${call.input.Protocol ?? ''}:${call.input.Port ?? ''}, ${call.input.TargetType ?? ''} targets in ${call.input.VpcId ?? ''}`,

@@ -5,7 +5,7 @@
  * fingerprint matches), that a resync repairs drift, and what the change plan says.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { InvalidObjectError } from '../../lib/errors.js';
+import { InvalidObjectError, RetryLaterError } from '../../lib/errors.js';
 import type { MultiClusterIngress } from '../../lib/karmada/types.js';
 import { formatPlan } from '../../lib/providers/aws/index.js';
 import { collectedSlice, minimalIngress, service } from '../fixtures/aws/objects.js';
@@ -262,5 +262,167 @@ describe('mutual-authentication', () => {
       message: `annotation ${MA}: no trust store named "nope" in this Region (DescribeTrustStores): create it, or name an existing one or its ARN`,
     });
     expect(env.mutatingCalls()).toStrictEqual([]);
+  });
+});
+
+describe('minimum-load-balancer-capacity', () => {
+  const MC = A('minimum-load-balancer-capacity');
+  // A clock the test moves: ELBv2's `pending` and its UTC day of decreases, without sleeping.
+  let now = Date.UTC(2026, 11, 1, 20, 0, 0);
+  let capEnv: AwsEnv;
+  beforeEach(async () => {
+    now = Date.UTC(2026, 11, 1, 20, 0, 0);
+    capEnv = await startAwsEnv(
+      [
+        service('serve', [{ name: 'http', port: 80, targetPort: 8080, protocol: 'TCP' }]),
+        collectedSlice('member1', 'serve', {
+          addresses: ['10.0.1.10'],
+          ports: [{ name: 'http', port: 8080 }],
+        }),
+      ],
+      { sim: { now: () => now, provisioningMs: 60_000 } },
+    );
+  });
+  afterEach(async () => {
+    await capEnv.close();
+  });
+  const withUnits = (units: number | undefined) =>
+    alb(units === undefined ? {} : { [MC]: `CapacityUnits=${units}` });
+  const reservation = () =>
+    capEnv.sim.state.describeCapacityReservation({
+      LoadBalancerArn: capEnv.sim.snapshot().loadBalancers[0]?.LoadBalancerArn,
+    });
+  const lbTags = (): Record<string, string> =>
+    (capEnv.state().loadBalancers[0]?.tags as Record<string, string> | undefined) ?? {};
+  const deploy = (mci: MultiClusterIngress, o: { resync?: boolean } = {}) =>
+    capEnv.provider.loadBalancer().update({ ...capEnv.ctx, ...o }, mci);
+  const rejection = (p: Promise<unknown>) =>
+    p.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+
+  it('reserves on create, records it, and a second reconcile makes no call but the fingerprint', async () => {
+    const mci = withUnits(1000);
+    const plan = (await capEnv.provider.ingress.plan(capEnv.ctx, mci)).plan;
+    expect(formatPlan(plan).find((l) => l.includes(' LoadBalancer:'))).toMatch(
+      /^\+ create LoadBalancer: application internal k8s-default-web-\w+; minimum capacity 0 → 1000 units \[CreateLoadBalancer, ModifyCapacityReservation\]$/,
+    );
+    await capEnv.provider.loadBalancer().ensure(capEnv.ctx, mci);
+    expect(capEnv.state()).toStrictEqual(await capEnv.expectedForMci(mci));
+    expect(reservation().MinimumLoadBalancerCapacity).toStrictEqual({ CapacityUnits: 1000 });
+    expect(lbTags()['multicluster.karmada.io/capacity-units']).toBe('1000');
+
+    expect(await capEnv.measured(() => deploy(mci))).toStrictEqual({
+      DescribeLoadBalancers: 1,
+      DescribeTags: 1,
+    });
+    // A resync reads the reservation (still pending: the same units, nothing to do).
+    capEnv.sim.calls.reset();
+    const calls = await capEnv.measured(() => deploy(mci, { resync: true }));
+    expect(calls.DescribeCapacityReservation).toBe(1);
+    expect(capEnv.mutatingCalls()).toStrictEqual([]);
+  });
+
+  it('a change while the last one is pending is a RetryLaterError, applied once it is provisioned', async () => {
+    await capEnv.provider.loadBalancer().ensure(capEnv.ctx, withUnits(1000));
+    now += 30_000;
+    const err = await rejection(deploy(withUnits(2000)));
+    expect(err).toBeInstanceOf(RetryLaterError);
+    expect(err).toMatchObject({
+      retryAfterSeconds: 60,
+      message: expect.stringContaining('still being provisioned (CapacityReservationPending)'),
+    });
+    expect(reservation().MinimumLoadBalancerCapacity).toStrictEqual({ CapacityUnits: 1000 });
+    now += 31_000;
+    await deploy(withUnits(2000));
+    expect(reservation().MinimumLoadBalancerCapacity).toStrictEqual({ CapacityUnits: 2000 });
+    expect(lbTags()['multicluster.karmada.io/capacity-units']).toBe('2000');
+  });
+
+  it('the fifth decrease of a UTC day is retried after midnight', async () => {
+    await capEnv.provider.loadBalancer().ensure(capEnv.ctx, withUnits(2000));
+    for (const units of [1900, 1800, 1700, 1600]) {
+      now += 61_000;
+      await deploy(withUnits(units));
+    }
+    now += 61_000;
+    const err = await rejection(deploy(withUnits(1500)));
+    expect(err).toBeInstanceOf(RetryLaterError);
+    expect(err).toMatchObject({
+      message: expect.stringContaining('4 capacity decreases per load balancer per UTC day'),
+    });
+    // Until 00:00 UTC by the provider's clock (the simulator's is the test's).
+    const wall = new Date();
+    const untilMidnight =
+      (Date.UTC(wall.getUTCFullYear(), wall.getUTCMonth(), wall.getUTCDate() + 1) - wall.getTime()) / 1000;
+    const { retryAfterSeconds } = err as RetryLaterError;
+    expect(retryAfterSeconds).toBeGreaterThanOrEqual(Math.floor(untilMidnight) - 5);
+    expect(retryAfterSeconds).toBeLessThanOrEqual(Math.ceil(untilMidnight) + 1);
+    expect(reservation().MinimumLoadBalancerCapacity).toStrictEqual({ CapacityUnits: 1600 });
+    now = Date.UTC(2026, 11, 2, 0, 0, 1);
+    await deploy(withUnits(1500));
+    expect(reservation().MinimumLoadBalancerCapacity).toStrictEqual({ CapacityUnits: 1500 });
+  });
+
+  it('removing the annotation resets the reservation, then the record; later full deploys do not read it', async () => {
+    await capEnv.provider.loadBalancer().ensure(capEnv.ctx, withUnits(1000));
+    now += 61_000;
+    const plan = (await capEnv.provider.ingress.plan(capEnv.ctx, withUnits(undefined))).plan;
+    expect(formatPlan(plan).find((l) => l.startsWith('~ modify LoadBalancer: capacity'))).toBe(
+      '~ modify LoadBalancer: capacity reservation reset (was 1000 units); untag multicluster.karmada.io/capacity-units [ModifyCapacityReservation, RemoveTags]',
+    );
+    capEnv.sim.calls.reset();
+    await deploy(withUnits(undefined));
+    expect(capEnv.mutatingCalls()).toStrictEqual([
+      'AddTags',
+      'ModifyCapacityReservation',
+      'RemoveTags',
+      'AddTags',
+    ]);
+    expect(reservation().MinimumLoadBalancerCapacity).toBeUndefined();
+    expect(lbTags()['multicluster.karmada.io/capacity-units']).toBeUndefined();
+    const resync = await capEnv.measured(() => deploy(withUnits(undefined), { resync: true }));
+    expect(resync.DescribeCapacityReservation).toBeUndefined();
+  });
+
+  it('drift is repaired on resync; CapacityUnits=0 resets a reservation that is not ours', async () => {
+    await capEnv.provider.loadBalancer().ensure(capEnv.ctx, withUnits(1000));
+    const arn = capEnv.sim.snapshot().loadBalancers[0]?.LoadBalancerArn;
+    now += 61_000;
+    capEnv.sim.state.modifyCapacityReservation({
+      LoadBalancerArn: arn,
+      MinimumLoadBalancerCapacity: { CapacityUnits: 500 },
+    });
+    now += 61_000;
+    capEnv.sim.calls.reset();
+    await deploy(withUnits(1000), { resync: true });
+    expect(capEnv.mutatingCalls()).toStrictEqual(['AddTags', 'ModifyCapacityReservation', 'AddTags']);
+    expect(reservation().MinimumLoadBalancerCapacity).toStrictEqual({ CapacityUnits: 1000 });
+
+    // Reserved by someone else on an ALB without the record: left alone unless asked with 0.
+    now += 61_000;
+    await deploy(withUnits(undefined));
+    now += 61_000;
+    capEnv.sim.state.modifyCapacityReservation({
+      LoadBalancerArn: arn,
+      MinimumLoadBalancerCapacity: { CapacityUnits: 300 },
+    });
+    now += 61_000;
+    await deploy(withUnits(undefined), { resync: true });
+    expect(reservation().MinimumLoadBalancerCapacity).toStrictEqual({ CapacityUnits: 300 });
+    await deploy(withUnits(0));
+    expect(reservation().MinimumLoadBalancerCapacity).toBeUndefined();
+    expect(lbTags()['multicluster.karmada.io/capacity-units']).toBeUndefined();
+  });
+
+  it('more units than the account allows: InvalidObjectError naming the annotation', async () => {
+    const err = await rejection(capEnv.provider.loadBalancer().ensure(capEnv.ctx, withUnits(20000)));
+    expect(err).toBeInstanceOf(InvalidObjectError);
+    expect(err).toMatchObject({
+      field: MC,
+      reason: 'InvalidAnnotation',
+      message: expect.stringContaining(`annotation ${MC}: more capacity than the account's quota allows`),
+    });
   });
 });

@@ -150,6 +150,7 @@ const RESOURCE_TYPE_OF: Record<string, string> = {
   'elasticloadbalancing:CreateLoadBalancer': 'loadbalancer',
   'elasticloadbalancing:DeleteLoadBalancer': 'loadbalancer',
   'elasticloadbalancing:ModifyLoadBalancerAttributes': 'loadbalancer',
+  'elasticloadbalancing:ModifyCapacityReservation': 'loadbalancer',
   'elasticloadbalancing:SetSecurityGroups': 'loadbalancer',
   'elasticloadbalancing:SetSubnets': 'loadbalancer',
   'elasticloadbalancing:CreateListener': 'loadbalancer',

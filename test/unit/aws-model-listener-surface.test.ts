@@ -1,11 +1,13 @@
 /**
  * The ALB listener surface beyond ports and TLS, as the model builds it: listener attributes
- * (`listener-attributes.${Protocol}-${Port}`), with the exact stack shapes and, for each refused
+ * (`listener-attributes.${Protocol}-${Port}`), mutual TLS (`mutual-authentication`) and the
+ * reserved capacity (`minimum-load-balancer-capacity`), with the exact stack shapes and, for each refused
  * form, the exact error naming the annotation.
  */
 import { describe, expect, it } from 'vitest';
 import { InvalidObjectError } from '../../lib/errors.js';
 import type { MultiClusterIngress } from '../../lib/karmada/types.js';
+import { minimumCapacityUnits } from '../../lib/providers/aws/model/annotations/capacity.js';
 import { ALB_KEYS } from '../../lib/providers/aws/model/annotations/keys.js';
 import {
   ALB_LISTENER_ATTRIBUTES,
@@ -378,5 +380,40 @@ describe('mutual-authentication', () => {
     expect(refused(() => albListeners({ [MA]: v }, ALB_KEYS))).toStrictEqual(
       bad(MA, v, 'port 80 is not an HTTPS listen-port (there is none)'),
     );
+  });
+});
+
+describe('minimum-load-balancer-capacity', () => {
+  const MC = A('minimum-load-balancer-capacity');
+  const lbSpec = (s: Stack) => resourcesOf(s, ResourceTypes.LoadBalancer)[0]!.spec;
+
+  it('CapacityUnits=<n>: the units on the load balancer, and the record tag of a reservation', () => {
+    const spec = lbSpec(stackOf(mciWith({ [MC]: 'CapacityUnits=1000' })));
+    expect(spec.minimumCapacityUnits).toBe(1000);
+    expect(spec.tags['multicluster.karmada.io/capacity-units']).toBe('1000');
+    expect(minimumCapacityUnits({ [MC]: ' CapacityUnits = 100 ' }, MC)).toBe(100);
+  });
+
+  it('CapacityUnits=0 asks for a reset: no record tag; no annotation: neither', () => {
+    const reset = lbSpec(stackOf(mciWith({ [MC]: 'CapacityUnits=0' })));
+    expect(reset.minimumCapacityUnits).toBe(0);
+    expect(Object.keys(reset.tags).filter((k) => k.includes('capacity'))).toStrictEqual([]);
+    const none = lbSpec(stackOf(mciWith({})));
+    expect(Object.hasOwn(none, 'minimumCapacityUnits')).toBe(false);
+    expect(Object.keys(none.tags).filter((k) => k.includes('capacity'))).toStrictEqual([]);
+  });
+
+  it.each([
+    ['CapacityUnits=99', 'CapacityUnits must be 0 (reset) or a whole number of at least 100'],
+    ['CapacityUnits=1', 'CapacityUnits must be 0 (reset) or a whole number of at least 100'],
+    ['CapacityUnits=-100', 'CapacityUnits must be 0 (reset) or a whole number of at least 100'],
+    ['CapacityUnits=1e3', 'CapacityUnits must be 0 (reset) or a whole number of at least 100'],
+    ['CapacityUnits=', 'CapacityUnits must be 0 (reset) or a whole number of at least 100'],
+    ['CapacityUnits=1234567890', 'CapacityUnits must be 0 (reset) or a whole number of at least 100'],
+    ['capacityunits=100', 'has the key capacityunits: the only key is CapacityUnits'],
+    ['CapacityUnits=100,Other=1', 'has the key Other: the only key is CapacityUnits'],
+    ['1000', 'must be a comma-separated list of key=value pairs'],
+  ])('refuses %s', (value, why) => {
+    expect(refused(() => stackOf(mciWith({ [MC]: value })))).toStrictEqual(bad(MC, value, why));
   });
 });

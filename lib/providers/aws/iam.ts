@@ -28,6 +28,7 @@ import { INSTANCE_TAG, OWNER_TAG } from './tagging.js';
 
 export const ELBV2_DESCRIBE_ACTIONS = [
   'DescribeAccountLimits',
+  'DescribeCapacityReservation',
   'DescribeListenerAttributes',
   'DescribeListenerCertificates',
   'DescribeListeners',
@@ -213,10 +214,17 @@ const STATEMENTS: StatementSpec[] = [
     }),
   },
   {
-    // SAR: DeleteLoadBalancer, ModifyLoadBalancerAttributes, SetSecurityGroups (keys
-    // :SecurityGroup), SetSubnets (key :Subnet): resource loadbalancer/app | net, aws:ResourceTag.
+    // SAR: DeleteLoadBalancer, ModifyLoadBalancerAttributes, ModifyCapacityReservation,
+    // SetSecurityGroups (keys :SecurityGroup), SetSubnets (key :Subnet): resource
+    // loadbalancer/app | net, aws:ResourceTag.
     Sid: 'ElbV2ChangeOwnedLoadBalancers',
-    actions: ['DeleteLoadBalancer', 'ModifyLoadBalancerAttributes', 'SetSecurityGroups', 'SetSubnets'],
+    actions: [
+      'DeleteLoadBalancer',
+      'ModifyCapacityReservation',
+      'ModifyLoadBalancerAttributes',
+      'SetSecurityGroups',
+      'SetSubnets',
+    ],
     resources: resourcesOf('loadbalancer'),
     condition: (o) => {
       const limits = guardrailConditions(o.guardrails, ['subnets', 'securityGroups']);

@@ -28,6 +28,13 @@ export const CREATED_AT_TAG = `${TAG_PREFIX}/created-at`;
 export const INSTANCE_TAG = `${TAG_PREFIX}/instance`;
 /** On the owner-ID claim only (owner-claim.ts). */
 export const CLAIM_TAG = `${TAG_PREFIX}/claim`;
+/**
+ * On a load balancer whose capacity we reserved (minimum-load-balancer-capacity): the units. Part
+ * of the desired tags while the annotation asks for a reservation, so that its removal is seen
+ * (the tag is there, the annotation is not) and the reservation reset, without a
+ * DescribeCapacityReservation on every full deploy of every ALB.
+ */
+export const CAPACITY_TAG = `${TAG_PREFIX}/capacity-units`;
 export const RESERVED_TAG_KEYS: readonly string[] = [
   INSTANCE_TAG,
   CLAIM_TAG,

@@ -31,7 +31,7 @@ import { Resources } from '../../kube/resources.js';
 import type { KubeObject } from '../../kube/types.js';
 import { ALB_KEYS, NLB_KEYS, type CommonKeys } from './model/annotations/keys.js';
 import { LOAD_BALANCER_ID, resourcesOf, ResourceTypes, type Stack } from './model/types.js';
-import { RESERVED_TAG_KEYS } from './tagging.js';
+import { CAPACITY_TAG, RESERVED_TAG_KEYS } from './tagging.js';
 import { validateTenantPolicySchema } from '../../generated/tenant-policy-validator.js';
 import { configIssues } from '../config-issues.js';
 
@@ -250,7 +250,8 @@ const CHECKS: Array<(c: Check) => void | Promise<void>> = [
     const patterns = c.rule.tags;
     if (!patterns) return;
     for (const key of Object.keys(loadBalancerOf(c.stack)?.tags ?? {})) {
-      if (RESERVED_TAG_KEYS.includes(key)) continue;
+      // Ours: the bookkeeping keys, and the capacity record (minimum-load-balancer-capacity).
+      if (RESERVED_TAG_KEYS.includes(key) || key === CAPACITY_TAG) continue;
       if (!keyAllowed(patterns, key)) throw violation(c, c.keys.tags, key, 'tag key');
     }
   },

@@ -14,6 +14,7 @@ import {
   DeleteRuleCommand,
   DeleteTargetGroupCommand,
   DeregisterTargetsCommand,
+  ModifyCapacityReservationCommand,
   ModifyListenerAttributesCommand,
   ModifyListenerCommand,
   ModifyLoadBalancerAttributesCommand,
@@ -30,6 +31,7 @@ import {
 } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { RetryLaterError } from '../../../errors.js';
 import { CREATED_AT_TAG, INSTANCE_TAG } from '../tagging.js';
+import { capacityFailure } from './capacity.js';
 import { call, checkAborted, isAwsError, sleep, type DeployContext } from './context.js';
 import { resolveRefs, type Operation, type PlannedCall } from './operations.js';
 
@@ -93,6 +95,8 @@ function send(ctx: DeployContext, c: PlannedCall, o: { abortSignal: AbortSignal 
       return client.send(new SetSecurityGroupsCommand(c.input), o).then(none);
     case 'ModifyLoadBalancerAttributes':
       return client.send(new ModifyLoadBalancerAttributesCommand(c.input), o).then(none);
+    case 'ModifyCapacityReservation':
+      return client.send(new ModifyCapacityReservationCommand(c.input), o).then(none);
     case 'ModifyTargetGroup':
       return client.send(new ModifyTargetGroupCommand(c.input), o).then(none);
     case 'ModifyTargetGroupAttributes':
@@ -136,6 +140,7 @@ async function runOne(ctx: DeployContext, c: PlannedCall): Promise<Created> {
       if (c.action === 'DeleteLoadBalancer' && isAwsError(err, 'LoadBalancerNotFound')) return {};
       if (c.action === 'DeleteTargetGroup' && isAwsError(err, 'TargetGroupNotFound')) return {};
       if (c.action === 'DeleteRule' && isAwsError(err, 'RuleNotFound')) return {};
+      if (c.action === 'ModifyCapacityReservation') throw capacityFailure(err, now()) ?? err;
       if (c.action !== 'DeleteTargetGroup' || !isAwsError(err, 'ResourceInUse')) throw err;
       // A just-deleted rule or load balancer still holds the group for a moment (LBC: 2 s, 20 s).
       if (attempt >= resourceInUseAttempts) {

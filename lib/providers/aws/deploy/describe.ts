@@ -4,6 +4,7 @@
  * them a stack needs is decided by discover.ts.
  */
 import {
+  DescribeCapacityReservationCommand,
   DescribeListenerAttributesCommand,
   DescribeListenerCertificatesCommand,
   DescribeListenersCommand,
@@ -22,6 +23,7 @@ import {
   type TargetHealthDescription,
 } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { STACK_TAG, isOwnerOf, tagsToRecord, type StackOwner } from '../tagging.js';
+import { capacityOf, type ActualCapacity } from './capacity.js';
 import { call, chunks, isAwsError, type DeployContext } from './context.js';
 
 export type TagMap = Map<string, Record<string, string>>;
@@ -256,6 +258,13 @@ export async function findTrustStoreArns(
   }
   for (const name of names) for (const [k, v] of await findTrustStoreArns(ctx, [name])) out.set(k, v);
   return out;
+}
+
+export async function describeCapacityReservation(ctx: DeployContext, arn: string): Promise<ActualCapacity> {
+  const res = await call(ctx, 'DescribeCapacityReservation', (o) =>
+    ctx.client.send(new DescribeCapacityReservationCommand({ LoadBalancerArn: arn }), o),
+  );
+  return capacityOf(res);
 }
 
 export async function describeListenerAttributes(

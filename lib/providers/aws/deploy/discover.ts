@@ -12,6 +12,7 @@ import { resourcesOf, ResourceTypes, type Stack } from '../model/types.js';
 import { FINGERPRINT_TAG, isOwnedBy, OWNER_TAG, STACK_TAG } from '../tagging.js';
 import { checkAborted, type DeployContext } from './context.js';
 import {
+  describeCapacityReservation,
   describeExtraCertificates,
   describeListenerAttributes,
   describeListeners,
@@ -25,6 +26,7 @@ import {
   findTrustStoreArns,
 } from './describe.js';
 import type { OwnerInventory } from './deletion.js';
+import { desiredCapacity } from './capacity.js';
 import { SECURE_PROTOCOLS, type ActualListener } from './listener.js';
 import { requiresReplacement, type OwnedLoadBalancer } from './load-balancer.js';
 import { ownedByName } from './lookup.js';
@@ -193,6 +195,9 @@ async function discoverForDeploy(ctx: DeployContext, target: DeployTarget): Prom
     }
     if (lbRes.spec.attributes) {
       current.attributes = await describeLoadBalancerAttributes(ctx, current.lb.LoadBalancerArn ?? '');
+    }
+    if (desiredCapacity(lbRes.spec, current.tags) !== undefined) {
+      current.capacity = await describeCapacityReservation(ctx, current.lb.LoadBalancerArn ?? '');
     }
   }
   const kept = matchTargetGroups(desiredTgs, owned);

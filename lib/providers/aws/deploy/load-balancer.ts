@@ -9,12 +9,15 @@ import type { LoadBalancerResource } from '../model/types.js';
 import { recordToTags } from '../tagging.js';
 import { arnRef, planTags, type Operation, type PlanContext, type PlannedCall } from './operations.js';
 import { attributesToSet } from './target-group.js';
+import { desiredCapacity, planCapacity, type ActualCapacity } from './capacity.js';
 
 export interface OwnedLoadBalancer {
   lb: LoadBalancer;
   tags: Record<string, string>;
   /** Described only when the stack sets attributes. */
   attributes?: Record<string, string>;
+  /** Described only when the stack reserves capacity or had a reservation of ours. */
+  capacity?: ActualCapacity;
 }
 
 function sameSet(a: readonly string[], b: readonly string[]): boolean {
@@ -63,6 +66,8 @@ export function planLoadBalancer(
         input: { LoadBalancerArn: arnRef(desired.id), Attributes: attrs },
       });
     }
+    const capacity = planCapacity(arnRef(desired.id), spec.minimumCapacityUnits, undefined);
+    calls.push(...capacity.calls);
     const [first] = stale;
     return [
       first
@@ -77,7 +82,7 @@ export function planLoadBalancer(
             op: 'create',
             resource: 'LoadBalancer',
             id: desired.id,
-            detail: `${spec.type} ${spec.scheme} ${spec.name}`,
+            detail: [`${spec.type} ${spec.scheme} ${spec.name}`, ...capacity.changes].join('; '),
             calls,
           },
     ];
@@ -105,6 +110,10 @@ export function planLoadBalancer(
       input: { LoadBalancerArn: arn, Attributes: attrs },
     });
   }
+  // Before the tags: CAPACITY_TAG goes only once the reservation it records is reset.
+  const capacity = planCapacity(arn, desiredCapacity(spec, actual.tags), actual.capacity);
+  changes.push(...capacity.changes);
+  calls.push(...capacity.calls);
   const tags = planTags(pc, arn, spec.tags, actual.tags);
   changes.push(...tags.changes);
   calls.push(...tags.calls);

@@ -15,6 +15,7 @@ import type {
   DeleteRuleCommandInput,
   DeleteTargetGroupCommandInput,
   DeregisterTargetsCommandInput,
+  ModifyCapacityReservationCommandInput,
   ModifyListenerAttributesCommandInput,
   ModifyListenerCommandInput,
   ModifyLoadBalancerAttributesCommandInput,
@@ -37,6 +38,7 @@ export interface MutatingInputs {
   SetSubnets: SetSubnetsCommandInput;
   SetSecurityGroups: SetSecurityGroupsCommandInput;
   ModifyLoadBalancerAttributes: ModifyLoadBalancerAttributesCommandInput;
+  ModifyCapacityReservation: ModifyCapacityReservationCommandInput;
   CreateTargetGroup: CreateTargetGroupCommandInput;
   ModifyTargetGroup: ModifyTargetGroupCommandInput;
   ModifyTargetGroupAttributes: ModifyTargetGroupAttributesCommandInput;

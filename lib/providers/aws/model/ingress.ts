@@ -7,6 +7,7 @@ import type { EndpointSlice, IngressBackend, MultiClusterIngress, Service } from
 import type { KubeObject } from '../../../kube/types.js';
 import { DERIVED_SERVICE_PREFIX, SERVICE_NAME_LABEL } from '../../../karmada/constants.js';
 import { resolveBackend } from './backends.js';
+import { minimumCapacityUnits } from './annotations/capacity.js';
 import { albHealthCheck } from './annotations/health-check.js';
 import { ALB_KEYS } from './annotations/keys.js';
 import { albListeners } from './annotations/listeners.js';
@@ -68,7 +69,11 @@ export function buildIngressStack(input: IngressStackInput): Stack {
   return albStack(objectStack('mci', input.mci, member, config), config);
 }
 
-type AlbSettings = StackSettings<{ listeners: AlbListenerSettings; healthCheck: HealthCheckSpec }>;
+type AlbSettings = StackSettings<{
+  listeners: AlbListenerSettings;
+  healthCheck: HealthCheckSpec;
+  minimumCapacityUnits: number | undefined;
+}>;
 
 /** What one member puts on the ALB: its routes, its default backend, their target groups. */
 interface MemberRoutes {
@@ -81,6 +86,7 @@ function albStack(source: StackSource<IngressMember>, config: ModelConfig): Stac
   const settings: AlbSettings = readStackSettings(source, ALB_KEYS, 'application', config, (annotations) => ({
     listeners: albListeners(annotations, ALB_KEYS),
     healthCheck: albHealthCheck(annotations, ALB_KEYS, config.healthCheck),
+    minimumCapacityUnits: minimumCapacityUnits(annotations, ALB_KEYS.minimumCapacity),
   }));
   const targetGroups = new Map<string, TargetGroupResource>();
   const members = source.members.map((m) => memberRoutes(source, settings, m, targetGroups));
@@ -99,6 +105,7 @@ function albStack(source: StackSource<IngressMember>, config: ModelConfig): Stac
     {
       type: 'application',
       securityGroups: settings.loadBalancer.securityGroups ?? source.placement.securityGroups,
+      minimumCapacityUnits: settings.particular.minimumCapacityUnits,
     },
     [
       // IDs are unique: no two compare equal.

@@ -9,7 +9,7 @@ import type { ServicePort } from '../../../karmada/types.js';
 import type { KubeObject } from '../../../kube/types.js';
 import { stackId, type StackKind, type StackRef } from '../../../provider/stack-id.js';
 import { loadBalancerName, targetGroupName } from '../naming.js';
-import { resourceTags, type StackOwner } from '../tagging.js';
+import { CAPACITY_TAG, resourceTags, type StackOwner } from '../tagging.js';
 import { loadBalancerAttributes, targetGroupAttributes } from './annotations/attributes.js';
 import type { CommonKeys } from './annotations/keys.js';
 import {
@@ -250,6 +250,7 @@ export function assembleStack(
   loadBalancer: {
     type: LoadBalancerSpec['type'];
     securityGroups: readonly string[] | undefined;
+    minimumCapacityUnits?: number | undefined;
   },
   resources: readonly StackResource[],
   limits: LimitFields,
@@ -268,7 +269,11 @@ export function assembleStack(
         subnets: settings.loadBalancer.subnets ?? source.placement.subnets,
         securityGroups: loadBalancer.securityGroups,
         attributes: settings.loadBalancerAttributes,
-        tags: settings.tags(LOAD_BALANCER_ID),
+        minimumCapacityUnits: loadBalancer.minimumCapacityUnits,
+        // The record that a reservation is ours: removing the annotation then resets it.
+        tags: loadBalancer.minimumCapacityUnits
+          ? { ...settings.tags(LOAD_BALANCER_ID), [CAPACITY_TAG]: String(loadBalancer.minimumCapacityUnits) }
+          : settings.tags(LOAD_BALANCER_ID),
       }),
       ...resources,
     ],

@@ -57,6 +57,11 @@ export interface LoadBalancerSpec {
   securityGroups?: string[];
   /** Only the keys we set: attributes absent here are left as they are in AWS. */
   attributes?: Record<string, string>;
+  /**
+   * The reserved capacity (ModifyCapacityReservation), in capacity units; 0 resets it. Absent:
+   * reset if we reserved some before (CAPACITY_TAG says so), else left alone.
+   */
+  minimumCapacityUnits?: number;
   tags: Tags;
 }
 
@@ -158,6 +163,7 @@ export function loadBalancerResource(spec: {
   subnets: readonly string[];
   securityGroups?: readonly string[] | undefined;
   attributes?: Record<string, string> | undefined;
+  minimumCapacityUnits?: number | undefined;
   tags: Tags;
 }): LoadBalancerResource {
   return {
@@ -171,6 +177,7 @@ export function loadBalancerResource(spec: {
       subnets: [...spec.subnets],
       ...(spec.securityGroups ? { securityGroups: [...spec.securityGroups] } : {}),
       ...(spec.attributes ? { attributes: spec.attributes } : {}),
+      ...(spec.minimumCapacityUnits !== undefined ? { minimumCapacityUnits: spec.minimumCapacityUnits } : {}),
       tags: spec.tags,
     },
   };

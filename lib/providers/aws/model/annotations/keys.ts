@@ -51,6 +51,7 @@ export const ALB_KEYS = {
   listenPorts: `${ALB}listen-ports`,
   sslRedirect: `${ALB}ssl-redirect`,
   mutualAuthentication: `${ALB}mutual-authentication`,
+  minimumCapacity: `${ALB}minimum-load-balancer-capacity`,
   /** One key per listener, as LBC documents it: `${Protocol}-${Port}` stands for e.g. `HTTPS-443`. */
   listenerAttributes: `${ALB}listener-attributes.\${Protocol}-\${Port}`,
 } as const satisfies CommonKeys & Record<string, unknown>;
