@@ -9,6 +9,7 @@ import { DERIVED_SERVICE_PREFIX, SERVICE_NAME_LABEL } from '../../../karmada/con
 import { resolveBackend } from './backends.js';
 import { albHealthCheck } from './annotations/health-check.js';
 import { ALB_KEYS } from './annotations/keys.js';
+import { ignoredAlbKeysWarning } from './annotations/unknown-keys.js';
 import { albListeners } from './annotations/listeners.js';
 import { albListenerResources, type Route } from './alb-listeners.js';
 import { ruleConditions, sortPaths } from './rules.js';
@@ -93,7 +94,7 @@ function albStack(source: StackSource<IngressMember>, config: ModelConfig): Stac
     loadBalancer: LOAD_BALANCER_ID,
     tags: settings.tags,
   });
-  return assembleStack(
+  const stack = assembleStack(
     source,
     settings,
     {
@@ -112,6 +113,8 @@ function albStack(source: StackSource<IngressMember>, config: ModelConfig): Stac
       ruleField: (id) => ruleFields.get(id),
     },
   );
+  const warnings = source.members.flatMap((m) => ignoredAlbKeysWarning(m.mci.metadata.annotations));
+  return warnings.length > 0 ? { ...stack, warnings } : stack;
 }
 
 /** Resolves one MCI's backends into target groups (added to `targetGroups`) and its routes. */
