@@ -259,6 +259,24 @@ describe('NLB annotations (service.beta.kubernetes.io/aws-load-balancer-…)', (
     });
   });
 
+  it('an LBC key the provider does not act on, on the MultiClusterService: a Warning, the NLB served', async () => {
+    const m = mcs(
+      'serve',
+      { ports: [{ port: 80 }] },
+      { [N('proxy-protocol')]: '*', [N('scheme')]: 'internet-facing' },
+    );
+    await env.provider.mcsLoadBalancer().ensure(env.ctx, m);
+    expect(env.state().loadBalancers).toMatchObject([{ type: 'network', scheme: 'internet-facing' }]);
+    expect(env.announced).toStrictEqual([
+      {
+        reason: 'UnsupportedAnnotation',
+        message: expect.stringMatching(
+          /^annotation ignored by the aws provider: service\.beta\.kubernetes\.io\/aws-load-balancer-proxy-protocol \(not supported yet: Proxy protocol is planned/,
+        ),
+      },
+    ]);
+  });
+
   it('ssl-cert + ssl-ports → TLS listeners on those ports only; ssl-negotiation-policy', async () => {
     const m = mcs(
       'serve',

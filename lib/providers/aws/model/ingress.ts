@@ -9,7 +9,7 @@ import { DERIVED_SERVICE_PREFIX, SERVICE_NAME_LABEL } from '../../../karmada/con
 import { resolveBackend } from './backends.js';
 import { albHealthCheck } from './annotations/health-check.js';
 import { ALB_KEYS } from './annotations/keys.js';
-import { ignoredAlbKeysWarning } from './annotations/unknown-keys.js';
+import { ignoredKeysWarning } from './annotations/unknown-keys.js';
 import { albListeners } from './annotations/listeners.js';
 import { albListenerResources, type Route } from './alb-listeners.js';
 import { ruleConditions, sortPaths } from './rules.js';
@@ -22,6 +22,7 @@ import {
   readStackSettings,
   type StackSettings,
   type StackSource,
+  withWarnings,
 } from './stack.js';
 import { buildTargets } from './targets.js';
 import {
@@ -113,8 +114,10 @@ function albStack(source: StackSource<IngressMember>, config: ModelConfig): Stac
       ruleField: (id) => ruleFields.get(id),
     },
   );
-  const warnings = source.members.flatMap((m) => ignoredAlbKeysWarning(m.mci.metadata.annotations));
-  return warnings.length > 0 ? { ...stack, warnings } : stack;
+  return withWarnings(
+    stack,
+    source.members.flatMap((m) => ignoredKeysWarning(m.mci.metadata.annotations)),
+  );
 }
 
 /** Resolves one MCI's backends into target groups (added to `targetGroups`) and its routes. */
