@@ -10,6 +10,7 @@ import { resolveBackend } from './backends.js';
 import { minimumCapacityUnits } from './annotations/capacity.js';
 import { albHealthCheck } from './annotations/health-check.js';
 import { ALB_KEYS } from './annotations/keys.js';
+import { ignoredKeysWarning } from './annotations/unknown-keys.js';
 import { albListeners } from './annotations/listeners.js';
 import { albListenerResources, type Route } from './alb-listeners.js';
 import { ruleConditions, sortPaths } from './rules.js';
@@ -22,6 +23,7 @@ import {
   readStackSettings,
   type StackSettings,
   type StackSource,
+  withWarnings,
 } from './stack.js';
 import { buildTargets } from './targets.js';
 import {
@@ -99,7 +101,7 @@ function albStack(source: StackSource<IngressMember>, config: ModelConfig): Stac
     loadBalancer: LOAD_BALANCER_ID,
     tags: settings.tags,
   });
-  return assembleStack(
+  const stack = assembleStack(
     source,
     settings,
     {
@@ -118,6 +120,10 @@ function albStack(source: StackSource<IngressMember>, config: ModelConfig): Stac
       targetGroups: 'spec.rules',
       ruleField: (id) => ruleFields.get(id),
     },
+  );
+  return withWarnings(
+    stack,
+    source.members.flatMap((m) => ignoredKeysWarning(m.mci.metadata.annotations)),
   );
 }
 
