@@ -246,7 +246,11 @@ export const LBC_INGRESS_KEYS: readonly LbcKey[] = [
   {
     key: 'mutual-authentication',
     type: 'json',
-    support: { status: 'unsupported', why: 'HTTPS listeners do not verify client certificates yet' },
+    support: {
+      status: 'supported',
+      differs:
+        'a port that is not an HTTPS listen-port, an unknown field or a missing trust store name is refused (LBC ignores the first two); a listener the annotation no longer names goes back to `off` (LBC needs an explicit `off`); at most 2 trust stores per ALB',
+    },
   },
   {
     key: 'multi-cluster-target-group',
@@ -259,12 +263,20 @@ export const LBC_INGRESS_KEYS: readonly LbcKey[] = [
   {
     key: 'listener-attributes.${Protocol}-${Port}',
     type: 'stringMap',
-    support: { status: 'unsupported', why: 'listener attributes are left as AWS sets them for now' },
+    support: {
+      status: 'supported',
+      differs:
+        'keys and values are checked against the ALB listener attributes before any call, and a key for a listener listen-ports does not have is refused (LBC ignores it)',
+    },
   },
   {
     key: 'minimum-load-balancer-capacity',
     type: 'stringMap',
-    support: { status: 'unsupported', why: 'capacity reservations are not managed yet' },
+    support: {
+      status: 'supported',
+      differs:
+        'removing the annotation resets a reservation the provider made (LBC leaves it until `CapacityUnits=0`); a pending change or the daily decrease limit is retried later',
+    },
   },
   {
     key: 'ipam-ipv4-pool-id',
