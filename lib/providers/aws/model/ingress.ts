@@ -5,10 +5,13 @@
  */
 import type { EndpointSlice, IngressBackend, MultiClusterIngress, Service } from '../../../karmada/types.js';
 import type { KubeObject } from '../../../kube/types.js';
+import { InvalidObjectError } from '../../../errors.js';
 import { DERIVED_SERVICE_PREFIX, SERVICE_NAME_LABEL } from '../../../karmada/constants.js';
 import { resolveBackend } from './backends.js';
-import { albHealthCheck } from './annotations/health-check.js';
 import { ALB_KEYS } from './annotations/keys.js';
+import { invalid, oneOf } from './annotations/parse.js';
+import { albTargetGroupSettings, serviceTargetGroupSettings } from './annotations/target-group.js';
+import type { HealthCheckConfig } from '../config.js';
 import { albListeners } from './annotations/listeners.js';
 import { albListenerResources, type Route } from './alb-listeners.js';
 import { ruleConditions, sortPaths } from './rules.js';
@@ -27,7 +30,7 @@ import {
   LOAD_BALANCER_ID,
   ref,
   type Action,
-  type HealthCheckSpec,
+  type LoadBalancerIpAddressType,
   type ModelConfig,
   type Stack,
   type TargetGroupResource,
@@ -68,7 +71,26 @@ export function buildIngressStack(input: IngressStackInput): Stack {
   return albStack(objectStack('mci', input.mci, member, config), config);
 }
 
-type AlbSettings = StackSettings<{ listeners: AlbListenerSettings; healthCheck: HealthCheckSpec }>;
+type AlbSettings = StackSettings<{
+  listeners: AlbListenerSettings;
+  ipAddressType: LoadBalancerIpAddressType | undefined;
+  /** The configured health-check defaults, which every target group starts from. */
+  healthCheckDefaults: HealthCheckConfig;
+}>;
+
+const IP_ADDRESS_TYPES = ['ipv4', 'dualstack', 'dualstack-without-public-ipv4'] as const;
+
+/** `dualstack-without-public-ipv4` exists only for internet-facing ALBs (API_CreateLoadBalancer). */
+function checkIpAddressType(settings: AlbSettings): void {
+  const type = settings.particular.ipAddressType;
+  if (type === 'dualstack-without-public-ipv4' && settings.scheme !== 'internet-facing') {
+    throw invalid(
+      ALB_KEYS.ipAddressType,
+      type,
+      'needs scheme internet-facing (an internal ALB has no public IPv4 addresses)',
+    );
+  }
+}
 
 /** What one member puts on the ALB: its routes, its default backend, their target groups. */
 interface MemberRoutes {
@@ -80,8 +102,10 @@ function albStack(source: StackSource<IngressMember>, config: ModelConfig): Stac
   // Annotations first: a bad value fails the build before anything else is looked at.
   const settings: AlbSettings = readStackSettings(source, ALB_KEYS, 'application', config, (annotations) => ({
     listeners: albListeners(annotations, ALB_KEYS),
-    healthCheck: albHealthCheck(annotations, ALB_KEYS, config.healthCheck),
+    ipAddressType: oneOf(annotations, ALB_KEYS.ipAddressType, IP_ADDRESS_TYPES),
+    healthCheckDefaults: config.healthCheck,
   }));
+  checkIpAddressType(settings);
   const targetGroups = new Map<string, TargetGroupResource>();
   const members = source.members.map((m) => memberRoutes(source, settings, m, targetGroups));
   const defaultAction = members.find((m) => m.defaultAction)?.defaultAction ?? FIXED_404;
@@ -98,6 +122,7 @@ function albStack(source: StackSource<IngressMember>, config: ModelConfig): Stac
     settings,
     {
       type: 'application',
+      ipAddressType: settings.particular.ipAddressType,
       securityGroups: settings.loadBalancer.securityGroups ?? source.placement.securityGroups,
     },
     [
@@ -114,6 +139,23 @@ function albStack(source: StackSource<IngressMember>, config: ModelConfig): Stac
   );
 }
 
+/**
+ * As LBC (buildTargetGroupIPAddressType): a Service with an IPv6 family gets an ipv6 target group
+ * (its IPv6 EndpointSlices are the targets), which only a dualstack ALB can route to.
+ */
+function targetGroupIpAddressType(
+  service: Service,
+  lbType: LoadBalancerIpAddressType | undefined,
+  field: string,
+): 'ipv4' | 'ipv6' {
+  if (!service.spec?.ipFamilies?.includes('IPv6')) return 'ipv4';
+  if (lbType === 'dualstack' || lbType === 'dualstack-without-public-ipv4') return 'ipv6';
+  throw new InvalidObjectError(
+    `${field}.service.name: Service "${service.metadata.name ?? ''}" has the IPv6 family (spec.ipFamilies), so its target group is ipv6, which needs annotation ${ALB_KEYS.ipAddressType}: dualstack (or dualstack-without-public-ipv4)`,
+    { field: ALB_KEYS.ipAddressType, reason: 'IPv6NeedsDualstack' },
+  );
+}
+
 /** Resolves one MCI's backends into target groups (added to `targetGroups`) and its routes. */
 function memberRoutes(
   source: StackSource<IngressMember>,
@@ -123,6 +165,9 @@ function memberRoutes(
 ): MemberRoutes {
   const { mci } = member;
   const { namespace, name: mciName } = objectName(mci);
+  // The member's own target-group annotations: every group's, unless its Service overrides them.
+  const defaults = settings.particular.healthCheckDefaults;
+  const memberTargetGroups = albTargetGroupSettings(mci.metadata.annotations, ALB_KEYS, defaults);
   // Objects without a namespace are in the MCI's.
   const sameNamespace = (o: Readonly<KubeObject>) => (o.metadata.namespace ?? namespace) === namespace;
   const services = new Map(member.services.filter(sameNamespace).map((s) => [s.metadata.name ?? '', s]));
@@ -136,6 +181,14 @@ function memberRoutes(
     // LBC's target group resource ID: one target group per (ingress, service, service port).
     const id = `${namespace}/${mciName}-${b.serviceName}:${b.portKey}`;
     if (!targetGroups.has(id)) {
+      const tg = serviceTargetGroupSettings(
+        memberTargetGroups,
+        mci.metadata.annotations,
+        { namespace, name: b.serviceName, annotations: b.service.metadata.annotations },
+        ALB_KEYS,
+        defaults,
+      );
+      const ipAddressType = targetGroupIpAddressType(b.service, settings.particular.ipAddressType, field);
       targetGroups.set(
         id,
         ipTargetGroup(source, settings, {
@@ -143,9 +196,11 @@ function memberRoutes(
           service: { namespace, name: b.serviceName },
           servicePort: b.servicePort,
           portKey: b.portKey,
-          protocol: 'HTTP',
-          protocolVersion: 'HTTP1',
-          healthCheck: settings.particular.healthCheck,
+          protocol: tg.protocol,
+          protocolVersion: tg.protocolVersion,
+          ipAddressType,
+          healthCheck: tg.healthCheck,
+          attributes: tg.attributes,
           targets: buildTargets({
             serviceKey: `${namespace}/${b.serviceName}`,
             servicePort: b.servicePort,
@@ -155,6 +210,8 @@ function memberRoutes(
             blockedClusters: blocked,
             knownClusters,
             vpcCidrs: source.placement.vpc.cidrs,
+            ipAddressType,
+            vpcIpv6Cidrs: source.placement.vpc.ipv6Cidrs ?? [],
           }),
         }),
       );
