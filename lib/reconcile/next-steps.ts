@@ -36,7 +36,8 @@ export const NEXT_STEPS: Readonly<Record<string, string>> = {
   InvalidPath:
     'remove * and ? from Exact and Prefix paths, or use pathType ImplementationSpecific to pass an ELBv2 path pattern as it is',
   UnregistrableTarget:
-    'only private addresses (RFC 1918, 100.64.0.0/10) can be IP targets: check the member cluster`s EndpointSlice for that Service (pods on public addresses cannot sit behind the load balancer)',
+    'only private addresses (RFC 1918, 100.64.0.0/10) can be IPv4 targets, and no link-local, loopback or multicast address an IPv6 one: check the member cluster`s EndpointSlice for that Service (pods on public addresses cannot sit behind the load balancer)',
+  DualstackRequired: `set alb.ingress.kubernetes.io/ip-address-type: dualstack on the MultiClusterIngress, or drop IPv6 from the Service's spec.ipFamilies; ${RECONCILED_ON_CHANGE}`,
   ReplacingLoadBalancer:
     'the load balancer is recreated and its DNS name changes: point DNS records and clients at the new hostname in status.loadBalancer once the object is ready (revert the change named above to keep the old one)',
   ReplacingTargetGroup:

@@ -152,7 +152,7 @@ function targetGroupIpAddressType(
   if (lbType === 'dualstack' || lbType === 'dualstack-without-public-ipv4') return 'ipv6';
   throw new InvalidObjectError(
     `${field}.service.name: Service "${service.metadata.name ?? ''}" has the IPv6 family (spec.ipFamilies), so its target group is ipv6, which needs annotation ${ALB_KEYS.ipAddressType}: dualstack (or dualstack-without-public-ipv4)`,
-    { field: ALB_KEYS.ipAddressType, reason: 'IPv6NeedsDualstack' },
+    { field: ALB_KEYS.ipAddressType, reason: 'DualstackRequired' },
   );
 }
 
