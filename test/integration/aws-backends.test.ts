@@ -116,6 +116,24 @@ describe('backend-protocol-version GRPC: LBC’s gRPC example (docs/examples/grp
     ]);
     expect(env.announced.map((a) => a.reason)).toStrictEqual(['ReplacingTargetGroup']);
   });
+
+  it('target-type instance: served with ip targets and a Warning Event saying so', async () => {
+    env = await startAwsEnv([
+      service('grpcserver', [{ port: 50051, targetPort: 50051, protocol: 'TCP' }]),
+      collectedSlice('member1', 'grpcserver', { addresses: ['10.0.1.50'], ports: [{ port: 50051 }] }),
+    ]);
+    const mci = grpc('GRPC');
+    mci.metadata.annotations = { ...mci.metadata.annotations, [A('target-type')]: 'instance' };
+    await env.provider.loadBalancer().ensure(env.ctx, mci);
+    expect(env.state()).toStrictEqual(await env.expectedForMci(mci));
+    expect(described().map((t) => t.TargetType)).toStrictEqual(['ip']);
+    expect(env.announced).toStrictEqual([
+      {
+        reason: 'UnsupportedTargetType',
+        message: `annotation ${A('target-type')}: instance on MultiClusterIngress default/grpcserver is not supported by the aws provider: targets are the pods' IPs from the member clusters' EndpointSlices, so target type ip is used`,
+      },
+    ]);
+  });
 });
 
 describe('the backend Service’s annotations override the MCI’s, per target group', () => {

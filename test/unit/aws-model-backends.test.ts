@@ -415,6 +415,50 @@ function v6Slice(cluster: string, svc: string, addresses: string[]): EndpointSli
   return { ...collectedSlice(cluster, svc, { addresses, sliceName: `${svc}-v6` }), addressType: 'IPv6' };
 }
 
+describe('Function: buildIngressStack (target-type instance is reported)', () => {
+  const input = (mciType: string | undefined, serviceType: string | undefined): IngressStackInput => {
+    const serve = service('serve');
+    if (serviceType) serve.metadata.annotations = { [K.targetType]: serviceType };
+    return {
+      mci: minimalIngress({
+        metadata: {
+          name: 'minimal-ingress',
+          namespace: 'default',
+          annotations: mciType ? { [K.targetType]: mciType } : {},
+        },
+      }),
+      services: [serve],
+      endpointSlices: [collectedSlice('member1', 'serve', { addresses: ['10.0.1.10'] })],
+      config,
+    };
+  };
+  const warning = (where: string) => ({
+    reason: 'UnsupportedTargetType',
+    message: `annotation alb.ingress.kubernetes.io/target-type: instance on ${where} is not supported by the aws provider: targets are the pods' IPs from the member clusters' EndpointSlices, so target type ip is used`,
+  });
+
+  it.each<[string | undefined, string | undefined, unknown[] | undefined]>([
+    ['instance', undefined, [warning('MultiClusterIngress default/minimal-ingress')]],
+    [undefined, 'instance', [warning('Service default/serve')]],
+    [
+      'instance',
+      'instance',
+      [warning('MultiClusterIngress default/minimal-ingress'), warning('Service default/serve')],
+    ],
+    // The Service's ip wins for its groups; the MCI still asked for instance.
+    ['instance', 'ip', [warning('MultiClusterIngress default/minimal-ingress')]],
+    ['ip', undefined, undefined],
+    [undefined, 'ip', undefined],
+  ])(
+    'MCI %s, Service %s: the warnings, and an ip target group all the same',
+    (mciType, serviceType, warnings) => {
+      const stack = buildIngressStack(input(mciType, serviceType));
+      expect(stack.warnings).toStrictEqual(warnings);
+      expect(targetGroups(stack).map((t) => t.spec.targetType)).toStrictEqual(['ip']);
+    },
+  );
+});
+
 describe('Function: buildIngressStack (dualstack)', () => {
   const V6_CIDR = '2600:1f18:e1b5:5000::/56';
   function dualstack(

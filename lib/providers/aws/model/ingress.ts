@@ -9,8 +9,9 @@ import { InvalidObjectError } from '../../../errors.js';
 import { DERIVED_SERVICE_PREFIX, SERVICE_NAME_LABEL } from '../../../karmada/constants.js';
 import { resolveBackend } from './backends.js';
 import { ALB_KEYS } from './annotations/keys.js';
-import { invalid, oneOf } from './annotations/parse.js';
+import { invalid, oneOf, raw } from './annotations/parse.js';
 import { albTargetGroupSettings, serviceTargetGroupSettings } from './annotations/target-group.js';
+import { ignoredAlbKeysWarning } from './annotations/unknown-keys.js';
 import type { HealthCheckConfig } from '../config.js';
 import { albListeners } from './annotations/listeners.js';
 import { albListenerResources, type Route } from './alb-listeners.js';
@@ -32,6 +33,7 @@ import {
   type Action,
   type LoadBalancerIpAddressType,
   type ModelConfig,
+  type ModelWarning,
   type Stack,
   type TargetGroupResource,
 } from './types.js';
@@ -96,6 +98,18 @@ function checkIpAddressType(settings: AlbSettings): void {
 interface MemberRoutes {
   routes: Route[];
   defaultAction: Action | undefined;
+  /** What the member asked for that cannot be honoured (target-type instance). */
+  warnings: ModelWarning[];
+}
+
+export const UNSUPPORTED_TARGET_TYPE = 'UnsupportedTargetType';
+
+/** `target-type: instance` on `where` (the MCI or a backend Service): reported, and ip used. */
+function instanceTargetsWarning(where: string): ModelWarning {
+  return {
+    reason: UNSUPPORTED_TARGET_TYPE,
+    message: `annotation ${ALB_KEYS.targetType}: instance on ${where} is not supported by the aws provider: targets are the pods' IPs from the member clusters' EndpointSlices, so target type ip is used`,
+  };
 }
 
 function albStack(source: StackSource<IngressMember>, config: ModelConfig): Stack {
@@ -117,7 +131,7 @@ function albStack(source: StackSource<IngressMember>, config: ModelConfig): Stac
     loadBalancer: LOAD_BALANCER_ID,
     tags: settings.tags,
   });
-  return assembleStack(
+  const stack = assembleStack(
     source,
     settings,
     {
@@ -137,6 +151,11 @@ function albStack(source: StackSource<IngressMember>, config: ModelConfig): Stac
       ruleField: (id) => ruleFields.get(id),
     },
   );
+  const warnings = [
+    ...source.members.flatMap((m) => ignoredAlbKeysWarning(m.mci.metadata.annotations)),
+    ...members.flatMap((m) => m.warnings),
+  ];
+  return warnings.length > 0 ? { ...stack, warnings } : stack;
 }
 
 /**
@@ -168,6 +187,11 @@ function memberRoutes(
   // The member's own target-group annotations: every group's, unless its Service overrides them.
   const defaults = settings.particular.healthCheckDefaults;
   const memberTargetGroups = albTargetGroupSettings(mci.metadata.annotations, ALB_KEYS, defaults);
+  const warnings: ModelWarning[] = [];
+  if (memberTargetGroups.targetType === 'instance') {
+    warnings.push(instanceTargetsWarning(`MultiClusterIngress ${namespace}/${mciName}`));
+  }
+  const instanceServices = new Set<string>();
   // Objects without a namespace are in the MCI's.
   const sameNamespace = (o: Readonly<KubeObject>) => (o.metadata.namespace ?? namespace) === namespace;
   const services = new Map(member.services.filter(sameNamespace).map((s) => [s.metadata.name ?? '', s]));
@@ -189,6 +213,15 @@ function memberRoutes(
         defaults,
       );
       const ipAddressType = targetGroupIpAddressType(b.service, settings.particular.ipAddressType, field);
+      // The Service's own annotation asked for it (not one inherited from the MCI, reported above).
+      if (
+        tg.targetType === 'instance' &&
+        raw(b.service.metadata.annotations, ALB_KEYS.targetType) !== undefined &&
+        !instanceServices.has(b.serviceName)
+      ) {
+        instanceServices.add(b.serviceName);
+        warnings.push(instanceTargetsWarning(`Service ${namespace}/${b.serviceName}`));
+      }
       targetGroups.set(
         id,
         ipTargetGroup(source, settings, {
@@ -240,5 +273,5 @@ function memberRoutes(
       });
     }
   });
-  return { routes, defaultAction };
+  return { routes, defaultAction, warnings };
 }
