@@ -8,7 +8,7 @@ import { SIM_NETWORK } from '../../dev/elbv2-sim/index.js';
 import { InvalidObjectError } from '../../lib/errors.js';
 import type { EndpointSlice, MultiClusterIngress, Service } from '../../lib/karmada/types.js';
 import { collectedSlice, minimalIngress, path, service } from '../fixtures/aws/objects.js';
-import { CERT_A, PUBLIC_SUBNETS, startAwsEnv, type AwsEnv } from './aws-env.js';
+import { CERT_A, loadBalancerAttributesOf, PUBLIC_SUBNETS, startAwsEnv, type AwsEnv } from './aws-env.js';
 
 const A = (k: string) => `alb.ingress.kubernetes.io/${k}`;
 let env: AwsEnv;
@@ -17,14 +17,7 @@ afterEach(async () => {
 });
 
 const described = () => env.sim.snapshot().targetGroups;
-const lbAttributes = () =>
-  Object.fromEntries(
-    (
-      env.sim.state.describeLoadBalancerAttributes({
-        LoadBalancerArn: env.sim.snapshot().loadBalancers[0]?.LoadBalancerArn,
-      }).Attributes ?? []
-    ).map((a) => [a.Key, a.Value]),
-  );
+const lbAttributes = () => loadBalancerAttributesOf(env.sim);
 
 /**
  * The order of the mutating calls a replacement made: the new group is created before any rule or

@@ -3,7 +3,6 @@
  * and for each refused form the exact error (message, the annotation key as field, the reason).
  */
 import { describe, expect, it } from 'vitest';
-import { InvalidObjectError } from '../../lib/errors.js';
 import { DEFAULT_HEALTH_CHECK } from '../../lib/providers/aws/index.js';
 import {
   LOAD_BALANCER_ATTRIBUTE_KEYS,
@@ -28,33 +27,11 @@ import {
   raw,
   resourceIds,
 } from '../../lib/providers/aws/model/annotations/parse.js';
+import { bad, refused } from '../support/invalid-object.js';
 
 const CERT = 'arn:aws:acm:us-east-1:123456789012:certificate/abc';
 const IAM_CERT = 'arn:aws:iam::123456789012:server-certificate/legacy';
 const GOV_CERT = 'arn:aws-us-gov:acm:us-gov-west-1:123456789012:certificate/def';
-
-/** The error `fn` throws, checked to be an InvalidObjectError. */
-function refusal(fn: () => unknown): InvalidObjectError {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(InvalidObjectError);
-    return e as InvalidObjectError;
-  }
-  throw new Error('expected an InvalidObjectError, nothing was thrown');
-}
-
-/** Message, field and reason of the error `fn` throws. */
-const refused = (fn: () => unknown) => {
-  const e = refusal(fn);
-  return { message: e.message, field: e.field, reason: e.reason };
-};
-
-const bad = (key: string, value: string, why: string) => ({
-  message: `annotation ${key}: ${JSON.stringify(value)} ${why}`,
-  field: key,
-  reason: 'InvalidAnnotation',
-});
 
 describe('primitive parsers', () => {
   it.each([

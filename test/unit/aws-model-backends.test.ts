@@ -4,7 +4,6 @@
  * over the MultiClusterIngress's, and ipv6 groups behind a dualstack ALB. Exact shapes throughout.
  */
 import { describe, expect, it } from 'vitest';
-import { InvalidObjectError } from '../../lib/errors.js';
 import type { EndpointSlice, MultiClusterIngress, Service } from '../../lib/karmada/types.js';
 import { DEFAULT_HEALTH_CHECK } from '../../lib/providers/aws/index.js';
 import { ALB_KEYS } from '../../lib/providers/aws/model/annotations/keys.js';
@@ -23,29 +22,11 @@ import {
 } from '../../lib/providers/aws/model/types.js';
 import { targetGroupName } from '../../lib/providers/aws/naming.js';
 import { collectedSlice, config, minimalIngress, path, service } from '../fixtures/aws/objects.js';
+import { bad, refused } from '../support/invalid-object.js';
 
 const K = ALB_KEYS;
 const H = K.healthCheck;
 const CERT = 'arn:aws:acm:us-east-1:123456789012:certificate/grpc';
-
-function refusal(fn: () => unknown): InvalidObjectError {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(InvalidObjectError);
-    return e as InvalidObjectError;
-  }
-  throw new Error('expected an InvalidObjectError, nothing was thrown');
-}
-const refused = (fn: () => unknown) => {
-  const e = refusal(fn);
-  return { message: e.message, field: e.field, reason: e.reason };
-};
-const bad = (key: string, value: string, why: string) => ({
-  message: `annotation ${key}: ${JSON.stringify(value)} ${why}`,
-  field: key,
-  reason: 'InvalidAnnotation',
-});
 
 const targetGroups = (stack: Stack): TargetGroupResource[] => resourcesOf(stack, ResourceTypes.TargetGroup);
 const settings = (a: Record<string, string>) => albTargetGroupSettings(a, K, DEFAULT_HEALTH_CHECK);
