@@ -214,7 +214,9 @@ describe('ALB annotations (alb.ingress.kubernetes.io/…)', () => {
         /^annotations ignored by the aws provider: alb\.ingress\.kubernetes\.io\/sucess-codes \(not a key .*check its spelling\); alb\.ingress\.kubernetes\.io\/waf-acl-id \(not applicable here: WAF Classic .*wafv2-acl-arn.*\)$/,
       ),
     };
-    expect(plan.warnings).toStrictEqual([expected]);
+    expect(plan.warnings).toStrictEqual([
+      { ...expected, object: { namespace: 'default', name: 'minimal-ingress' } },
+    ]);
     expect(env.announced).toStrictEqual([]); // a plan is not a reconcile
     await env.provider.loadBalancer().ensure(env.ctx, mci);
     expect(env.state().loadBalancers).toMatchObject([{ scheme: 'internet-facing' }]);
@@ -259,6 +261,24 @@ describe('NLB annotations (service.beta.kubernetes.io/aws-load-balancer-…)', (
       'preserve_client_ip.enabled': 'true',
       'deregistration_delay.timeout_seconds': '10',
     });
+  });
+
+  it('an LBC key the provider does not act on, on the MultiClusterService: a Warning, the NLB served', async () => {
+    const m = mcs(
+      'serve',
+      { ports: [{ port: 80 }] },
+      { [N('proxy-protocol')]: '*', [N('scheme')]: 'internet-facing' },
+    );
+    await env.provider.mcsLoadBalancer().ensure(env.ctx, m);
+    expect(env.state().loadBalancers).toMatchObject([{ type: 'network', scheme: 'internet-facing' }]);
+    expect(env.announced).toStrictEqual([
+      {
+        reason: 'UnsupportedAnnotation',
+        message: expect.stringMatching(
+          /^annotation ignored by the aws provider: service\.beta\.kubernetes\.io\/aws-load-balancer-proxy-protocol \(not supported yet: Proxy protocol is planned/,
+        ),
+      },
+    ]);
   });
 
   it('ssl-cert + ssl-ports → TLS listeners on those ports only; ssl-negotiation-policy', async () => {

@@ -416,6 +416,7 @@ describe('Function: buildIngressStack (target-type instance is reported)', () =>
   const warning = (where: string) => ({
     reason: 'UnsupportedTargetType',
     message: `annotation alb.ingress.kubernetes.io/target-type: instance on ${where} is not supported by the aws provider: targets are the pods' IPs from the member clusters' EndpointSlices, so target type ip is used`,
+    object: { namespace: 'default', name: 'minimal-ingress' },
   });
 
   it.each<[string | undefined, string | undefined, unknown[] | undefined]>([

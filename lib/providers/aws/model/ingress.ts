@@ -11,7 +11,7 @@ import { resolveBackend } from './backends.js';
 import { ALB_KEYS } from './annotations/keys.js';
 import { invalid, oneOf, raw } from './annotations/parse.js';
 import { albTargetGroupSettings, serviceTargetGroupSettings } from './annotations/target-group.js';
-import { ignoredAlbKeysWarning } from './annotations/unknown-keys.js';
+import { ignoredKeysWarning } from './annotations/unknown-keys.js';
 import type { HealthCheckConfig } from '../config.js';
 import { albListeners } from './annotations/listeners.js';
 import { albListenerResources, type Route } from './alb-listeners.js';
@@ -25,6 +25,7 @@ import {
   readStackSettings,
   type StackSettings,
   type StackSource,
+  withWarnings,
 } from './stack.js';
 import { buildTargets } from './targets.js';
 import {
@@ -104,11 +105,15 @@ interface MemberRoutes {
 
 export const UNSUPPORTED_TARGET_TYPE = 'UnsupportedTargetType';
 
-/** `target-type: instance` on `where` (the MCI or a backend Service): reported, and ip used. */
-function instanceTargetsWarning(where: string): ModelWarning {
+/**
+ * `target-type: instance` on `where` (the member MCI or one of its backend Services): reported to
+ * the member, and ip used.
+ */
+function instanceTargetsWarning(member: { namespace: string; name: string }, where: string): ModelWarning {
   return {
     reason: UNSUPPORTED_TARGET_TYPE,
     message: `annotation ${ALB_KEYS.targetType}: instance on ${where} is not supported by the aws provider: targets are the pods' IPs from the member clusters' EndpointSlices, so target type ip is used`,
+    object: member,
   };
 }
 
@@ -151,11 +156,10 @@ function albStack(source: StackSource<IngressMember>, config: ModelConfig): Stac
       ruleField: (id) => ruleFields.get(id),
     },
   );
-  const warnings = [
-    ...source.members.flatMap((m) => ignoredAlbKeysWarning(m.mci.metadata.annotations)),
+  return withWarnings(stack, [
+    ...source.members.flatMap((m) => ignoredKeysWarning(m.mci)),
     ...members.flatMap((m) => m.warnings),
-  ];
-  return warnings.length > 0 ? { ...stack, warnings } : stack;
+  ]);
 }
 
 /**
@@ -188,8 +192,9 @@ function memberRoutes(
   const defaults = settings.particular.healthCheckDefaults;
   const memberTargetGroups = albTargetGroupSettings(mci.metadata.annotations, ALB_KEYS, defaults);
   const warnings: ModelWarning[] = [];
+  const self = { namespace, name: mciName };
   if (memberTargetGroups.targetType === 'instance') {
-    warnings.push(instanceTargetsWarning(`MultiClusterIngress ${namespace}/${mciName}`));
+    warnings.push(instanceTargetsWarning(self, `MultiClusterIngress ${namespace}/${mciName}`));
   }
   const instanceServices = new Set<string>();
   // Objects without a namespace are in the MCI's.
@@ -220,7 +225,7 @@ function memberRoutes(
         !instanceServices.has(b.serviceName)
       ) {
         instanceServices.add(b.serviceName);
-        warnings.push(instanceTargetsWarning(`Service ${namespace}/${b.serviceName}`));
+        warnings.push(instanceTargetsWarning(self, `Service ${namespace}/${b.serviceName}`));
       }
       targetGroups.set(
         id,

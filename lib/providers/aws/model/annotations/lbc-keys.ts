@@ -1,10 +1,11 @@
 /**
- * Every Ingress annotation key that AWS Load Balancer Controller (LBC) documents
- * (docs/guide/ingress/annotations.md), and what it means here. The README's key table is generated
- * from this list (scripts/gen-readme-keys.ts), and a MultiClusterIngress that carries a key not
- * marked `supported` gets a Warning Event naming it (unknown-keys.ts): no key is ignored silently.
- * test/unit/lbc-keys.test.ts checks that the keys marked `supported` are exactly the ones the
- * model reads (ALB_KEYS and the templated families).
+ * Every annotation key that AWS Load Balancer Controller (LBC) documents, for an Ingress
+ * (docs/guide/ingress/annotations.md) and for a Service (docs/guide/service/annotations.md), and
+ * what it means here. The README's key tables are generated from these lists
+ * (scripts/gen-readme-keys.ts), and a MultiClusterIngress or MultiClusterService that carries a key
+ * not marked `supported` gets a Warning Event naming it (unknown-keys.ts): no key is ignored
+ * silently. test/unit/lbc-keys.test.ts checks that the keys marked `supported` are exactly the ones
+ * the model reads (ALB_KEYS, NLB_KEYS and the templated families).
  */
 
 /** How a key is spelled after `alb.ingress.kubernetes.io/`; `${…}` marks a user-chosen part. */
@@ -315,15 +316,223 @@ export const LBC_INGRESS_KEYS: readonly LbcKey[] = [
   },
 ];
 
+export const SERVICE_PREFIX = 'service.beta.kubernetes.io/';
+
+const NLB_EDGE = (what: string): KeySupport => ({
+  status: 'unsupported',
+  why: `${what} is planned with the edge issue (managed security groups and the NLB keys of that family)`,
+});
+const DEPRECATED_ATTRIBUTE: KeySupport = {
+  status: 'unsupported',
+  why: 'deprecated by LBC in favour of `aws-load-balancer-attributes`, which is supported: use that',
+};
+const AWS_LB = 'aws-load-balancer-';
+
+/** LBC's Service keys, spelled after `service.beta.kubernetes.io/` (most start `aws-load-balancer-`). */
+export const LBC_SERVICE_KEYS: readonly LbcKey[] = [
+  { key: 'load-balancer-source-ranges', type: 'stringList', support: NLB_EDGE('Source restriction') },
+  {
+    key: `${AWS_LB}security-group-prefix-lists`,
+    type: 'stringList',
+    support: NLB_EDGE('Source restriction'),
+  },
+  {
+    key: `${AWS_LB}type`,
+    type: 'string',
+    support: {
+      status: 'not-applicable',
+      why: "it picks the controller that provisions a Service's load balancer; a MultiClusterService of type LoadBalancer always gets an NLB from this provider",
+    },
+  },
+  {
+    key: `${AWS_LB}nlb-target-type`,
+    type: 'instance | ip',
+    support: { status: 'unsupported', why: 'not read: targets are always pod IPs (target type ip)' },
+  },
+  {
+    key: `${AWS_LB}name`,
+    type: 'string',
+    support: {
+      status: 'supported',
+      differs: 'a change replaces the load balancer (announced; its DNS name changes)',
+    },
+  },
+  {
+    key: `${AWS_LB}internal`,
+    type: 'boolean',
+    support: {
+      status: 'unsupported',
+      why: 'deprecated by LBC in favour of `aws-load-balancer-scheme`, which is supported: use that',
+    },
+  },
+  {
+    key: `${AWS_LB}scheme`,
+    type: 'internal | internet-facing',
+    support: {
+      status: 'supported',
+      differs: "the default is the configuration's `scheme`; a change replaces the load balancer (announced)",
+    },
+  },
+  { key: `${AWS_LB}proxy-protocol`, type: 'string', support: NLB_EDGE('Proxy protocol') },
+  {
+    key: `${AWS_LB}proxy-protocol-per-target-group`,
+    type: 'string',
+    support: NLB_EDGE('Proxy protocol'),
+  },
+  { key: `${AWS_LB}ip-address-type`, type: 'ipv4 | dualstack', support: NLB_EDGE('Dualstack') },
+  { key: `${AWS_LB}access-log-enabled`, type: 'boolean', support: DEPRECATED_ATTRIBUTE },
+  { key: `${AWS_LB}access-log-s3-bucket-name`, type: 'string', support: DEPRECATED_ATTRIBUTE },
+  { key: `${AWS_LB}access-log-s3-bucket-prefix`, type: 'string', support: DEPRECATED_ATTRIBUTE },
+  { key: `${AWS_LB}cross-zone-load-balancing-enabled`, type: 'boolean', support: DEPRECATED_ATTRIBUTE },
+  { key: `${AWS_LB}ssl-cert`, type: 'stringList', support: AS_LBC },
+  {
+    key: `${AWS_LB}ssl-ports`,
+    type: 'stringList',
+    support: { status: 'supported', differs: 'every port is TLS once `ssl-cert` is set and this is absent' },
+  },
+  { key: `${AWS_LB}ssl-negotiation-policy`, type: 'string', support: AS_LBC },
+  { key: `${AWS_LB}backend-protocol`, type: 'string', support: NLB_EDGE('TLS to the targets (`ssl`)') },
+  {
+    key: `${AWS_LB}additional-resource-tags`,
+    type: 'stringMap',
+    support: {
+      status: 'supported',
+      differs:
+        "`multicluster.karmada.io/*` and `aws:*` are reserved; the configuration's `defaultTags` apply first",
+    },
+  },
+  { key: `${AWS_LB}healthcheck-protocol`, type: 'TCP | HTTP | HTTPS', support: AS_LBC },
+  { key: `${AWS_LB}healthcheck-port`, type: 'integer | traffic-port | named-service-port', support: AS_LBC },
+  { key: `${AWS_LB}healthcheck-path`, type: 'string', support: AS_LBC },
+  { key: `${AWS_LB}healthcheck-healthy-threshold`, type: 'integer', support: AS_LBC },
+  { key: `${AWS_LB}healthcheck-unhealthy-threshold`, type: 'integer', support: AS_LBC },
+  { key: `${AWS_LB}healthcheck-timeout`, type: 'integer', support: AS_LBC },
+  { key: `${AWS_LB}healthcheck-interval`, type: 'integer', support: AS_LBC },
+  { key: `${AWS_LB}healthcheck-success-codes`, type: 'string', support: AS_LBC },
+  { key: `${AWS_LB}eip-allocations`, type: 'stringList', support: NLB_EDGE('Static addresses') },
+  { key: `${AWS_LB}private-ipv4-addresses`, type: 'stringList', support: NLB_EDGE('Static addresses') },
+  { key: `${AWS_LB}ipv6-addresses`, type: 'stringList', support: NLB_EDGE('Static addresses') },
+  {
+    key: `${AWS_LB}target-group-attributes`,
+    type: 'stringMap',
+    support: { status: 'supported', differs: 'for every target group of the MultiClusterService' },
+  },
+  {
+    key: `${AWS_LB}subnets`,
+    type: 'stringList',
+    support: {
+      status: 'supported',
+      differs: "subnet IDs only; the default is the configuration's `subnets`",
+    },
+  },
+  { key: `${AWS_LB}alpn-policy`, type: 'string', support: NLB_EDGE('ALPN on TLS listeners') },
+  {
+    key: `${AWS_LB}target-node-labels`,
+    type: 'stringMap',
+    support: {
+      status: 'not-applicable',
+      why: "it selects nodes for instance targets; targets here are pod IPs from the member clusters' EndpointSlices",
+    },
+  },
+  { key: `${AWS_LB}attributes`, type: 'stringMap', support: AS_LBC },
+  {
+    key: `${AWS_LB}security-groups`,
+    type: 'stringList',
+    support: {
+      status: 'supported',
+      differs: 'security group IDs only; without it the NLB has no security group (none is managed yet)',
+    },
+  },
+  {
+    key: `${AWS_LB}manage-backend-security-group-rules`,
+    type: 'boolean',
+    support: NLB_EDGE('Backend security group rules'),
+  },
+  {
+    key: `${AWS_LB}inbound-sg-rules-on-private-link-traffic`,
+    type: 'string',
+    support: NLB_EDGE('Managed security group rules'),
+  },
+  {
+    key: `${AWS_LB}listener-attributes.\${Protocol}-\${Port}`,
+    type: 'stringMap',
+    support: { status: 'unsupported', why: 'NLB listener attributes are left as AWS sets them for now' },
+  },
+  {
+    key: `${AWS_LB}multi-cluster-target-group`,
+    type: 'boolean',
+    support: {
+      status: 'not-applicable',
+      why: 'every target group here already carries the targets of all member clusters',
+    },
+  },
+  { key: `${AWS_LB}enable-prefix-for-ipv6-source-nat`, type: 'on | off', support: NLB_EDGE('Dualstack') },
+  { key: `${AWS_LB}source-nat-ipv6-prefixes`, type: 'stringList', support: NLB_EDGE('Dualstack') },
+  {
+    key: `${AWS_LB}minimum-load-balancer-capacity`,
+    type: 'stringMap',
+    support: { status: 'unsupported', why: 'NLB capacity reservations are not managed yet' },
+  },
+  {
+    key: `${AWS_LB}enable-icmp-for-path-mtu-discovery`,
+    type: 'string',
+    support: NLB_EDGE('Managed security group rules'),
+  },
+  {
+    key: `${AWS_LB}enable-tcp-udp-listener`,
+    type: 'boolean',
+    support: {
+      status: 'unsupported',
+      why: 'a TCP and a UDP port on one number are not merged into TCP_UDP yet',
+    },
+  },
+  {
+    key: `${AWS_LB}disable-nlb-sg`,
+    type: 'boolean',
+    support: NLB_EDGE('A managed NLB security group (so nothing to disable yet)'),
+  },
+  {
+    key: `${AWS_LB}quic-enabled-ports`,
+    type: 'stringList',
+    support: { status: 'unsupported', why: 'QUIC listeners are not built' },
+  },
+  {
+    key: 'actions.${protocol}-${port}',
+    type: 'stringMap',
+    support: {
+      status: 'unsupported',
+      why: 'weighted target groups on NLB listeners are planned with per-cluster traffic control',
+    },
+  },
+];
+
 /** A key name as a pattern: `${…}` parts match one or more characters other than `/`. */
 export function keyPattern(key: LbcKeyName): RegExp {
   const parts = key.split(/\$\{[^}]+\}/).map((p) => p.replace(/[.*+?^$()|[\]\\{}]/g, '\\$&'));
   return new RegExp(`^${parts.join('[^/]+')}$`);
 }
 
-const PATTERNS = LBC_INGRESS_KEYS.map((k) => ({ entry: k, pattern: keyPattern(k.key) }));
+/** One of LBC's two key families: the prefix an annotation must have, and which of those are ours. */
+export interface KeyFamily {
+  prefix: string;
+  keys: readonly LbcKey[];
+  /**
+   * Whether an annotation under the prefix that is not in `keys` is meant for LBC (a typo of ours):
+   * every `alb.ingress.kubernetes.io/` key is; under `service.beta.kubernetes.io/` only the
+   * `aws-load-balancer-` ones are (the rest belong to other clouds' controllers).
+   */
+  claims(suffix: string): boolean;
+  patterns: ReadonlyArray<{ entry: LbcKey; pattern: RegExp }>;
+}
 
-/** The LBC key an annotation (without the prefix) is an instance of, if it is one. */
-export function lbcKeyOf(suffix: string): LbcKey | undefined {
-  return PATTERNS.find((p) => p.pattern.test(suffix))?.entry;
+function family(prefix: string, keys: readonly LbcKey[], claims: (suffix: string) => boolean): KeyFamily {
+  return { prefix, keys, claims, patterns: keys.map((k) => ({ entry: k, pattern: keyPattern(k.key) })) };
+}
+
+export const INGRESS_KEY_FAMILY = family(ALB_PREFIX, LBC_INGRESS_KEYS, () => true);
+export const SERVICE_KEY_FAMILY = family(SERVICE_PREFIX, LBC_SERVICE_KEYS, (s) => s.startsWith(AWS_LB));
+
+/** The LBC key an annotation (without the family's prefix) is an instance of, if it is one. */
+export function lbcKeyOf(suffix: string, keys: KeyFamily = INGRESS_KEY_FAMILY): LbcKey | undefined {
+  return keys.patterns.find((p) => p.pattern.test(suffix))?.entry;
 }

@@ -1,22 +1,27 @@
 /**
- * The `alb.ingress.kubernetes.io/*` annotations of a MultiClusterIngress that this provider does
+ * The LBC annotations of a MultiClusterIngress (`alb.ingress.kubernetes.io/*`) or of a
+ * MultiClusterService (`service.beta.kubernetes.io/aws-load-balancer-*`) that this provider does
  * not act on, as one model warning: a manifest written for LBC must not lose part of its meaning
  * without its owner being told.
  */
+import type { KubeObject } from '../../../../kube/types.js';
 import type { ModelWarning } from '../types.js';
-import { ALB_PREFIX, lbcKeyOf } from './lbc-keys.js';
+import { INGRESS_KEY_FAMILY, lbcKeyOf, type KeyFamily } from './lbc-keys.js';
 import type { Annotations } from './parse.js';
 
 export const UNSUPPORTED_ANNOTATION = 'UnsupportedAnnotation';
 
-/** Each ignored key with the reason, in key order; empty when every key is acted on. */
-export function ignoredAlbKeys(annotations: Annotations): string[] {
+/** Each ignored key of the family with the reason, in key order; empty when every key is acted on. */
+export function ignoredKeys(annotations: Annotations, keys: KeyFamily = INGRESS_KEY_FAMILY): string[] {
   const ignored: string[] = [];
   for (const key of Object.keys(annotations ?? {}).sort()) {
-    if (!key.startsWith(ALB_PREFIX)) continue;
-    const entry = lbcKeyOf(key.slice(ALB_PREFIX.length));
+    if (!key.startsWith(keys.prefix)) continue;
+    const suffix = key.slice(keys.prefix.length);
+    const entry = lbcKeyOf(suffix, keys);
     if (!entry) {
-      ignored.push(`${key} (not a key AWS Load Balancer Controller documents: check its spelling)`);
+      if (keys.claims(suffix)) {
+        ignored.push(`${key} (not a key AWS Load Balancer Controller documents: check its spelling)`);
+      }
     } else if (entry.support.status !== 'supported') {
       const kind = entry.support.status === 'not-applicable' ? 'not applicable here' : 'not supported yet';
       ignored.push(`${key} (${kind}: ${entry.support.why})`);
@@ -25,14 +30,18 @@ export function ignoredAlbKeys(annotations: Annotations): string[] {
   return ignored;
 }
 
-/** The warning for one object's ignored keys, or none. */
-export function ignoredAlbKeysWarning(annotations: Annotations): ModelWarning[] {
-  const ignored = ignoredAlbKeys(annotations);
+/** The warning about one object's ignored keys, or none. */
+export function ignoredKeysWarning(
+  obj: Readonly<KubeObject>,
+  keys: KeyFamily = INGRESS_KEY_FAMILY,
+): ModelWarning[] {
+  const ignored = ignoredKeys(obj.metadata.annotations, keys);
   if (ignored.length === 0) return [];
   return [
     {
       reason: UNSUPPORTED_ANNOTATION,
       message: `${ignored.length === 1 ? 'annotation' : 'annotations'} ignored by the aws provider: ${ignored.join('; ')}`,
+      object: { namespace: obj.metadata.namespace ?? '', name: obj.metadata.name ?? '' },
     },
   ];
 }
