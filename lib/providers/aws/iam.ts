@@ -215,13 +215,14 @@ const STATEMENTS: StatementSpec[] = [
   },
   {
     // SAR: DeleteLoadBalancer, ModifyLoadBalancerAttributes, ModifyCapacityReservation,
-    // SetSecurityGroups (keys :SecurityGroup), SetSubnets (key :Subnet): resource
+    // SetIpAddressType, SetSecurityGroups (keys :SecurityGroup), SetSubnets (key :Subnet): resource
     // loadbalancer/app | net, aws:ResourceTag.
     Sid: 'ElbV2ChangeOwnedLoadBalancers',
     actions: [
       'DeleteLoadBalancer',
       'ModifyCapacityReservation',
       'ModifyLoadBalancerAttributes',
+      'SetIpAddressType',
       'SetSecurityGroups',
       'SetSubnets',
     ],

@@ -26,6 +26,7 @@ import type {
   RemoveListenerCertificatesCommandInput,
   RemoveTagsCommandInput,
   SetRulePrioritiesCommandInput,
+  SetIpAddressTypeCommandInput,
   SetSecurityGroupsCommandInput,
   SetSubnetsCommandInput,
 } from '@aws-sdk/client-elastic-load-balancing-v2';
@@ -37,6 +38,7 @@ export interface MutatingInputs {
   DeleteLoadBalancer: DeleteLoadBalancerCommandInput;
   SetSubnets: SetSubnetsCommandInput;
   SetSecurityGroups: SetSecurityGroupsCommandInput;
+  SetIpAddressType: SetIpAddressTypeCommandInput;
   ModifyLoadBalancerAttributes: ModifyLoadBalancerAttributesCommandInput;
   ModifyCapacityReservation: ModifyCapacityReservationCommandInput;
   CreateTargetGroup: CreateTargetGroupCommandInput;

@@ -47,11 +47,14 @@ export interface Ref {
 
 export type Tags = Record<string, string>;
 
+/** ELBv2's load balancer IP address types that this provider sets (ALBs: every one; NLBs: ipv4). */
+export type LoadBalancerIpAddressType = 'ipv4' | 'dualstack' | 'dualstack-without-public-ipv4';
+
 export interface LoadBalancerSpec {
   name: string;
   type: 'application' | 'network';
   scheme: 'internal' | 'internet-facing';
-  ipAddressType: 'ipv4';
+  ipAddressType: LoadBalancerIpAddressType;
   subnets: string[];
   /** Absent: AWS picks (ALB: the VPC's default group); we then leave security groups alone. */
   securityGroups?: string[];
@@ -74,11 +77,12 @@ export interface HealthCheckSpec {
   timeoutSeconds: number;
   healthyThresholdCount: number;
   unhealthyThresholdCount: number;
-  matcher?: { httpCode: string };
+  /** gRPC target groups (protocol version GRPC) take gRPC status codes, the others HTTP codes. */
+  matcher?: { httpCode: string } | { grpcCode: string };
 }
 
 export interface TargetSpec {
-  /** An IPv4 address (target type ip). */
+  /** An IPv4 address, or an IPv6 one in RFC 5952 form for an ipv6 target group (target type ip). */
   id: string;
   port: number;
   /** `all` for addresses outside the target group's VPC (peered VPCs, other clusters' networks). */
@@ -89,9 +93,11 @@ export interface TargetGroupSpec {
   name: string;
   targetType: 'ip';
   protocol: 'HTTP' | 'HTTPS' | 'TCP' | 'UDP' | 'TCP_UDP';
-  protocolVersion?: 'HTTP1';
+  /** ALB target groups only (HTTP/HTTPS); immutable, like the protocol. */
+  protocolVersion?: 'HTTP1' | 'HTTP2' | 'GRPC';
   port: number;
-  ipAddressType: 'ipv4';
+  /** Immutable: an ipv6 group takes only IPv6 targets and needs a dualstack load balancer. */
+  ipAddressType: 'ipv4' | 'ipv6';
   vpcId: string;
   healthCheck: HealthCheckSpec;
   /** The registered targets: exactly these, sorted by address then port. */
@@ -160,6 +166,8 @@ export function loadBalancerResource(spec: {
   name: string;
   type: LoadBalancerSpec['type'];
   scheme: LoadBalancerSpec['scheme'];
+  /** Absent: ipv4. */
+  ipAddressType?: LoadBalancerIpAddressType | undefined;
   subnets: readonly string[];
   securityGroups?: readonly string[] | undefined;
   attributes?: Record<string, string> | undefined;
@@ -173,7 +181,7 @@ export function loadBalancerResource(spec: {
       name: spec.name,
       type: spec.type,
       scheme: spec.scheme,
-      ipAddressType: 'ipv4',
+      ipAddressType: spec.ipAddressType ?? 'ipv4',
       subnets: [...spec.subnets],
       ...(spec.securityGroups ? { securityGroups: [...spec.securityGroups] } : {}),
       ...(spec.attributes ? { attributes: spec.attributes } : {}),
@@ -209,6 +217,11 @@ export interface ModelWarning {
   /** The Event's reason (lib/reconcile/next-steps.ts has the operator's next step for it). */
   reason: string;
   message: string;
+  /**
+   * The member the warning is about (an object of a stack with several reports only its own);
+   * absent: the stack as a whole, reported by whichever member is reconciled.
+   */
+  object?: { namespace: string; name: string };
 }
 
 export interface Stack {

@@ -50,6 +50,10 @@ export const ALB_KEYS = {
   sslPolicy: `${ALB}ssl-policy`,
   listenPorts: `${ALB}listen-ports`,
   sslRedirect: `${ALB}ssl-redirect`,
+  ipAddressType: `${ALB}ip-address-type`,
+  backendProtocol: `${ALB}backend-protocol`,
+  backendProtocolVersion: `${ALB}backend-protocol-version`,
+  targetType: `${ALB}target-type`,
   mutualAuthentication: `${ALB}mutual-authentication`,
   minimumCapacity: `${ALB}minimum-load-balancer-capacity`,
   /** One key per listener, as LBC documents it: `${Protocol}-${Port}` stands for e.g. `HTTPS-443`. */
