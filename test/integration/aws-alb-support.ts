@@ -136,7 +136,12 @@ export function expectedSummary(stack: Stack): StateSummary {
   const actions = (as: Action[]) =>
     as.map((a) =>
       a.type === 'forward'
-        ? { type: 'forward', targetGroup: tgNameById.get(a.targetGroup.$ref) }
+        ? {
+            type: 'forward',
+            targetGroup: tgNameById.get(
+              'targetGroup' in a ? a.targetGroup.$ref : (a.targetGroups[0]?.targetGroup.$ref ?? ''),
+            ),
+          }
         : a.type === 'redirect'
           ? {
               type: 'redirect',
@@ -152,7 +157,12 @@ export function expectedSummary(stack: Stack): StateSummary {
     );
   const referenced = new Set(
     [...listeners.flatMap((l) => l.spec.defaultActions), ...rules.flatMap((r) => r.spec.actions)].flatMap(
-      (a) => (a.type === 'forward' ? [a.targetGroup.$ref] : []),
+      (a) =>
+        a.type !== 'forward'
+          ? []
+          : 'targetGroup' in a
+            ? [a.targetGroup.$ref]
+            : a.targetGroups.map((g) => g.targetGroup.$ref),
     ),
   );
   return {

@@ -992,15 +992,16 @@ describe('quotas (checkLimits on hand-built stacks)', () => {
   const tg = (id: string, name = `tg-${id}`): TargetGroupResource =>
     ({ id, type: ResourceTypes.TargetGroup, spec: { name, targets: [] } }) as unknown as TargetGroupResource;
   const listener = (id: string): ListenerResource =>
-    ({ id, type: ResourceTypes.Listener, spec: {} }) as ListenerResource;
+    ({ id, type: ResourceTypes.Listener, spec: { defaultActions: [] } }) as unknown as ListenerResource;
   const rule = (id: string, values: number): ListenerRuleResource =>
     ({
       id,
       type: ResourceTypes.ListenerRule,
       spec: {
         conditions: [{ field: 'path-pattern', values: Array.from({ length: values }, (_, i) => `/${i}`) }],
+        actions: [],
       },
-    }) as ListenerRuleResource;
+    }) as unknown as ListenerRuleResource;
   const fields = { rules: 'R', targetGroups: 'T' };
 
   it('at the quotas: accepted', () => {

@@ -50,6 +50,11 @@ export const ALB_KEYS = {
   sslPolicy: `${ALB}ssl-policy`,
   listenPorts: `${ALB}listen-ports`,
   sslRedirect: `${ALB}ssl-redirect`,
+  // Prefixes: the full key ends in a backend's service.name (`actions.<name>`, ...).
+  actions: `${ALB}actions.`,
+  conditions: `${ALB}conditions.`,
+  transforms: `${ALB}transforms.`,
+  useRegexPathMatch: `${ALB}use-regex-path-match`,
 } as const satisfies CommonKeys & Record<string, unknown>;
 
 const NLB = 'service.beta.kubernetes.io/aws-load-balancer-';
