@@ -129,7 +129,7 @@ export function checkLimits(stack: Stack, fields: LimitFields, accountQuotas?: R
         'conditionWildcardsPerRule',
       );
     }
-    checkTargetGroupsPerAction(r.spec.actions, field, r.id, quotas);
+    checkTargetGroupsPerAction(r.spec.actions, field, `rule ${r.id}`, quotas);
   }
   for (const l of resourcesOf(stack, ResourceTypes.Listener)) {
     checkTargetGroupsPerAction(l.spec.defaultActions, fields.targetGroups, `listener ${l.id}`, quotas);
