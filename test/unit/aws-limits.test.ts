@@ -120,7 +120,7 @@ describe('Function: checkLimits (via the models)', () => {
       checkLimits(stack, {
         rules: 'spec.rules',
         targetGroups: 'spec.rules',
-        ruleField: () => 'spec.rules[0].http.paths[0]',
+        ruleField: () => ({ field: 'spec.rules[0].http.paths[0]' }),
       }),
     );
     expect(err).toMatchObject({

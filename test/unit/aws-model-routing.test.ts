@@ -364,6 +364,7 @@ describe("LBC's actions annotation", () => {
       `spec.rules[0].http.paths[0] (annotation ${A}actions.wide): rule 80:*:Prefix:/ forwards to 6 target groups; ELBv2 allows 5 per action`,
     );
     expect(err.reason).toBe('LimitExceeded');
+    expect(err.field).toBe('spec.rules[0].http.paths[0]');
   });
 });
 

@@ -256,8 +256,8 @@ describe('ALB listeners and rules', () => {
       },
     ]);
     expect([...out.ruleFields]).toStrictEqual([
-      ['443:a', 'f0'],
-      ['443:b', 'f1'],
+      ['443:a', { field: 'f0' }],
+      ['443:b', { field: 'f1' }],
     ]);
   });
 
@@ -299,7 +299,7 @@ describe('ALB listeners and rules', () => {
       ['80:k#3', 3, { resource: '80:k#3' }],
       ['80:j', 4, { resource: '80:j' }],
     ]);
-    expect(out.ruleFields.get('80:k#3')).toBe('f2');
+    expect(out.ruleFields.get('80:k#3')).toStrictEqual({ field: 'f2' });
   });
 });
 
@@ -1028,8 +1028,9 @@ describe('quotas (checkLimits on hand-built stacks)', () => {
       refusal(() => checkLimits(stackOf([rule('r1', 6)]), { ...fields, ruleField: () => undefined })).field,
     ).toBe('R');
     expect(
-      refusal(() => checkLimits(stackOf([rule('r1', 6)]), { ...fields, ruleField: (id) => `path of ${id}` }))
-        .field,
+      refusal(() =>
+        checkLimits(stackOf([rule('r1', 6)]), { ...fields, ruleField: (id) => ({ field: `path of ${id}` }) }),
+      ).field,
     ).toBe('path of r1');
   });
 

@@ -13,6 +13,7 @@ import {
   type RuleTransform,
   type Tags,
 } from './types.js';
+import type { RuleSource } from './limits.js';
 import { optimizeRules } from './rule-optimizer.js';
 
 /** One host/path of the MCI, resolved once for every listener. */
@@ -40,12 +41,12 @@ export function albListenerResources(input: AlbListenerInput): {
   listeners: ListenerResource[];
   rules: ListenerRuleResource[];
   /** Rule resource ID → the field path of its path in the object, and the annotations that shaped it. */
-  ruleFields: Map<string, string>;
+  ruleFields: Map<string, RuleSource>;
 } {
   const { settings, tags } = input;
   const listeners: ListenerResource[] = [];
   const rules: ListenerRuleResource[] = [];
-  const ruleFields = new Map<string, string>();
+  const ruleFields = new Map<string, RuleSource>();
   for (const l of settings.listeners) {
     const listenerId = String(l.port);
     const redirects = l.protocol === 'HTTP' && settings.sslRedirectPort !== undefined;
@@ -78,10 +79,10 @@ export function albListenerResources(input: AlbListenerInput): {
       let id = base;
       for (let n = 2; usedIds.has(id); n++) id = `${base}#${n}`;
       usedIds.add(id);
-      ruleFields.set(
-        id,
-        route.annotations ? `${route.field} (annotation ${route.annotations.join(', ')})` : route.field,
-      );
+      ruleFields.set(id, {
+        field: route.field,
+        ...(route.annotations ? { annotations: route.annotations } : {}),
+      });
       rules.push({
         id,
         type: ResourceTypes.ListenerRule,

@@ -68,13 +68,19 @@ export const ACCOUNT_LIMIT_NAMES: Readonly<Partial<Record<keyof ElbQuotas, strin
 
 const LIMIT_EXCEEDED = 'LimitExceeded';
 
+/** Where a rule comes from: its path's field, and the annotations that shaped it (named in errors). */
+export interface RuleSource {
+  field: string;
+  annotations?: readonly string[];
+}
+
 export interface LimitFields {
   /** Field reported when there are too many rules (e.g. `spec.rules`). */
   rules: string;
   /** Field reported when there are too many target groups, listeners or targets (e.g. `spec.ports`). */
   targetGroups: string;
-  /** Rule resource ID → field path of the rule in the object (else `rules`). */
-  ruleField?: (ruleId: string) => string | undefined;
+  /** Rule resource ID → where the rule comes from in the object (else `rules`). */
+  ruleField?: (ruleId: string) => RuleSource | undefined;
 }
 
 /** A stack over one of the quotas: the account's may be higher than the defaults it was checked on. */
@@ -105,18 +111,20 @@ export function checkLimits(stack: Stack, fields: LimitFields, accountQuotas?: R
     );
   }
   for (const r of rules) {
-    const field = fields.ruleField?.(r.id) ?? fields.rules;
+    const source = fields.ruleField?.(r.id);
+    const field = source?.field ?? fields.rules;
+    const at = source?.annotations ? `${field} (annotation ${source.annotations.join(', ')})` : field;
     const values = r.spec.conditions.reduce((n, c) => n + c.values.length, 0);
     if (values > quotas.conditionValuesPerRule) {
       throw new QuotaExceededError(
-        `${field}: rule ${r.id} has ${values} condition values; ELBv2 allows ${quotas.conditionValuesPerRule} per rule`,
+        `${at}: rule ${r.id} has ${values} condition values; ELBv2 allows ${quotas.conditionValuesPerRule} per rule`,
         field,
         'conditionValuesPerRule',
       );
     }
     if (values > quotas.matchEvaluationsPerRule) {
       throw new QuotaExceededError(
-        `${field}: rule ${r.id} has ${values} match evaluations (one per condition value); ELBv2 allows ${quotas.matchEvaluationsPerRule} per rule`,
+        `${at}: rule ${r.id} has ${values} match evaluations (one per condition value); ELBv2 allows ${quotas.matchEvaluationsPerRule} per rule`,
         field,
         'matchEvaluationsPerRule',
       );
@@ -124,15 +132,20 @@ export function checkLimits(stack: Stack, fields: LimitFields, accountQuotas?: R
     const wildcards = r.spec.conditions.reduce((n, c) => n + conditionWildcards(c), 0);
     if (wildcards > quotas.conditionWildcardsPerRule) {
       throw new QuotaExceededError(
-        `${field}: rule ${r.id} has ${wildcards} wildcards (* and ?) in its conditions; ELBv2 allows ${quotas.conditionWildcardsPerRule} per rule`,
+        `${at}: rule ${r.id} has ${wildcards} wildcards (* and ?) in its conditions; ELBv2 allows ${quotas.conditionWildcardsPerRule} per rule`,
         field,
         'conditionWildcardsPerRule',
       );
     }
-    checkTargetGroupsPerAction(r.spec.actions, field, `rule ${r.id}`, quotas);
+    checkTargetGroupsPerAction(r.spec.actions, field, `${at}: rule ${r.id}`, quotas);
   }
   for (const l of resourcesOf(stack, ResourceTypes.Listener)) {
-    checkTargetGroupsPerAction(l.spec.defaultActions, fields.targetGroups, `listener ${l.id}`, quotas);
+    checkTargetGroupsPerAction(
+      l.spec.defaultActions,
+      fields.targetGroups,
+      `${fields.targetGroups}: listener ${l.id}`,
+      quotas,
+    );
   }
   const tgs = resourcesOf(stack, ResourceTypes.TargetGroup);
   if (tgs.length > quotas.targetGroupsPerLoadBalancer) {
@@ -206,6 +219,7 @@ export function conditionWildcards(c: RuleCondition): number {
   }
 }
 
+/** `owner`: how the message names what has the actions (with its field). */
 function checkTargetGroupsPerAction(
   actions: readonly Action[],
   field: string,
@@ -216,7 +230,7 @@ function checkTargetGroupsPerAction(
     if (a.type !== 'forward' || 'targetGroup' in a) continue;
     if (a.targetGroups.length > quotas.targetGroupsPerAction) {
       throw new QuotaExceededError(
-        `${field}: ${owner} forwards to ${a.targetGroups.length} target groups; ELBv2 allows ${quotas.targetGroupsPerAction} per action`,
+        `${owner} forwards to ${a.targetGroups.length} target groups; ELBv2 allows ${quotas.targetGroupsPerAction} per action`,
         field,
         'targetGroupsPerAction',
       );

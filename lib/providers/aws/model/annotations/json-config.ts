@@ -27,28 +27,50 @@ export function parseJson(key: string, value: string): unknown {
 /** One JSON object with its known fields, read by name whatever their case. */
 export class JsonObject {
   private readonly byName = new Map<string, unknown>();
+  private readonly unknown: string[] = [];
 
   private constructor(
     readonly key: string,
     readonly path: string,
     value: Record<string, unknown>,
-    fields: readonly string[],
+    private readonly fields: readonly string[],
   ) {
     for (const [k, v] of Object.entries(value)) {
       // Go's encoding/json: an exact match wins, else the first case-insensitive one.
       const name = fields.includes(k) ? k : fields.find((f) => f.toLowerCase() === k.toLowerCase());
       if (name === undefined) {
-        throw annotationError(key, path, `unknown field "${k}" (known: ${fields.join(', ')})`);
+        this.unknown.push(k);
+        continue;
       }
       if (v !== null && (!this.byName.has(name) || name === k)) this.byName.set(name, v);
     }
   }
 
-  static of(key: string, path: string, value: unknown, fields: readonly string[]): JsonObject {
+  /** `lenient`: unknown fields are refused only when `refuseUnknown` is called (after the type is checked). */
+  static of(
+    key: string,
+    path: string,
+    value: unknown,
+    fields: readonly string[],
+    lenient = false,
+  ): JsonObject {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       throw annotationError(key, path, 'must be a JSON object');
     }
-    return new JsonObject(key, path, value as Record<string, unknown>, fields);
+    const o = new JsonObject(key, path, value as Record<string, unknown>, fields);
+    if (!lenient) o.refuseUnknown();
+    return o;
+  }
+
+  refuseUnknown(): void {
+    const [first] = this.unknown;
+    if (first !== undefined) {
+      throw annotationError(
+        this.key,
+        this.path,
+        `unknown field "${first}" (known: ${this.fields.join(', ')})`,
+      );
+    }
   }
 
   at(name: string): string {

@@ -198,18 +198,18 @@ export function annotationAction(
   const key = routingKey(keys.actions, name);
   const value = raw(annotations, key);
   if (value === undefined) return undefined;
-  const o = JsonObject.of(key, '', parseJson(key, value), [
-    'type',
-    'targetGroupARN',
-    'targetGroupName',
-    'forwardConfig',
-    'redirectConfig',
-    'fixedResponseConfig',
-  ]);
+  const o = JsonObject.of(
+    key,
+    '',
+    parseJson(key, value),
+    ['type', 'targetGroupARN', 'targetGroupName', 'forwardConfig', 'redirectConfig', 'fixedResponseConfig'],
+    true,
+  );
   const type = o.requiredString('type');
   if (!(ACTION_TYPES as readonly string[]).includes(type)) {
     throw o.error('type', `unknown action type "${type}" (forward, redirect or fixed-response)`);
   }
+  o.refuseUnknown();
   const t = type as (typeof ACTION_TYPES)[number];
   for (const [other, member] of Object.entries(CONFIG_OF)) {
     if (other !== t && o.has(member)) throw o.error(member, `is only for ${other} actions, not ${t}`);
@@ -255,7 +255,7 @@ function validCidr(v: string): boolean {
 }
 
 function condition(key: string, path: string, value: unknown): RuleCondition {
-  const o = JsonObject.of(key, path, value, ['field', ...Object.values(CONDITION_CONFIG)]);
+  const o = JsonObject.of(key, path, value, ['field', ...Object.values(CONDITION_CONFIG)], true);
   const field = o.requiredString('field');
   if (!(field in CONDITION_CONFIG)) {
     throw o.error(
@@ -263,6 +263,7 @@ function condition(key: string, path: string, value: unknown): RuleCondition {
       `unknown condition field "${field}" (${Object.keys(CONDITION_CONFIG).join(', ')})`,
     );
   }
+  o.refuseUnknown();
   const f = field as ConditionField;
   const member = CONDITION_CONFIG[f];
   for (const other of Object.values(CONDITION_CONFIG)) {
@@ -352,10 +353,11 @@ export function annotationTransforms(
   if (!Array.isArray(parsed)) throw annotationError(key, '', 'must be a JSON array of transforms');
   const seen = new Set<string>();
   return parsed.map((t, i): RuleTransform => {
-    const o = JsonObject.of(key, `[${i}]`, t, ['type', ...Object.values(TRANSFORM_CONFIG)]);
+    const o = JsonObject.of(key, `[${i}]`, t, ['type', ...Object.values(TRANSFORM_CONFIG)], true);
     const type = o.requiredString('type');
     if (!(type in TRANSFORM_CONFIG))
       throw o.error('type', `unknown transform type "${type}" (host-header-rewrite or url-rewrite)`);
+    o.refuseUnknown();
     const ty = type as keyof typeof TRANSFORM_CONFIG;
     if (seen.has(ty)) throw o.error('type', `a rule takes one ${ty} transform`);
     seen.add(ty);
