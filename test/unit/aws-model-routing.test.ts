@@ -6,6 +6,8 @@
 import type { Action as SdkAction, CreateRuleCommandInput } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { describe, expect, it } from 'vitest';
 import { InvalidObjectError } from '../../lib/errors.js';
+import { backendLabel, indexedLabels } from '../../lib/karmada/index-labels.js';
+import { serviceRefs } from '../../lib/karmada/refs.js';
 import type { HTTPIngressPath, MultiClusterIngress } from '../../lib/karmada/types.js';
 import { toSdkActions } from '../../lib/providers/aws/deploy/actions.js';
 import { planListenerRules } from '../../lib/providers/aws/deploy/listener-rule.js';
@@ -238,7 +240,15 @@ describe("LBC's actions annotation", () => {
         path('/w', 'Exact', 'stable', 80),
       ],
     );
-    expect(ingressBackendServiceNames(mci)).toStrictEqual(['plain', 'stable', 'next']);
+    expect(ingressBackendServiceNames(mci)).toStrictEqual(['stable', 'next', 'plain']);
+    // Karmada's side sees the same Services: they are exported and imported, and a change to one
+    // of them (its EndpointSlices) finds this MCI by its backend labels.
+    expect(serviceRefs(mci)).toStrictEqual(['next', 'plain', 'stable']);
+    expect(Object.keys(indexedLabels(mci)).sort()).toStrictEqual([
+      backendLabel('next'),
+      backendLabel('plain'),
+      backendLabel('stable'),
+    ]);
   });
 
   it.each([

@@ -5,10 +5,8 @@
  * ones Karmada imported from a member are kept (imported-slices.ts).
  */
 import { DERIVED_SERVICE_PREFIX, SERVICE_NAME_LABEL } from '../../karmada/constants.js';
-import { InvalidObjectError } from '../../errors.js';
 import type {
   EndpointSlice,
-  IngressBackend,
   MultiClusterIngress,
   MultiClusterService,
   Service,
@@ -16,9 +14,7 @@ import type {
 import type { KubeClient } from '../../kube/client.js';
 import { Resources } from '../../kube/resources.js';
 import { importedSlicesOnly } from './imported-slices.js';
-import { USE_ANNOTATION } from './model/actions.js';
-import { ALB_KEYS } from './model/annotations/keys.js';
-import { annotationAction } from './model/annotations/routing.js';
+import { actionServiceNames, backendsOf, USE_ANNOTATION_PORT } from '../../karmada/refs.js';
 import { backendServiceNames } from './model/backends.js';
 
 export interface IngressInputs {
@@ -28,30 +24,17 @@ export interface IngressInputs {
 
 /**
  * The Services the model needs: every backend's, except that a `use-annotation` backend names an
- * action, whose forward names the Services (LBC's loadBackendServices). A bad annotation is read
- * as naming none: the model reports it, with the field at fault.
+ * action, whose forward names the Services (LBC's loadBackendServices). A bad annotation names
+ * none here: the model reports it, with the field at fault.
  */
 export function ingressBackendServiceNames(mci: Readonly<MultiClusterIngress>): string[] {
-  const backends = [
-    mci.spec?.defaultBackend,
-    ...(mci.spec?.rules ?? []).flatMap((r) => (r.http?.paths ?? []).map((p) => p.backend)),
-  ];
-  const viaService: IngressBackend[] = [];
-  const fromActions: string[] = [];
-  for (const b of backends) {
-    const name = b?.service?.name;
-    if (!b || !name || b.service?.port?.name !== USE_ANNOTATION) {
-      if (b) viaService.push(b);
-      continue;
-    }
-    try {
-      const action = annotationAction(mci.metadata.annotations, ALB_KEYS, name);
-      if (action?.type === 'forward') fromActions.push(...action.targetGroups.map((g) => g.serviceName));
-    } catch (err) {
-      if (!(err instanceof InvalidObjectError)) throw err;
-    }
+  const names: string[] = [];
+  for (const b of backendsOf(mci)) {
+    const name = b.service?.name;
+    if (name && b.service?.port?.name === USE_ANNOTATION_PORT) names.push(...actionServiceNames(mci, name));
+    else names.push(...backendServiceNames([b]));
   }
-  return [...new Set([...backendServiceNames(viaService), ...fromActions])];
+  return [...new Set(names)];
 }
 
 export async function readIngressInputs(
