@@ -19,6 +19,7 @@ import {
 } from './annotations/routing.js';
 import { albHealthCheck } from './annotations/health-check.js';
 import { ALB_KEYS } from './annotations/keys.js';
+import { ignoredKeysWarning } from './annotations/unknown-keys.js';
 import { albListeners } from './annotations/listeners.js';
 import { albListenerResources, type Route } from './alb-listeners.js';
 import { ruleConditions, sortPaths } from './rules.js';
@@ -31,6 +32,7 @@ import {
   readStackSettings,
   type StackSettings,
   type StackSource,
+  withWarnings,
 } from './stack.js';
 import { buildTargets } from './targets.js';
 import {
@@ -103,7 +105,7 @@ function albStack(source: StackSource<IngressMember>, config: ModelConfig): Stac
     loadBalancer: LOAD_BALANCER_ID,
     tags: settings.tags,
   });
-  return assembleStack(
+  const stack = assembleStack(
     source,
     settings,
     {
@@ -121,6 +123,10 @@ function albStack(source: StackSource<IngressMember>, config: ModelConfig): Stac
       targetGroups: 'spec.rules',
       ruleField: (id) => ruleFields.get(id),
     },
+  );
+  return withWarnings(
+    stack,
+    source.members.flatMap((m) => ignoredKeysWarning(m.mci.metadata.annotations)),
   );
 }
 
