@@ -5,6 +5,7 @@
  */
 import type { Action as SdkAction, CreateRuleCommandInput } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { describe, expect, it } from 'vitest';
+import { describePlan } from '../../dev/plan/describe.js';
 import { InvalidObjectError } from '../../lib/errors.js';
 import { backendLabel, indexedLabels } from '../../lib/karmada/index-labels.js';
 import { serviceRefs } from '../../lib/karmada/refs.js';
@@ -830,5 +831,49 @@ describe("LBC's rule optimisation", () => {
     },
   ])('coversConditions: $name → $covers', ({ lhs, rhs, covers }) => {
     expect(coversConditions(lhs, rhs)).toBe(covers);
+  });
+});
+
+describe('the change plan shows actions, conditions and transforms in words', () => {
+  it('in the operation detail and in the text plan of each call', () => {
+    const stack = build(
+      ingress(
+        {
+          [`${A}actions.canary`]:
+            '{"type":"forward","forwardConfig":{"targetGroups":[{"serviceName":"service-1","servicePort":80,"weight":3},{"serviceName":"service-2","servicePort":80,"weight":1}],"targetGroupStickinessConfig":{"enabled":true,"durationSeconds":60}}}',
+          [`${A}conditions.canary`]:
+            '[{"field":"http-header","httpHeaderConfig":{"httpHeaderName":"User-Agent","regexValues":[".+Chrome.+"]}},{"field":"query-string","queryStringConfig":{"values":[{"key":"v","value":"2"}]}},{"field":"source-ip","sourceIpConfig":{"values":["10.0.0.0/8"]}},{"field":"http-request-method","httpRequestMethodConfig":{"values":["GET"]}}]',
+          [`${A}transforms.canary`]:
+            '[{"type":"host-header-rewrite","hostHeaderRewriteConfig":{"rewrites":[{"regex":"^a$","replace":"b"}]}}]',
+          [`${A}actions.moved`]:
+            '{"type":"redirect","redirectConfig":{"host":"new.example.com","path":"/x","query":"a=1","statusCode":"HTTP_302"}}',
+          [`${A}actions.teapot`]:
+            '{"type":"fixed-response","fixedResponseConfig":{"statusCode":"418","contentType":"text/plain","messageBody":"short and stout"}}',
+        },
+        [useAnnotation('/c', 'canary'), useAnnotation('/m', 'moved'), useAnnotation('/t', 'teapot')],
+      ),
+    );
+    const rules = resourcesOf(stack, ResourceTypes.ListenerRule);
+    const plan = planListenerRules(
+      { externalManagedTags: [] },
+      'arn:l',
+      rules,
+      undefined,
+      (id) => `{{arn:${id}}}`,
+    );
+    expect(plan.map((o) => o.detail)).toStrictEqual([
+      'priority 1: http-header User-Agent ~ .+Chrome.+; query-string v=2; source-ip 10.0.0.0/8; http-request-method GET; path-pattern /c → forward default/ingress-service-1:80 75%, default/ingress-service-2:80 25% (sticky 60 s); rewrite host ^a$ → b',
+      'priority 2: path-pattern /m → redirect 302 to #{protocol}://new.example.com:#{port}/x?a=1',
+      'priority 3: path-pattern /t → fixed-response 418 text/plain "short and stout"',
+    ]);
+    expect(describePlan(plan, (o) => o.id)).toStrictEqual([
+      '80:*:Exact:/c',
+      '    priority 1: if header User-Agent ~ .+Chrome.+ and query v=2 and source 10.0.0.0/8 and method GET and path /c then forward to default/ingress-service-1:80 (weight 3), default/ingress-service-2:80 (weight 1), sticky for 60s',
+      '    rewrite host ^a$ → b',
+      '80:*:Exact:/m',
+      '    priority 2: if path /m then redirect 302 to #{protocol}:#{port} (host new.example.com, path /x, query a=1)',
+      '80:*:Exact:/t',
+      '    priority 3: if path /t then fixed response 418 text/plain "short and stout"',
+    ]);
   });
 });
