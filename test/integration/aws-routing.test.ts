@@ -95,6 +95,21 @@ function tgArn(service: string): string {
   return tg?.TargetGroupArn ?? `no target group for ${service}`;
 }
 
+/** The weighted forward as DescribeRules reports it. */
+function weightedAction(stable: number, canary: number) {
+  return {
+    Type: 'forward',
+    Order: 1,
+    ForwardConfig: {
+      TargetGroups: [
+        { TargetGroupArn: tgArn('stable'), Weight: stable },
+        { TargetGroupArn: tgArn('canary'), Weight: canary },
+      ],
+      TargetGroupStickinessConfig: { Enabled: true, DurationSeconds: 300 },
+    },
+  };
+}
+
 const catchAll = { Field: 'path-pattern', Values: ['/*'], PathPatternConfig: { Values: ['/*'] } };
 const old = { Field: 'path-pattern', Values: ['/old'], PathPatternConfig: { Values: ['/old'] } };
 const movedRedirect = {
@@ -163,19 +178,7 @@ describe('LBC routing annotations through the ELBv2 simulator', () => {
       {
         Priority: '3',
         Conditions: [catchAll],
-        Actions: [
-          {
-            Type: 'forward',
-            Order: 1,
-            ForwardConfig: {
-              TargetGroups: [
-                { TargetGroupArn: tgArn('stable'), Weight: 90 },
-                { TargetGroupArn: tgArn('canary'), Weight: 10 },
-              ],
-              TargetGroupStickinessConfig: { Enabled: true, DurationSeconds: 300 },
-            },
-          },
-        ],
+        Actions: [weightedAction(90, 10)],
         Transforms: [
           { Type: 'url-rewrite', UrlRewriteConfig: { Rewrites: [{ Regex: '^/app/(.*)$', Replace: '/$1' }] } },
         ],
@@ -222,19 +225,7 @@ describe('LBC routing annotations through the ELBv2 simulator', () => {
     expect(after[2]).toStrictEqual({
       Priority: '3',
       Conditions: [catchAll],
-      Actions: [
-        {
-          Type: 'forward',
-          Order: 1,
-          ForwardConfig: {
-            TargetGroups: [
-              { TargetGroupArn: tgArn('stable'), Weight: 50 },
-              { TargetGroupArn: tgArn('canary'), Weight: 50 },
-            ],
-            TargetGroupStickinessConfig: { Enabled: true, DurationSeconds: 300 },
-          },
-        },
-      ],
+      Actions: [weightedAction(50, 50)],
     });
     expect(env.state()).toStrictEqual(await env.expectedForMci(next));
     env.sim.calls.reset();

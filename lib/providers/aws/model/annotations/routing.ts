@@ -321,6 +321,15 @@ function condition(key: string, path: string, value: unknown): RuleCondition {
   }
 }
 
+/** An annotation holding a JSON array; empty when absent. */
+function jsonArray(annotations: Annotations, key: string, of: string): unknown[] {
+  const value = raw(annotations, key);
+  if (value === undefined) return [];
+  const parsed = parseJson(key, value);
+  if (!Array.isArray(parsed)) throw annotationError(key, '', `must be a JSON array of ${of}`);
+  return parsed;
+}
+
 /** `conditions.${name}`: empty when absent. */
 export function annotationConditions(
   annotations: Annotations,
@@ -328,11 +337,7 @@ export function annotationConditions(
   name: string,
 ): RuleCondition[] {
   const key = routingKey(keys.conditions, name);
-  const value = raw(annotations, key);
-  if (value === undefined) return [];
-  const parsed = parseJson(key, value);
-  if (!Array.isArray(parsed)) throw annotationError(key, '', 'must be a JSON array of conditions');
-  return parsed.map((c, i) => condition(key, `[${i}]`, c));
+  return jsonArray(annotations, key, 'conditions').map((c, i) => condition(key, `[${i}]`, c));
 }
 
 const TRANSFORM_CONFIG = {
@@ -347,12 +352,8 @@ export function annotationTransforms(
   name: string,
 ): RuleTransform[] {
   const key = routingKey(keys.transforms, name);
-  const value = raw(annotations, key);
-  if (value === undefined) return [];
-  const parsed = parseJson(key, value);
-  if (!Array.isArray(parsed)) throw annotationError(key, '', 'must be a JSON array of transforms');
   const seen = new Set<string>();
-  return parsed.map((t, i): RuleTransform => {
+  return jsonArray(annotations, key, 'transforms').map((t, i): RuleTransform => {
     const o = JsonObject.of(key, `[${i}]`, t, ['type', ...Object.values(TRANSFORM_CONFIG)], true);
     const type = o.requiredString('type');
     if (!(type in TRANSFORM_CONFIG))
