@@ -50,6 +50,10 @@ export const ALB_KEYS = {
   sslPolicy: `${ALB}ssl-policy`,
   listenPorts: `${ALB}listen-ports`,
   sslRedirect: `${ALB}ssl-redirect`,
+  ipAddressType: `${ALB}ip-address-type`,
+  backendProtocol: `${ALB}backend-protocol`,
+  backendProtocolVersion: `${ALB}backend-protocol-version`,
+  targetType: `${ALB}target-type`,
   // Prefixes: the full key ends in a backend's service.name (`actions.<name>`, ...).
   actions: `${ALB}actions.`,
   conditions: `${ALB}conditions.`,
