@@ -103,6 +103,7 @@ function healthCheck(i: {
   if (i.HealthyThresholdCount !== undefined || i.UnhealthyThresholdCount !== undefined)
     parts.push(`healthy ${i.HealthyThresholdCount ?? '-'}/unhealthy ${i.UnhealthyThresholdCount ?? '-'}`);
   if (i.Matcher?.HttpCode !== undefined) parts.push(`codes ${i.Matcher.HttpCode}`);
+  if (i.Matcher?.GrpcCode !== undefined) parts.push(`gRPC codes ${i.Matcher.GrpcCode}`);
   return parts.length > 0 ? [`health check ${parts.join(', ')}`] : [];
 }
 
@@ -163,8 +164,13 @@ export function describeCall(call: PlannedCall): string[] {
       return [
         `subnets ${(i.Subnets ?? []).join(', ')}`,
         ...(i.SecurityGroups?.length ? [`security groups ${i.SecurityGroups.join(', ')}`] : []),
+        ...(i.IpAddressType !== undefined && i.IpAddressType !== 'ipv4'
+          ? [`ip address type ${i.IpAddressType}`]
+          : []),
       ];
     }
+    case 'SetIpAddressType':
+      return [`ip address type ${call.input.IpAddressType ?? ''}`];
     case 'SetSubnets':
       return [`subnets ${(call.input.Subnets ?? []).join(', ')}`];
     case 'SetSecurityGroups':
@@ -172,11 +178,17 @@ export function describeCall(call: PlannedCall): string[] {
     case 'ModifyLoadBalancerAttributes':
     case 'ModifyTargetGroupAttributes':
       return attributes(call.input.Attributes);
-    case 'CreateTargetGroup':
+    case 'CreateTargetGroup': {
+      const i = call.input;
+      // HTTP/1.1 and IPv4 are the defaults: named only when the group is otherwise.
+      const version =
+        i.ProtocolVersion !== undefined && i.ProtocolVersion !== 'HTTP1' ? ` ${i.ProtocolVersion}` : '';
+      const family = i.IpAddressType === 'ipv6' ? 'ipv6 ' : '';
       return [
-        `${call.input.Protocol ?? ''}:${call.input.Port ?? ''}, ${call.input.TargetType ?? ''} targets in ${call.input.VpcId ?? ''}`,
-        ...healthCheck(call.input),
+        `${i.Protocol ?? ''}${version}:${i.Port ?? ''}, ${family}${i.TargetType ?? ''} targets in ${i.VpcId ?? ''}`,
+        ...healthCheck(i),
       ];
+    }
     case 'ModifyTargetGroup':
       return healthCheck(call.input);
     case 'RegisterTargets':
