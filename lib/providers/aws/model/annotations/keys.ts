@@ -54,6 +54,11 @@ export const ALB_KEYS = {
   backendProtocol: `${ALB}backend-protocol`,
   backendProtocolVersion: `${ALB}backend-protocol-version`,
   targetType: `${ALB}target-type`,
+  // Prefixes: the full key ends in a backend's service.name (`actions.<name>`, ...).
+  actions: `${ALB}actions.`,
+  conditions: `${ALB}conditions.`,
+  transforms: `${ALB}transforms.`,
+  useRegexPathMatch: `${ALB}use-regex-path-match`,
   mutualAuthentication: `${ALB}mutual-authentication`,
   minimumCapacity: `${ALB}minimum-load-balancer-capacity`,
   /** One key per listener, as LBC documents it: `${Protocol}-${Port}` stands for e.g. `HTTPS-443`. */
