@@ -571,6 +571,8 @@ describe('IPv6 helpers', () => {
     ['1:0:0:2:0:0:0:3', '1:0:0:2::3'],
     ['1:0:2:0:3:0:4:0', '1:0:2:0:3:0:4:0'],
     ['0:0:1:0:0:0:0:0', '0:0:1::'],
+    // A tie: the first run of zeros is the one shortened.
+    ['1:0:0:2:0:0:3:4', '1::2:0:0:3:4'],
     ['fd00:0000:0000:0000:0000:0000:0000:0010', 'fd00::10'],
   ])('formats %s as %s (RFC 5952)', (text, canonical) => {
     expect(formatIPv6(parseIPv6(text) ?? -1n)).toBe(canonical);
@@ -587,5 +589,6 @@ describe('IPv6 helpers', () => {
     expect(isRegistrableIPv6(a)).toBe(true);
     expect(isRegistrableIPv6(parseIPv6('fd00::1') ?? 0n)).toBe(true);
     expect(isRegistrableIPv6(parseIPv6('fe80::1') ?? 0n)).toBe(false);
+    expect(isRegistrableIPv6(parseIPv6('::') ?? 1n)).toBe(false);
   });
 });
