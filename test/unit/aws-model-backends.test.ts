@@ -369,6 +369,41 @@ describe('Function: buildIngressStack (Service annotations over the MCI’s)', (
     );
   });
 
+  it('a named healthcheck-port is the numeric targetPort of that port of each backend Service, as in LBC', () => {
+    const input = twoBackends({}, { [H.port]: 'admin' });
+    input.services = [
+      service('api', [
+        { port: 80, targetPort: 8080 },
+        { name: 'admin', port: 9000, targetPort: 9090 },
+      ]),
+      service('web', [
+        { port: 80, targetPort: 8080 },
+        { name: 'admin', port: 9001 },
+      ]),
+    ];
+    const groups = byService(buildIngressStack(input));
+    expect(groups['api:80']?.healthCheck.port).toBe('9090');
+    expect(groups['web:80']?.healthCheck.port).toBe('9001');
+
+    input.services = [
+      service('api', [
+        { port: 80, targetPort: 8080 },
+        { name: 'admin', port: 9000, targetPort: 'adm' },
+      ]),
+    ];
+    expect(refused(() => buildIngressStack(input))).toStrictEqual(
+      bad(
+        H.port,
+        'admin',
+        'is a port of Service default/api whose targetPort is named (adm): ip targets need a number, so give the container port',
+      ),
+    );
+    input.services = [service('api')];
+    expect(refused(() => buildIngressStack(input))).toStrictEqual(
+      bad(H.port, 'admin', 'names no port of Service default/api'),
+    );
+  });
+
   it('only the target-group keys are taken from the Service; a blank one is no override', () => {
     expect(targetGroupKeys(K)).toStrictEqual([
       K.backendProtocol,

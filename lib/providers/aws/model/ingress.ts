@@ -8,6 +8,7 @@ import type { KubeObject } from '../../../kube/types.js';
 import { InvalidObjectError } from '../../../errors.js';
 import { DERIVED_SERVICE_PREFIX, SERVICE_NAME_LABEL } from '../../../karmada/constants.js';
 import { resolveBackend } from './backends.js';
+import { resolveHealthCheckPort } from './annotations/health-check.js';
 import { ALB_KEYS } from './annotations/keys.js';
 import { invalid, oneOf, raw } from './annotations/parse.js';
 import { albTargetGroupSettings, serviceTargetGroupSettings } from './annotations/target-group.js';
@@ -237,7 +238,11 @@ function memberRoutes(
           protocol: tg.protocol,
           protocolVersion: tg.protocolVersion,
           ipAddressType,
-          healthCheck: tg.healthCheck,
+          healthCheck: resolveHealthCheckPort(
+            tg.healthCheck,
+            { key: `${namespace}/${b.serviceName}`, ports: b.service.spec?.ports },
+            ALB_KEYS.healthCheck.port,
+          ),
           attributes: tg.attributes,
           targets: buildTargets({
             serviceKey: `${namespace}/${b.serviceName}`,
