@@ -877,3 +877,46 @@ describe('the change plan shows actions, conditions and transforms in words', ()
     ]);
   });
 });
+
+describe('routing annotations that match no backend', () => {
+  it('are reported in one Warning (LBC ignores them silently); the ones in use are not', () => {
+    const stack = build(
+      ingress(
+        {
+          [`${A}actions.ghost`]: '{"type":"fixed-response","fixedResponseConfig":{"statusCode":"503"}}',
+          [`${A}actions.my-service`]: '{"type":"fixed-response","fixedResponseConfig":{"statusCode":"503"}}',
+          [`${A}conditions.my-service`]:
+            '[{"field":"http-request-method","httpRequestMethodConfig":{"values":["GET"]}}]',
+          [`${A}transforms.nobody`]:
+            '[{"type":"url-rewrite","urlRewriteConfig":{"rewrites":[{"regex":"a","replace":"b"}]}}]',
+          [`${A}actions.used`]: '{"type":"fixed-response","fixedResponseConfig":{"statusCode":"200"}}',
+        },
+        // my-service is a plain Service backend: its conditions apply, an action would not.
+        [path('/a', 'Exact', 'my-service', 80), useAnnotation('/b', 'used')],
+      ),
+    );
+    expect(stack.warnings).toStrictEqual([
+      {
+        reason: 'UnusedRoutingAnnotation',
+        message: `annotations with no effect: ${A}actions.ghost (no backend is service.name ghost with port.name use-annotation); ${A}actions.my-service (no backend is service.name my-service with port.name use-annotation); ${A}transforms.nobody (no path's backend is service.name nobody)`,
+        object: { namespace: 'default', name: 'ingress' },
+      },
+    ]);
+  });
+
+  it("LBC's docs manifests carry no warning", () => {
+    const stack = build(
+      ingress(
+        {
+          [`${A}actions.forward-multiple-tg`]:
+            '{"type":"forward","forwardConfig":{"targetGroups":[{"serviceName":"service-1","servicePort":"http","weight":20},{"serviceName":"service-2","servicePort":80,"weight":20}]}}',
+          [`${A}conditions.forward-multiple-tg`]:
+            '[{"field":"host-header","hostHeaderConfig":{"values":["anno.example.com"]}}]',
+          [`${A}use-regex-path-match`]: 'true',
+        },
+        [useAnnotation('/path3', 'forward-multiple-tg')],
+      ),
+    );
+    expect(stack.warnings ?? []).toStrictEqual([]);
+  });
+});
