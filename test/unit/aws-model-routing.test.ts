@@ -6,6 +6,7 @@
 import type { Action as SdkAction, CreateRuleCommandInput } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { describe, expect, it } from 'vitest';
 import { describePlan } from '../../dev/plan/describe.js';
+import { buildTopology } from '../../lib/topology/build.js';
 import { InvalidObjectError } from '../../lib/errors.js';
 import { backendLabel, indexedLabels } from '../../lib/karmada/index-labels.js';
 import { serviceRefs } from '../../lib/karmada/refs.js';
@@ -918,5 +919,47 @@ describe('routing annotations that match no backend', () => {
       ),
     );
     expect(stack.warnings ?? []).toStrictEqual([]);
+  });
+});
+
+describe('the topology view of routing annotations', () => {
+  it('shows weights as shares, every condition field, and a redirect’s defaults', () => {
+    const mci = ingress(
+      {
+        [`${A}actions.canary`]:
+          '{"type":"forward","forwardConfig":{"targetGroups":[{"serviceName":"service-1","servicePort":80,"weight":3},{"serviceName":"service-2","servicePort":80,"weight":1}]}}',
+        [`${A}conditions.canary`]:
+          '[{"field":"http-header","httpHeaderConfig":{"httpHeaderName":"X-Canary","regexValues":["^y"]}},{"field":"query-string","queryStringConfig":{"values":[{"key":"v","value":"2"}]}}]',
+        [`${A}actions.moved`]: '{"type":"redirect","redirectConfig":{"path":"/new","statusCode":"HTTP_301"}}',
+      },
+      [useAnnotation('/c', 'canary'), useAnnotation('/m', 'moved')],
+    );
+    const topology = buildTopology({
+      object: mci,
+      stack: build(mci),
+      endpointSlices: [],
+      region: 'us-east-1',
+    });
+    const rules = topology.regions[0]?.loadBalancers[0]?.listeners[0]?.rules ?? [];
+    expect(rules.map((r) => [r.conditions, r.action])).toStrictEqual([
+      [
+        [
+          { field: 'http-header X-Canary ~', values: ['^y'] },
+          { field: 'query-string', values: ['v=2'] },
+          { field: 'path', values: ['/c'] },
+        ],
+        {
+          type: 'forward',
+          targetGroups: [
+            { id: 'default/ingress-service-1:80', weight: 75 },
+            { id: 'default/ingress-service-2:80', weight: 25 },
+          ],
+        },
+      ],
+      [
+        [{ field: 'path', values: ['/m'] }],
+        { type: 'redirect', protocol: '#{protocol}', port: '#{port}', statusCode: '301' },
+      ],
+    ]);
   });
 });
