@@ -6,6 +6,7 @@
 import type { EndpointSlice, IngressBackend, MultiClusterIngress, Service } from '../../../karmada/types.js';
 import type { KubeObject } from '../../../kube/types.js';
 import { InvalidObjectError } from '../../../errors.js';
+import { backendsOf } from '../../../karmada/refs.js';
 import { DERIVED_SERVICE_PREFIX, SERVICE_NAME_LABEL } from '../../../karmada/constants.js';
 import { resolveHealthCheckPort } from './annotations/health-check.js';
 import { annotationActionToModel, USE_ANNOTATION } from './actions.js';
@@ -15,6 +16,8 @@ import {
   annotationConditions,
   annotationTransforms,
   routingKey,
+  UNUSED_ROUTING_ANNOTATION,
+  unusedRoutingAnnotations,
   useRegexPathMatch,
 } from './annotations/routing.js';
 import { ALB_KEYS } from './annotations/keys.js';
@@ -344,5 +347,24 @@ function memberRoutes(
       });
     }
   });
+  const unused = unusedRoutingAnnotations(annotations, ALB_KEYS, {
+    actions: new Set(
+      backendsOf(mci).flatMap((b) =>
+        b.service?.name && b.service.port?.name === USE_ANNOTATION ? [b.service.name] : [],
+      ),
+    ),
+    paths: new Set(
+      (mci.spec?.rules ?? []).flatMap((r) =>
+        (r.http?.paths ?? []).flatMap((p) => p.backend.service?.name ?? []),
+      ),
+    ),
+  });
+  if (unused.length > 0) {
+    warnings.push({
+      reason: UNUSED_ROUTING_ANNOTATION,
+      message: `${unused.length === 1 ? 'annotation' : 'annotations'} with no effect: ${unused.join('; ')}`,
+      object: self,
+    });
+  }
   return { routes, defaultAction, warnings };
 }
