@@ -231,7 +231,7 @@ export const LBC_INGRESS_KEYS: readonly LbcKey[] = [
     support: {
       status: 'supported',
       differs:
-        'forwards name Services only: `targetGroupARN`/`targetGroupName` (a target group outside the provider) are refused; a backend using `use-annotation` without its action is an error where LBC serves a 503; unknown JSON fields are refused',
+        'forwards name Services only: `targetGroupARN`/`targetGroupName` (a target group outside the provider) are refused; a backend using `use-annotation` without its action is an error where LBC serves a 503; unknown JSON fields are refused; an action no backend uses gets a Warning Event',
     },
   },
   {
@@ -240,7 +240,7 @@ export const LBC_INGRESS_KEYS: readonly LbcKey[] = [
     support: {
       status: 'supported',
       differs:
-        'one rewrite per transform and one transform of each type, as ELBv2 takes them, checked before any call',
+        'one rewrite per transform and one transform of each type, as ELBv2 takes them, checked before any call; one no path uses gets a Warning Event',
     },
   },
   {
@@ -249,7 +249,7 @@ export const LBC_INGRESS_KEYS: readonly LbcKey[] = [
     support: {
       status: 'supported',
       differs:
-        'limits (5 values, 5 wildcards, 5 match evaluations per rule) and value syntax are checked before any call; unknown JSON fields are refused',
+        'limits (5 values, 5 wildcards, 5 match evaluations per rule) and value syntax are checked before any call; unknown JSON fields are refused; one no path uses gets a Warning Event',
     },
   },
   { key: 'use-regex-path-match', type: 'boolean', support: AS_LBC },

@@ -394,3 +394,31 @@ export function useRegexPathMatch(annotations: Annotations, keys: RoutingKeys): 
   if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(v)) return false;
   throw invalid(keys.useRegexPathMatch, v, 'must be true or false');
 }
+
+export const UNUSED_ROUTING_ANNOTATION = 'UnusedRoutingAnnotation';
+
+/**
+ * The object's `actions.*`, `conditions.*` and `transforms.*` annotations that no backend uses,
+ * each with why (LBC ignores them silently): an action needs a backend `service.name: <name>`
+ * with `port.name: use-annotation`, conditions and transforms a path backend named `<name>`.
+ */
+export function unusedRoutingAnnotations(
+  annotations: Annotations,
+  keys: RoutingKeys,
+  backends: { actions: ReadonlySet<string>; paths: ReadonlySet<string> },
+): string[] {
+  const unused: string[] = [];
+  for (const key of Object.keys(annotations ?? {}).sort()) {
+    if (key.startsWith(keys.actions)) {
+      const name = key.slice(keys.actions.length);
+      if (!backends.actions.has(name))
+        unused.push(`${key} (no backend is service.name ${name} with port.name use-annotation)`);
+    } else {
+      const prefix = [keys.conditions, keys.transforms].find((p) => key.startsWith(p));
+      if (prefix === undefined) continue;
+      const name = key.slice(prefix.length);
+      if (!backends.paths.has(name)) unused.push(`${key} (no path's backend is service.name ${name})`);
+    }
+  }
+  return unused;
+}
