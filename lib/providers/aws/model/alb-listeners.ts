@@ -21,6 +21,8 @@ export interface Route {
   field: string;
   conditions: RuleCondition[];
   action: Action;
+  /** The listeners (by port) it goes on; absent: every listener (one MCI's own ALB). */
+  ports?: readonly number[];
 }
 
 export interface AlbListenerInput {
@@ -63,7 +65,8 @@ export function albListenerResources(input: AlbListenerInput): {
     });
     if (redirects) continue; // LBC: ssl-redirect leaves HTTP listeners without rules.
     const usedIds = new Set<string>();
-    input.routes.forEach((route, i) => {
+    // A group member's rules go only on the listeners of its own listen-ports (LBC).
+    input.routes.filter((route) => route.ports?.includes(l.port) ?? true).forEach((route, i) => {
       const base = `${listenerId}:${route.key}`;
       let id = base;
       for (let n = 2; usedIds.has(id); n++) id = `${base}#${n}`;
