@@ -48,6 +48,12 @@ export interface TargetGroupNameInput {
   protocol: string;
   targetType: string;
   vpcId: string;
+  /**
+   * In a stack several objects share (an IngressGroup): the group's resource ID, which names the
+   * member, so two members routing to one Service get two groups. Left out of one object's stack,
+   * whose names stay as they were.
+   */
+  member?: string;
 }
 
 export function targetGroupName(i: TargetGroupNameInput): string {
@@ -59,6 +65,7 @@ export function targetGroupName(i: TargetGroupNameInput): string {
     i.protocol,
     i.targetType,
     i.vpcId,
+    ...(i.member !== undefined ? [i.member] : []),
   ]);
 }
 

@@ -225,6 +225,7 @@ export function ipTargetGroup(
         protocol: input.protocol,
         targetType: 'ip',
         vpcId,
+        ...(source.ref.kind === 'mci-group' ? { member: input.id } : {}),
       }),
       targetType: 'ip',
       protocol: input.protocol,
