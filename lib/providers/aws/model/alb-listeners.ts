@@ -66,24 +66,26 @@ export function albListenerResources(input: AlbListenerInput): {
     if (redirects) continue; // LBC: ssl-redirect leaves HTTP listeners without rules.
     const usedIds = new Set<string>();
     // A group member's rules go only on the listeners of its own listen-ports (LBC).
-    input.routes.filter((route) => route.ports?.includes(l.port) ?? true).forEach((route, i) => {
-      const base = `${listenerId}:${route.key}`;
-      let id = base;
-      for (let n = 2; usedIds.has(id); n++) id = `${base}#${n}`;
-      usedIds.add(id);
-      ruleFields.set(id, route.field);
-      rules.push({
-        id,
-        type: ResourceTypes.ListenerRule,
-        spec: {
-          listener: ref(listenerId),
-          priority: i + 1,
-          conditions: route.conditions,
-          actions: [route.action],
-          tags: tags(id),
-        },
+    input.routes
+      .filter((route) => route.ports?.includes(l.port) ?? true)
+      .forEach((route, i) => {
+        const base = `${listenerId}:${route.key}`;
+        let id = base;
+        for (let n = 2; usedIds.has(id); n++) id = `${base}#${n}`;
+        usedIds.add(id);
+        ruleFields.set(id, route.field);
+        rules.push({
+          id,
+          type: ResourceTypes.ListenerRule,
+          spec: {
+            listener: ref(listenerId),
+            priority: i + 1,
+            conditions: route.conditions,
+            actions: [route.action],
+            tags: tags(id),
+          },
+        });
       });
-    });
   }
   return { listeners, rules, ruleFields };
 }
