@@ -45,6 +45,8 @@ export const NEXT_STEPS: Readonly<Record<string, string>> = {
     'name a group of this namespace in group.name, or ask the operator to list this namespace under the group in tenantPolicy.sharedGroups of the provider configuration',
   ReplacingTargetGroup:
     'nothing to do: the new target group takes the targets and the old one is deleted once no listener uses it; expect a short gap while targets register',
+  UnsupportedAnnotation:
+    'the load balancer is served without the annotations named above: remove them, fix a misspelt key, or use what the README`s key table suggests instead; the rest of the object is unaffected',
 };
 
 /** Cause-dependent steps for the lifecycle's failure reasons, in the order they are checked. */

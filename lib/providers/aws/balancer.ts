@@ -16,7 +16,7 @@ import { loadFullPath } from './lazy-parts.js';
 import { deployStack, type DeployResult } from './deploy/deployer.js';
 import { findOwnedLoadBalancer } from './deploy/lookup.js';
 import type { Operation } from './deploy/operations.js';
-import { resourcesOf, ResourceTypes, type Stack } from './model/types.js';
+import { resourcesOf, ResourceTypes, type ModelWarning, type Stack } from './model/types.js';
 import { isOwnedBy, type StackOwner } from './tagging.js';
 
 /** What the AWS provider reports for either kind: the load balancer's DNS name. */
@@ -47,7 +47,12 @@ export interface PlanResult {
   plan: Operation[];
   /** Stopped after confirming the fingerprint: nothing to do. */
   skipped: boolean;
+  /** What the objects ask for that the stack does not honour (a reconcile reports them as Events). */
+  warnings: ModelWarning[];
 }
+
+/** A deploy's result with the warnings of the object it was for. */
+export type ObjectDeployResult = DeployResult & { warnings: ModelWarning[] };
 
 /** One balancer for either kind: ensure and update are the same level-triggered reconcile. */
 export class AwsBalancer<O> implements Balancer<O, AwsLoadBalancerStatus> {
@@ -99,14 +104,36 @@ export class AwsBalancer<O> implements Balancer<O, AwsLoadBalancerStatus> {
 
   /** The change plan a reconcile would apply now (a dry run, whatever the configuration says). */
   async plan(ctx: ProviderContext, obj: Readonly<O>): Promise<PlanResult> {
-    const { plan, skipped } = await this.deploy(ctx, obj, true);
-    return { plan, skipped };
+    // A plan tells its reader about the warnings; it records no Events, as it changes nothing.
+    const { plan, skipped, warnings } = await this.deploy(ctx, obj, true, false);
+    return { plan, skipped, warnings };
   }
 
-  protected async deploy(ctx: ProviderContext, obj: Readonly<O>, dryRun: boolean): Promise<DeployResult> {
+  protected async deploy(
+    ctx: ProviderContext,
+    obj: Readonly<O>,
+    dryRun: boolean,
+    report = true,
+  ): Promise<ObjectDeployResult> {
     // The model is built (and every annotation and limit checked) before the first AWS call.
     const stack = await this.kind.build(obj, undefined, ctx);
-    return this.deployBuilt(ctx, this.kind.owner(obj), stack, this.kind.names(obj), dryRun);
+    const warnings = stack.warnings ?? [];
+    if (report) await this.reportAll(ctx, warnings);
+    const result = await this.deployBuilt(ctx, this.kind.owner(obj), stack, this.kind.names(obj), dryRun);
+    return { ...result, warnings };
+  }
+
+  /** Each warning becomes an Event (repeats aggregate into its count) and a log line. */
+  protected async reportAll(ctx: ProviderContext, warnings: readonly ModelWarning[]): Promise<void> {
+    for (const warning of warnings) {
+      ctx.logger.warn(warning.message, { reason: warning.reason });
+      try {
+        await ctx.announce?.(warning.reason, warning.message);
+      } catch (err) {
+        // Best effort, like every Event: failing to record it must not stop the object being served.
+        ctx.logger.warn('could not record a warning Event', { error: errorMessage(err) });
+      }
+    }
   }
 
   /** Deploys a stack built already; `names`: those a previous spec may have given its load balancer. */

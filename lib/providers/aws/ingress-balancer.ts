@@ -23,7 +23,12 @@ import type { MultiClusterIngress } from '../../karmada/types.js';
 import type { KubeClient } from '../../kube/client.js';
 import type { DesiredFingerprint, GetResult, ProviderContext } from '../../provider/contract.js';
 import type { StackRef } from '../../provider/stack-id.js';
-import { AwsBalancer, type AwsLoadBalancerStatus, type StackKindAdapter } from './balancer.js';
+import {
+  AwsBalancer,
+  type AwsLoadBalancerStatus,
+  type ObjectDeployResult,
+  type StackKindAdapter,
+} from './balancer.js';
 import type { DeployResult } from './deploy/deployer.js';
 import type { Operation } from './deploy/operations.js';
 import { groupFingerprints, recordOf } from './deploy/target-records.js';
@@ -31,6 +36,7 @@ import { recordedState } from './deploy/targets-only.js';
 import { formerGroupRef, resolveGroup, type GroupResolution } from './ingress-groups.js';
 import { stackFingerprint } from './model/fingerprint.js';
 import type { IngressGroupModel } from './model/ingress-group.js';
+import { memberWarnings } from './model/ingress.js';
 import { derivedLoadBalancerName } from './model/stack.js';
 import { LOAD_BALANCER_ID, resourcesOf, ResourceTypes, type Stack } from './model/types.js';
 import { loadBalancerNameFromHostname } from './naming.js';
@@ -105,15 +111,26 @@ export class AwsIngressBalancer extends AwsBalancer<MultiClusterIngress> {
     ctx: ProviderContext,
     mci: Readonly<MultiClusterIngress>,
     dryRun: boolean,
-  ): Promise<DeployResult> {
-    const group = groupNameOf(mci);
+    report = true,
+  ): Promise<ObjectDeployResult> {
+    let group: string | undefined;
+    try {
+      group = groupNameOf(mci);
+    } catch (err) {
+      // An invalid group name: the groups it was in are left, then the lifecycle reports it.
+      for (const g of finalizerGroups(mci)) await this.leave(ctx, mci, g, dryRun);
+      throw err;
+    }
     const left = finalizerGroups(mci).filter((g) => g !== group);
     if (group === undefined) {
-      const own = await super.deploy(ctx, mci, dryRun);
+      const own = await super.deploy(ctx, mci, dryRun, report);
       const plan = [...own.plan];
       for (const g of left) plan.push(...(await this.leave(ctx, mci, g, dryRun)));
       return { ...own, plan };
     }
+    // Only its own: every other member's are reported by that member's reconcile.
+    const warnings = memberWarnings(mci);
+    if (report) await this.reportAll(ctx, warnings);
     // Joined first, then the groups it left: moving between groups never leaves it unserved.
     const joined = await this.join(ctx, mci, group, dryRun);
     const plan = [...(joined.result?.plan ?? [])];
@@ -124,7 +141,7 @@ export class AwsIngressBalancer extends AwsBalancer<MultiClusterIngress> {
     const dns = result.dnsName?.toLowerCase();
     if (dns === undefined || statusHostname(mci) !== dns)
       plan.push(...(await super.delete(ctx, mci, dryRun)));
-    return { ...result, plan, skipped: result.skipped && plan.length === result.plan.length };
+    return { ...result, plan, skipped: result.skipped && plan.length === result.plan.length, warnings };
   }
 
   /** Deploys the group with the MCI in it, if it may join; the refusal (if any) after the rest is served. */

@@ -9,6 +9,7 @@ import { DERIVED_SERVICE_PREFIX, SERVICE_NAME_LABEL } from '../../../karmada/con
 import { resolveBackend } from './backends.js';
 import { albHealthCheck } from './annotations/health-check.js';
 import { ALB_KEYS } from './annotations/keys.js';
+import { ignoredKeysWarning } from './annotations/unknown-keys.js';
 import { albListeners } from './annotations/listeners.js';
 import { albListenerResources, type Route } from './alb-listeners.js';
 import { ruleConditions, sortPaths } from './rules.js';
@@ -21,6 +22,7 @@ import {
   readStackSettings,
   type StackSettings,
   type StackSource,
+  withWarnings,
 } from './stack.js';
 import { buildTargets } from './targets.js';
 import {
@@ -31,6 +33,7 @@ import {
   type ModelConfig,
   type Stack,
   type TargetGroupResource,
+  type ModelWarning,
 } from './types.js';
 import type { AlbListenerSettings } from './annotations/listeners.js';
 
@@ -94,7 +97,7 @@ function albStack(source: StackSource<IngressMember>, config: ModelConfig): Stac
 
 /** The ALB from its settings and what each member (in rule order) puts on it. */
 export function assembleAlb(
-  source: StackSource<unknown>,
+  source: StackSource<IngressMember>,
   settings: AlbSettings,
   members: readonly MemberRoutes[],
   targetGroups: ReadonlyMap<string, TargetGroupResource>,
@@ -108,7 +111,7 @@ export function assembleAlb(
     loadBalancer: LOAD_BALANCER_ID,
     tags: settings.tags,
   });
-  return assembleStack(
+  const stack = assembleStack(
     source,
     settings,
     {
@@ -127,6 +130,12 @@ export function assembleAlb(
       ruleField: (id) => ruleFields.get(id),
     },
   );
+  return withWarnings(stack, source.members.flatMap((m) => memberWarnings(m.mci)));
+}
+
+/** What one member asks for that its stack does not honour. */
+export function memberWarnings(mci: Readonly<MultiClusterIngress>): ModelWarning[] {
+  return ignoredKeysWarning(mci.metadata.annotations);
 }
 
 /** Where a group member's rules go: its own listen-ports, under IDs that name it. */
