@@ -130,7 +130,10 @@ export function assembleAlb(
       ruleField: (id) => ruleFields.get(id),
     },
   );
-  return withWarnings(stack, source.members.flatMap((m) => memberWarnings(m.mci)));
+  return withWarnings(
+    stack,
+    source.members.flatMap((m) => memberWarnings(m.mci)),
+  );
 }
 
 /** What one member asks for that its stack does not honour. */
