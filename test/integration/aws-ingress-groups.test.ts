@@ -174,108 +174,112 @@ afterEach(async () => {
 });
 
 describe('IngressGroups through the lifecycle', () => {
-  it('serves a shared group from one ALB in LBC order, refuses the conflicting and the foreign member, and converges on join, leave, move and delete', async () => {
-    await settle(a, b, c, d);
-    let state = owned();
-    // a has its own ALB; b is the group's only served member.
-    expect(state.loadBalancers.map((l) => l.stack).sort()).toEqual([SHARED, 'mci/default/a']);
-    expect(state.rules).toEqual([
-      `${SHARED} 80 1 /b-exact`,
-      `${SHARED} 80 2 /b /b/*`,
-      'mci/default/a 80 1 /a /a/*',
-    ]);
-    const conflict = await condition('default', 'c');
-    expect(conflict).toMatchObject({ status: 'False', reason: 'IngressGroupConflict' });
-    expect(conflict?.message).toContain(SCHEME);
-    expect(conflict?.message).toContain('team-b/b');
-    const foreign = await condition('team-c', 'd');
-    expect(foreign).toMatchObject({ status: 'False', reason: 'IngressGroupNotShared' });
-    expect(foreign?.message).toContain('tenantPolicy.sharedGroups');
-    const events = await h.kube.list<
-      KubeObject & { reason: string; type: string; involvedObject: { name: string } }
-    >(Resources.Event, { namespace: 'default' });
-    expect(
-      events.items.some(
-        (e) => e.type === 'Warning' && e.reason === 'IngressGroupConflict' && e.involvedObject.name === 'c',
-      ),
-    ).toBe(true);
-    const groupLb = state.loadBalancers.find((l) => l.stack === SHARED);
-    expect(await hostname('team-b', 'b')).toBe(groupLb?.DNSName?.toLowerCase());
+  it(
+    'serves a shared group from one ALB in LBC order, refuses the conflicting and the foreign member, and converges on join, leave, move and delete',
+    { timeout: 240_000 },
+    async () => {
+      await settle(a, b, c, d);
+      let state = owned();
+      // a has its own ALB; b is the group's only served member.
+      expect(state.loadBalancers.map((l) => l.stack).sort()).toEqual([SHARED, 'mci/default/a']);
+      expect(state.rules).toEqual([
+        `${SHARED} 80 1 /b-exact`,
+        `${SHARED} 80 2 /b /b/*`,
+        'mci/default/a 80 1 /a /a/*',
+      ]);
+      const conflict = await condition('default', 'c');
+      expect(conflict).toMatchObject({ status: 'False', reason: 'IngressGroupConflict' });
+      expect(conflict?.message).toContain(SCHEME);
+      expect(conflict?.message).toContain('team-b/b');
+      const foreign = await condition('team-c', 'd');
+      expect(foreign).toMatchObject({ status: 'False', reason: 'IngressGroupNotShared' });
+      expect(foreign?.message).toContain('tenantPolicy.sharedGroups');
+      const events = await h.kube.list<
+        KubeObject & { reason: string; type: string; involvedObject: { name: string } }
+      >(Resources.Event, { namespace: 'default' });
+      expect(
+        events.items.some(
+          (e) => e.type === 'Warning' && e.reason === 'IngressGroupConflict' && e.involvedObject.name === 'c',
+        ),
+      ).toBe(true);
+      const groupLb = state.loadBalancers.find((l) => l.stack === SHARED);
+      expect(await hostname('team-b', 'b')).toBe(groupLb?.DNSName?.toLowerCase());
 
-    // a joins from its own ALB: the group serves it after b, and its own ALB goes.
-    await annotate('default', 'a', (an) => {
-      an[GROUP] = 'shop';
-      an[ORDER] = '10';
-    });
-    await settle(a, b, c, d);
-    state = owned();
-    expect(state.loadBalancers.map((l) => l.stack)).toEqual([SHARED]);
-    expect(state.rules).toEqual([
-      `${SHARED} 80 1 /b-exact`,
-      `${SHARED} 80 2 /b /b/*`,
-      `${SHARED} 80 3 /a /a/*`,
-    ]);
-    expect(await hostname('default', 'a')).toBe(groupLb?.DNSName?.toLowerCase());
-    expect(state.targetGroups.map((t) => t.stack)).toEqual([SHARED, SHARED]);
-    expect((await condition('default', 'c'))?.status).toBe('False');
+      // a joins from its own ALB: the group serves it after b, and its own ALB goes.
+      await annotate('default', 'a', (an) => {
+        an[GROUP] = 'shop';
+        an[ORDER] = '10';
+      });
+      await settle(a, b, c, d);
+      state = owned();
+      expect(state.loadBalancers.map((l) => l.stack)).toEqual([SHARED]);
+      expect(state.rules).toEqual([
+        `${SHARED} 80 1 /b-exact`,
+        `${SHARED} 80 2 /b /b/*`,
+        `${SHARED} 80 3 /a /a/*`,
+      ]);
+      expect(await hostname('default', 'a')).toBe(groupLb?.DNSName?.toLowerCase());
+      expect(state.targetGroups.map((t) => t.stack)).toEqual([SHARED, SHARED]);
+      expect((await condition('default', 'c'))?.status).toBe('False');
 
-    // a leaves: only its rules and target group go; it gets its own ALB back.
-    await annotate('default', 'a', (an) => {
-      delete an[GROUP];
-    });
-    await settle(a, b, c, d);
-    state = owned();
-    expect(state.loadBalancers.map((l) => l.stack).sort()).toEqual([SHARED, 'mci/default/a']);
-    expect(state.loadBalancers.find((l) => l.stack === SHARED)?.LoadBalancerArn).toBe(
-      groupLb?.LoadBalancerArn,
-    );
-    expect(state.rules).toEqual([
-      `${SHARED} 80 1 /b-exact`,
-      `${SHARED} 80 2 /b /b/*`,
-      'mci/default/a 80 1 /a /a/*',
-    ]);
-    expect(state.targetGroups.map((t) => t.stack).sort()).toEqual([SHARED, 'mci/default/a']);
-    expect((await read('default', 'a'))?.metadata.finalizers).not.toContain(
-      'group.multicluster.karmada.io/shop',
-    );
+      // a leaves: only its rules and target group go; it gets its own ALB back.
+      await annotate('default', 'a', (an) => {
+        delete an[GROUP];
+      });
+      await settle(a, b, c, d);
+      state = owned();
+      expect(state.loadBalancers.map((l) => l.stack).sort()).toEqual([SHARED, 'mci/default/a']);
+      expect(state.loadBalancers.find((l) => l.stack === SHARED)?.LoadBalancerArn).toBe(
+        groupLb?.LoadBalancerArn,
+      );
+      expect(state.rules).toEqual([
+        `${SHARED} 80 1 /b-exact`,
+        `${SHARED} 80 2 /b /b/*`,
+        'mci/default/a 80 1 /a /a/*',
+      ]);
+      expect(state.targetGroups.map((t) => t.stack).sort()).toEqual([SHARED, 'mci/default/a']);
+      expect((await read('default', 'a'))?.metadata.finalizers).not.toContain(
+        'group.multicluster.karmada.io/shop',
+      );
 
-    // b moves to a group of its namespace: c, alone in shop now, is served (internet-facing).
-    await annotate('team-b', 'b', (an) => {
-      an[GROUP] = 'other';
-    });
-    await settle(a, b, c, d);
-    state = owned();
-    expect(state.loadBalancers.map((l) => `${l.stack} ${l.Scheme}`).sort()).toEqual([
-      `${SHARED} internet-facing`,
-      'mci-group/team-b/other internal',
-      'mci/default/a internal',
-    ]);
-    expect(state.rules).toEqual([
-      `${SHARED} 80 1 /c /c/*`,
-      'mci-group/team-b/other 80 1 /b-exact',
-      'mci-group/team-b/other 80 2 /b /b/*',
-      'mci/default/a 80 1 /a /a/*',
-    ]);
-    expect(await condition('default', 'c')).toMatchObject({ status: 'True' });
-    const shopLb = state.loadBalancers.find((l) => l.stack === SHARED);
-    expect(await hostname('default', 'c')).toBe(shopLb?.DNSName?.toLowerCase());
+      // b moves to a group of its namespace: c, alone in shop now, is served (internet-facing).
+      await annotate('team-b', 'b', (an) => {
+        an[GROUP] = 'other';
+      });
+      await settle(a, b, c, d);
+      state = owned();
+      expect(state.loadBalancers.map((l) => `${l.stack} ${l.Scheme}`).sort()).toEqual([
+        `${SHARED} internet-facing`,
+        'mci-group/team-b/other internal',
+        'mci/default/a internal',
+      ]);
+      expect(state.rules).toEqual([
+        `${SHARED} 80 1 /c /c/*`,
+        'mci-group/team-b/other 80 1 /b-exact',
+        'mci-group/team-b/other 80 2 /b /b/*',
+        'mci/default/a 80 1 /a /a/*',
+      ]);
+      expect(await condition('default', 'c')).toMatchObject({ status: 'True' });
+      const shopLb = state.loadBalancers.find((l) => l.stack === SHARED);
+      expect(await hostname('default', 'c')).toBe(shopLb?.DNSName?.toLowerCase());
 
-    // Deleting the last member deletes the group's ALB; then everything else goes.
-    await remove('default', 'c');
-    await settle(a, b, d);
-    expect(
-      owned()
-        .loadBalancers.map((l) => l.stack)
-        .sort(),
-    ).toEqual(['mci-group/team-b/other', 'mci/default/a']);
-    for (const [ns, name] of [
-      ['default', 'a'],
-      ['team-b', 'b'],
-      ['team-c', 'd'],
-    ] as const)
-      await remove(ns, name);
-    state = owned();
-    expect(state).toEqual({ loadBalancers: [], targetGroups: [], rules: [] });
-    expect(sim.snapshot().listeners).toEqual([]);
-  });
+      // Deleting the last member deletes the group's ALB; then everything else goes.
+      await remove('default', 'c');
+      await settle(a, b, d);
+      expect(
+        owned()
+          .loadBalancers.map((l) => l.stack)
+          .sort(),
+      ).toEqual(['mci-group/team-b/other', 'mci/default/a']);
+      for (const [ns, name] of [
+        ['default', 'a'],
+        ['team-b', 'b'],
+        ['team-c', 'd'],
+      ] as const)
+        await remove(ns, name);
+      state = owned();
+      expect(state).toEqual({ loadBalancers: [], targetGroups: [], rules: [] });
+      expect(sim.snapshot().listeners).toEqual([]);
+    },
+  );
 });

@@ -30,6 +30,7 @@ import {
   type StackKindAdapter,
 } from './balancer.js';
 import type { DeployResult } from './deploy/deployer.js';
+import { findStackByTags } from './deploy/stack-tags.js';
 import type { Operation } from './deploy/operations.js';
 import { groupFingerprints, recordOf } from './deploy/target-records.js';
 import { recordedState } from './deploy/targets-only.js';
@@ -69,6 +70,9 @@ function loadBalancerOf(stack: Stack) {
 }
 
 export class AwsIngressBalancer extends AwsBalancer<MultiClusterIngress> {
+  /** Group models by the snapshot they were read from (desiredFingerprint). */
+  private readonly snapshots = new WeakMap<KubeClient, Map<string, Promise<IngressGroupModel>>>();
+
   constructor(
     provider: AwsProvider,
     kind: StackKindAdapter<MultiClusterIngress>,
@@ -139,9 +143,20 @@ export class AwsIngressBalancer extends AwsBalancer<MultiClusterIngress> {
     const result = joined.result;
     // Served by the group now: a load balancer of its own (the status named another) goes.
     const dns = result.dnsName?.toLowerCase();
-    if (dns === undefined || statusHostname(mci) !== dns)
+    if ((dns === undefined || statusHostname(mci) !== dns) && (await this.mayHaveOwnStack(ctx, mci)))
       plan.push(...(await super.delete(ctx, mci, dryRun)));
     return { ...result, plan, skipped: result.skipped && plan.length === result.plan.length, warnings };
+  }
+
+  /**
+   * Whether the MCI may have a stack of its own: its status names a load balancer, or (never
+   * served: a new member) the Tagging API, where configured, finds something of its stack. Without
+   * the Tagging API, or when it fails, the deletion is tried (it finds nothing, and costs its look-ups).
+   */
+  private async mayHaveOwnStack(ctx: ProviderContext, mci: Readonly<MultiClusterIngress>): Promise<boolean> {
+    if (statusHostname(mci) !== undefined) return true;
+    const tagged = await findStackByTags(this.provider.context(ctx, this.kind.owner(mci)));
+    return !tagged || tagged.loadBalancers.length > 0 || tagged.targetGroups.length > 0;
   }
 
   /** Deploys the group with the MCI in it, if it may join; the refusal (if any) after the rest is served. */
@@ -243,7 +258,7 @@ export class AwsIngressBalancer extends AwsBalancer<MultiClusterIngress> {
       const resolution = await resolveGroup(kube, this.groups.policy, { group, subject: mci }, (ref) =>
         this.groups.deployed(ref),
       );
-      const { stack } = await this.groups.build(resolution, kube);
+      const { stack } = await this.builtOnce(kube, resolution);
       if (!stack)
         return {
           stackId: resolution.ref.stackId,
@@ -259,6 +274,27 @@ export class AwsIngressBalancer extends AwsBalancer<MultiClusterIngress> {
       // The object's reconcile reports why it builds no model.
       return { stackId: former.stackId, locator: this.groupNames(former, undefined)[0] ?? '' };
     }
+  }
+
+  /**
+   * The group's model, built once per `kube` (the resync's snapshot: a group of 50 is asked for 50
+   * times, once per member) and members; a member the group refuses builds the same model.
+   */
+  private builtOnce(kube: KubeClient, resolution: GroupResolution): Promise<IngressGroupModel> {
+    // The live client changes under us: only a snapshot's answers may be kept.
+    if (kube === this.groups.kube) return this.groups.build(resolution, kube);
+    let byGroup = this.snapshots.get(kube);
+    if (!byGroup) {
+      byGroup = new Map();
+      this.snapshots.set(kube, byGroup);
+    }
+    const key = `${resolution.ref.stackId}\n${resolution.members.map(keyOf).sort().join(',')}`;
+    let model = byGroup.get(key);
+    if (!model) {
+      model = this.groups.build(resolution, kube);
+      byGroup.set(key, model);
+    }
+    return model;
   }
 
   /** The target group names a group's stack wants now: none when nobody is in it, undefined when unknown. */

@@ -34,7 +34,7 @@ import {
   type DeployOptions,
 } from './deploy/context.js';
 import { limitCallsPerSecond, TokenBucket } from './deploy/rate-limit.js';
-import { readIngressInputs, readServiceInputs } from './inputs.js';
+import { readIngressInputs, readServiceInputs, type ServiceReads } from './inputs.js';
 import { buildIngressStack, ingressLoadBalancerNames } from './model/ingress.js';
 import { buildServiceStack, serviceLoadBalancerNames } from './model/service.js';
 import { stackOwner } from './model/stack.js';
@@ -113,8 +113,10 @@ export class AwsProvider implements MultiClusterProvider {
         deployed: async (ref) => (await this.records.read(ref.stackId)) !== undefined,
         build: async (resolution, kube, ctx) => {
           const members: IngressMember[] = [];
+          // Members often route to the same Services: each is read once per build.
+          const reads: ServiceReads = new Map();
           for (const mci of resolution.members)
-            members.push({ mci, ...(await readIngressInputs(kube, mci)) });
+            members.push({ mci, ...(await readIngressInputs(kube, mci, reads)) });
           return this.quotas.within(ctx, (accountQuotas) =>
             buildIngressGroupStack({
               ref: resolution.ref,
