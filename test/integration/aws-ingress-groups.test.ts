@@ -12,6 +12,7 @@ import { collectedSlice, ingressClass, serveService } from '../../dev/local/scen
 import type { MultiClusterIngress } from '../../lib/karmada/types.js';
 import { Resources } from '../../lib/kube/resources.js';
 import type { KubeObject } from '../../lib/kube/types.js';
+import { sweepOrphans } from '../../lib/maintenance/sweep.js';
 import { CONDITION_ANNOTATION } from '../../lib/reconcile/conditions.js';
 import { edit, notify, notifyChange, startHarness, type Harness } from '../support/harness.js';
 
@@ -282,4 +283,34 @@ describe('IngressGroups through the lifecycle', () => {
       expect(sim.snapshot().listeners).toEqual([]);
     },
   );
+
+  it('the sweep deletes a group stack no member claims (its last member force-deleted) and keeps the stacks of live objects', async () => {
+    await settle(b, c);
+    expect(owned().loadBalancers.map((l) => l.stack)).toEqual([SHARED]);
+    // Someone strips the finalizers by hand and deletes both members: the group's ALB is orphaned.
+    for (const [ns, name] of [
+      ['team-b', 'b'],
+      ['default', 'c'],
+    ] as const) {
+      await edit<MultiClusterIngress>(h, Resources.MultiClusterIngress, ns, name, (o) => {
+        o.metadata.finalizers = [];
+      });
+      await h.kube.delete(Resources.MultiClusterIngress, ns, name);
+    }
+    await settle(a);
+    expect(
+      owned()
+        .loadBalancers.map((l) => l.stack)
+        .sort(),
+    ).toEqual([SHARED, 'mci/default/a']);
+    const result = await sweepOrphans(h.kube, h.runtime.provider, {
+      graceSeconds: 0,
+      signal: new AbortController().signal,
+      logger: h.logger,
+    });
+    expect(result.deleted).toEqual([SHARED]);
+    const state = owned();
+    expect(state.loadBalancers.map((l) => l.stack)).toEqual(['mci/default/a']);
+    expect(state.targetGroups.map((t) => t.stack)).toEqual(['mci/default/a']);
+  });
 });
