@@ -14,7 +14,7 @@ import { Resources } from '../../lib/kube/resources.js';
 import type { KubeObject } from '../../lib/kube/types.js';
 import { sweepOrphans } from '../../lib/maintenance/sweep.js';
 import { CONDITION_ANNOTATION } from '../../lib/reconcile/conditions.js';
-import { edit, notify, notifyChange, startHarness, type Harness } from '../support/harness.js';
+import { edit, notify, notifyChange, ran, startHarness, type Harness } from '../support/harness.js';
 
 const OWNER = 'multicluster.karmada.io/owner';
 const STACK = 'multicluster.karmada.io/stack';
@@ -312,5 +312,50 @@ describe('IngressGroups through the lifecycle', () => {
     const state = owned();
     expect(state.loadBalancers.map((l) => l.stack)).toEqual(['mci/default/a']);
     expect(state.targetGroups.map((t) => t.stack)).toEqual(['mci/default/a']);
+  });
+
+  it('a member’s group-facing change reconciles the rest of its group; a change of its rules alone does not', async () => {
+    await settle(b, c);
+    expect((await condition('default', 'c'))?.reason).toBe('IngressGroupConflict');
+    // b now agrees with c: only b's notification is delivered, and c is served by it.
+    const [before, after] = await edit<MultiClusterIngress>(
+      h,
+      Resources.MultiClusterIngress,
+      'team-b',
+      'b',
+      (o) => {
+        o.metadata.annotations![SCHEME] = 'internet-facing';
+      },
+    );
+    const results = await h.deliver(notifyChange('modified', after, before));
+    expect(ran(results)).toEqual(['multiclusteringress default/c', 'multiclusteringress team-b/b']);
+    expect(await condition('default', 'c')).toMatchObject({ status: 'True' });
+    const lbs = owned().loadBalancers;
+    expect(lbs.map((l) => `${l.stack} ${l.Scheme}`)).toEqual([`${SHARED} internet-facing`]);
+    expect(await hostname('default', 'c')).toBe(lbs[0]?.DNSName?.toLowerCase());
+    expect(await hostname('team-b', 'b')).toBe(lbs[0]?.DNSName?.toLowerCase());
+    const [before2, after2] = await edit<MultiClusterIngress>(
+      h,
+      Resources.MultiClusterIngress,
+      'team-b',
+      'b',
+      (o) => {
+        o.spec!.rules![0]!.http!.paths.push({
+          path: '/b2',
+          pathType: 'Prefix',
+          backend: { service: { name: 'serve', port: { number: 80 } } },
+        });
+      },
+    );
+    const lbRuns = (r: Awaited<ReturnType<Harness['deliver']>>) =>
+      ran(r).filter((x) => x.startsWith('multiclusteringress '));
+    expect(lbRuns(await h.deliver(notifyChange('modified', after2, before2)))).toEqual([
+      'multiclusteringress team-b/b',
+    ]);
+    expect(owned().rules.slice(0, 3)).toEqual([
+      `${SHARED} 80 1 /b-exact`,
+      `${SHARED} 80 2 /b2 /b2/*`,
+      `${SHARED} 80 3 /b /b/*`,
+    ]);
   });
 });
