@@ -4,9 +4,10 @@
 export const validateAwsConfigSchema = validate21;
 const func2 = Object.prototype.hasOwnProperty;
 const pattern0 = new RegExp("^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])/(?:3[0-2]|[12]?[0-9])$", "u");
-const pattern1 = new RegExp("^[a-z0-9](?:[-a-z0-9]*[a-z0-9])?$", "u");
-const pattern3 = new RegExp("^/", "u");
-const pattern4 = new RegExp("^[0-9]{3}(?:[-,][0-9]{3})*$", "u");
+const pattern1 = new RegExp("^(?=.*:)[0-9a-fA-F:]{2,39}/(?:12[0-8]|1[01][0-9]|[1-9]?[0-9])$", "u");
+const pattern2 = new RegExp("^[a-z0-9](?:[-a-z0-9]*[a-z0-9])?$", "u");
+const pattern4 = new RegExp("^/", "u");
+const pattern5 = new RegExp("^[0-9]{3}(?:[-,][0-9]{3})*$", "u");
 
 function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -137,7 +138,7 @@ vErrors.push(err10);
 errors++;
 }
 for(const key1 in data3){
-if(!((key1 === "id") || (key1 === "cidrs"))){
+if(!(((key1 === "id") || (key1 === "cidrs")) || (key1 === "ipv6Cidrs"))){
 const err11 = {instancePath:instancePath+"/vpc",keyword:"additionalProperties",params:{additionalProperty: key1}};
 if(vErrors === null){
 vErrors = [err11];
@@ -224,9 +225,15 @@ vErrors.push(err17);
 errors++;
 }
 }
-}
-else {
-const err18 = {instancePath:instancePath+"/vpc",keyword:"type",params:{type: "object"}};
+if(data3.ipv6Cidrs !== undefined){
+let data7 = data3.ipv6Cidrs;
+if(Array.isArray(data7)){
+const len1 = data7.length;
+for(let i1=0; i1<len1; i1++){
+let data8 = data7[i1];
+if(typeof data8 === "string"){
+if(!pattern1.test(data8)){
+const err18 = {instancePath:instancePath+"/vpc/ipv6Cidrs/" + i1,keyword:"pattern",params:{pattern: "^(?=.*:)[0-9a-fA-F:]{2,39}/(?:12[0-8]|1[01][0-9]|[1-9]?[0-9])$"}};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -236,11 +243,8 @@ vErrors.push(err18);
 errors++;
 }
 }
-if(data.subnets !== undefined){
-let data7 = data.subnets;
-if(Array.isArray(data7)){
-if(data7.length < 1){
-const err19 = {instancePath:instancePath+"/subnets",keyword:"minItems",params:{limit: 1}};
+else {
+const err19 = {instancePath:instancePath+"/vpc/ipv6Cidrs/" + i1,keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -249,12 +253,10 @@ vErrors.push(err19);
 }
 errors++;
 }
-const len1 = data7.length;
-for(let i1=0; i1<len1; i1++){
-let data8 = data7[i1];
-if(typeof data8 === "string"){
-if(data8.length < 1){
-const err20 = {instancePath:instancePath+"/subnets/" + i1,keyword:"minLength",params:{limit: 1}};
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/vpc/ipv6Cidrs",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -264,8 +266,9 @@ vErrors.push(err20);
 errors++;
 }
 }
+}
 else {
-const err21 = {instancePath:instancePath+"/subnets/" + i1,keyword:"type",params:{type: "string"}};
+const err21 = {instancePath:instancePath+"/vpc",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -275,9 +278,11 @@ vErrors.push(err21);
 errors++;
 }
 }
-}
-else {
-const err22 = {instancePath:instancePath+"/subnets",keyword:"type",params:{type: "array"}};
+if(data.subnets !== undefined){
+let data9 = data.subnets;
+if(Array.isArray(data9)){
+if(data9.length < 1){
+const err22 = {instancePath:instancePath+"/subnets",keyword:"minItems",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -286,16 +291,12 @@ vErrors.push(err22);
 }
 errors++;
 }
-}
-if(data.securityGroups !== undefined){
-let data9 = data.securityGroups;
-if(Array.isArray(data9)){
 const len2 = data9.length;
 for(let i2=0; i2<len2; i2++){
 let data10 = data9[i2];
 if(typeof data10 === "string"){
 if(data10.length < 1){
-const err23 = {instancePath:instancePath+"/securityGroups/" + i2,keyword:"minLength",params:{limit: 1}};
+const err23 = {instancePath:instancePath+"/subnets/" + i2,keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -306,7 +307,7 @@ errors++;
 }
 }
 else {
-const err24 = {instancePath:instancePath+"/securityGroups/" + i2,keyword:"type",params:{type: "string"}};
+const err24 = {instancePath:instancePath+"/subnets/" + i2,keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -318,7 +319,7 @@ errors++;
 }
 }
 else {
-const err25 = {instancePath:instancePath+"/securityGroups",keyword:"type",params:{type: "array"}};
+const err25 = {instancePath:instancePath+"/subnets",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -328,10 +329,15 @@ vErrors.push(err25);
 errors++;
 }
 }
-if(data.scheme !== undefined){
-let data11 = data.scheme;
-if(!((data11 === "internal") || (data11 === "internet-facing"))){
-const err26 = {instancePath:instancePath+"/scheme",keyword:"enum",params:{allowedValues: ["internal","internet-facing"]}};
+if(data.securityGroups !== undefined){
+let data11 = data.securityGroups;
+if(Array.isArray(data11)){
+const len3 = data11.length;
+for(let i3=0; i3<len3; i3++){
+let data12 = data11[i3];
+if(typeof data12 === "string"){
+if(data12.length < 1){
+const err26 = {instancePath:instancePath+"/securityGroups/" + i3,keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -341,11 +347,8 @@ vErrors.push(err26);
 errors++;
 }
 }
-if(data.ownerId !== undefined){
-let data12 = data.ownerId;
-if(typeof data12 === "string"){
-if(data12.length > 63){
-const err27 = {instancePath:instancePath+"/ownerId",keyword:"maxLength",params:{limit: 63}};
+else {
+const err27 = {instancePath:instancePath+"/securityGroups/" + i3,keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -354,8 +357,10 @@ vErrors.push(err27);
 }
 errors++;
 }
-if(data12.length < 1){
-const err28 = {instancePath:instancePath+"/ownerId",keyword:"minLength",params:{limit: 1}};
+}
+}
+else {
+const err28 = {instancePath:instancePath+"/securityGroups",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -364,8 +369,11 @@ vErrors.push(err28);
 }
 errors++;
 }
-if(!pattern1.test(data12)){
-const err29 = {instancePath:instancePath+"/ownerId",keyword:"pattern",params:{pattern: "^[a-z0-9](?:[-a-z0-9]*[a-z0-9])?$"}};
+}
+if(data.scheme !== undefined){
+let data13 = data.scheme;
+if(!((data13 === "internal") || (data13 === "internet-facing"))){
+const err29 = {instancePath:instancePath+"/scheme",keyword:"enum",params:{allowedValues: ["internal","internet-facing"]}};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -375,8 +383,11 @@ vErrors.push(err29);
 errors++;
 }
 }
-else {
-const err30 = {instancePath:instancePath+"/ownerId",keyword:"type",params:{type: "string"}};
+if(data.ownerId !== undefined){
+let data14 = data.ownerId;
+if(typeof data14 === "string"){
+if(data14.length > 63){
+const err30 = {instancePath:instancePath+"/ownerId",keyword:"maxLength",params:{limit: 63}};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -385,12 +396,8 @@ vErrors.push(err30);
 }
 errors++;
 }
-}
-if(data.recordNamespace !== undefined){
-let data13 = data.recordNamespace;
-if(typeof data13 === "string"){
-if(data13.length > 63){
-const err31 = {instancePath:instancePath+"/recordNamespace",keyword:"maxLength",params:{limit: 63}};
+if(data14.length < 1){
+const err31 = {instancePath:instancePath+"/ownerId",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -399,8 +406,8 @@ vErrors.push(err31);
 }
 errors++;
 }
-if(data13.length < 1){
-const err32 = {instancePath:instancePath+"/recordNamespace",keyword:"minLength",params:{limit: 1}};
+if(!pattern2.test(data14)){
+const err32 = {instancePath:instancePath+"/ownerId",keyword:"pattern",params:{pattern: "^[a-z0-9](?:[-a-z0-9]*[a-z0-9])?$"}};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -409,8 +416,9 @@ vErrors.push(err32);
 }
 errors++;
 }
-if(!pattern1.test(data13)){
-const err33 = {instancePath:instancePath+"/recordNamespace",keyword:"pattern",params:{pattern: "^[a-z0-9](?:[-a-z0-9]*[a-z0-9])?$"}};
+}
+else {
+const err33 = {instancePath:instancePath+"/ownerId",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -420,8 +428,11 @@ vErrors.push(err33);
 errors++;
 }
 }
-else {
-const err34 = {instancePath:instancePath+"/recordNamespace",keyword:"type",params:{type: "string"}};
+if(data.recordNamespace !== undefined){
+let data15 = data.recordNamespace;
+if(typeof data15 === "string"){
+if(data15.length > 63){
+const err34 = {instancePath:instancePath+"/recordNamespace",keyword:"maxLength",params:{limit: 63}};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -430,15 +441,8 @@ vErrors.push(err34);
 }
 errors++;
 }
-}
-if(data.defaultTags !== undefined){
-let data14 = data.defaultTags;
-if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-for(const key2 in data14){
-const _errs32 = errors;
-if(typeof key2 === "string"){
-if(key2.length > 128){
-const err35 = {instancePath:instancePath+"/defaultTags",keyword:"maxLength",params:{limit: 128},propertyName:key2};
+if(data15.length < 1){
+const err35 = {instancePath:instancePath+"/recordNamespace",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -447,8 +451,8 @@ vErrors.push(err35);
 }
 errors++;
 }
-if(key2.length < 1){
-const err36 = {instancePath:instancePath+"/defaultTags",keyword:"minLength",params:{limit: 1},propertyName:key2};
+if(!pattern2.test(data15)){
+const err36 = {instancePath:instancePath+"/recordNamespace",keyword:"pattern",params:{pattern: "^[a-z0-9](?:[-a-z0-9]*[a-z0-9])?$"}};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -458,9 +462,8 @@ vErrors.push(err36);
 errors++;
 }
 }
-var valid8 = _errs32 === errors;
-if(!valid8){
-const err37 = {instancePath:instancePath+"/defaultTags",keyword:"propertyNames",params:{propertyName: key2}};
+else {
+const err37 = {instancePath:instancePath+"/recordNamespace",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -470,11 +473,14 @@ vErrors.push(err37);
 errors++;
 }
 }
-for(const key3 in data14){
-let data15 = data14[key3];
-if(typeof data15 === "string"){
-if(data15.length > 256){
-const err38 = {instancePath:instancePath+"/defaultTags/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),keyword:"maxLength",params:{limit: 256}};
+if(data.defaultTags !== undefined){
+let data16 = data.defaultTags;
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+for(const key2 in data16){
+const _errs36 = errors;
+if(typeof key2 === "string"){
+if(key2.length > 128){
+const err38 = {instancePath:instancePath+"/defaultTags",keyword:"maxLength",params:{limit: 128},propertyName:key2};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -483,9 +489,8 @@ vErrors.push(err38);
 }
 errors++;
 }
-}
-else {
-const err39 = {instancePath:instancePath+"/defaultTags/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),keyword:"type",params:{type: "string"}};
+if(key2.length < 1){
+const err39 = {instancePath:instancePath+"/defaultTags",keyword:"minLength",params:{limit: 1},propertyName:key2};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -495,9 +500,9 @@ vErrors.push(err39);
 errors++;
 }
 }
-}
-else {
-const err40 = {instancePath:instancePath+"/defaultTags",keyword:"type",params:{type: "object"}};
+var valid10 = _errs36 === errors;
+if(!valid10){
+const err40 = {instancePath:instancePath+"/defaultTags",keyword:"propertyNames",params:{propertyName: key2}};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -507,15 +512,11 @@ vErrors.push(err40);
 errors++;
 }
 }
-if(data.externalManagedTags !== undefined){
-let data16 = data.externalManagedTags;
-if(Array.isArray(data16)){
-const len3 = data16.length;
-for(let i3=0; i3<len3; i3++){
-let data17 = data16[i3];
+for(const key3 in data16){
+let data17 = data16[key3];
 if(typeof data17 === "string"){
-if(data17.length > 128){
-const err41 = {instancePath:instancePath+"/externalManagedTags/" + i3,keyword:"maxLength",params:{limit: 128}};
+if(data17.length > 256){
+const err41 = {instancePath:instancePath+"/defaultTags/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),keyword:"maxLength",params:{limit: 256}};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -524,8 +525,9 @@ vErrors.push(err41);
 }
 errors++;
 }
-if(data17.length < 1){
-const err42 = {instancePath:instancePath+"/externalManagedTags/" + i3,keyword:"minLength",params:{limit: 1}};
+}
+else {
+const err42 = {instancePath:instancePath+"/defaultTags/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -535,8 +537,9 @@ vErrors.push(err42);
 errors++;
 }
 }
+}
 else {
-const err43 = {instancePath:instancePath+"/externalManagedTags/" + i3,keyword:"type",params:{type: "string"}};
+const err43 = {instancePath:instancePath+"/defaultTags",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -546,9 +549,15 @@ vErrors.push(err43);
 errors++;
 }
 }
-}
-else {
-const err44 = {instancePath:instancePath+"/externalManagedTags",keyword:"type",params:{type: "array"}};
+if(data.externalManagedTags !== undefined){
+let data18 = data.externalManagedTags;
+if(Array.isArray(data18)){
+const len4 = data18.length;
+for(let i4=0; i4<len4; i4++){
+let data19 = data18[i4];
+if(typeof data19 === "string"){
+if(data19.length > 128){
+const err44 = {instancePath:instancePath+"/externalManagedTags/" + i4,keyword:"maxLength",params:{limit: 128}};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -557,13 +566,8 @@ vErrors.push(err44);
 }
 errors++;
 }
-}
-if(data.healthCheck !== undefined){
-let data18 = data.healthCheck;
-if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
-for(const key4 in data18){
-if(!((((((((key4 === "path") || (key4 === "port")) || (key4 === "protocol")) || (key4 === "intervalSeconds")) || (key4 === "timeoutSeconds")) || (key4 === "healthyThresholdCount")) || (key4 === "unhealthyThresholdCount")) || (key4 === "matcher"))){
-const err45 = {instancePath:instancePath+"/healthCheck",keyword:"additionalProperties",params:{additionalProperty: key4}};
+if(data19.length < 1){
+const err45 = {instancePath:instancePath+"/externalManagedTags/" + i4,keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -573,11 +577,8 @@ vErrors.push(err45);
 errors++;
 }
 }
-if(data18.path !== undefined){
-let data19 = data18.path;
-if(typeof data19 === "string"){
-if(!pattern3.test(data19)){
-const err46 = {instancePath:instancePath+"/healthCheck/path",keyword:"pattern",params:{pattern: "^/"}};
+else {
+const err46 = {instancePath:instancePath+"/externalManagedTags/" + i4,keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -587,8 +588,9 @@ vErrors.push(err46);
 errors++;
 }
 }
+}
 else {
-const err47 = {instancePath:instancePath+"/healthCheck/path",keyword:"type",params:{type: "string"}};
+const err47 = {instancePath:instancePath+"/externalManagedTags",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -598,13 +600,12 @@ vErrors.push(err47);
 errors++;
 }
 }
-if(data18.port !== undefined){
-let data20 = data18.port;
-const _errs46 = errors;
-let valid13 = false;
-const _errs47 = errors;
-if("traffic-port" !== data20){
-const err48 = {instancePath:instancePath+"/healthCheck/port",keyword:"const",params:{allowedValue: "traffic-port"}};
+if(data.healthCheck !== undefined){
+let data20 = data.healthCheck;
+if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
+for(const key4 in data20){
+if(!((((((((key4 === "path") || (key4 === "port")) || (key4 === "protocol")) || (key4 === "intervalSeconds")) || (key4 === "timeoutSeconds")) || (key4 === "healthyThresholdCount")) || (key4 === "unhealthyThresholdCount")) || (key4 === "matcher"))){
+const err48 = {instancePath:instancePath+"/healthCheck",keyword:"additionalProperties",params:{additionalProperty: key4}};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -613,12 +614,12 @@ vErrors.push(err48);
 }
 errors++;
 }
-var _valid0 = _errs47 === errors;
-valid13 = valid13 || _valid0;
-if(!valid13){
-const _errs48 = errors;
-if(!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))){
-const err49 = {instancePath:instancePath+"/healthCheck/port",keyword:"type",params:{type: "integer"}};
+}
+if(data20.path !== undefined){
+let data21 = data20.path;
+if(typeof data21 === "string"){
+if(!pattern4.test(data21)){
+const err49 = {instancePath:instancePath+"/healthCheck/path",keyword:"pattern",params:{pattern: "^/"}};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -627,9 +628,9 @@ vErrors.push(err49);
 }
 errors++;
 }
-if(typeof data20 == "number"){
-if(data20 > 65535 || isNaN(data20)){
-const err50 = {instancePath:instancePath+"/healthCheck/port",keyword:"maximum",params:{comparison: "<=", limit: 65535}};
+}
+else {
+const err50 = {instancePath:instancePath+"/healthCheck/path",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -638,8 +639,14 @@ vErrors.push(err50);
 }
 errors++;
 }
-if(data20 < 1 || isNaN(data20)){
-const err51 = {instancePath:instancePath+"/healthCheck/port",keyword:"minimum",params:{comparison: ">=", limit: 1}};
+}
+if(data20.port !== undefined){
+let data22 = data20.port;
+const _errs50 = errors;
+let valid15 = false;
+const _errs51 = errors;
+if("traffic-port" !== data22){
+const err51 = {instancePath:instancePath+"/healthCheck/port",keyword:"const",params:{allowedValue: "traffic-port"}};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -648,12 +655,12 @@ vErrors.push(err51);
 }
 errors++;
 }
-}
-var _valid0 = _errs48 === errors;
-valid13 = valid13 || _valid0;
-}
-if(!valid13){
-const err52 = {instancePath:instancePath+"/healthCheck/port",keyword:"anyOf",params:{}};
+var _valid0 = _errs51 === errors;
+valid15 = valid15 || _valid0;
+if(!valid15){
+const _errs52 = errors;
+if(!((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22)))){
+const err52 = {instancePath:instancePath+"/healthCheck/port",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -662,22 +669,9 @@ vErrors.push(err52);
 }
 errors++;
 }
-else {
-errors = _errs46;
-if(vErrors !== null){
-if(_errs46){
-vErrors.length = _errs46;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data18.protocol !== undefined){
-let data21 = data18.protocol;
-if(!((data21 === "HTTP") || (data21 === "HTTPS"))){
-const err53 = {instancePath:instancePath+"/healthCheck/protocol",keyword:"enum",params:{allowedValues: ["HTTP","HTTPS"]}};
+if(typeof data22 == "number"){
+if(data22 > 65535 || isNaN(data22)){
+const err53 = {instancePath:instancePath+"/healthCheck/port",keyword:"maximum",params:{comparison: "<=", limit: 65535}};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -686,11 +680,8 @@ vErrors.push(err53);
 }
 errors++;
 }
-}
-if(data18.intervalSeconds !== undefined){
-let data22 = data18.intervalSeconds;
-if(!((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22)))){
-const err54 = {instancePath:instancePath+"/healthCheck/intervalSeconds",keyword:"type",params:{type: "integer"}};
+if(data22 < 1 || isNaN(data22)){
+const err54 = {instancePath:instancePath+"/healthCheck/port",keyword:"minimum",params:{comparison: ">=", limit: 1}};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -699,9 +690,12 @@ vErrors.push(err54);
 }
 errors++;
 }
-if(typeof data22 == "number"){
-if(data22 > 300 || isNaN(data22)){
-const err55 = {instancePath:instancePath+"/healthCheck/intervalSeconds",keyword:"maximum",params:{comparison: "<=", limit: 300}};
+}
+var _valid0 = _errs52 === errors;
+valid15 = valid15 || _valid0;
+}
+if(!valid15){
+const err55 = {instancePath:instancePath+"/healthCheck/port",keyword:"anyOf",params:{}};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -710,8 +704,22 @@ vErrors.push(err55);
 }
 errors++;
 }
-if(data22 < 5 || isNaN(data22)){
-const err56 = {instancePath:instancePath+"/healthCheck/intervalSeconds",keyword:"minimum",params:{comparison: ">=", limit: 5}};
+else {
+errors = _errs50;
+if(vErrors !== null){
+if(_errs50){
+vErrors.length = _errs50;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data20.protocol !== undefined){
+let data23 = data20.protocol;
+if(!((data23 === "HTTP") || (data23 === "HTTPS"))){
+const err56 = {instancePath:instancePath+"/healthCheck/protocol",keyword:"enum",params:{allowedValues: ["HTTP","HTTPS"]}};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -721,11 +729,10 @@ vErrors.push(err56);
 errors++;
 }
 }
-}
-if(data18.timeoutSeconds !== undefined){
-let data23 = data18.timeoutSeconds;
-if(!((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23)))){
-const err57 = {instancePath:instancePath+"/healthCheck/timeoutSeconds",keyword:"type",params:{type: "integer"}};
+if(data20.intervalSeconds !== undefined){
+let data24 = data20.intervalSeconds;
+if(!((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24)))){
+const err57 = {instancePath:instancePath+"/healthCheck/intervalSeconds",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -734,9 +741,9 @@ vErrors.push(err57);
 }
 errors++;
 }
-if(typeof data23 == "number"){
-if(data23 > 120 || isNaN(data23)){
-const err58 = {instancePath:instancePath+"/healthCheck/timeoutSeconds",keyword:"maximum",params:{comparison: "<=", limit: 120}};
+if(typeof data24 == "number"){
+if(data24 > 300 || isNaN(data24)){
+const err58 = {instancePath:instancePath+"/healthCheck/intervalSeconds",keyword:"maximum",params:{comparison: "<=", limit: 300}};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -745,8 +752,8 @@ vErrors.push(err58);
 }
 errors++;
 }
-if(data23 < 2 || isNaN(data23)){
-const err59 = {instancePath:instancePath+"/healthCheck/timeoutSeconds",keyword:"minimum",params:{comparison: ">=", limit: 2}};
+if(data24 < 5 || isNaN(data24)){
+const err59 = {instancePath:instancePath+"/healthCheck/intervalSeconds",keyword:"minimum",params:{comparison: ">=", limit: 5}};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -757,10 +764,10 @@ errors++;
 }
 }
 }
-if(data18.healthyThresholdCount !== undefined){
-let data24 = data18.healthyThresholdCount;
-if(!((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24)))){
-const err60 = {instancePath:instancePath+"/healthCheck/healthyThresholdCount",keyword:"type",params:{type: "integer"}};
+if(data20.timeoutSeconds !== undefined){
+let data25 = data20.timeoutSeconds;
+if(!((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25)))){
+const err60 = {instancePath:instancePath+"/healthCheck/timeoutSeconds",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -769,9 +776,9 @@ vErrors.push(err60);
 }
 errors++;
 }
-if(typeof data24 == "number"){
-if(data24 > 10 || isNaN(data24)){
-const err61 = {instancePath:instancePath+"/healthCheck/healthyThresholdCount",keyword:"maximum",params:{comparison: "<=", limit: 10}};
+if(typeof data25 == "number"){
+if(data25 > 120 || isNaN(data25)){
+const err61 = {instancePath:instancePath+"/healthCheck/timeoutSeconds",keyword:"maximum",params:{comparison: "<=", limit: 120}};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -780,8 +787,8 @@ vErrors.push(err61);
 }
 errors++;
 }
-if(data24 < 2 || isNaN(data24)){
-const err62 = {instancePath:instancePath+"/healthCheck/healthyThresholdCount",keyword:"minimum",params:{comparison: ">=", limit: 2}};
+if(data25 < 2 || isNaN(data25)){
+const err62 = {instancePath:instancePath+"/healthCheck/timeoutSeconds",keyword:"minimum",params:{comparison: ">=", limit: 2}};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -792,10 +799,10 @@ errors++;
 }
 }
 }
-if(data18.unhealthyThresholdCount !== undefined){
-let data25 = data18.unhealthyThresholdCount;
-if(!((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25)))){
-const err63 = {instancePath:instancePath+"/healthCheck/unhealthyThresholdCount",keyword:"type",params:{type: "integer"}};
+if(data20.healthyThresholdCount !== undefined){
+let data26 = data20.healthyThresholdCount;
+if(!((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26)))){
+const err63 = {instancePath:instancePath+"/healthCheck/healthyThresholdCount",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -804,9 +811,9 @@ vErrors.push(err63);
 }
 errors++;
 }
-if(typeof data25 == "number"){
-if(data25 > 10 || isNaN(data25)){
-const err64 = {instancePath:instancePath+"/healthCheck/unhealthyThresholdCount",keyword:"maximum",params:{comparison: "<=", limit: 10}};
+if(typeof data26 == "number"){
+if(data26 > 10 || isNaN(data26)){
+const err64 = {instancePath:instancePath+"/healthCheck/healthyThresholdCount",keyword:"maximum",params:{comparison: "<=", limit: 10}};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -815,8 +822,8 @@ vErrors.push(err64);
 }
 errors++;
 }
-if(data25 < 2 || isNaN(data25)){
-const err65 = {instancePath:instancePath+"/healthCheck/unhealthyThresholdCount",keyword:"minimum",params:{comparison: ">=", limit: 2}};
+if(data26 < 2 || isNaN(data26)){
+const err65 = {instancePath:instancePath+"/healthCheck/healthyThresholdCount",keyword:"minimum",params:{comparison: ">=", limit: 2}};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -827,11 +834,10 @@ errors++;
 }
 }
 }
-if(data18.matcher !== undefined){
-let data26 = data18.matcher;
-if(typeof data26 === "string"){
-if(!pattern4.test(data26)){
-const err66 = {instancePath:instancePath+"/healthCheck/matcher",keyword:"pattern",params:{pattern: "^[0-9]{3}(?:[-,][0-9]{3})*$"}};
+if(data20.unhealthyThresholdCount !== undefined){
+let data27 = data20.unhealthyThresholdCount;
+if(!((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27)))){
+const err66 = {instancePath:instancePath+"/healthCheck/unhealthyThresholdCount",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -840,9 +846,9 @@ vErrors.push(err66);
 }
 errors++;
 }
-}
-else {
-const err67 = {instancePath:instancePath+"/healthCheck/matcher",keyword:"type",params:{type: "string"}};
+if(typeof data27 == "number"){
+if(data27 > 10 || isNaN(data27)){
+const err67 = {instancePath:instancePath+"/healthCheck/unhealthyThresholdCount",keyword:"maximum",params:{comparison: "<=", limit: 10}};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -851,10 +857,8 @@ vErrors.push(err67);
 }
 errors++;
 }
-}
-}
-else {
-const err68 = {instancePath:instancePath+"/healthCheck",keyword:"type",params:{type: "object"}};
+if(data27 < 2 || isNaN(data27)){
+const err68 = {instancePath:instancePath+"/healthCheck/unhealthyThresholdCount",keyword:"minimum",params:{comparison: ">=", limit: 2}};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -864,10 +868,12 @@ vErrors.push(err68);
 errors++;
 }
 }
-if(data.maxAttempts !== undefined){
-let data27 = data.maxAttempts;
-if(!((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27)))){
-const err69 = {instancePath:instancePath+"/maxAttempts",keyword:"type",params:{type: "integer"}};
+}
+if(data20.matcher !== undefined){
+let data28 = data20.matcher;
+if(typeof data28 === "string"){
+if(!pattern5.test(data28)){
+const err69 = {instancePath:instancePath+"/healthCheck/matcher",keyword:"pattern",params:{pattern: "^[0-9]{3}(?:[-,][0-9]{3})*$"}};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -876,9 +882,9 @@ vErrors.push(err69);
 }
 errors++;
 }
-if(typeof data27 == "number"){
-if(data27 > 20 || isNaN(data27)){
-const err70 = {instancePath:instancePath+"/maxAttempts",keyword:"maximum",params:{comparison: "<=", limit: 20}};
+}
+else {
+const err70 = {instancePath:instancePath+"/healthCheck/matcher",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -887,8 +893,10 @@ vErrors.push(err70);
 }
 errors++;
 }
-if(data27 <= 0 || isNaN(data27)){
-const err71 = {instancePath:instancePath+"/maxAttempts",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
+}
+}
+else {
+const err71 = {instancePath:instancePath+"/healthCheck",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -898,12 +906,10 @@ vErrors.push(err71);
 errors++;
 }
 }
-}
-if(data.maxCallsPerSecond !== undefined){
-let data28 = data.maxCallsPerSecond;
-if(typeof data28 == "number"){
-if(data28 > 1000 || isNaN(data28)){
-const err72 = {instancePath:instancePath+"/maxCallsPerSecond",keyword:"maximum",params:{comparison: "<=", limit: 1000}};
+if(data.maxAttempts !== undefined){
+let data29 = data.maxAttempts;
+if(!((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29)))){
+const err72 = {instancePath:instancePath+"/maxAttempts",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -912,8 +918,9 @@ vErrors.push(err72);
 }
 errors++;
 }
-if(data28 <= 0 || isNaN(data28)){
-const err73 = {instancePath:instancePath+"/maxCallsPerSecond",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
+if(typeof data29 == "number"){
+if(data29 > 20 || isNaN(data29)){
+const err73 = {instancePath:instancePath+"/maxAttempts",keyword:"maximum",params:{comparison: "<=", limit: 20}};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -922,9 +929,8 @@ vErrors.push(err73);
 }
 errors++;
 }
-}
-else {
-const err74 = {instancePath:instancePath+"/maxCallsPerSecond",keyword:"type",params:{type: "number"}};
+if(data29 <= 0 || isNaN(data29)){
+const err74 = {instancePath:instancePath+"/maxAttempts",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -934,9 +940,12 @@ vErrors.push(err74);
 errors++;
 }
 }
-if(data.dryRun !== undefined){
-if(typeof data.dryRun !== "boolean"){
-const err75 = {instancePath:instancePath+"/dryRun",keyword:"type",params:{type: "boolean"}};
+}
+if(data.maxCallsPerSecond !== undefined){
+let data30 = data.maxCallsPerSecond;
+if(typeof data30 == "number"){
+if(data30 > 1000 || isNaN(data30)){
+const err75 = {instancePath:instancePath+"/maxCallsPerSecond",keyword:"maximum",params:{comparison: "<=", limit: 1000}};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -945,11 +954,8 @@ vErrors.push(err75);
 }
 errors++;
 }
-}
-if(data.tenantPolicy !== undefined){
-let data30 = data.tenantPolicy;
-if(!(data30 && typeof data30 == "object" && !Array.isArray(data30))){
-const err76 = {instancePath:instancePath+"/tenantPolicy",keyword:"type",params:{type: "object"}};
+if(data30 <= 0 || isNaN(data30)){
+const err76 = {instancePath:instancePath+"/maxCallsPerSecond",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -959,14 +965,50 @@ vErrors.push(err76);
 errors++;
 }
 }
-}
 else {
-const err77 = {instancePath,keyword:"type",params:{type: "object"}};
+const err77 = {instancePath:instancePath+"/maxCallsPerSecond",keyword:"type",params:{type: "number"}};
 if(vErrors === null){
 vErrors = [err77];
 }
 else {
 vErrors.push(err77);
+}
+errors++;
+}
+}
+if(data.dryRun !== undefined){
+if(typeof data.dryRun !== "boolean"){
+const err78 = {instancePath:instancePath+"/dryRun",keyword:"type",params:{type: "boolean"}};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+}
+if(data.tenantPolicy !== undefined){
+let data32 = data.tenantPolicy;
+if(!(data32 && typeof data32 == "object" && !Array.isArray(data32))){
+const err79 = {instancePath:instancePath+"/tenantPolicy",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+}
+}
+else {
+const err80 = {instancePath,keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
 }
 errors++;
 }

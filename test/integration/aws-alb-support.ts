@@ -67,6 +67,7 @@ export function summarize(s: Elbv2Snapshot): StateSummary {
         name: lb.LoadBalancerName,
         type: lb.Type,
         scheme: lb.Scheme,
+        ipAddressType: lb.IpAddressType,
         subnets: (lb.AvailabilityZones ?? []).map((az) => az.SubnetId).sort(),
         securityGroups: [...(lb.SecurityGroups ?? [])].sort(),
         tags: ownDnsName(tags.get(lb.LoadBalancerArn ?? '') ?? {}, lb.DNSName),
@@ -77,6 +78,8 @@ export function summarize(s: Elbv2Snapshot): StateSummary {
         name: tg.TargetGroupName,
         targetType: tg.TargetType,
         protocol: tg.Protocol,
+        protocolVersion: tg.ProtocolVersion,
+        ipAddressType: tg.IpAddressType,
         port: tg.Port,
         vpcId: tg.VpcId,
         healthCheck: [
@@ -87,7 +90,7 @@ export function summarize(s: Elbv2Snapshot): StateSummary {
           tg.HealthCheckTimeoutSeconds,
           tg.HealthyThresholdCount,
           tg.UnhealthyThresholdCount,
-          tg.Matcher?.HttpCode,
+          tg.Matcher?.GrpcCode !== undefined ? `grpc:${tg.Matcher.GrpcCode}` : tg.Matcher?.HttpCode,
         ].join(' '),
         loadBalancers: (tg.LoadBalancerArns ?? []).map((a) => lbName.get(a)),
         // The creation time is stamped when the group is created: not part of any desired stack.
@@ -110,7 +113,14 @@ export function summarize(s: Elbv2Snapshot): StateSummary {
         priority: Number(r.Priority),
         conditions: (r.Conditions ?? []).map((c) => ({
           field: c.Field,
-          values: c.HostHeaderConfig?.Values ?? c.PathPatternConfig?.Values ?? c.Values,
+          values:
+            c.HostHeaderConfig?.Values ??
+            c.PathPatternConfig?.Values ??
+            c.HttpHeaderConfig?.Values ??
+            c.HttpRequestMethodConfig?.Values ??
+            c.SourceIpConfig?.Values ??
+            c.QueryStringConfig?.Values?.map((p) => `${p.Key ?? ''}=${p.Value ?? ''}`) ??
+            c.Values,
         })),
         actions: actions(r.Actions),
         tags: tags.get(r.RuleArn ?? '') ?? {},
@@ -136,12 +146,18 @@ export function expectedSummary(stack: Stack): StateSummary {
   const actions = (as: Action[]) =>
     as.map((a) =>
       a.type === 'forward'
-        ? { type: 'forward', targetGroup: tgNameById.get(a.targetGroup.$ref) }
+        ? {
+            type: 'forward',
+            targetGroup: tgNameById.get(
+              'targetGroup' in a ? a.targetGroup.$ref : (a.targetGroups[0]?.targetGroup.$ref ?? ''),
+            ),
+          }
         : a.type === 'redirect'
           ? {
               type: 'redirect',
-              protocol: a.redirect.protocol,
-              port: a.redirect.port,
+              // ELBv2 reports the request's own for what a redirect leaves out.
+              protocol: a.redirect.protocol ?? '#{protocol}',
+              port: a.redirect.port ?? '#{port}',
               statusCode: a.redirect.statusCode,
             }
           : {
@@ -152,7 +168,12 @@ export function expectedSummary(stack: Stack): StateSummary {
     );
   const referenced = new Set(
     [...listeners.flatMap((l) => l.spec.defaultActions), ...rules.flatMap((r) => r.spec.actions)].flatMap(
-      (a) => (a.type === 'forward' ? [a.targetGroup.$ref] : []),
+      (a) =>
+        a.type !== 'forward'
+          ? []
+          : 'targetGroup' in a
+            ? [a.targetGroup.$ref]
+            : a.targetGroups.map((g) => g.targetGroup.$ref),
     ),
   );
   return {
@@ -162,6 +183,7 @@ export function expectedSummary(stack: Stack): StateSummary {
             name: lb.spec.name,
             type: lb.spec.type,
             scheme: lb.spec.scheme,
+            ipAddressType: lb.spec.ipAddressType,
             subnets: [...lb.spec.subnets].sort(),
             securityGroups: [...(lb.spec.securityGroups ?? [])].sort(),
             // Written last by every full deploy: the hash of exactly this stack.
@@ -180,6 +202,10 @@ export function expectedSummary(stack: Stack): StateSummary {
           name: t.spec.name,
           targetType: t.spec.targetType,
           protocol: t.spec.protocol,
+          // AWS reports HTTP1 for an HTTP(S) group created without a version, none for TCP/UDP.
+          protocolVersion:
+            t.spec.protocolVersion ?? (t.spec.protocol.startsWith('HTTP') ? 'HTTP1' : undefined),
+          ipAddressType: t.spec.ipAddressType,
           port: t.spec.port,
           vpcId: t.spec.vpcId,
           healthCheck: [
@@ -190,7 +216,7 @@ export function expectedSummary(stack: Stack): StateSummary {
             hc.timeoutSeconds,
             hc.healthyThresholdCount,
             hc.unhealthyThresholdCount,
-            hc.matcher?.httpCode,
+            hc.matcher && ('grpcCode' in hc.matcher ? `grpc:${hc.matcher.grpcCode}` : hc.matcher.httpCode),
           ].join(' '),
           loadBalancers: lb && referenced.has(t.id) ? [lb.spec.name] : [],
           tags: t.spec.tags,
@@ -210,7 +236,10 @@ export function expectedSummary(stack: Stack): StateSummary {
       .map((r) => ({
         listener: portById.get(r.spec.listener.$ref),
         priority: r.spec.priority,
-        conditions: r.spec.conditions.map((c) => ({ field: c.field, values: c.values })),
+        conditions: r.spec.conditions.map((c) => ({
+          field: c.field,
+          values: c.field === 'query-string' ? c.values.map((p) => `${p.key ?? ''}=${p.value}`) : c.values,
+        })),
         actions: actions(r.spec.actions),
         tags: r.spec.tags,
       }))

@@ -5,6 +5,7 @@
  */
 import { errorMessage } from '../../errors.js';
 import type { KubeClient } from '../../kube/client.js';
+import type { KubeObject } from '../../kube/types.js';
 import type { IngressLoadBalancerStatus, LoadBalancerStatus } from '../../karmada/types.js';
 import type { Balancer, GetResult, ProviderContext, DesiredFingerprint } from '../../provider/contract.js';
 import { findStackByTags } from './deploy/stack-tags.js';
@@ -19,6 +20,14 @@ import type { Operation } from './deploy/operations.js';
 import { resourcesOf, ResourceTypes, type ModelWarning, type Stack } from './model/types.js';
 import { isOwnedBy, type StackOwner } from './tagging.js';
 
+/** Whether a warning is the reconciled object's to report: its own, or the whole stack's. */
+export function isAbout(warning: ModelWarning, obj: Readonly<KubeObject>): boolean {
+  const { namespace, name } = obj.metadata;
+  return (
+    warning.object === undefined || (warning.object.namespace === namespace && warning.object.name === name)
+  );
+}
+
 /** What the AWS provider reports for either kind: the load balancer's DNS name. */
 export type AwsLoadBalancerStatus = IngressLoadBalancerStatus & LoadBalancerStatus;
 
@@ -32,7 +41,7 @@ export function ingressStatus(dnsName: string): AwsLoadBalancerStatus {
 }
 
 /** What differs between the ALB (MCI) and the NLB (MCS): everything else is shared. */
-export interface StackKindAdapter<O> {
+export interface StackKindAdapter<O extends KubeObject> {
   owner(obj: Readonly<O>): StackOwner;
   /** The wanted name first, then names a previous spec may have used. */
   names(obj: Readonly<O>): string[];
@@ -55,7 +64,7 @@ export interface PlanResult {
 export type ObjectDeployResult = DeployResult & { warnings: ModelWarning[] };
 
 /** One balancer for either kind: ensure and update are the same level-triggered reconcile. */
-export class AwsBalancer<O> implements Balancer<O, AwsLoadBalancerStatus> {
+export class AwsBalancer<O extends KubeObject> implements Balancer<O, AwsLoadBalancerStatus> {
   constructor(
     protected readonly provider: AwsProvider,
     protected readonly kind: StackKindAdapter<O>,
@@ -117,7 +126,7 @@ export class AwsBalancer<O> implements Balancer<O, AwsLoadBalancerStatus> {
   ): Promise<ObjectDeployResult> {
     // The model is built (and every annotation and limit checked) before the first AWS call.
     const stack = await this.kind.build(obj, undefined, ctx);
-    const warnings = stack.warnings ?? [];
+    const warnings = (stack.warnings ?? []).filter((w) => isAbout(w, obj));
     if (report) await this.reportAll(ctx, warnings);
     const result = await this.deployBuilt(ctx, this.kind.owner(obj), stack, this.kind.names(obj), dryRun);
     return { ...result, warnings };

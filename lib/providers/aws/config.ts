@@ -12,6 +12,7 @@ import { configIssues, type FieldMessages } from '../config-issues.js';
 import { metrics } from '../../metrics/index.js';
 import { ELBV2_CALL_METRICS, elbv2CallMetrics } from '../../metrics/elbv2.js';
 import { isThrottling } from './deploy/context.js';
+import { parseIPv6 } from './model/ip.js';
 import { reservedTagOwner } from './reserved-tags.js';
 import { RESERVED_TAG_KEYS, TAG_PREFIX } from './tagging.js';
 import type { TenantPolicy } from './tenant-policy.js';
@@ -40,6 +41,7 @@ export const DEFAULT_RECORD_NAMESPACE = 'multicluster-cloud-provider-locks';
 const MESSAGES: FieldMessages = {
   ownerId: 'must be a DNS label: lower-case letters, digits and "-"',
   'vpc.cidrs.*': 'must be a valid cidrv4',
+  'vpc.ipv6Cidrs.*': 'must be a valid IPv6 CIDR like 2600:1f18:e1b5:5000::/56',
   'healthCheck.path': 'must start with "/"',
   'healthCheck.port': 'must be "traffic-port" or a port number',
   'healthCheck.matcher': 'must be HTTP codes like "200" or "200-399"',
@@ -50,7 +52,7 @@ interface ConfigFile {
   region: string;
   endpoint?: string;
   taggingEndpoint?: string;
-  vpc: { id: string; cidrs: string[] };
+  vpc: { id: string; cidrs: string[]; ipv6Cidrs?: string[] };
   subnets: string[];
   securityGroups?: string[];
   scheme?: 'internal' | 'internet-facing';
@@ -81,7 +83,11 @@ export interface AwsProviderConfig {
   endpoint?: string;
   /** The Resource Groups Tagging API's endpoint (local simulators; AWS's regional one when unset). */
   taggingEndpoint?: string;
-  vpc: { id: string; cidrs: string[] };
+  /**
+   * `ipv6Cidrs`: the VPC's IPv6 blocks, for dualstack load balancers' IPv6 targets (absent: none
+   * known, so every IPv6 target is registered as outside the VPC, with zone `all`).
+   */
+  vpc: { id: string; cidrs: string[]; ipv6Cidrs?: string[] };
   subnets: string[];
   securityGroups?: string[];
   scheme: 'internal' | 'internet-facing';
@@ -153,6 +159,14 @@ export async function parseAwsConfig(text: string | undefined): Promise<AwsProvi
     throw new ProviderConfigError(`invalid aws provider configuration: ${issues.join('; ')}`);
   }
   const cfg = raw as ConfigFile;
+  cfg.vpc.ipv6Cidrs?.forEach((cidr, i) => {
+    // The schema checks the characters; whether the groups make an address takes a parser.
+    if (parseIPv6(cidr.split('/')[0]) === undefined) {
+      throw new ProviderConfigError(
+        `invalid aws provider configuration: vpc.ipv6Cidrs.${i}: ${MESSAGES['vpc.ipv6Cidrs.*'] ?? ''}`,
+      );
+    }
+  });
   const defaultTags = cfg.defaultTags ?? {};
   for (const key of Object.keys(defaultTags)) {
     // Ownership tags decide what we (and other controllers) may delete: configuration cannot set them.
@@ -180,7 +194,11 @@ export async function parseAwsConfig(text: string | undefined): Promise<AwsProvi
     region: cfg.region,
     ...(cfg.endpoint !== undefined ? { endpoint: cfg.endpoint } : {}),
     ...(cfg.taggingEndpoint !== undefined ? { taggingEndpoint: cfg.taggingEndpoint } : {}),
-    vpc: { id: cfg.vpc.id, cidrs: [...cfg.vpc.cidrs] },
+    vpc: {
+      id: cfg.vpc.id,
+      cidrs: [...cfg.vpc.cidrs],
+      ...(cfg.vpc.ipv6Cidrs !== undefined ? { ipv6Cidrs: [...cfg.vpc.ipv6Cidrs] } : {}),
+    },
     subnets: [...cfg.subnets],
     ...(cfg.securityGroups !== undefined ? { securityGroups: [...cfg.securityGroups] } : {}),
     scheme: cfg.scheme ?? 'internal',

@@ -25,6 +25,7 @@ import type { DesiredFingerprint, GetResult, ProviderContext } from '../../provi
 import type { StackRef } from '../../provider/stack-id.js';
 import {
   AwsBalancer,
+  isAbout,
   type AwsLoadBalancerStatus,
   type ObjectDeployResult,
   type StackKindAdapter,
@@ -39,7 +40,13 @@ import { stackFingerprint } from './model/fingerprint.js';
 import type { IngressGroupModel } from './model/ingress-group.js';
 import { memberWarnings } from './model/ingress.js';
 import { derivedLoadBalancerName } from './model/stack.js';
-import { LOAD_BALANCER_ID, resourcesOf, ResourceTypes, type Stack } from './model/types.js';
+import {
+  LOAD_BALANCER_ID,
+  resourcesOf,
+  ResourceTypes,
+  type ModelWarning,
+  type Stack,
+} from './model/types.js';
 import { loadBalancerNameFromHostname } from './naming.js';
 import type { AwsProvider } from './provider.js';
 import type { StackOwner } from './tagging.js';
@@ -132,11 +139,11 @@ export class AwsIngressBalancer extends AwsBalancer<MultiClusterIngress> {
       for (const g of left) plan.push(...(await this.leave(ctx, mci, g, dryRun)));
       return { ...own, plan };
     }
-    // Only its own: every other member's are reported by that member's reconcile.
-    const warnings = memberWarnings(mci);
-    if (report) await this.reportAll(ctx, warnings);
     // Joined first, then the groups it left: moving between groups never leaves it unserved.
     const joined = await this.join(ctx, mci, group, dryRun);
+    // Only its own (and the group's): every other member's are reported by that member's reconcile.
+    const warnings = joined.warnings ?? memberWarnings(mci);
+    if (report) await this.reportAll(ctx, warnings);
     const plan = [...(joined.result?.plan ?? [])];
     for (const g of left) plan.push(...(await this.leave(ctx, mci, g, dryRun)));
     if (joined.refusal || !joined.result) throw joined.refusal;
@@ -165,7 +172,7 @@ export class AwsIngressBalancer extends AwsBalancer<MultiClusterIngress> {
     mci: Readonly<MultiClusterIngress>,
     group: string,
     dryRun: boolean,
-  ): Promise<{ result?: DeployResult; refusal?: InvalidObjectError }> {
+  ): Promise<{ result?: DeployResult; refusal?: InvalidObjectError; warnings?: ModelWarning[] }> {
     const resolution = await resolveGroup(
       this.groups.kube,
       this.groups.policy,
@@ -192,7 +199,8 @@ export class AwsIngressBalancer extends AwsBalancer<MultiClusterIngress> {
       this.groupNames(resolution.ref, model.stack),
       dryRun,
     );
-    return { result, ...(mine ? { refusal: mine } : {}) };
+    const warnings = mine ? undefined : (model.stack.warnings ?? []).filter((w) => isAbout(w, mci));
+    return { result, ...(mine ? { refusal: mine } : {}), ...(warnings ? { warnings } : {}) };
   }
 
   /**

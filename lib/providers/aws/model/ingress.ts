@@ -5,11 +5,22 @@
  */
 import type { EndpointSlice, IngressBackend, MultiClusterIngress, Service } from '../../../karmada/types.js';
 import type { KubeObject } from '../../../kube/types.js';
+import { InvalidObjectError } from '../../../errors.js';
 import { DERIVED_SERVICE_PREFIX, SERVICE_NAME_LABEL } from '../../../karmada/constants.js';
-import { resolveBackend } from './backends.js';
-import { albHealthCheck } from './annotations/health-check.js';
+import { annotationActionToModel, USE_ANNOTATION } from './actions.js';
+import { resolveBackend, resolveServicePort, type ResolvedBackend } from './backends.js';
+import {
+  annotationAction,
+  annotationConditions,
+  annotationTransforms,
+  routingKey,
+  useRegexPathMatch,
+} from './annotations/routing.js';
 import { ALB_KEYS } from './annotations/keys.js';
+import { invalid, oneOf, raw } from './annotations/parse.js';
+import { albTargetGroupSettings, serviceTargetGroupSettings } from './annotations/target-group.js';
 import { ignoredKeysWarning } from './annotations/unknown-keys.js';
+import type { HealthCheckConfig } from '../config.js';
 import { albListeners } from './annotations/listeners.js';
 import { albListenerResources, type Route } from './alb-listeners.js';
 import { ruleConditions, sortPaths } from './rules.js';
@@ -29,11 +40,11 @@ import {
   LOAD_BALANCER_ID,
   ref,
   type Action,
-  type HealthCheckSpec,
+  type LoadBalancerIpAddressType,
   type ModelConfig,
+  type ModelWarning,
   type Stack,
   type TargetGroupResource,
-  type ModelWarning,
 } from './types.js';
 import type { AlbListenerSettings } from './annotations/listeners.js';
 
@@ -71,20 +82,58 @@ export function buildIngressStack(input: IngressStackInput): Stack {
   return albStack(objectStack('mci', input.mci, member, config), config);
 }
 
-export type AlbSettings = StackSettings<{ listeners: AlbListenerSettings; healthCheck: HealthCheckSpec }>;
+export type AlbSettings = StackSettings<{
+  listeners: AlbListenerSettings;
+  ipAddressType: LoadBalancerIpAddressType | undefined;
+  /** The configured health-check defaults, which every target group starts from. */
+  healthCheckDefaults: HealthCheckConfig;
+}>;
+
+const IP_ADDRESS_TYPES = ['ipv4', 'dualstack', 'dualstack-without-public-ipv4'] as const;
+
+/** `dualstack-without-public-ipv4` exists only for internet-facing ALBs (API_CreateLoadBalancer). */
+function checkIpAddressType(settings: AlbSettings): void {
+  const type = settings.particular.ipAddressType;
+  if (type === 'dualstack-without-public-ipv4' && settings.scheme !== 'internet-facing') {
+    throw invalid(
+      ALB_KEYS.ipAddressType,
+      type,
+      'needs scheme internet-facing (an internal ALB has no public IPv4 addresses)',
+    );
+  }
+}
 
 /** What one member puts on the ALB: its routes, its default backend, their target groups. */
 export interface MemberRoutes {
   routes: Route[];
   defaultAction: Action | undefined;
+  /** What the member asked for that cannot be honoured (target-type instance). */
+  warnings: ModelWarning[];
+}
+
+export const UNSUPPORTED_TARGET_TYPE = 'UnsupportedTargetType';
+
+/**
+ * `target-type: instance` on `where` (the member MCI or one of its backend Services): reported to
+ * the member, and ip used.
+ */
+function instanceTargetsWarning(member: { namespace: string; name: string }, where: string): ModelWarning {
+  return {
+    reason: UNSUPPORTED_TARGET_TYPE,
+    message: `annotation ${ALB_KEYS.targetType}: instance on ${where} is not supported by the aws provider: targets are the pods' IPs from the member clusters' EndpointSlices, so target type ip is used`,
+    object: member,
+  };
 }
 
 /** The stack's settings from `source.annotations`; a bad value fails before anything else is looked at. */
 export function readAlbSettings(source: StackSource<unknown>, config: ModelConfig): AlbSettings {
-  return readStackSettings(source, ALB_KEYS, 'application', config, (annotations) => ({
+  const settings: AlbSettings = readStackSettings(source, ALB_KEYS, 'application', config, (annotations) => ({
     listeners: albListeners(annotations, ALB_KEYS),
-    healthCheck: albHealthCheck(annotations, ALB_KEYS, config.healthCheck),
+    ipAddressType: oneOf(annotations, ALB_KEYS.ipAddressType, IP_ADDRESS_TYPES),
+    healthCheckDefaults: config.healthCheck,
   }));
+  checkIpAddressType(settings);
+  return settings;
 }
 
 function albStack(source: StackSource<IngressMember>, config: ModelConfig): Stack {
@@ -116,6 +165,7 @@ export function assembleAlb(
     settings,
     {
       type: 'application',
+      ipAddressType: settings.particular.ipAddressType,
       securityGroups: settings.loadBalancer.securityGroups ?? source.placement.securityGroups,
     },
     [
@@ -130,15 +180,32 @@ export function assembleAlb(
       ruleField: (id) => ruleFields.get(id),
     },
   );
-  return withWarnings(
-    stack,
-    source.members.flatMap((m) => memberWarnings(m.mci)),
+  return withWarnings(stack, [
+    ...source.members.flatMap((m) => ignoredKeysWarning(m.mci)),
+    ...members.flatMap((m) => m.warnings),
+  ]);
+}
+
+/**
+ * As LBC (buildTargetGroupIPAddressType): a Service with an IPv6 family gets an ipv6 target group
+ * (its IPv6 EndpointSlices are the targets), which only a dualstack ALB can route to.
+ */
+function targetGroupIpAddressType(
+  service: Service,
+  lbType: LoadBalancerIpAddressType | undefined,
+  field: string,
+): 'ipv4' | 'ipv6' {
+  if (!service.spec?.ipFamilies?.includes('IPv6')) return 'ipv4';
+  if (lbType === 'dualstack' || lbType === 'dualstack-without-public-ipv4') return 'ipv6';
+  throw new InvalidObjectError(
+    `${field}.service.name: Service "${service.metadata.name ?? ''}" has the IPv6 family (spec.ipFamilies), so its target group is ipv6, which needs annotation ${ALB_KEYS.ipAddressType}: dualstack (or dualstack-without-public-ipv4)`,
+    { field: ALB_KEYS.ipAddressType, reason: 'DualstackRequired' },
   );
 }
 
 /** What one member asks for that its stack does not honour. */
 export function memberWarnings(mci: Readonly<MultiClusterIngress>): ModelWarning[] {
-  return ignoredKeysWarning(mci.metadata.annotations);
+  return ignoredKeysWarning(mci);
 }
 
 /** Where a group member's rules go: its own listen-ports, under IDs that name it. */
@@ -159,6 +226,15 @@ export function memberRoutes(
 ): MemberRoutes {
   const { mci } = member;
   const { namespace, name: mciName } = objectName(mci);
+  // The member's own target-group annotations: every group's, unless its Service overrides them.
+  const defaults = settings.particular.healthCheckDefaults;
+  const memberTargetGroups = albTargetGroupSettings(mci.metadata.annotations, ALB_KEYS, defaults);
+  const warnings: ModelWarning[] = [];
+  const self = { namespace, name: mciName };
+  if (memberTargetGroups.targetType === 'instance') {
+    warnings.push(instanceTargetsWarning(self, `MultiClusterIngress ${namespace}/${mciName}`));
+  }
+  const instanceServices = new Set<string>();
   // Objects without a namespace are in the MCI's.
   const sameNamespace = (o: Readonly<KubeObject>) => (o.metadata.namespace ?? namespace) === namespace;
   const services = new Map(member.services.filter(sameNamespace).map((s) => [s.metadata.name ?? '', s]));
@@ -167,11 +243,28 @@ export function memberRoutes(
   mci.status?.serviceLocations?.forEach((l) => l.clusters?.forEach((c) => known.add(c)));
   const knownClusters = [...known];
 
-  const forwardTo = (backend: IngressBackend, field: string): Action => {
-    const b = resolveBackend(backend, field, services);
+  /** `field`: where the backend is named, for errors about its Service. */
+  const targetGroupFor = (b: ResolvedBackend, field: string): string => {
     // LBC's target group resource ID: one target group per (ingress, service, service port).
     const id = `${namespace}/${mciName}-${b.serviceName}:${b.portKey}`;
     if (!targetGroups.has(id)) {
+      const tg = serviceTargetGroupSettings(
+        memberTargetGroups,
+        mci.metadata.annotations,
+        { namespace, name: b.serviceName, annotations: b.service.metadata.annotations },
+        ALB_KEYS,
+        defaults,
+      );
+      const ipAddressType = targetGroupIpAddressType(b.service, settings.particular.ipAddressType, field);
+      // The Service's own annotation asked for it (not one inherited from the MCI, reported above).
+      if (
+        tg.targetType === 'instance' &&
+        raw(b.service.metadata.annotations, ALB_KEYS.targetType) !== undefined &&
+        !instanceServices.has(b.serviceName)
+      ) {
+        instanceServices.add(b.serviceName);
+        warnings.push(instanceTargetsWarning(self, `Service ${namespace}/${b.serviceName}`));
+      }
       targetGroups.set(
         id,
         ipTargetGroup(source, settings, {
@@ -179,9 +272,11 @@ export function memberRoutes(
           service: { namespace, name: b.serviceName },
           servicePort: b.servicePort,
           portKey: b.portKey,
-          protocol: 'HTTP',
-          protocolVersion: 'HTTP1',
-          healthCheck: settings.particular.healthCheck,
+          protocol: tg.protocol,
+          protocolVersion: tg.protocolVersion,
+          ipAddressType,
+          healthCheck: tg.healthCheck,
+          attributes: tg.attributes,
           targets: buildTargets({
             serviceKey: `${namespace}/${b.serviceName}`,
             servicePort: b.servicePort,
@@ -191,34 +286,89 @@ export function memberRoutes(
             blockedClusters: blocked,
             knownClusters,
             vpcCidrs: source.placement.vpc.cidrs,
+            ipAddressType,
+            vpcIpv6Cidrs: source.placement.vpc.ipv6Cidrs ?? [],
           }),
         }),
       );
     }
-    return { type: 'forward', targetGroup: ref(id) };
+    return id;
+  };
+
+  const annotations = mci.metadata.annotations;
+  // What a backend does: forward to its Service, or (port `use-annotation`) the actions annotation's.
+  const actionOf = (backend: IngressBackend, field: string): { action: Action; key?: string } => {
+    const name = backend.service?.name;
+    if (!name || backend.service?.port?.name !== USE_ANNOTATION) {
+      return {
+        action: {
+          type: 'forward',
+          targetGroup: ref(targetGroupFor(resolveBackend(backend, field, services), field)),
+        },
+      };
+    }
+    const key = routingKey(ALB_KEYS.actions, name);
+    const config = annotationAction(annotations, ALB_KEYS, name);
+    if (!config) {
+      throw new InvalidObjectError(
+        `${field}.service.port.name: "${USE_ANNOTATION}" takes its action from the annotation ${key}, which the object does not have`,
+        { field: `${field}.service.port.name`, reason: 'InvalidBackend' },
+      );
+    }
+    return {
+      action: annotationActionToModel(config, (g) =>
+        targetGroupFor(
+          resolveServicePort(g.serviceName, g.servicePort, services, {
+            service: key,
+            port: key,
+            missingPort: 'servicePort is required',
+            serviceText: `annotation ${key}: ${g.path}.serviceName`,
+            portText: `annotation ${key}: ${g.path}.servicePort`,
+          }),
+          `annotation ${key}: ${g.path}`,
+        ),
+      ),
+      key,
+    };
   };
 
   const defaultAction = mci.spec?.defaultBackend
-    ? forwardTo(mci.spec.defaultBackend, 'spec.defaultBackend')
+    ? actionOf(mci.spec.defaultBackend, 'spec.defaultBackend').action
     : undefined;
 
   // Rules are resolved once (so target groups and errors do not depend on the listener count),
   // then copied onto every listener that serves traffic, as LBC does for each listen-port.
+  const regexPaths = useRegexPathMatch(annotations, ALB_KEYS);
   const routes: Route[] = [];
   mci.spec?.rules?.forEach((rule, ri) => {
     for (const { index, path } of sortPaths(rule.http?.paths ?? [])) {
       const field = `spec.rules[${ri}].http.paths[${index}]`;
-      const conditions = ruleConditions(rule.host, path, field);
-      const action = forwardTo(path.backend, `${field}.backend`);
+      const name = path.backend.service?.name;
+      const conditionsKey = name ? routingKey(ALB_KEYS.conditions, name) : '';
+      const transformsKey = name ? routingKey(ALB_KEYS.transforms, name) : '';
+      const conditions = ruleConditions(rule.host, path, field, {
+        conditions: name ? annotationConditions(annotations, ALB_KEYS, name) : [],
+        conditionsKey,
+        regexPaths,
+      });
+      const transforms = name ? annotationTransforms(annotations, ALB_KEYS, name) : [];
+      const { action, key: actionKey } = actionOf(path.backend, `${field}.backend`);
+      const sources = [
+        ...(actionKey ? [actionKey] : []),
+        ...(name && raw(annotations, conditionsKey) !== undefined ? [conditionsKey] : []),
+        ...(transforms.length > 0 ? [transformsKey] : []),
+      ];
       // Content-derived IDs keep a rule's resource tag true when re-ordering changes its priority.
       routes.push({
         key: `${scope?.keyPrefix ?? ''}${rule.host || '*'}:${path.pathType ?? 'ImplementationSpecific'}:${path.path ?? ''}`,
         field,
+        ...(sources.length > 0 ? { annotations: sources } : {}),
         conditions,
         action,
         ...(scope ? { ports: scope.ports } : {}),
+        ...(transforms.length > 0 ? { transforms } : {}),
       });
     }
   });
-  return { routes, defaultAction };
+  return { routes, defaultAction, warnings };
 }

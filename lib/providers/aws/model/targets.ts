@@ -17,7 +17,15 @@
  */
 import { InvalidObjectError } from '../../../errors.js';
 import type { EndpointSlice, ServicePort } from '../../../karmada/types.js';
-import { inAnyCidr, isRegistrablePrivateAddress, parseIPv4 } from './ip.js';
+import {
+  formatIPv6,
+  inAnyCidr,
+  inCidr6,
+  isRegistrableIPv6,
+  isRegistrablePrivateAddress,
+  parseIPv4,
+  parseIPv6,
+} from './ip.js';
 import type { TargetSpec } from './types.js';
 
 export const WORK_NAMESPACE_KEY = 'work.karmada.io/namespace';
@@ -65,12 +73,48 @@ export interface TargetsInput {
   allowedClusters?: ReadonlySet<string>;
   knownClusters: readonly string[];
   vpcCidrs: readonly string[];
+  /** The target group's family (absent: ipv4): only slices of that address type give targets. */
+  ipAddressType?: 'ipv4' | 'ipv6';
+  /** The VPC's IPv6 blocks: an IPv6 target outside them is registered with zone `all`. */
+  vpcIpv6Cidrs?: readonly string[];
+}
+
+/** One endpoint address as a target of the group's family: its sort key and whether it is in the VPC. */
+interface Placed {
+  n: bigint;
+  id: string;
+  inVpc: boolean;
+}
+
+function placeIPv4(input: TargetsInput, slice: EndpointSlice, address: string): Placed {
+  const n = parseIPv4(address);
+  if (n === undefined || !isRegistrablePrivateAddress(n)) {
+    throw new InvalidObjectError(
+      `Service ${input.serviceKey}: endpoint address ${address} (EndpointSlice ${slice.metadata.name ?? ''}) cannot be an IP target: only RFC 1918 and 100.64.0.0/10 addresses can be registered`,
+      { reason: 'UnregistrableTarget' },
+    );
+  }
+  return { n: BigInt(n), id: address, inVpc: inAnyCidr(n, input.vpcCidrs) };
+}
+
+function placeIPv6(input: TargetsInput, slice: EndpointSlice, address: string): Placed {
+  const n = parseIPv6(address);
+  if (n === undefined || !isRegistrableIPv6(n)) {
+    throw new InvalidObjectError(
+      `Service ${input.serviceKey}: endpoint address ${address} (EndpointSlice ${slice.metadata.name ?? ''}) cannot be an IPv6 target: unspecified, loopback, IPv4-mapped, link-local and multicast addresses cannot be registered`,
+      { reason: 'UnregistrableTarget' },
+    );
+  }
+  // AWS reports targets in their canonical form; registering that form keeps the diff exact.
+  return { n, id: formatIPv6(n), inVpc: (input.vpcIpv6Cidrs ?? []).some((c) => inCidr6(n, c)) };
 }
 
 export function buildTargets(input: TargetsInput): TargetSpec[] {
-  const byKey = new Map<string, { n: number; target: TargetSpec }>();
+  const v6 = input.ipAddressType === 'ipv6';
+  const byKey = new Map<string, { n: bigint; target: TargetSpec }>();
   for (const slice of input.slices) {
-    if (slice.addressType !== 'IPv4') continue; // ipv4 target groups only
+    // A target group has one family: a dualstack Service's other slices feed no group of it.
+    if (slice.addressType !== (v6 ? 'IPv6' : 'IPv4')) continue;
     const cluster = sourceClusterOf(slice, input.knownClusters);
     if (cluster !== undefined && input.blockedClusters.has(cluster)) continue;
     if (input.allowedClusters && (cluster === undefined || !input.allowedClusters.has(cluster))) continue;
@@ -80,19 +124,13 @@ export function buildTargets(input: TargetsInput): TargetSpec[] {
       // EndpointSlice semantics: an unset `ready` means ready.
       if (ep.conditions?.ready === false) continue;
       for (const address of ep.addresses) {
-        const n = parseIPv4(address);
-        if (n === undefined || !isRegistrablePrivateAddress(n)) {
-          throw new InvalidObjectError(
-            `Service ${input.serviceKey}: endpoint address ${address} (EndpointSlice ${slice.metadata.name ?? ''}) cannot be an IP target: only RFC 1918 and 100.64.0.0/10 addresses can be registered`,
-            { reason: 'UnregistrableTarget' },
-          );
-        }
-        const target: TargetSpec = inAnyCidr(n, input.vpcCidrs)
-          ? { id: address, port }
-          : { id: address, port, availabilityZone: 'all' };
-        byKey.set(`${address}:${port}`, { n, target });
+        const { n, id, inVpc } = v6 ? placeIPv6(input, slice, address) : placeIPv4(input, slice, address);
+        const target: TargetSpec = inVpc ? { id, port } : { id, port, availabilityZone: 'all' };
+        byKey.set(`${id}:${port}`, { n, target });
       }
     }
   }
-  return [...byKey.values()].sort((a, b) => a.n - b.n || a.target.port - b.target.port).map((e) => e.target);
+  return [...byKey.values()]
+    .sort((a, b) => (a.n < b.n ? -1 : a.n > b.n ? 1 : a.target.port - b.target.port))
+    .map((e) => e.target);
 }

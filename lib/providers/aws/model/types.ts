@@ -47,11 +47,14 @@ export interface Ref {
 
 export type Tags = Record<string, string>;
 
+/** ELBv2's load balancer IP address types that this provider sets (ALBs: every one; NLBs: ipv4). */
+export type LoadBalancerIpAddressType = 'ipv4' | 'dualstack' | 'dualstack-without-public-ipv4';
+
 export interface LoadBalancerSpec {
   name: string;
   type: 'application' | 'network';
   scheme: 'internal' | 'internet-facing';
-  ipAddressType: 'ipv4';
+  ipAddressType: LoadBalancerIpAddressType;
   subnets: string[];
   /** Absent: AWS picks (ALB: the VPC's default group); we then leave security groups alone. */
   securityGroups?: string[];
@@ -69,11 +72,12 @@ export interface HealthCheckSpec {
   timeoutSeconds: number;
   healthyThresholdCount: number;
   unhealthyThresholdCount: number;
-  matcher?: { httpCode: string };
+  /** gRPC target groups (protocol version GRPC) take gRPC status codes, the others HTTP codes. */
+  matcher?: { httpCode: string } | { grpcCode: string };
 }
 
 export interface TargetSpec {
-  /** An IPv4 address (target type ip). */
+  /** An IPv4 address, or an IPv6 one in RFC 5952 form for an ipv6 target group (target type ip). */
   id: string;
   port: number;
   /** `all` for addresses outside the target group's VPC (peered VPCs, other clusters' networks). */
@@ -84,9 +88,11 @@ export interface TargetGroupSpec {
   name: string;
   targetType: 'ip';
   protocol: 'HTTP' | 'HTTPS' | 'TCP' | 'UDP' | 'TCP_UDP';
-  protocolVersion?: 'HTTP1';
+  /** ALB target groups only (HTTP/HTTPS); immutable, like the protocol. */
+  protocolVersion?: 'HTTP1' | 'HTTP2' | 'GRPC';
   port: number;
-  ipAddressType: 'ipv4';
+  /** Immutable: an ipv6 group takes only IPv6 targets and needs a dualstack load balancer. */
+  ipAddressType: 'ipv4' | 'ipv6';
   vpcId: string;
   healthCheck: HealthCheckSpec;
   /** The registered targets: exactly these, sorted by address then port. */
@@ -96,16 +102,62 @@ export interface TargetGroupSpec {
   tags: Tags;
 }
 
+/** One target group of a weighted forward, with its share (0-999, relative to the others). */
+export interface WeightedTargetGroup {
+  targetGroup: Ref;
+  weight: number;
+}
+
+/** Sends a client back to the same target group of a weighted forward for `durationSeconds`. */
+export interface TargetGroupStickiness {
+  enabled: boolean;
+  durationSeconds?: number;
+}
+
+/** A redirect; an absent component keeps the request's (`#{protocol}`, `#{port}`, `#{host}`, `/#{path}`, `#{query}`). */
+export interface RedirectSpec {
+  protocol?: string;
+  port?: string;
+  host?: string;
+  path?: string;
+  query?: string;
+  statusCode: 'HTTP_301' | 'HTTP_302';
+}
+
 export type Action =
   | { type: 'forward'; targetGroup: Ref }
   | {
-      type: 'fixed-response';
-      fixedResponse: { statusCode: string; contentType: string; messageBody?: string };
+      type: 'forward';
+      /** A forward across several target groups (or one, with a weight or stickiness). */
+      targetGroups: WeightedTargetGroup[];
+      stickiness?: TargetGroupStickiness;
     }
-  | { type: 'redirect'; redirect: { protocol: 'HTTPS'; port: string; statusCode: 'HTTP_301' } };
+  | {
+      type: 'fixed-response';
+      fixedResponse: { statusCode: string; contentType?: string; messageBody?: string };
+    }
+  | { type: 'redirect'; redirect: RedirectSpec };
 
+/**
+ * A rule condition, as ELBv2 names its fields. `regex`: the values are regular expressions
+ * (ELBv2's `RegexValues`), else wildcard patterns (`Values`).
+ */
 export type RuleCondition =
-  { field: 'host-header'; values: string[] } | { field: 'path-pattern'; values: string[] };
+  | { field: 'host-header' | 'path-pattern'; values: string[]; regex?: true }
+  | { field: 'http-header'; httpHeaderName: string; values: string[]; regex?: true }
+  | { field: 'http-request-method' | 'source-ip'; values: string[] }
+  | { field: 'query-string'; values: QueryStringPair[] };
+
+export interface QueryStringPair {
+  key?: string;
+  value: string;
+}
+
+/** A rule transform (ELBv2 `RuleTransform`): rewrites the host header or the URL before forwarding. */
+export interface RuleTransform {
+  type: 'host-header-rewrite' | 'url-rewrite';
+  rewrites: Array<{ regex: string; replace: string }>;
+}
 
 export interface ListenerSpec {
   loadBalancer: Ref;
@@ -123,6 +175,8 @@ export interface ListenerRuleSpec {
   priority: number;
   conditions: RuleCondition[];
   actions: Action[];
+  /** Absent or empty: none. */
+  transforms?: RuleTransform[];
   tags: Tags;
 }
 
@@ -140,6 +194,8 @@ export function loadBalancerResource(spec: {
   name: string;
   type: LoadBalancerSpec['type'];
   scheme: LoadBalancerSpec['scheme'];
+  /** Absent: ipv4. */
+  ipAddressType?: LoadBalancerIpAddressType | undefined;
   subnets: readonly string[];
   securityGroups?: readonly string[] | undefined;
   attributes?: Record<string, string> | undefined;
@@ -152,7 +208,7 @@ export function loadBalancerResource(spec: {
       name: spec.name,
       type: spec.type,
       scheme: spec.scheme,
-      ipAddressType: 'ipv4',
+      ipAddressType: spec.ipAddressType ?? 'ipv4',
       subnets: [...spec.subnets],
       ...(spec.securityGroups ? { securityGroups: [...spec.securityGroups] } : {}),
       ...(spec.attributes ? { attributes: spec.attributes } : {}),
@@ -187,6 +243,11 @@ export interface ModelWarning {
   /** The Event's reason (lib/reconcile/next-steps.ts has the operator's next step for it). */
   reason: string;
   message: string;
+  /**
+   * The member the warning is about (an object of a stack with several reports only its own);
+   * absent: the stack as a whole, reported by whichever member is reconciled.
+   */
+  object?: { namespace: string; name: string };
 }
 
 export interface Stack {

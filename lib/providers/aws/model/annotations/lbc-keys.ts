@@ -69,7 +69,11 @@ export const LBC_INGRESS_KEYS: readonly LbcKey[] = [
   {
     key: 'ip-address-type',
     type: 'ipv4 | dualstack | dualstack-without-public-ipv4',
-    support: { status: 'unsupported', why: 'the ALB is IPv4 only for now' },
+    support: {
+      status: 'supported',
+      differs:
+        "as in LBC, a Service with the IPv6 family gets an ipv6 target group of its IPv6 EndpointSlices; IPv6 targets outside the configuration's `vpc.ipv6Cidrs` are registered with zone `all`",
+    },
   },
   {
     key: 'scheme',
@@ -110,7 +114,15 @@ export const LBC_INGRESS_KEYS: readonly LbcKey[] = [
       why: "it addresses an ALB in an Outpost's subnets; this provider places the ALB in the Region's subnets, in front of clusters in several networks, and has no Outpost placement",
     },
   },
-  { key: 'load-balancer-attributes', type: 'stringMap', support: AS_LBC },
+  {
+    key: 'load-balancer-attributes',
+    type: 'stringMap',
+    support: {
+      status: 'supported',
+      differs:
+        'keys and values are checked before any call (LBC leaves that to AWS); an enabled log needs its bucket in the same annotation',
+    },
+  },
   { key: 'wafv2-acl-arn', type: 'string', support: EDGE('WAFv2 association') },
   { key: 'wafv2-acl-name', type: 'string', support: EDGE('WAFv2 association') },
   {
@@ -159,24 +171,28 @@ export const LBC_INGRESS_KEYS: readonly LbcKey[] = [
   {
     key: 'target-type',
     type: 'instance | ip',
-    support: { status: 'unsupported', why: 'targets are always pod IPs (target type ip)' },
+    support: {
+      status: 'supported',
+      differs:
+        '`ip` only: targets are pod IPs in the member clusters; `instance` gets a Warning Event (UnsupportedTargetType) and `ip` is used',
+    },
   },
   {
     key: 'backend-protocol',
     type: 'HTTP | HTTPS',
-    support: { status: 'unsupported', why: 'target groups speak HTTP to the pods for now' },
+    support: AS_LBC,
   },
   {
     key: 'backend-protocol-version',
     type: 'HTTP1 | HTTP2 | GRPC',
-    support: { status: 'unsupported', why: 'target groups speak HTTP/1 to the pods for now' },
+    support: AS_LBC,
   },
   {
     key: 'target-group-attributes',
     type: 'stringMap',
     support: {
       status: 'supported',
-      differs: 'read from the MultiClusterIngress only, for every target group',
+      differs: 'keys and values are checked before any call (LBC leaves that to AWS)',
     },
   },
   { key: 'healthcheck-port', type: 'integer | traffic-port', support: AS_LBC },
@@ -207,28 +223,30 @@ export const LBC_INGRESS_KEYS: readonly LbcKey[] = [
     key: 'actions.${action-name}',
     type: 'json',
     support: {
-      status: 'unsupported',
-      why: 'custom actions are being built; every path forwards to its Service',
+      status: 'supported',
+      differs:
+        'forwards name Services only: `targetGroupARN`/`targetGroupName` (a target group outside the provider) are refused; a backend using `use-annotation` without its action is an error where LBC serves a 503; unknown JSON fields are refused',
     },
   },
   {
     key: 'transforms.${transforms-name}',
     type: 'json',
-    support: { status: 'unsupported', why: 'rule transforms are being built' },
+    support: {
+      status: 'supported',
+      differs:
+        'one rewrite per transform and one transform of each type, as ELBv2 takes them, checked before any call',
+    },
   },
   {
     key: 'conditions.${conditions-name}',
     type: 'json',
     support: {
-      status: 'unsupported',
-      why: 'custom conditions are being built; rules match host and path only',
+      status: 'supported',
+      differs:
+        'limits (5 values, 5 wildcards, 5 match evaluations per rule) and value syntax are checked before any call; unknown JSON fields are refused',
     },
   },
-  {
-    key: 'use-regex-path-match',
-    type: 'boolean',
-    support: { status: 'unsupported', why: 'path patterns are ELBv2 wildcards for now' },
-  },
+  { key: 'use-regex-path-match', type: 'boolean', support: AS_LBC },
   {
     key: 'target-node-labels',
     type: 'stringMap',
