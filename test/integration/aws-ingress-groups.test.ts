@@ -12,7 +12,9 @@ import { collectedSlice, ingressClass, serveService } from '../../dev/local/scen
 import type { MultiClusterIngress } from '../../lib/karmada/types.js';
 import { Resources } from '../../lib/kube/resources.js';
 import type { KubeObject } from '../../lib/kube/types.js';
+import { groupLockKey } from '../../lib/karmada/ingress-group.js';
 import { sweepOrphans } from '../../lib/maintenance/sweep.js';
+import { acquireLock } from '../../lib/reconcile/lock.js';
 import { CONDITION_ANNOTATION } from '../../lib/reconcile/conditions.js';
 import { edit, notify, notifyChange, ran, startHarness, type Harness } from '../support/harness.js';
 
@@ -357,5 +359,20 @@ describe('IngressGroups through the lifecycle', () => {
       `${SHARED} 80 2 /b2 /b2/*`,
       `${SHARED} 80 3 /b /b/*`,
     ]);
+  });
+
+  it('one Lease per group: a member is not reconciled while another holds its group, and is once it is free', async () => {
+    const held = await acquireLock(h.kube, groupLockKey('shop'), {
+      namespace: 'karmada-system',
+      holder: 'another-invocation',
+      durationSeconds: 60,
+    });
+    const [first] = await h.deliver(notify(b, 'modified'));
+    expect(first?.ok).toBe(false);
+    expect(first?.error).toContain('another-invocation');
+    expect(owned().loadBalancers).toEqual([]);
+    await held.release();
+    await settle(b);
+    expect(owned().loadBalancers.map((l) => l.stack)).toEqual([SHARED]);
   });
 });
