@@ -8,6 +8,7 @@ import type { KubeObject } from '../../../kube/types.js';
 import { InvalidObjectError } from '../../../errors.js';
 import { backendsOf } from '../../../karmada/refs.js';
 import { DERIVED_SERVICE_PREFIX, SERVICE_NAME_LABEL } from '../../../karmada/constants.js';
+import { resolveHealthCheckPort } from './annotations/health-check.js';
 import { annotationActionToModel, USE_ANNOTATION } from './actions.js';
 import { resolveBackend, resolveServicePort, type ResolvedBackend } from './backends.js';
 import {
@@ -248,7 +249,11 @@ function memberRoutes(
           protocol: tg.protocol,
           protocolVersion: tg.protocolVersion,
           ipAddressType,
-          healthCheck: tg.healthCheck,
+          healthCheck: resolveHealthCheckPort(
+            tg.healthCheck,
+            { key: `${namespace}/${b.serviceName}`, ports: b.service.spec?.ports },
+            ALB_KEYS.healthCheck.port,
+          ),
           attributes: tg.attributes,
           targets: buildTargets({
             serviceKey: `${namespace}/${b.serviceName}`,
