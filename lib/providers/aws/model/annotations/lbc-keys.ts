@@ -404,7 +404,14 @@ export const LBC_SERVICE_KEYS: readonly LbcKey[] = [
     },
   },
   { key: `${AWS_LB}healthcheck-protocol`, type: 'TCP | HTTP | HTTPS', support: AS_LBC },
-  { key: `${AWS_LB}healthcheck-port`, type: 'integer | traffic-port | named-service-port', support: AS_LBC },
+  {
+    key: `${AWS_LB}healthcheck-port`,
+    type: 'integer | traffic-port | named-service-port',
+    support: {
+      status: 'supported',
+      differs: 'a port number or `traffic-port`: a Service port name is refused',
+    },
+  },
   { key: `${AWS_LB}healthcheck-path`, type: 'string', support: AS_LBC },
   { key: `${AWS_LB}healthcheck-healthy-threshold`, type: 'integer', support: AS_LBC },
   { key: `${AWS_LB}healthcheck-unhealthy-threshold`, type: 'integer', support: AS_LBC },
