@@ -197,6 +197,8 @@ describe('LBC routing annotations through the ELBv2 simulator', () => {
       ]),
     );
     expect(env.state()).toStrictEqual(await env.expectedForMci(manifest()));
+    // Every key is acted on: no Warning Event.
+    expect(env.announced).toStrictEqual([]);
 
     // Act: the same object again, and a full resync that describes and compares every rule.
     env.sim.calls.reset();

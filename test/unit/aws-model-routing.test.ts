@@ -6,6 +6,7 @@
 import type { Action as SdkAction, CreateRuleCommandInput } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { describe, expect, it } from 'vitest';
 import { describePlan } from '../../dev/plan/describe.js';
+import { buildTopology } from '../../lib/topology/build.js';
 import { InvalidObjectError } from '../../lib/errors.js';
 import { backendLabel, indexedLabels } from '../../lib/karmada/index-labels.js';
 import { serviceRefs } from '../../lib/karmada/refs.js';
@@ -498,6 +499,23 @@ describe("LBC's conditions annotation", () => {
       message: /unknown field "regexValues"/,
     },
     {
+      name: 'a regex with a lookahead',
+      value:
+        '[{"field":"http-header","httpHeaderConfig":{"httpHeaderName":"X","regexValues":["^(?!bot).*$"]}}]',
+      message:
+        /regexValues: "\^\(\?!bot\)\.\*\$" uses lookaheads and lookbehinds, which ELBv2 does not support/,
+    },
+    {
+      name: 'a regex that does not compile',
+      value: '[{"field":"host-header","hostHeaderConfig":{"regexValues":["(a"]}}]',
+      message: /regexValues: "\(a" is not a valid regular expression/,
+    },
+    {
+      name: 'a value over 128 characters',
+      value: `[{"field":"http-header","httpHeaderConfig":{"httpHeaderName":"X","values":["${'x'.repeat(129)}"]}}]`,
+      message: /is longer than 128 characters/,
+    },
+    {
       name: 'a lower-case method',
       value: '[{"field":"http-request-method","httpRequestMethodConfig":{"values":["get"]}}]',
       message: /"get" is not a method/,
@@ -634,6 +652,12 @@ describe("LBC's transforms annotation", () => {
       message: /\[1\]\.type: a rule takes one url-rewrite transform/,
     },
     {
+      name: 'a backreference',
+      value:
+        '[{"type":"url-rewrite","urlRewriteConfig":{"rewrites":[{"regex":"^(a)\\\\1$","replace":"b"}]}}]',
+      message: /regex: "\^\(a\)\\1\$" uses backreferences/,
+    },
+    {
       name: 'no replacement',
       value: '[{"type":"url-rewrite","urlRewriteConfig":{"rewrites":[{"regex":"a"}]}}]',
       message: /replace: is required/,
@@ -668,6 +692,18 @@ describe("LBC's use-regex-path-match", () => {
       [{ Field: 'path-pattern', PathPatternConfig: { Values: ['/pre', '/pre/*'] } }],
       [{ Field: 'path-pattern', PathPatternConfig: { RegexValues: ['^/api/(.+)$', '^/v2/(.+)$'] } }],
     ]);
+  });
+
+  it('refuses a path regex ELBv2 would refuse, naming the path', () => {
+    const err = refused(() =>
+      build(
+        ingress({ [`${A}use-regex-path-match`]: 'true' }, [
+          path('/^/(?<=a)b$', 'ImplementationSpecific', 'my-service', 80),
+        ]),
+      ),
+    );
+    expect(err.field).toBe('spec.rules[0].http.paths[0].path');
+    expect(err.message).toContain('uses lookaheads and lookbehinds');
   });
 
   it('refuses a value that is not a boolean, and a bare "/" as a regex', () => {
@@ -874,6 +910,91 @@ describe('the change plan shows actions, conditions and transforms in words', ()
       '    priority 2: if path /m then redirect 302 to #{protocol}:#{port} (host new.example.com, path /x, query a=1)',
       '80:*:Exact:/t',
       '    priority 3: if path /t then fixed response 418 text/plain "short and stout"',
+    ]);
+  });
+});
+
+describe('routing annotations that match no backend', () => {
+  it('are reported in one Warning (LBC ignores them silently); the ones in use are not', () => {
+    const stack = build(
+      ingress(
+        {
+          [`${A}actions.ghost`]: '{"type":"fixed-response","fixedResponseConfig":{"statusCode":"503"}}',
+          [`${A}actions.my-service`]: '{"type":"fixed-response","fixedResponseConfig":{"statusCode":"503"}}',
+          [`${A}conditions.my-service`]:
+            '[{"field":"http-request-method","httpRequestMethodConfig":{"values":["GET"]}}]',
+          [`${A}transforms.nobody`]:
+            '[{"type":"url-rewrite","urlRewriteConfig":{"rewrites":[{"regex":"a","replace":"b"}]}}]',
+          [`${A}actions.used`]: '{"type":"fixed-response","fixedResponseConfig":{"statusCode":"200"}}',
+        },
+        // my-service is a plain Service backend: its conditions apply, an action would not.
+        [path('/a', 'Exact', 'my-service', 80), useAnnotation('/b', 'used')],
+      ),
+    );
+    expect(stack.warnings).toStrictEqual([
+      {
+        reason: 'UnusedRoutingAnnotation',
+        message: `annotations with no effect: ${A}actions.ghost (no backend is service.name ghost with port.name use-annotation); ${A}actions.my-service (no backend is service.name my-service with port.name use-annotation); ${A}transforms.nobody (no path's backend is service.name nobody)`,
+        object: { namespace: 'default', name: 'ingress' },
+      },
+    ]);
+  });
+
+  it("LBC's docs manifests carry no warning", () => {
+    const stack = build(
+      ingress(
+        {
+          [`${A}actions.forward-multiple-tg`]:
+            '{"type":"forward","forwardConfig":{"targetGroups":[{"serviceName":"service-1","servicePort":"http","weight":20},{"serviceName":"service-2","servicePort":80,"weight":20}]}}',
+          [`${A}conditions.forward-multiple-tg`]:
+            '[{"field":"host-header","hostHeaderConfig":{"values":["anno.example.com"]}}]',
+          [`${A}use-regex-path-match`]: 'true',
+        },
+        [useAnnotation('/path3', 'forward-multiple-tg')],
+      ),
+    );
+    expect(stack.warnings ?? []).toStrictEqual([]);
+  });
+});
+
+describe('the topology view of routing annotations', () => {
+  it('shows weights as shares, every condition field, and a redirect’s defaults', () => {
+    const mci = ingress(
+      {
+        [`${A}actions.canary`]:
+          '{"type":"forward","forwardConfig":{"targetGroups":[{"serviceName":"service-1","servicePort":80,"weight":3},{"serviceName":"service-2","servicePort":80,"weight":1}]}}',
+        [`${A}conditions.canary`]:
+          '[{"field":"http-header","httpHeaderConfig":{"httpHeaderName":"X-Canary","regexValues":["^y"]}},{"field":"query-string","queryStringConfig":{"values":[{"key":"v","value":"2"}]}}]',
+        [`${A}actions.moved`]: '{"type":"redirect","redirectConfig":{"path":"/new","statusCode":"HTTP_301"}}',
+      },
+      [useAnnotation('/c', 'canary'), useAnnotation('/m', 'moved')],
+    );
+    const topology = buildTopology({
+      object: mci,
+      stack: build(mci),
+      endpointSlices: [],
+      region: 'us-east-1',
+    });
+    const rules = topology.regions[0]?.loadBalancers[0]?.listeners[0]?.rules ?? [];
+    expect(rules.map((r) => [r.conditions, r.action])).toStrictEqual([
+      [
+        [
+          { field: 'http-header X-Canary ~', values: ['^y'] },
+          { field: 'query-string', values: ['v=2'] },
+          { field: 'path', values: ['/c'] },
+        ],
+        {
+          type: 'forward',
+          targetGroups: [
+            { id: 'default/ingress-service-1:80', weight: 75 },
+            { id: 'default/ingress-service-2:80', weight: 25 },
+          ],
+        },
+      ],
+      [
+        [{ field: 'path', values: ['/m'] }],
+        { type: 'redirect', protocol: '#{protocol}', port: '#{port}', statusCode: '301' },
+      ],
     ]);
   });
 });

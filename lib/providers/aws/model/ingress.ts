@@ -6,7 +6,9 @@
 import type { EndpointSlice, IngressBackend, MultiClusterIngress, Service } from '../../../karmada/types.js';
 import type { KubeObject } from '../../../kube/types.js';
 import { InvalidObjectError } from '../../../errors.js';
+import { backendsOf } from '../../../karmada/refs.js';
 import { DERIVED_SERVICE_PREFIX, SERVICE_NAME_LABEL } from '../../../karmada/constants.js';
+import { resolveHealthCheckPort } from './annotations/health-check.js';
 import { annotationActionToModel, USE_ANNOTATION } from './actions.js';
 import { resolveBackend, resolveServicePort, type ResolvedBackend } from './backends.js';
 import {
@@ -14,6 +16,8 @@ import {
   annotationConditions,
   annotationTransforms,
   routingKey,
+  UNUSED_ROUTING_ANNOTATION,
+  unusedRoutingAnnotations,
   useRegexPathMatch,
 } from './annotations/routing.js';
 import { ALB_KEYS } from './annotations/keys.js';
@@ -275,7 +279,11 @@ export function memberRoutes(
           protocol: tg.protocol,
           protocolVersion: tg.protocolVersion,
           ipAddressType,
-          healthCheck: tg.healthCheck,
+          healthCheck: resolveHealthCheckPort(
+            tg.healthCheck,
+            { key: `${namespace}/${b.serviceName}`, ports: b.service.spec?.ports },
+            ALB_KEYS.healthCheck.port,
+          ),
           attributes: tg.attributes,
           targets: buildTargets({
             serviceKey: `${namespace}/${b.serviceName}`,
@@ -370,5 +378,24 @@ export function memberRoutes(
       });
     }
   });
+  const unused = unusedRoutingAnnotations(annotations, ALB_KEYS, {
+    actions: new Set(
+      backendsOf(mci).flatMap((b) =>
+        b.service?.name && b.service.port?.name === USE_ANNOTATION ? [b.service.name] : [],
+      ),
+    ),
+    paths: new Set(
+      (mci.spec?.rules ?? []).flatMap((r) =>
+        (r.http?.paths ?? []).flatMap((p) => p.backend.service?.name ?? []),
+      ),
+    ),
+  });
+  if (unused.length > 0) {
+    warnings.push({
+      reason: UNUSED_ROUTING_ANNOTATION,
+      message: `${unused.length === 1 ? 'annotation' : 'annotations'} with no effect: ${unused.join('; ')}`,
+      object: self,
+    });
+  }
   return { routes, defaultAction, warnings };
 }
