@@ -499,6 +499,23 @@ describe("LBC's conditions annotation", () => {
       message: /unknown field "regexValues"/,
     },
     {
+      name: 'a regex with a lookahead',
+      value:
+        '[{"field":"http-header","httpHeaderConfig":{"httpHeaderName":"X","regexValues":["^(?!bot).*$"]}}]',
+      message:
+        /regexValues: "\^\(\?!bot\)\.\*\$" uses lookaheads and lookbehinds, which ELBv2 does not support/,
+    },
+    {
+      name: 'a regex that does not compile',
+      value: '[{"field":"host-header","hostHeaderConfig":{"regexValues":["(a"]}}]',
+      message: /regexValues: "\(a" is not a valid regular expression/,
+    },
+    {
+      name: 'a value over 128 characters',
+      value: `[{"field":"http-header","httpHeaderConfig":{"httpHeaderName":"X","values":["${'x'.repeat(129)}"]}}]`,
+      message: /is longer than 128 characters/,
+    },
+    {
       name: 'a lower-case method',
       value: '[{"field":"http-request-method","httpRequestMethodConfig":{"values":["get"]}}]',
       message: /"get" is not a method/,
@@ -635,6 +652,12 @@ describe("LBC's transforms annotation", () => {
       message: /\[1\]\.type: a rule takes one url-rewrite transform/,
     },
     {
+      name: 'a backreference',
+      value:
+        '[{"type":"url-rewrite","urlRewriteConfig":{"rewrites":[{"regex":"^(a)\\\\1$","replace":"b"}]}}]',
+      message: /regex: "\^\(a\)\\1\$" uses backreferences/,
+    },
+    {
       name: 'no replacement',
       value: '[{"type":"url-rewrite","urlRewriteConfig":{"rewrites":[{"regex":"a"}]}}]',
       message: /replace: is required/,
@@ -669,6 +692,18 @@ describe("LBC's use-regex-path-match", () => {
       [{ Field: 'path-pattern', PathPatternConfig: { Values: ['/pre', '/pre/*'] } }],
       [{ Field: 'path-pattern', PathPatternConfig: { RegexValues: ['^/api/(.+)$', '^/v2/(.+)$'] } }],
     ]);
+  });
+
+  it('refuses a path regex ELBv2 would refuse, naming the path', () => {
+    const err = refused(() =>
+      build(
+        ingress({ [`${A}use-regex-path-match`]: 'true' }, [
+          path('/^/(?<=a)b$', 'ImplementationSpecific', 'my-service', 80),
+        ]),
+      ),
+    );
+    expect(err.field).toBe('spec.rules[0].http.paths[0].path');
+    expect(err.message).toContain('uses lookaheads and lookbehinds');
   });
 
   it('refuses a value that is not a boolean, and a bare "/" as a regex', () => {

@@ -5,6 +5,7 @@
 import { InvalidObjectError } from '../../../errors.js';
 import type { HTTPIngressPath, PathType } from '../../../karmada/types.js';
 import { annotationError } from './annotations/json-config.js';
+import { unsupportedRegex } from './annotations/routing.js';
 import type { RuleCondition } from './types.js';
 
 export interface IndexedPath {
@@ -109,6 +110,13 @@ export function ruleConditions(
             reason: 'InvalidPath',
           },
         );
+      }
+      const why = unsupportedRegex(regex, 128);
+      if (why) {
+        throw new InvalidObjectError(`${field}.path: with use-regex-path-match, "${regex}" ${why}`, {
+          field: `${field}.path`,
+          reason: 'InvalidPath',
+        });
       }
       paths.regex.push(regex);
     } else {

@@ -51,18 +51,12 @@ export const LBC_INGRESS_KEYS: readonly LbcKey[] = [
     key: 'group.name',
     type: 'string',
     support: {
-      status: 'unsupported',
-      why: 'IngressGroups are being built; each MultiClusterIngress has its own ALB',
+      status: 'supported',
+      differs:
+        "a group is confined to its namespace unless the tenant policy's sharedGroups shares it; a member whose settings conflict is left out with a Warning where LBC fails the whole group",
     },
   },
-  {
-    key: 'group.order',
-    type: 'integer',
-    support: {
-      status: 'unsupported',
-      why: 'IngressGroups are being built; each MultiClusterIngress has its own ALB',
-    },
-  },
+  { key: 'group.order', type: 'integer', support: AS_LBC },
   {
     key: 'tags',
     type: 'stringMap',
@@ -416,7 +410,14 @@ export const LBC_SERVICE_KEYS: readonly LbcKey[] = [
     },
   },
   { key: `${AWS_LB}healthcheck-protocol`, type: 'TCP | HTTP | HTTPS', support: AS_LBC },
-  { key: `${AWS_LB}healthcheck-port`, type: 'integer | traffic-port | named-service-port', support: AS_LBC },
+  {
+    key: `${AWS_LB}healthcheck-port`,
+    type: 'integer | traffic-port | named-service-port',
+    support: {
+      status: 'supported',
+      differs: 'a port number or `traffic-port`: a Service port name is refused',
+    },
+  },
   { key: `${AWS_LB}healthcheck-path`, type: 'string', support: AS_LBC },
   { key: `${AWS_LB}healthcheck-healthy-threshold`, type: 'integer', support: AS_LBC },
   { key: `${AWS_LB}healthcheck-unhealthy-threshold`, type: 'integer', support: AS_LBC },

@@ -244,7 +244,43 @@ function match(c: JsonObject): { values: string[]; regex?: true } {
     throw c.error('regexValues', 'cannot be given together with values (precisely one of them)');
   if (values.length === 0 && regexValues.length === 0)
     throw c.error('values', 'values or regexValues must be given');
+  const tooLong = values.find((v) => v.length > MAX_CONDITION_VALUE);
+  if (tooLong !== undefined)
+    throw c.error('values', `"${tooLong}" is longer than ${MAX_CONDITION_VALUE} characters`);
+  for (const r of regexValues) {
+    const why = unsupportedRegex(r, MAX_CONDITION_VALUE);
+    if (why) throw c.error('regexValues', `"${r}" ${why}`);
+  }
   return regexValues.length > 0 ? { values: regexValues, regex: true } : { values };
+}
+
+const MAX_CONDITION_VALUE = 128;
+
+/**
+ * What ELBv2 refuses in a rule's regular expressions (listener rules: "do not support lookaheads,
+ * lookbehinds, backreferences, atomic groups, possessive quantifiers, subroutines, recursion, and
+ * Unicode character classes"), or a pattern that does not compile; undefined when it is fine.
+ */
+export function unsupportedRegex(value: string, max: number): string | undefined {
+  if (value.length < 1 || value.length > max) return `must be 1 to ${max} characters`;
+  const features: ReadonlyArray<readonly [RegExp, string]> = [
+    // First: `\p{L}+` would otherwise read as the possessive quantifier `}+`.
+    [/\\[pP]\{/, 'Unicode character classes'],
+    [/\(\?<?[=!]/, 'lookaheads and lookbehinds'],
+    [/\\[1-9]|\\k</, 'backreferences'],
+    [/\(\?>/, 'atomic groups'],
+    [/[*+?}]\+/, 'possessive quantifiers'],
+    [/\(\?(?:R|[+-]?\d+|&\w+|P>\w+)\)/, 'subroutines and recursion'],
+  ];
+  for (const [pattern, feature] of features) {
+    if (pattern.test(value)) return `uses ${feature}, which ELBv2 does not support in rules`;
+  }
+  try {
+    new RegExp(value);
+  } catch {
+    return 'is not a valid regular expression';
+  }
+  return undefined;
 }
 
 function validCidr(v: string): boolean {
@@ -378,8 +414,9 @@ export function annotationTransforms(
         const regex = rw.requiredString('regex');
         const replace = rw.string('replace');
         if (replace === undefined) throw rw.error('replace', 'is required');
-        if (regex.length > 1024 || replace.length > 1024)
-          throw rw.error('regex', 'regex and replace are limited to 1024 characters');
+        const why = unsupportedRegex(regex, 1024);
+        if (why) throw rw.error('regex', `"${regex}" ${why}`);
+        if (replace.length > 1024) throw rw.error('replace', 'is limited to 1024 characters');
         return { regex, replace };
       }),
     };
