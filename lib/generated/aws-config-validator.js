@@ -53,7 +53,7 @@ vErrors.push(err3);
 errors++;
 }
 for(const key0 in data){
-if(!(func2.call({"region":true,"endpoint":true,"taggingEndpoint":true,"vpc":true,"subnets":true,"securityGroups":true,"scheme":true,"ownerId":true,"recordNamespace":true,"defaultTags":true,"externalManagedTags":true,"healthCheck":true,"maxAttempts":true,"maxCallsPerSecond":true,"dryRun":true,"tenantPolicy":true}, key0))){
+if(!(func2.call({"region":true,"endpoint":true,"taggingEndpoint":true,"ec2Endpoint":true,"vpc":true,"subnets":true,"securityGroups":true,"scheme":true,"ownerId":true,"recordNamespace":true,"defaultTags":true,"externalManagedTags":true,"healthCheck":true,"maxAttempts":true,"maxCallsPerSecond":true,"dryRun":true,"tenantPolicy":true}, key0))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
 vErrors = [err4];
@@ -113,11 +113,9 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.vpc !== undefined){
-let data3 = data.vpc;
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-if(data3.id === undefined){
-const err9 = {instancePath:instancePath+"/vpc",keyword:"required",params:{missingProperty: "id"}};
+if(data.ec2Endpoint !== undefined){
+if(typeof data.ec2Endpoint !== "string"){
+const err9 = {instancePath:instancePath+"/ec2Endpoint",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -126,8 +124,12 @@ vErrors.push(err9);
 }
 errors++;
 }
-if(data3.cidrs === undefined){
-const err10 = {instancePath:instancePath+"/vpc",keyword:"required",params:{missingProperty: "cidrs"}};
+}
+if(data.vpc !== undefined){
+let data4 = data.vpc;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.id === undefined){
+const err10 = {instancePath:instancePath+"/vpc",keyword:"required",params:{missingProperty: "id"}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -136,7 +138,7 @@ vErrors.push(err10);
 }
 errors++;
 }
-for(const key1 in data3){
+for(const key1 in data4){
 if(!((key1 === "id") || (key1 === "cidrs"))){
 const err11 = {instancePath:instancePath+"/vpc",keyword:"additionalProperties",params:{additionalProperty: key1}};
 if(vErrors === null){
@@ -148,10 +150,10 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data3.id !== undefined){
-let data4 = data3.id;
-if(typeof data4 === "string"){
-if(data4.length < 1){
+if(data4.id !== undefined){
+let data5 = data4.id;
+if(typeof data5 === "string"){
+if(data5.length < 1){
 const err12 = {instancePath:instancePath+"/vpc/id",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err12];
@@ -173,10 +175,10 @@ vErrors.push(err13);
 errors++;
 }
 }
-if(data3.cidrs !== undefined){
-let data5 = data3.cidrs;
-if(Array.isArray(data5)){
-if(data5.length < 1){
+if(data4.cidrs !== undefined){
+let data6 = data4.cidrs;
+if(Array.isArray(data6)){
+if(data6.length < 1){
 const err14 = {instancePath:instancePath+"/vpc/cidrs",keyword:"minItems",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err14];
@@ -186,11 +188,11 @@ vErrors.push(err14);
 }
 errors++;
 }
-const len0 = data5.length;
+const len0 = data6.length;
 for(let i0=0; i0<len0; i0++){
-let data6 = data5[i0];
-if(typeof data6 === "string"){
-if(!pattern0.test(data6)){
+let data7 = data6[i0];
+if(typeof data7 === "string"){
+if(!pattern0.test(data7)){
 const err15 = {instancePath:instancePath+"/vpc/cidrs/" + i0,keyword:"pattern",params:{pattern: "^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])/(?:3[0-2]|[12]?[0-9])$"}};
 if(vErrors === null){
 vErrors = [err15];
@@ -237,9 +239,9 @@ errors++;
 }
 }
 if(data.subnets !== undefined){
-let data7 = data.subnets;
-if(Array.isArray(data7)){
-if(data7.length < 1){
+let data8 = data.subnets;
+if(Array.isArray(data8)){
+if(data8.length < 1){
 const err19 = {instancePath:instancePath+"/subnets",keyword:"minItems",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err19];
@@ -249,11 +251,11 @@ vErrors.push(err19);
 }
 errors++;
 }
-const len1 = data7.length;
+const len1 = data8.length;
 for(let i1=0; i1<len1; i1++){
-let data8 = data7[i1];
-if(typeof data8 === "string"){
-if(data8.length < 1){
+let data9 = data8[i1];
+if(typeof data9 === "string"){
+if(data9.length < 1){
 const err20 = {instancePath:instancePath+"/subnets/" + i1,keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err20];
@@ -288,13 +290,13 @@ errors++;
 }
 }
 if(data.securityGroups !== undefined){
-let data9 = data.securityGroups;
-if(Array.isArray(data9)){
-const len2 = data9.length;
+let data10 = data.securityGroups;
+if(Array.isArray(data10)){
+const len2 = data10.length;
 for(let i2=0; i2<len2; i2++){
-let data10 = data9[i2];
-if(typeof data10 === "string"){
-if(data10.length < 1){
+let data11 = data10[i2];
+if(typeof data11 === "string"){
+if(data11.length < 1){
 const err23 = {instancePath:instancePath+"/securityGroups/" + i2,keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err23];
@@ -329,8 +331,8 @@ errors++;
 }
 }
 if(data.scheme !== undefined){
-let data11 = data.scheme;
-if(!((data11 === "internal") || (data11 === "internet-facing"))){
+let data12 = data.scheme;
+if(!((data12 === "internal") || (data12 === "internet-facing"))){
 const err26 = {instancePath:instancePath+"/scheme",keyword:"enum",params:{allowedValues: ["internal","internet-facing"]}};
 if(vErrors === null){
 vErrors = [err26];
@@ -342,9 +344,9 @@ errors++;
 }
 }
 if(data.ownerId !== undefined){
-let data12 = data.ownerId;
-if(typeof data12 === "string"){
-if(data12.length > 63){
+let data13 = data.ownerId;
+if(typeof data13 === "string"){
+if(data13.length > 63){
 const err27 = {instancePath:instancePath+"/ownerId",keyword:"maxLength",params:{limit: 63}};
 if(vErrors === null){
 vErrors = [err27];
@@ -354,7 +356,7 @@ vErrors.push(err27);
 }
 errors++;
 }
-if(data12.length < 1){
+if(data13.length < 1){
 const err28 = {instancePath:instancePath+"/ownerId",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err28];
@@ -364,7 +366,7 @@ vErrors.push(err28);
 }
 errors++;
 }
-if(!pattern1.test(data12)){
+if(!pattern1.test(data13)){
 const err29 = {instancePath:instancePath+"/ownerId",keyword:"pattern",params:{pattern: "^[a-z0-9](?:[-a-z0-9]*[a-z0-9])?$"}};
 if(vErrors === null){
 vErrors = [err29];
@@ -387,9 +389,9 @@ errors++;
 }
 }
 if(data.recordNamespace !== undefined){
-let data13 = data.recordNamespace;
-if(typeof data13 === "string"){
-if(data13.length > 63){
+let data14 = data.recordNamespace;
+if(typeof data14 === "string"){
+if(data14.length > 63){
 const err31 = {instancePath:instancePath+"/recordNamespace",keyword:"maxLength",params:{limit: 63}};
 if(vErrors === null){
 vErrors = [err31];
@@ -399,7 +401,7 @@ vErrors.push(err31);
 }
 errors++;
 }
-if(data13.length < 1){
+if(data14.length < 1){
 const err32 = {instancePath:instancePath+"/recordNamespace",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err32];
@@ -409,7 +411,7 @@ vErrors.push(err32);
 }
 errors++;
 }
-if(!pattern1.test(data13)){
+if(!pattern1.test(data14)){
 const err33 = {instancePath:instancePath+"/recordNamespace",keyword:"pattern",params:{pattern: "^[a-z0-9](?:[-a-z0-9]*[a-z0-9])?$"}};
 if(vErrors === null){
 vErrors = [err33];
@@ -432,10 +434,10 @@ errors++;
 }
 }
 if(data.defaultTags !== undefined){
-let data14 = data.defaultTags;
-if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-for(const key2 in data14){
-const _errs32 = errors;
+let data15 = data.defaultTags;
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+for(const key2 in data15){
+const _errs34 = errors;
 if(typeof key2 === "string"){
 if(key2.length > 128){
 const err35 = {instancePath:instancePath+"/defaultTags",keyword:"maxLength",params:{limit: 128},propertyName:key2};
@@ -458,7 +460,7 @@ vErrors.push(err36);
 errors++;
 }
 }
-var valid8 = _errs32 === errors;
+var valid8 = _errs34 === errors;
 if(!valid8){
 const err37 = {instancePath:instancePath+"/defaultTags",keyword:"propertyNames",params:{propertyName: key2}};
 if(vErrors === null){
@@ -470,10 +472,10 @@ vErrors.push(err37);
 errors++;
 }
 }
-for(const key3 in data14){
-let data15 = data14[key3];
-if(typeof data15 === "string"){
-if(data15.length > 256){
+for(const key3 in data15){
+let data16 = data15[key3];
+if(typeof data16 === "string"){
+if(data16.length > 256){
 const err38 = {instancePath:instancePath+"/defaultTags/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),keyword:"maxLength",params:{limit: 256}};
 if(vErrors === null){
 vErrors = [err38];
@@ -508,13 +510,13 @@ errors++;
 }
 }
 if(data.externalManagedTags !== undefined){
-let data16 = data.externalManagedTags;
-if(Array.isArray(data16)){
-const len3 = data16.length;
+let data17 = data.externalManagedTags;
+if(Array.isArray(data17)){
+const len3 = data17.length;
 for(let i3=0; i3<len3; i3++){
-let data17 = data16[i3];
-if(typeof data17 === "string"){
-if(data17.length > 128){
+let data18 = data17[i3];
+if(typeof data18 === "string"){
+if(data18.length > 128){
 const err41 = {instancePath:instancePath+"/externalManagedTags/" + i3,keyword:"maxLength",params:{limit: 128}};
 if(vErrors === null){
 vErrors = [err41];
@@ -524,7 +526,7 @@ vErrors.push(err41);
 }
 errors++;
 }
-if(data17.length < 1){
+if(data18.length < 1){
 const err42 = {instancePath:instancePath+"/externalManagedTags/" + i3,keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err42];
@@ -559,9 +561,9 @@ errors++;
 }
 }
 if(data.healthCheck !== undefined){
-let data18 = data.healthCheck;
-if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
-for(const key4 in data18){
+let data19 = data.healthCheck;
+if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+for(const key4 in data19){
 if(!((((((((key4 === "path") || (key4 === "port")) || (key4 === "protocol")) || (key4 === "intervalSeconds")) || (key4 === "timeoutSeconds")) || (key4 === "healthyThresholdCount")) || (key4 === "unhealthyThresholdCount")) || (key4 === "matcher"))){
 const err45 = {instancePath:instancePath+"/healthCheck",keyword:"additionalProperties",params:{additionalProperty: key4}};
 if(vErrors === null){
@@ -573,10 +575,10 @@ vErrors.push(err45);
 errors++;
 }
 }
-if(data18.path !== undefined){
-let data19 = data18.path;
-if(typeof data19 === "string"){
-if(!pattern3.test(data19)){
+if(data19.path !== undefined){
+let data20 = data19.path;
+if(typeof data20 === "string"){
+if(!pattern3.test(data20)){
 const err46 = {instancePath:instancePath+"/healthCheck/path",keyword:"pattern",params:{pattern: "^/"}};
 if(vErrors === null){
 vErrors = [err46];
@@ -598,12 +600,12 @@ vErrors.push(err47);
 errors++;
 }
 }
-if(data18.port !== undefined){
-let data20 = data18.port;
-const _errs46 = errors;
+if(data19.port !== undefined){
+let data21 = data19.port;
+const _errs48 = errors;
 let valid13 = false;
-const _errs47 = errors;
-if("traffic-port" !== data20){
+const _errs49 = errors;
+if("traffic-port" !== data21){
 const err48 = {instancePath:instancePath+"/healthCheck/port",keyword:"const",params:{allowedValue: "traffic-port"}};
 if(vErrors === null){
 vErrors = [err48];
@@ -613,11 +615,11 @@ vErrors.push(err48);
 }
 errors++;
 }
-var _valid0 = _errs47 === errors;
+var _valid0 = _errs49 === errors;
 valid13 = valid13 || _valid0;
 if(!valid13){
-const _errs48 = errors;
-if(!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))){
+const _errs50 = errors;
+if(!((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21)))){
 const err49 = {instancePath:instancePath+"/healthCheck/port",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err49];
@@ -627,8 +629,8 @@ vErrors.push(err49);
 }
 errors++;
 }
-if(typeof data20 == "number"){
-if(data20 > 65535 || isNaN(data20)){
+if(typeof data21 == "number"){
+if(data21 > 65535 || isNaN(data21)){
 const err50 = {instancePath:instancePath+"/healthCheck/port",keyword:"maximum",params:{comparison: "<=", limit: 65535}};
 if(vErrors === null){
 vErrors = [err50];
@@ -638,7 +640,7 @@ vErrors.push(err50);
 }
 errors++;
 }
-if(data20 < 1 || isNaN(data20)){
+if(data21 < 1 || isNaN(data21)){
 const err51 = {instancePath:instancePath+"/healthCheck/port",keyword:"minimum",params:{comparison: ">=", limit: 1}};
 if(vErrors === null){
 vErrors = [err51];
@@ -649,7 +651,7 @@ vErrors.push(err51);
 errors++;
 }
 }
-var _valid0 = _errs48 === errors;
+var _valid0 = _errs50 === errors;
 valid13 = valid13 || _valid0;
 }
 if(!valid13){
@@ -663,10 +665,10 @@ vErrors.push(err52);
 errors++;
 }
 else {
-errors = _errs46;
+errors = _errs48;
 if(vErrors !== null){
-if(_errs46){
-vErrors.length = _errs46;
+if(_errs48){
+vErrors.length = _errs48;
 }
 else {
 vErrors = null;
@@ -674,9 +676,9 @@ vErrors = null;
 }
 }
 }
-if(data18.protocol !== undefined){
-let data21 = data18.protocol;
-if(!((data21 === "HTTP") || (data21 === "HTTPS"))){
+if(data19.protocol !== undefined){
+let data22 = data19.protocol;
+if(!((data22 === "HTTP") || (data22 === "HTTPS"))){
 const err53 = {instancePath:instancePath+"/healthCheck/protocol",keyword:"enum",params:{allowedValues: ["HTTP","HTTPS"]}};
 if(vErrors === null){
 vErrors = [err53];
@@ -687,9 +689,9 @@ vErrors.push(err53);
 errors++;
 }
 }
-if(data18.intervalSeconds !== undefined){
-let data22 = data18.intervalSeconds;
-if(!((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22)))){
+if(data19.intervalSeconds !== undefined){
+let data23 = data19.intervalSeconds;
+if(!((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23)))){
 const err54 = {instancePath:instancePath+"/healthCheck/intervalSeconds",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err54];
@@ -699,8 +701,8 @@ vErrors.push(err54);
 }
 errors++;
 }
-if(typeof data22 == "number"){
-if(data22 > 300 || isNaN(data22)){
+if(typeof data23 == "number"){
+if(data23 > 300 || isNaN(data23)){
 const err55 = {instancePath:instancePath+"/healthCheck/intervalSeconds",keyword:"maximum",params:{comparison: "<=", limit: 300}};
 if(vErrors === null){
 vErrors = [err55];
@@ -710,7 +712,7 @@ vErrors.push(err55);
 }
 errors++;
 }
-if(data22 < 5 || isNaN(data22)){
+if(data23 < 5 || isNaN(data23)){
 const err56 = {instancePath:instancePath+"/healthCheck/intervalSeconds",keyword:"minimum",params:{comparison: ">=", limit: 5}};
 if(vErrors === null){
 vErrors = [err56];
@@ -722,9 +724,9 @@ errors++;
 }
 }
 }
-if(data18.timeoutSeconds !== undefined){
-let data23 = data18.timeoutSeconds;
-if(!((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23)))){
+if(data19.timeoutSeconds !== undefined){
+let data24 = data19.timeoutSeconds;
+if(!((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24)))){
 const err57 = {instancePath:instancePath+"/healthCheck/timeoutSeconds",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err57];
@@ -734,8 +736,8 @@ vErrors.push(err57);
 }
 errors++;
 }
-if(typeof data23 == "number"){
-if(data23 > 120 || isNaN(data23)){
+if(typeof data24 == "number"){
+if(data24 > 120 || isNaN(data24)){
 const err58 = {instancePath:instancePath+"/healthCheck/timeoutSeconds",keyword:"maximum",params:{comparison: "<=", limit: 120}};
 if(vErrors === null){
 vErrors = [err58];
@@ -745,7 +747,7 @@ vErrors.push(err58);
 }
 errors++;
 }
-if(data23 < 2 || isNaN(data23)){
+if(data24 < 2 || isNaN(data24)){
 const err59 = {instancePath:instancePath+"/healthCheck/timeoutSeconds",keyword:"minimum",params:{comparison: ">=", limit: 2}};
 if(vErrors === null){
 vErrors = [err59];
@@ -757,9 +759,9 @@ errors++;
 }
 }
 }
-if(data18.healthyThresholdCount !== undefined){
-let data24 = data18.healthyThresholdCount;
-if(!((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24)))){
+if(data19.healthyThresholdCount !== undefined){
+let data25 = data19.healthyThresholdCount;
+if(!((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25)))){
 const err60 = {instancePath:instancePath+"/healthCheck/healthyThresholdCount",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err60];
@@ -769,8 +771,8 @@ vErrors.push(err60);
 }
 errors++;
 }
-if(typeof data24 == "number"){
-if(data24 > 10 || isNaN(data24)){
+if(typeof data25 == "number"){
+if(data25 > 10 || isNaN(data25)){
 const err61 = {instancePath:instancePath+"/healthCheck/healthyThresholdCount",keyword:"maximum",params:{comparison: "<=", limit: 10}};
 if(vErrors === null){
 vErrors = [err61];
@@ -780,7 +782,7 @@ vErrors.push(err61);
 }
 errors++;
 }
-if(data24 < 2 || isNaN(data24)){
+if(data25 < 2 || isNaN(data25)){
 const err62 = {instancePath:instancePath+"/healthCheck/healthyThresholdCount",keyword:"minimum",params:{comparison: ">=", limit: 2}};
 if(vErrors === null){
 vErrors = [err62];
@@ -792,9 +794,9 @@ errors++;
 }
 }
 }
-if(data18.unhealthyThresholdCount !== undefined){
-let data25 = data18.unhealthyThresholdCount;
-if(!((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25)))){
+if(data19.unhealthyThresholdCount !== undefined){
+let data26 = data19.unhealthyThresholdCount;
+if(!((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26)))){
 const err63 = {instancePath:instancePath+"/healthCheck/unhealthyThresholdCount",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err63];
@@ -804,8 +806,8 @@ vErrors.push(err63);
 }
 errors++;
 }
-if(typeof data25 == "number"){
-if(data25 > 10 || isNaN(data25)){
+if(typeof data26 == "number"){
+if(data26 > 10 || isNaN(data26)){
 const err64 = {instancePath:instancePath+"/healthCheck/unhealthyThresholdCount",keyword:"maximum",params:{comparison: "<=", limit: 10}};
 if(vErrors === null){
 vErrors = [err64];
@@ -815,7 +817,7 @@ vErrors.push(err64);
 }
 errors++;
 }
-if(data25 < 2 || isNaN(data25)){
+if(data26 < 2 || isNaN(data26)){
 const err65 = {instancePath:instancePath+"/healthCheck/unhealthyThresholdCount",keyword:"minimum",params:{comparison: ">=", limit: 2}};
 if(vErrors === null){
 vErrors = [err65];
@@ -827,10 +829,10 @@ errors++;
 }
 }
 }
-if(data18.matcher !== undefined){
-let data26 = data18.matcher;
-if(typeof data26 === "string"){
-if(!pattern4.test(data26)){
+if(data19.matcher !== undefined){
+let data27 = data19.matcher;
+if(typeof data27 === "string"){
+if(!pattern4.test(data27)){
 const err66 = {instancePath:instancePath+"/healthCheck/matcher",keyword:"pattern",params:{pattern: "^[0-9]{3}(?:[-,][0-9]{3})*$"}};
 if(vErrors === null){
 vErrors = [err66];
@@ -865,8 +867,8 @@ errors++;
 }
 }
 if(data.maxAttempts !== undefined){
-let data27 = data.maxAttempts;
-if(!((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27)))){
+let data28 = data.maxAttempts;
+if(!((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28)))){
 const err69 = {instancePath:instancePath+"/maxAttempts",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err69];
@@ -876,8 +878,8 @@ vErrors.push(err69);
 }
 errors++;
 }
-if(typeof data27 == "number"){
-if(data27 > 20 || isNaN(data27)){
+if(typeof data28 == "number"){
+if(data28 > 20 || isNaN(data28)){
 const err70 = {instancePath:instancePath+"/maxAttempts",keyword:"maximum",params:{comparison: "<=", limit: 20}};
 if(vErrors === null){
 vErrors = [err70];
@@ -887,7 +889,7 @@ vErrors.push(err70);
 }
 errors++;
 }
-if(data27 <= 0 || isNaN(data27)){
+if(data28 <= 0 || isNaN(data28)){
 const err71 = {instancePath:instancePath+"/maxAttempts",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
 if(vErrors === null){
 vErrors = [err71];
@@ -900,9 +902,9 @@ errors++;
 }
 }
 if(data.maxCallsPerSecond !== undefined){
-let data28 = data.maxCallsPerSecond;
-if(typeof data28 == "number"){
-if(data28 > 1000 || isNaN(data28)){
+let data29 = data.maxCallsPerSecond;
+if(typeof data29 == "number"){
+if(data29 > 1000 || isNaN(data29)){
 const err72 = {instancePath:instancePath+"/maxCallsPerSecond",keyword:"maximum",params:{comparison: "<=", limit: 1000}};
 if(vErrors === null){
 vErrors = [err72];
@@ -912,7 +914,7 @@ vErrors.push(err72);
 }
 errors++;
 }
-if(data28 <= 0 || isNaN(data28)){
+if(data29 <= 0 || isNaN(data29)){
 const err73 = {instancePath:instancePath+"/maxCallsPerSecond",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
 if(vErrors === null){
 vErrors = [err73];
@@ -947,8 +949,8 @@ errors++;
 }
 }
 if(data.tenantPolicy !== undefined){
-let data30 = data.tenantPolicy;
-if(!(data30 && typeof data30 == "object" && !Array.isArray(data30))){
+let data31 = data.tenantPolicy;
+if(!(data31 && typeof data31 == "object" && !Array.isArray(data31))){
 const err76 = {instancePath:instancePath+"/tenantPolicy",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err76];

@@ -50,7 +50,8 @@ interface ConfigFile {
   region: string;
   endpoint?: string;
   taggingEndpoint?: string;
-  vpc: { id: string; cidrs: string[] };
+  ec2Endpoint?: string;
+  vpc: { id: string; cidrs?: string[] };
   subnets: string[];
   securityGroups?: string[];
   scheme?: 'internal' | 'internet-facing';
@@ -81,7 +82,13 @@ export interface AwsProviderConfig {
   endpoint?: string;
   /** The Resource Groups Tagging API's endpoint (local simulators; AWS's regional one when unset). */
   taggingEndpoint?: string;
-  vpc: { id: string; cidrs: string[] };
+  /** The EC2 API's endpoint (local simulators; AWS's regional one when unset). */
+  ec2Endpoint?: string;
+  /**
+   * The target groups' VPC. `cidrs` is an override: when absent, its CIDRs and subnets are read
+   * from EC2 (vpc-network.ts); when present, they are exactly these and EC2 is never called.
+   */
+  vpc: { id: string; cidrs?: string[] };
   subnets: string[];
   securityGroups?: string[];
   scheme: 'internal' | 'internet-facing';
@@ -139,8 +146,13 @@ export async function parseAwsConfig(text: string | undefined): Promise<AwsProvi
     });
   }
   const issues = configIssues(validateAwsConfigSchema, raw, MESSAGES);
-  const file = raw as { endpoint?: unknown; taggingEndpoint?: unknown; tenantPolicy?: unknown } | null;
-  for (const key of ['endpoint', 'taggingEndpoint'] as const) {
+  const file = raw as {
+    endpoint?: unknown;
+    taggingEndpoint?: unknown;
+    ec2Endpoint?: unknown;
+    tenantPolicy?: unknown;
+  } | null;
+  for (const key of ['endpoint', 'taggingEndpoint', 'ec2Endpoint'] as const) {
     const url = file?.[key];
     if (typeof url === 'string' && !isUrl(url)) issues.push(`${key}: must be a valid url`);
   }
@@ -180,7 +192,8 @@ export async function parseAwsConfig(text: string | undefined): Promise<AwsProvi
     region: cfg.region,
     ...(cfg.endpoint !== undefined ? { endpoint: cfg.endpoint } : {}),
     ...(cfg.taggingEndpoint !== undefined ? { taggingEndpoint: cfg.taggingEndpoint } : {}),
-    vpc: { id: cfg.vpc.id, cidrs: [...cfg.vpc.cidrs] },
+    ...(cfg.ec2Endpoint !== undefined ? { ec2Endpoint: cfg.ec2Endpoint } : {}),
+    vpc: { id: cfg.vpc.id, ...(cfg.vpc.cidrs !== undefined ? { cidrs: [...cfg.vpc.cidrs] } : {}) },
     subnets: [...cfg.subnets],
     ...(cfg.securityGroups !== undefined ? { securityGroups: [...cfg.securityGroups] } : {}),
     scheme: cfg.scheme ?? 'internal',

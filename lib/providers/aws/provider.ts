@@ -3,6 +3,7 @@
  * Network Load Balancer. Stateless: every call re-reads the object's inputs from Kubernetes and
  * the actual state from AWS (by name and tags).
  */
+import type { EC2Client } from '@aws-sdk/client-ec2';
 import type { ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { errorMessage } from '../../errors.js';
 import type { KubeClient } from '../../kube/client.js';
@@ -41,7 +42,7 @@ import {
   type DeployContext,
   type DeployOptions,
 } from './deploy/context.js';
-import { loadFullPath } from './lazy-parts.js';
+import { loadEc2, loadFullPath } from './lazy-parts.js';
 import { deployStack } from './deploy/deployer.js';
 import { findOwnedLoadBalancer } from './deploy/lookup.js';
 import type { Operation } from './deploy/operations.js';
@@ -53,7 +54,8 @@ import { stackOwner } from './model/stack.js';
 import { AwsInventory } from './inventory.js';
 import { AccountQuotas } from './account-quotas.js';
 import type { ElbQuotas } from './model/limits.js';
-import { resourcesOf, ResourceTypes, type Stack } from './model/types.js';
+import { resourcesOf, ResourceTypes, type ModelVpc, type Stack } from './model/types.js';
+import { VpcNetworkSource, type VpcNetworkCacheOptions } from './vpc-network.js';
 import { isOwnedBy, type StackOwner } from './tagging.js';
 import type { PolicySubject } from './tenant-policy.js';
 import { MCI_FINALIZER, MCS_FINALIZER } from '../../karmada/constants.js';
@@ -61,9 +63,15 @@ import { MCI_FINALIZER, MCS_FINALIZER } from '../../karmada/constants.js';
 export const AWS_PROVIDER_NAME = 'aws';
 
 /** The model's configuration with the account's quotas, when they have been read. */
-function withQuotas(config: AwsProviderConfig, accountQuotas: Readonly<ElbQuotas> | undefined) {
+function withQuotas<C extends object>(config: C, accountQuotas: Readonly<ElbQuotas> | undefined) {
   return accountQuotas ? { ...config, accountQuotas } : config;
 }
+
+/** The configuration the model is built from: the provider's, with the VPC's network resolved. */
+export type ResolvedConfig = Omit<AwsProviderConfig, 'vpc'> & { vpc: ModelVpc };
+
+/** A read of the VPC's network outside a reconcile (resync fingerprints, topology) gives up after this. */
+const NETWORK_READ_TIMEOUT_MS = 20_000;
 
 export interface AwsProviderOptions {
   client: ElasticLoadBalancingV2Client;
@@ -72,6 +80,13 @@ export interface AwsProviderOptions {
   deploy?: Partial<DeployOptions>;
   /** The Karmada instance (instance.ts): every owner this provider acts as carries it. */
   instanceId?: string;
+  /**
+   * The EC2 client for the VPC's network (vpc-network.ts) when the configuration lists no CIDRs;
+   * without it one is built from the configuration at the first read.
+   */
+  ec2?: EC2Client;
+  /** How long and how many VPC network answers are kept (vpc-network.ts's defaults). */
+  network?: VpcNetworkCacheOptions;
 }
 
 /** What the AWS provider reports for either kind: the load balancer's DNS name. */
@@ -94,8 +109,10 @@ interface StackKindAdapter<O> {
   /**
    * The desired stack, read through `kube` (the provider's client unless given). With `ctx` (a
    * reconcile) a stack over AWS's default quotas is checked again against the account's.
+   * `network: false` builds without reading the VPC's network (for what does not depend on the
+   * targets' zones, such as the target group names): every target is then taken as off the VPC.
    */
-  build(obj: Readonly<O>, kube?: KubeClient, ctx?: ProviderContext): Promise<Stack>;
+  build(obj: Readonly<O>, kube?: KubeClient, ctx?: ProviderContext, network?: boolean): Promise<Stack>;
 }
 
 export interface PlanResult {
@@ -212,7 +229,7 @@ export class AwsBalancer<O> implements Balancer<O, AwsLoadBalancerStatus> {
     logger: { debug(message: string, fields?: Record<string, unknown>): void },
   ): Promise<Set<string> | undefined> {
     try {
-      const stack = await this.kind.build(obj);
+      const stack = await this.kind.build(obj, undefined, undefined, false);
       return new Set(resourcesOf(stack, ResourceTypes.TargetGroup).map((t) => t.spec.name));
     } catch (err) {
       logger.debug('no model: target groups are found through the load balancers only', {
@@ -234,6 +251,8 @@ export class AwsProvider implements MultiClusterProvider {
   private readonly records: KubeTargetRecords;
   /** Outlives reconciles: read at most once per container (account-quotas.ts). */
   private readonly quotas: AccountQuotas;
+  /** The target groups' VPC: the configured CIDRs, or EC2's answer kept per container. */
+  private readonly network: VpcNetworkSource;
 
   constructor(
     readonly config: AwsProviderConfig,
@@ -242,6 +261,12 @@ export class AwsProvider implements MultiClusterProvider {
   ) {
     this.kube = deps.kube;
     this.quotas = new AccountQuotas(options.client);
+    this.network = new VpcNetworkSource(
+      config.vpc,
+      async () => (await loadEc2()).configuredNetworkReader(config, options.ec2),
+      options.network,
+      deps.logger,
+    );
     this.records = new KubeTargetRecords(deps.kube, config.recordNamespace, config.ownerId, deps.logger);
     if (config.maxCallsPerSecond !== undefined) {
       limitCallsPerSecond(options.client, new TokenBucket(config.maxCallsPerSecond));
@@ -249,8 +274,9 @@ export class AwsProvider implements MultiClusterProvider {
     this.ingress = new AwsBalancer<MultiClusterIngress>(this, {
       owner: (mci) => stackOwner('mci', mci, config.ownerId),
       names: (mci) => ingressLoadBalancerNames(mci, config),
-      build: async (mci, kube = deps.kube, ctx) => {
+      build: async (mci, kube = deps.kube, ctx, network = true) => {
         const inputs = await readIngressInputs(kube, mci);
+        const resolved = await this.modelConfig(ctx, network);
         return this.withinTenantPolicy(
           {
             kind: 'MultiClusterIngress',
@@ -258,7 +284,7 @@ export class AwsProvider implements MultiClusterProvider {
             ingressClassName: mci.spec?.ingressClassName,
           },
           await this.quotas.within(ctx, (accountQuotas) =>
-            buildIngressStack({ mci, ...inputs, config: withQuotas(config, accountQuotas) }),
+            buildIngressStack({ mci, ...inputs, config: withQuotas(resolved, accountQuotas) }),
           ),
         );
       },
@@ -266,12 +292,13 @@ export class AwsProvider implements MultiClusterProvider {
     this.service = new AwsBalancer<MultiClusterService>(this, {
       owner: (mcs) => stackOwner('mcs', mcs, config.ownerId),
       names: (mcs) => serviceLoadBalancerNames(mcs, config),
-      build: async (mcs, kube = deps.kube, ctx) => {
+      build: async (mcs, kube = deps.kube, ctx, network = true) => {
         const inputs = await readServiceInputs(kube, mcs);
+        const resolved = await this.modelConfig(ctx, network);
         return this.withinTenantPolicy(
           { kind: 'MultiClusterService', metadata: mcs.metadata },
           await this.quotas.within(ctx, (accountQuotas) =>
-            buildServiceStack({ mcs, ...inputs, config: withQuotas(config, accountQuotas) }),
+            buildServiceStack({ mcs, ...inputs, config: withQuotas(resolved, accountQuotas) }),
           ),
         );
       },
@@ -290,6 +317,18 @@ export class AwsProvider implements MultiClusterProvider {
       context: (ctx, owner) => this.context(ctx, owner),
       wantedTargetGroupNames: (stack, logger) => this.wantedTargetGroupNames(stack, logger),
     });
+  }
+
+  /**
+   * The configuration the model is built from, with the VPC's CIDRs and subnets (vpc-network.ts):
+   * the configured list, or EC2's answer (read at most once per container per TTL). Read before
+   * the model is built, so a failed read fails the reconcile before any ELBv2 call.
+   */
+  async modelConfig(ctx: { signal: AbortSignal } | undefined, network = true): Promise<ResolvedConfig> {
+    if (!network) return this.config;
+    const signal = ctx?.signal ?? AbortSignal.timeout(NETWORK_READ_TIMEOUT_MS);
+    const { cidrs, subnets } = await this.network.network({ signal });
+    return { ...this.config, vpc: { id: this.config.vpc.id, cidrs, subnets } };
   }
 
   /** The model build step's last part: the operator's tenant policy, before anything is deployed. */

@@ -154,7 +154,8 @@ function memberRoutes(
             ),
             blockedClusters: blocked,
             knownClusters,
-            vpcCidrs: source.placement.vpc.cidrs,
+            vpcCidrs: source.placement.vpc.cidrs ?? [],
+            vpcSubnets: source.placement.vpc.subnets ?? [],
           }),
         }),
       );

@@ -17,7 +17,8 @@
  */
 import { InvalidObjectError } from '../../../errors.js';
 import type { EndpointSlice, ServicePort } from '../../../karmada/types.js';
-import { inAnyCidr, isRegistrablePrivateAddress, parseIPv4 } from './ip.js';
+import type { VpcSubnet } from '../vpc-network.js';
+import { inAnyCidr, inCidr, isRegistrablePrivateAddress, parseIPv4 } from './ip.js';
 import type { TargetSpec } from './types.js';
 
 export const WORK_NAMESPACE_KEY = 'work.karmada.io/namespace';
@@ -65,6 +66,30 @@ export interface TargetsInput {
   allowedClusters?: ReadonlySet<string>;
   knownClusters: readonly string[];
   vpcCidrs: readonly string[];
+  /** The VPC's subnets (vpc-network.ts), when known: where its zones come from. */
+  vpcSubnets?: readonly VpcSubnet[];
+}
+
+/**
+ * The zone an IPv4 target is registered with (API_TargetDescription). Off the VPC's CIDRs: `all`
+ * (LBC's rule), keeping the endpoint's own zone for when AWS insists on one. Inside: the zone of
+ * the subnet holding the address (what AWS detects, and the only one it accepts), else the
+ * endpoint's zone if it is one of the VPC's (an address in a VPC CIDR but in no subnet is "not
+ * in the VPC" for AWS, which then needs a zone), else none (AWS detects it).
+ */
+export function targetZone(
+  address: number,
+  endpointZone: string | undefined,
+  vpcCidrs: readonly string[],
+  vpcSubnets: readonly VpcSubnet[],
+): Pick<TargetSpec, 'availabilityZone' | 'endpointZone'> {
+  if (!inAnyCidr(address, vpcCidrs))
+    return { availabilityZone: 'all', ...(endpointZone ? { endpointZone } : {}) };
+  const subnet = vpcSubnets.find((s) => inCidr(address, s.cidr));
+  if (subnet) return { availabilityZone: subnet.zone };
+  if (endpointZone && vpcSubnets.some((s) => s.zone === endpointZone))
+    return { availabilityZone: endpointZone };
+  return {};
 }
 
 export function buildTargets(input: TargetsInput): TargetSpec[] {
@@ -87,9 +112,11 @@ export function buildTargets(input: TargetsInput): TargetSpec[] {
             { reason: 'UnregistrableTarget' },
           );
         }
-        const target: TargetSpec = inAnyCidr(n, input.vpcCidrs)
-          ? { id: address, port }
-          : { id: address, port, availabilityZone: 'all' };
+        const target: TargetSpec = {
+          id: address,
+          port,
+          ...targetZone(n, ep.zone, input.vpcCidrs, input.vpcSubnets ?? []),
+        };
         byKey.set(`${address}:${port}`, { n, target });
       }
     }
