@@ -13,7 +13,12 @@ export function ec2ClientFor(
     credentials: { accessKeyId: 'AKIDSIMULATOR', secretAccessKey: 'simulator-secret' },
     maxAttempts,
     ...(options.retryDelayMs !== undefined
-      ? { retryStrategy: fixedDelayRetryStrategy(maxAttempts, options.retryDelayMs) as EC2ClientConfig['retryStrategy'] }
+      ? {
+          retryStrategy: fixedDelayRetryStrategy(
+            maxAttempts,
+            options.retryDelayMs,
+          ) as EC2ClientConfig['retryStrategy'],
+        }
       : {}),
     ...options.config,
   });

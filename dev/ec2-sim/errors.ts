@@ -14,8 +14,7 @@ export class Ec2Error extends Error {
   }
 }
 
-export const invalidParameter = (message: string): Ec2Error =>
-  new Ec2Error('InvalidParameterValue', message);
+export const invalidParameter = (message: string): Ec2Error => new Ec2Error('InvalidParameterValue', message);
 
 /** What the fault dice's codes (dev/elbv2-sim/faults.ts, ELBv2's names) are called by EC2. */
 const FAULT_CODES: Readonly<Record<string, { code: string; message: string; status: number }>> = {

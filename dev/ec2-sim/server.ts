@@ -48,14 +48,18 @@ function serve(params: Ec2Params, deps: ServerDeps): { action: string; result: X
   if (params.get('Version') !== EC2_API_VERSION)
     throw new Ec2Error('InvalidParameterValue', `Unsupported API version '${params.get('Version')}'`);
   const handler = ACTIONS[action];
-  if (!handler) throw new Ec2Error('InvalidAction', `The action ${action} is not valid for this web service.`);
+  if (!handler)
+    throw new Ec2Error('InvalidAction', `The action ${action} is not valid for this web service.`);
   return { action, result: handler(deps.state, params) };
 }
 
 export function startServer(deps: ServerDeps, host: string, port: number): Promise<Server> {
   let requestSeq = 0;
   const send = (res: ServerResponse, status: number, body: string) => {
-    res.writeHead(status, { 'content-type': 'text/xml;charset=UTF-8', 'content-length': Buffer.byteLength(body) });
+    res.writeHead(status, {
+      'content-type': 'text/xml;charset=UTF-8',
+      'content-length': Buffer.byteLength(body),
+    });
     res.end(body);
   };
 

@@ -99,7 +99,10 @@ export class Ec2State {
     if (missing.length === 1)
       throw new Ec2Error(`${kind.codes}.NotFound`, `The ${kind.word} ID '${missing[0]}' does not exist`);
     if (missing.length > 1)
-      throw new Ec2Error(`${kind.codes}.NotFound`, `The ${kind.word} IDs '${missing.join(', ')}' do not exist`);
+      throw new Ec2Error(
+        `${kind.codes}.NotFound`,
+        `The ${kind.word} IDs '${missing.join(', ')}' do not exist`,
+      );
     checkFilters(input.filters, kind.filters);
     if (input.dryRun)
       throw new Ec2Error('DryRunOperation', 'Request would have succeeded, but DryRun flag is set.', 412);

@@ -5,12 +5,7 @@
  * their zones. Its own chunk in the function bundles (lazy-parts.ts): `@aws-sdk/client-ec2` is about
  * 1 MiB, loaded only by a container whose configuration does not list the VPC's CIDRs.
  */
-import {
-  DescribeSubnetsCommand,
-  DescribeVpcsCommand,
-  EC2Client,
-  type Subnet,
-} from '@aws-sdk/client-ec2';
+import { DescribeSubnetsCommand, DescribeVpcsCommand, EC2Client, type Subnet } from '@aws-sdk/client-ec2';
 import { ProviderConfigError, errorMessage } from '../../../errors.js';
 import type { AwsProviderConfig } from '../config.js';
 import { call, isAwsError } from '../deploy/context.js';

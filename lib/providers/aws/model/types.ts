@@ -22,13 +22,7 @@ export interface ModelVpc {
 /** The configuration the model reads (a subset of the provider configuration). */
 export type ModelConfig = Pick<
   AwsProviderConfig,
-  | 'ownerId'
-  | 'scheme'
-  | 'subnets'
-  | 'securityGroups'
-  | 'defaultTags'
-  | 'externalManagedTags'
-  | 'healthCheck'
+  'ownerId' | 'scheme' | 'subnets' | 'securityGroups' | 'defaultTags' | 'externalManagedTags' | 'healthCheck'
 > & {
   vpc: ModelVpc;
   /** The account's quotas in the Region, once read (DescribeAccountLimits); AWS's defaults when unset. */
