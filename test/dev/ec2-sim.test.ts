@@ -6,6 +6,7 @@ import {
   DescribeSubnetsCommand,
   DescribeVpcsCommand,
   paginateDescribeSubnets,
+  type DescribeSubnetsCommandInput,
   type EC2Client,
   type Subnet,
 } from '@aws-sdk/client-ec2';
@@ -146,7 +147,7 @@ describe('EC2 simulator', () => {
     });
 
     it('filters by zone, zone ID, CIDR, tag and ID; unknown IDs are errors', async () => {
-      const ids = async (input: ConstructorParameters<typeof DescribeSubnetsCommand>[0]) =>
+      const ids = async (input: DescribeSubnetsCommandInput) =>
         (await ec2.send(new DescribeSubnetsCommand(input))).Subnets?.map((s) => s.SubnetId) ?? [];
       expect(await ids({ Filters: [{ Name: 'availability-zone', Values: ['us-east-1b'] }] })).toEqual([
         'subnet-0e1b5000000000b01',
