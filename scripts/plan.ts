@@ -112,6 +112,7 @@ async function main(): Promise<number> {
       namespace: string;
       name: string;
       operations?: unknown;
+      warnings?: unknown;
       error?: string;
     }> = [];
     if (values.graph) {
@@ -137,10 +138,11 @@ async function main(): Promise<number> {
       };
       const ctx = { signal: AbortSignal.timeout(60_000), logger, resync: true };
       try {
-        const { plan } = await provider.plan(ctx, target);
-        plans.push({ ...head, operations: plan });
+        const { plan, warnings } = await provider.plan(ctx, target);
+        plans.push({ ...head, operations: plan, ...(warnings.length > 0 ? { warnings } : {}) });
         if (!values.json) {
           console.log(`# ${head.kind} ${head.namespace}/${head.name} against ${where}`);
+          for (const w of warnings) console.log(`warning (${w.reason}): ${w.message}`);
           for (const line of describePlan(plan, (o) => formatPlan([o])[0] ?? '')) console.log(line);
         }
       } catch (err) {

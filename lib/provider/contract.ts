@@ -29,7 +29,10 @@ export interface ProviderContext {
    * its full drift check instead.
    */
   resync?: boolean;
-  /** Optional: tells the object's users about something disruptive before it happens (an Event). */
+  /**
+   * Optional: tells the object's users (a Warning Event) about something disruptive before it
+   * happens, or about something in the object the provider cannot honour.
+   */
   announce?: (reason: string, message: string) => Promise<void>;
 }
 

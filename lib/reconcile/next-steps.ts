@@ -41,6 +41,8 @@ export const NEXT_STEPS: Readonly<Record<string, string>> = {
     'the load balancer is recreated and its DNS name changes: point DNS records and clients at the new hostname in status.loadBalancer once the object is ready (revert the change named above to keep the old one)',
   ReplacingTargetGroup:
     'nothing to do: the new target group takes the targets and the old one is deleted once no listener uses it; expect a short gap while targets register',
+  UnsupportedAnnotation:
+    'the load balancer is served without the annotations named above: remove them, fix a misspelt key, or use what the README`s key table suggests instead; the rest of the object is unaffected',
 };
 
 /** Cause-dependent steps for the lifecycle's failure reasons, in the order they are checked. */

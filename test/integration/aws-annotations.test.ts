@@ -197,6 +197,32 @@ describe('ALB annotations (alb.ingress.kubernetes.io/…)', () => {
     expect(env.sim.snapshot().loadBalancers).toHaveLength(0);
     expect(env.sim.snapshot().targetGroups).toHaveLength(0);
   });
+
+  it('keys the provider does not act on: one Warning per reconcile naming each, the rest served', async () => {
+    const mci = alb({
+      [A('scheme')]: 'internet-facing',
+      [A('subnets')]: PUBLIC_SUBNETS.join(','),
+      [A('sucess-codes')]: '200-299',
+      [A('waf-acl-id')]: 'classic-acl',
+    });
+    const plan = await env.provider.ingress.plan(env.ctx, mci);
+    const expected = {
+      reason: 'UnsupportedAnnotation',
+      message: expect.stringMatching(
+        /^annotations ignored by the aws provider: alb\.ingress\.kubernetes\.io\/sucess-codes \(not a key .*check its spelling\); alb\.ingress\.kubernetes\.io\/waf-acl-id \(not applicable here: WAF Classic .*wafv2-acl-arn.*\)$/,
+      ),
+    };
+    expect(plan.warnings).toStrictEqual([expected]);
+    expect(env.announced).toStrictEqual([]); // a plan is not a reconcile
+    await env.provider.loadBalancer().ensure(env.ctx, mci);
+    expect(env.state().loadBalancers).toMatchObject([{ scheme: 'internet-facing' }]);
+    // The fingerprint is not changed by a warning: the second reconcile is a no-op that warns again.
+    env.sim.calls.reset();
+    await env.provider.loadBalancer().update(env.ctx, mci);
+    expect(env.mutatingCalls()).toStrictEqual([]);
+    expect(env.announced).toStrictEqual([expected, expected]);
+    expect(env.state()).toStrictEqual(await env.expectedForMci(mci));
+  });
 });
 
 describe('NLB annotations (service.beta.kubernetes.io/aws-load-balancer-…)', () => {
@@ -231,6 +257,24 @@ describe('NLB annotations (service.beta.kubernetes.io/aws-load-balancer-…)', (
       'preserve_client_ip.enabled': 'true',
       'deregistration_delay.timeout_seconds': '10',
     });
+  });
+
+  it('an LBC key the provider does not act on, on the MultiClusterService: a Warning, the NLB served', async () => {
+    const m = mcs(
+      'serve',
+      { ports: [{ port: 80 }] },
+      { [N('proxy-protocol')]: '*', [N('scheme')]: 'internet-facing' },
+    );
+    await env.provider.mcsLoadBalancer().ensure(env.ctx, m);
+    expect(env.state().loadBalancers).toMatchObject([{ type: 'network', scheme: 'internet-facing' }]);
+    expect(env.announced).toStrictEqual([
+      {
+        reason: 'UnsupportedAnnotation',
+        message: expect.stringMatching(
+          /^annotation ignored by the aws provider: service\.beta\.kubernetes\.io\/aws-load-balancer-proxy-protocol \(not supported yet: Proxy protocol is planned/,
+        ),
+      },
+    ]);
   });
 
   it('ssl-cert + ssl-ports → TLS listeners on those ports only; ssl-negotiation-policy', async () => {

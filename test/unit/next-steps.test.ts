@@ -49,6 +49,14 @@ function warningReasons(): Map<string, string> {
       found.set(name!, where);
     }
     for (const m of text.matchAll(/'Warning',\s*'([A-Za-z]+)'/g)) found.set(m[1]!, where);
+    // Model warnings (lib/providers/aws/model/types.ts ModelWarning) become Warning Events too.
+    if (/\bModelWarning\b/.test(text)) {
+      for (const m of text.matchAll(/reason: (?:'([A-Za-z]+)'|([A-Z][A-Z_]+)),\s*message:/g)) {
+        const name = m[1] ?? constants.get(m[2]!);
+        expect(name, `${where}: reason constant ${m[2]} not found`).toBeDefined();
+        found.set(name!, where);
+      }
+    }
     if (/announce\?\.\(`Replacing\$\{op\.resource\}`/.test(text)) {
       for (const { file: f, text: t } of files)
         for (const r of t.matchAll(/op: 'replace',\s*resource: '([A-Za-z]+)'/g))
@@ -72,6 +80,7 @@ describe('next steps', () => {
         'DeleteLoadBalancerFailed',
         'ReplacingLoadBalancer',
         'ReplacingTargetGroup',
+        'UnsupportedAnnotation',
       ]),
     );
   });

@@ -54,7 +54,7 @@ import { stackOwner } from './model/stack.js';
 import { AwsInventory } from './inventory.js';
 import { AccountQuotas } from './account-quotas.js';
 import type { ElbQuotas } from './model/limits.js';
-import { resourcesOf, ResourceTypes, type ModelVpc, type Stack } from './model/types.js';
+import { resourcesOf, ResourceTypes, type ModelVpc, type ModelWarning, type Stack } from './model/types.js';
 import { VpcNetworkSource, type VpcNetworkCacheOptions } from './vpc-network.js';
 import { isOwnedBy, type StackOwner } from './tagging.js';
 import type { PolicySubject } from './tenant-policy.js';
@@ -119,6 +119,8 @@ export interface PlanResult {
   plan: Operation[];
   /** Stopped after confirming the fingerprint: nothing to do. */
   skipped: boolean;
+  /** What the objects ask for that the stack does not honour (a reconcile reports them as Events). */
+  warnings: ModelWarning[];
 }
 
 /** One balancer for either kind: ensure and update are the same level-triggered reconcile. */
@@ -163,16 +165,19 @@ export class AwsBalancer<O> implements Balancer<O, AwsLoadBalancerStatus> {
 
   /** The change plan a reconcile would apply now (a dry run, whatever the configuration says). */
   async plan(ctx: ProviderContext, obj: Readonly<O>): Promise<PlanResult> {
-    const { plan, skipped } = await this.deploy(ctx, obj, true);
-    return { plan, skipped };
+    // A plan tells its reader about the warnings; it records no Events, as it changes nothing.
+    const { plan, skipped, warnings } = await this.deploy(ctx, obj, true, false);
+    return { plan, skipped, warnings };
   }
 
-  private async deploy(ctx: ProviderContext, obj: Readonly<O>, dryRun: boolean) {
+  private async deploy(ctx: ProviderContext, obj: Readonly<O>, dryRun: boolean, report = true) {
     // The model is built (and every annotation and limit checked) before the first AWS call.
     const stack = await this.kind.build(obj, undefined, ctx);
     const dctx = this.provider.context(ctx, this.kind.owner(obj));
     dctx.logger.debug('built model', { stack });
-    return deployStack(dctx, stack, {
+    const warnings = stack.warnings ?? [];
+    if (report) for (const w of warnings) await this.report(ctx, w);
+    const result = await deployStack(dctx, stack, {
       resync: ctx.resync === true,
       dryRun,
       previousNames: this.kind.names(obj),
@@ -180,6 +185,18 @@ export class AwsBalancer<O> implements Balancer<O, AwsLoadBalancerStatus> {
         ? { externalManagedTags: this.provider.config.externalManagedTags }
         : {}),
     });
+    return { ...result, warnings };
+  }
+
+  /** A warning becomes an Event (repeats aggregate into its count) and a log line. */
+  private async report(ctx: ProviderContext, warning: ModelWarning): Promise<void> {
+    ctx.logger.warn(warning.message, { reason: warning.reason });
+    try {
+      await ctx.announce?.(warning.reason, warning.message);
+    } catch (err) {
+      // Best effort, like every Event: failing to record it must not stop the object being served.
+      ctx.logger.warn('could not record a warning Event', { error: errorMessage(err) });
+    }
   }
 
   /** The fingerprint a deploy would record now, from Kubernetes reads through `kube` only. */

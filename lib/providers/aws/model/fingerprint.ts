@@ -33,6 +33,8 @@ export function canonicalJson(value: unknown): string {
 export function stackFingerprint(stack: Stack): string {
   const structure = {
     ...stack,
+    // What to report is not what to build: a warning never makes a deploy necessary.
+    warnings: undefined,
     // Only target groups have targets; an undefined key is left out of the canonical form.
     resources: stack.resources.map((r) => ({ ...r, spec: { ...r.spec, targets: undefined } })),
   };

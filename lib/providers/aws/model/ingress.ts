@@ -9,6 +9,7 @@ import { DERIVED_SERVICE_PREFIX, SERVICE_NAME_LABEL } from '../../../karmada/con
 import { resolveBackend } from './backends.js';
 import { albHealthCheck } from './annotations/health-check.js';
 import { ALB_KEYS } from './annotations/keys.js';
+import { ignoredKeysWarning } from './annotations/unknown-keys.js';
 import { albListeners } from './annotations/listeners.js';
 import { albListenerResources, type Route } from './alb-listeners.js';
 import { ruleConditions, sortPaths } from './rules.js';
@@ -21,6 +22,7 @@ import {
   readStackSettings,
   type StackSettings,
   type StackSource,
+  withWarnings,
 } from './stack.js';
 import { buildTargets } from './targets.js';
 import {
@@ -93,7 +95,7 @@ function albStack(source: StackSource<IngressMember>, config: ModelConfig): Stac
     loadBalancer: LOAD_BALANCER_ID,
     tags: settings.tags,
   });
-  return assembleStack(
+  const stack = assembleStack(
     source,
     settings,
     {
@@ -111,6 +113,10 @@ function albStack(source: StackSource<IngressMember>, config: ModelConfig): Stac
       targetGroups: 'spec.rules',
       ruleField: (id) => ruleFields.get(id),
     },
+  );
+  return withWarnings(
+    stack,
+    source.members.flatMap((m) => ignoredKeysWarning(m.mci.metadata.annotations)),
   );
 }
 

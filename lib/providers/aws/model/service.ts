@@ -19,7 +19,10 @@ import {
   readStackSettings,
   type StackSettings,
   type StackSource,
+  withWarnings,
 } from './stack.js';
+import { SERVICE_KEY_FAMILY } from './annotations/lbc-keys.js';
+import { ignoredKeysWarning } from './annotations/unknown-keys.js';
 import { buildTargets } from './targets.js';
 import {
   LOAD_BALANCER_ID,
@@ -119,13 +122,17 @@ function nlbStack(source: StackSource<ServiceMember>, config: ModelConfig): Stac
     healthCheck: nlbHealthCheck(annotations, NLB_KEYS),
   }));
   const ports = source.members.map((m) => memberPorts(source, settings, m));
-  return assembleStack(
+  const stack = assembleStack(
     source,
     settings,
     // NLB security groups only when asked for: an NLB created without them can never get any.
     { type: 'network', securityGroups: settings.loadBalancer.securityGroups },
     [...ports.flatMap((p) => p.targetGroups), ...ports.flatMap((p) => p.listeners)],
     { rules: 'spec.ports', targetGroups: 'spec.ports' },
+  );
+  return withWarnings(
+    stack,
+    source.members.flatMap((m) => ignoredKeysWarning(m.mcs.metadata.annotations, SERVICE_KEY_FAMILY)),
   );
 }
 

@@ -28,6 +28,7 @@ import {
   type HealthCheckSpec,
   type LoadBalancerSpec,
   type ModelConfig,
+  type ModelWarning,
   type Placement,
   type Stack,
   type StackResource,
@@ -275,4 +276,9 @@ export function assembleStack(
   };
   checkLimits(stack, limits, source.placement.accountQuotas);
   return stack;
+}
+
+/** The stack with what its members ask for but it does not honour (none: the stack as it is). */
+export function withWarnings(stack: Stack, warnings: readonly ModelWarning[]): Stack {
+  return warnings.length > 0 ? { ...stack, warnings: [...(stack.warnings ?? []), ...warnings] } : stack;
 }

@@ -194,11 +194,23 @@ export interface ListenerRuleResource {
 export type StackResource =
   LoadBalancerResource | TargetGroupResource | ListenerResource | ListenerRuleResource;
 
+/**
+ * Something in the objects the stack cannot honour but that does not stop it from being served
+ * (an annotation this provider does not support): reported as a Warning Event, never dropped.
+ */
+export interface ModelWarning {
+  /** The Event's reason (lib/reconcile/next-steps.ts has the operator's next step for it). */
+  reason: string;
+  message: string;
+}
+
 export interface Stack {
   /** The stack tag's value, e.g. `mci/default/demo`. */
   id: string;
   ownerId: string;
   resources: StackResource[];
+  /** Not part of the desired state (nor of its fingerprint): what the reconcile must report. */
+  warnings?: ModelWarning[];
 }
 
 type ResourceOfType<T extends StackResource['type']> = Extract<StackResource, { type: T }>;

@@ -1,0 +1,522 @@
+/**
+ * Every annotation key that AWS Load Balancer Controller (LBC) documents, for an Ingress
+ * (docs/guide/ingress/annotations.md) and for a Service (docs/guide/service/annotations.md), and
+ * what it means here. The README's key tables are generated from these lists
+ * (scripts/gen-readme-keys.ts), and a MultiClusterIngress or MultiClusterService that carries a key
+ * not marked `supported` gets a Warning Event naming it (unknown-keys.ts): no key is ignored
+ * silently. test/unit/lbc-keys.test.ts checks that the keys marked `supported` are exactly the ones
+ * the model reads (ALB_KEYS, NLB_KEYS and the templated families).
+ */
+
+/** How a key is spelled after `alb.ingress.kubernetes.io/`; `${…}` marks a user-chosen part. */
+export type LbcKeyName = string;
+
+export type KeySupport =
+  /** Read with LBC's meaning; `differs` says where this provider's behaviour is not LBC's. */
+  | { status: 'supported'; differs?: string }
+  /** Has no meaning for a load balancer fronting several clusters' pod IPs; `why` says why. */
+  | { status: 'not-applicable'; why: string }
+  /** Has a meaning here but is not built yet; `why` says what to use meanwhile or where it is planned. */
+  | { status: 'unsupported'; why: string };
+
+export interface LbcKey {
+  key: LbcKeyName;
+  /** LBC's value type, as its table gives it. */
+  type: string;
+  support: KeySupport;
+}
+
+export const ALB_PREFIX = 'alb.ingress.kubernetes.io/';
+
+const AS_LBC: KeySupport = { status: 'supported' };
+const EDGE = (what: string): KeySupport => ({
+  status: 'unsupported',
+  why: `${what} is planned with managed security groups, WAF and authentication (the edge issue)`,
+});
+const FRONTEND_NLB: KeySupport = {
+  status: 'unsupported',
+  why: 'no NLB is built in front of the ALB; static addresses for a MultiClusterIngress are planned with Global Accelerator (the multi-Region issue)',
+};
+
+export const LBC_INGRESS_KEYS: readonly LbcKey[] = [
+  {
+    key: 'load-balancer-name',
+    type: 'string',
+    support: {
+      status: 'supported',
+      differs: 'a change replaces the load balancer (announced; its DNS name changes) where LBC refuses it',
+    },
+  },
+  {
+    key: 'group.name',
+    type: 'string',
+    support: {
+      status: 'unsupported',
+      why: 'IngressGroups are being built; each MultiClusterIngress has its own ALB',
+    },
+  },
+  {
+    key: 'group.order',
+    type: 'integer',
+    support: {
+      status: 'unsupported',
+      why: 'IngressGroups are being built; each MultiClusterIngress has its own ALB',
+    },
+  },
+  {
+    key: 'tags',
+    type: 'stringMap',
+    support: {
+      status: 'supported',
+      differs:
+        "on the MultiClusterIngress only; `multicluster.karmada.io/*` and `aws:*` are reserved; the configuration's `defaultTags` apply first",
+    },
+  },
+  {
+    key: 'ip-address-type',
+    type: 'ipv4 | dualstack | dualstack-without-public-ipv4',
+    support: { status: 'unsupported', why: 'the ALB is IPv4 only for now' },
+  },
+  {
+    key: 'scheme',
+    type: 'internal | internet-facing',
+    support: {
+      status: 'supported',
+      differs: "the default is the configuration's `scheme`; a change replaces the load balancer (announced)",
+    },
+  },
+  {
+    key: 'subnets',
+    type: 'stringList',
+    support: {
+      status: 'supported',
+      differs:
+        "subnet IDs only: names and tag discovery are planned with the edge issue; the default is the configuration's `subnets`",
+    },
+  },
+  {
+    key: 'security-groups',
+    type: 'stringList',
+    support: {
+      status: 'supported',
+      differs:
+        "security group IDs only; without it the configuration's `securityGroups` apply (no managed frontend group yet)",
+    },
+  },
+  {
+    key: 'manage-backend-security-group-rules',
+    type: 'boolean',
+    support: EDGE('Backend security group rules'),
+  },
+  {
+    key: 'customer-owned-ipv4-pool',
+    type: 'string',
+    support: {
+      status: 'not-applicable',
+      why: "it addresses an ALB in an Outpost's subnets; this provider places the ALB in the Region's subnets, in front of clusters in several networks, and has no Outpost placement",
+    },
+  },
+  { key: 'load-balancer-attributes', type: 'stringMap', support: AS_LBC },
+  { key: 'wafv2-acl-arn', type: 'string', support: EDGE('WAFv2 association') },
+  { key: 'wafv2-acl-name', type: 'string', support: EDGE('WAFv2 association') },
+  {
+    key: 'waf-acl-id',
+    type: 'string',
+    support: {
+      status: 'not-applicable',
+      why: 'WAF Classic has reached its end of life; use `wafv2-acl-arn` with a WAFv2 web ACL',
+    },
+  },
+  { key: 'shield-advanced-protection', type: 'boolean', support: EDGE('Shield Advanced protection') },
+  {
+    key: 'listen-ports',
+    type: 'json',
+    support: {
+      status: 'supported',
+      differs: "every listener carries all of the MultiClusterIngress's rules, as in LBC",
+    },
+  },
+  { key: 'ssl-redirect', type: 'integer', support: AS_LBC },
+  {
+    key: 'inbound-cidrs',
+    type: 'stringList',
+    support: EDGE('Source restriction through a managed security group'),
+  },
+  {
+    key: 'security-group-prefix-lists',
+    type: 'stringList',
+    support: EDGE('Source restriction through a managed security group'),
+  },
+  {
+    key: 'certificate-arn',
+    type: 'stringList',
+    support: {
+      status: 'supported',
+      differs: 'required for HTTPS listeners: certificate discovery from ACM is planned with the edge issue',
+    },
+  },
+  { key: 'ssl-policy', type: 'string', support: AS_LBC },
+  {
+    key: 'create-acm-cert',
+    type: 'boolean',
+    support: EDGE('Certificates from ACM (discovered or created)'),
+  },
+  { key: 'acm-pca-arn', type: 'string', support: EDGE('Certificates from ACM (discovered or created)') },
+  {
+    key: 'target-type',
+    type: 'instance | ip',
+    support: { status: 'unsupported', why: 'targets are always pod IPs (target type ip)' },
+  },
+  {
+    key: 'backend-protocol',
+    type: 'HTTP | HTTPS',
+    support: { status: 'unsupported', why: 'target groups speak HTTP to the pods for now' },
+  },
+  {
+    key: 'backend-protocol-version',
+    type: 'HTTP1 | HTTP2 | GRPC',
+    support: { status: 'unsupported', why: 'target groups speak HTTP/1 to the pods for now' },
+  },
+  {
+    key: 'target-group-attributes',
+    type: 'stringMap',
+    support: {
+      status: 'supported',
+      differs: 'read from the MultiClusterIngress only, for every target group',
+    },
+  },
+  { key: 'healthcheck-port', type: 'integer | traffic-port', support: AS_LBC },
+  { key: 'healthcheck-protocol', type: 'HTTP | HTTPS', support: AS_LBC },
+  {
+    key: 'healthcheck-path',
+    type: 'string',
+    support: { status: 'supported', differs: "the default is the configuration's `healthCheck.path` (`/`)" },
+  },
+  { key: 'healthcheck-interval-seconds', type: 'integer', support: AS_LBC },
+  { key: 'healthcheck-timeout-seconds', type: 'integer', support: AS_LBC },
+  { key: 'healthy-threshold-count', type: 'integer', support: AS_LBC },
+  { key: 'unhealthy-threshold-count', type: 'integer', support: AS_LBC },
+  { key: 'success-codes', type: 'string', support: AS_LBC },
+  { key: 'auth-type', type: 'none | oidc | cognito', support: EDGE('Authentication') },
+  { key: 'auth-idp-cognito', type: 'json', support: EDGE('Authentication') },
+  { key: 'auth-idp-oidc', type: 'json', support: EDGE('Authentication') },
+  {
+    key: 'auth-on-unauthenticated-request',
+    type: 'authenticate | allow | deny',
+    support: EDGE('Authentication'),
+  },
+  { key: 'auth-scope', type: 'string', support: EDGE('Authentication') },
+  { key: 'auth-session-cookie', type: 'string', support: EDGE('Authentication') },
+  { key: 'auth-session-timeout', type: 'integer', support: EDGE('Authentication') },
+  { key: 'jwt-validation', type: 'json', support: EDGE('JWT validation') },
+  {
+    key: 'actions.${action-name}',
+    type: 'json',
+    support: {
+      status: 'unsupported',
+      why: 'custom actions are being built; every path forwards to its Service',
+    },
+  },
+  {
+    key: 'transforms.${transforms-name}',
+    type: 'json',
+    support: { status: 'unsupported', why: 'rule transforms are being built' },
+  },
+  {
+    key: 'conditions.${conditions-name}',
+    type: 'json',
+    support: {
+      status: 'unsupported',
+      why: 'custom conditions are being built; rules match host and path only',
+    },
+  },
+  {
+    key: 'use-regex-path-match',
+    type: 'boolean',
+    support: { status: 'unsupported', why: 'path patterns are ELBv2 wildcards for now' },
+  },
+  {
+    key: 'target-node-labels',
+    type: 'stringMap',
+    support: {
+      status: 'not-applicable',
+      why: "it selects nodes for instance targets; targets here are pod IPs from the member clusters' EndpointSlices",
+    },
+  },
+  {
+    key: 'mutual-authentication',
+    type: 'json',
+    support: { status: 'unsupported', why: 'HTTPS listeners do not verify client certificates yet' },
+  },
+  {
+    key: 'multi-cluster-target-group',
+    type: 'boolean',
+    support: {
+      status: 'not-applicable',
+      why: "every target group here already carries the targets of all member clusters, and keeps the per-stack record of them that LBC's multi-cluster mode keeps",
+    },
+  },
+  {
+    key: 'listener-attributes.${Protocol}-${Port}',
+    type: 'stringMap',
+    support: { status: 'unsupported', why: 'listener attributes are left as AWS sets them for now' },
+  },
+  {
+    key: 'minimum-load-balancer-capacity',
+    type: 'stringMap',
+    support: { status: 'unsupported', why: 'capacity reservations are not managed yet' },
+  },
+  {
+    key: 'ipam-ipv4-pool-id',
+    type: 'string',
+    support: {
+      status: 'not-applicable',
+      why: "left out: the ALB takes AWS-assigned addresses, and a static, owned address plan for a MultiClusterIngress is Global Accelerator's job here (the multi-Region issue)",
+    },
+  },
+  { key: 'enable-frontend-nlb', type: 'boolean', support: FRONTEND_NLB },
+  { key: 'frontend-nlb-scheme', type: 'internal | internet-facing', support: FRONTEND_NLB },
+  { key: 'frontend-nlb-subnets', type: 'stringList', support: FRONTEND_NLB },
+  { key: 'frontend-nlb-security-groups', type: 'stringList', support: FRONTEND_NLB },
+  { key: 'frontend-nlb-listener-port-mapping', type: 'stringMap', support: FRONTEND_NLB },
+  { key: 'frontend-nlb-healthcheck-port', type: 'integer | traffic-port', support: FRONTEND_NLB },
+  { key: 'frontend-nlb-healthcheck-protocol', type: 'HTTP | HTTPS', support: FRONTEND_NLB },
+  { key: 'frontend-nlb-healthcheck-path', type: 'string', support: FRONTEND_NLB },
+  { key: 'frontend-nlb-healthcheck-interval-seconds', type: 'integer', support: FRONTEND_NLB },
+  { key: 'frontend-nlb-healthcheck-timeout-seconds', type: 'integer', support: FRONTEND_NLB },
+  { key: 'frontend-nlb-healthcheck-healthy-threshold-count', type: 'integer', support: FRONTEND_NLB },
+  { key: 'frontend-nlb-healthcheck-unhealthy-threshold-count', type: 'integer', support: FRONTEND_NLB },
+  { key: 'frontend-nlb-healthcheck-success-codes', type: 'string', support: FRONTEND_NLB },
+  { key: 'frontend-nlb-tags', type: 'stringMap', support: FRONTEND_NLB },
+  { key: 'frontend-nlb-eip-allocations', type: 'stringList', support: FRONTEND_NLB },
+  { key: 'frontend-nlb-attributes', type: 'stringMap', support: FRONTEND_NLB },
+  {
+    key: 'target-control-port.${serviceName}.${servicePort}',
+    type: 'integer',
+    support: {
+      status: 'unsupported',
+      why: 'the ALB target optimizer needs its agent in every pod of every member cluster; not built',
+    },
+  },
+];
+
+export const SERVICE_PREFIX = 'service.beta.kubernetes.io/';
+
+const NLB_EDGE = (what: string): KeySupport => ({
+  status: 'unsupported',
+  why: `${what} is planned with the edge issue (managed security groups and the NLB keys of that family)`,
+});
+const DEPRECATED_ATTRIBUTE: KeySupport = {
+  status: 'unsupported',
+  why: 'deprecated by LBC in favour of `aws-load-balancer-attributes`, which is supported: use that',
+};
+const AWS_LB = 'aws-load-balancer-';
+
+/** LBC's Service keys, spelled after `service.beta.kubernetes.io/` (most start `aws-load-balancer-`). */
+export const LBC_SERVICE_KEYS: readonly LbcKey[] = [
+  { key: 'load-balancer-source-ranges', type: 'stringList', support: NLB_EDGE('Source restriction') },
+  {
+    key: `${AWS_LB}security-group-prefix-lists`,
+    type: 'stringList',
+    support: NLB_EDGE('Source restriction'),
+  },
+  {
+    key: `${AWS_LB}type`,
+    type: 'string',
+    support: {
+      status: 'not-applicable',
+      why: "it picks the controller that provisions a Service's load balancer; a MultiClusterService of type LoadBalancer always gets an NLB from this provider",
+    },
+  },
+  {
+    key: `${AWS_LB}nlb-target-type`,
+    type: 'instance | ip',
+    support: { status: 'unsupported', why: 'not read: targets are always pod IPs (target type ip)' },
+  },
+  {
+    key: `${AWS_LB}name`,
+    type: 'string',
+    support: {
+      status: 'supported',
+      differs: 'a change replaces the load balancer (announced; its DNS name changes)',
+    },
+  },
+  {
+    key: `${AWS_LB}internal`,
+    type: 'boolean',
+    support: {
+      status: 'unsupported',
+      why: 'deprecated by LBC in favour of `aws-load-balancer-scheme`, which is supported: use that',
+    },
+  },
+  {
+    key: `${AWS_LB}scheme`,
+    type: 'internal | internet-facing',
+    support: {
+      status: 'supported',
+      differs: "the default is the configuration's `scheme`; a change replaces the load balancer (announced)",
+    },
+  },
+  { key: `${AWS_LB}proxy-protocol`, type: 'string', support: NLB_EDGE('Proxy protocol') },
+  {
+    key: `${AWS_LB}proxy-protocol-per-target-group`,
+    type: 'string',
+    support: NLB_EDGE('Proxy protocol'),
+  },
+  { key: `${AWS_LB}ip-address-type`, type: 'ipv4 | dualstack', support: NLB_EDGE('Dualstack') },
+  { key: `${AWS_LB}access-log-enabled`, type: 'boolean', support: DEPRECATED_ATTRIBUTE },
+  { key: `${AWS_LB}access-log-s3-bucket-name`, type: 'string', support: DEPRECATED_ATTRIBUTE },
+  { key: `${AWS_LB}access-log-s3-bucket-prefix`, type: 'string', support: DEPRECATED_ATTRIBUTE },
+  { key: `${AWS_LB}cross-zone-load-balancing-enabled`, type: 'boolean', support: DEPRECATED_ATTRIBUTE },
+  { key: `${AWS_LB}ssl-cert`, type: 'stringList', support: AS_LBC },
+  {
+    key: `${AWS_LB}ssl-ports`,
+    type: 'stringList',
+    support: { status: 'supported', differs: 'every port is TLS once `ssl-cert` is set and this is absent' },
+  },
+  { key: `${AWS_LB}ssl-negotiation-policy`, type: 'string', support: AS_LBC },
+  { key: `${AWS_LB}backend-protocol`, type: 'string', support: NLB_EDGE('TLS to the targets (`ssl`)') },
+  {
+    key: `${AWS_LB}additional-resource-tags`,
+    type: 'stringMap',
+    support: {
+      status: 'supported',
+      differs:
+        "`multicluster.karmada.io/*` and `aws:*` are reserved; the configuration's `defaultTags` apply first",
+    },
+  },
+  { key: `${AWS_LB}healthcheck-protocol`, type: 'TCP | HTTP | HTTPS', support: AS_LBC },
+  { key: `${AWS_LB}healthcheck-port`, type: 'integer | traffic-port | named-service-port', support: AS_LBC },
+  { key: `${AWS_LB}healthcheck-path`, type: 'string', support: AS_LBC },
+  { key: `${AWS_LB}healthcheck-healthy-threshold`, type: 'integer', support: AS_LBC },
+  { key: `${AWS_LB}healthcheck-unhealthy-threshold`, type: 'integer', support: AS_LBC },
+  { key: `${AWS_LB}healthcheck-timeout`, type: 'integer', support: AS_LBC },
+  { key: `${AWS_LB}healthcheck-interval`, type: 'integer', support: AS_LBC },
+  { key: `${AWS_LB}healthcheck-success-codes`, type: 'string', support: AS_LBC },
+  { key: `${AWS_LB}eip-allocations`, type: 'stringList', support: NLB_EDGE('Static addresses') },
+  { key: `${AWS_LB}private-ipv4-addresses`, type: 'stringList', support: NLB_EDGE('Static addresses') },
+  { key: `${AWS_LB}ipv6-addresses`, type: 'stringList', support: NLB_EDGE('Static addresses') },
+  {
+    key: `${AWS_LB}target-group-attributes`,
+    type: 'stringMap',
+    support: { status: 'supported', differs: 'for every target group of the MultiClusterService' },
+  },
+  {
+    key: `${AWS_LB}subnets`,
+    type: 'stringList',
+    support: {
+      status: 'supported',
+      differs: "subnet IDs only; the default is the configuration's `subnets`",
+    },
+  },
+  { key: `${AWS_LB}alpn-policy`, type: 'string', support: NLB_EDGE('ALPN on TLS listeners') },
+  {
+    key: `${AWS_LB}target-node-labels`,
+    type: 'stringMap',
+    support: {
+      status: 'not-applicable',
+      why: "it selects nodes for instance targets; targets here are pod IPs from the member clusters' EndpointSlices",
+    },
+  },
+  { key: `${AWS_LB}attributes`, type: 'stringMap', support: AS_LBC },
+  {
+    key: `${AWS_LB}security-groups`,
+    type: 'stringList',
+    support: {
+      status: 'supported',
+      differs: 'security group IDs only; without it the NLB has no security group (none is managed yet)',
+    },
+  },
+  {
+    key: `${AWS_LB}manage-backend-security-group-rules`,
+    type: 'boolean',
+    support: NLB_EDGE('Backend security group rules'),
+  },
+  {
+    key: `${AWS_LB}inbound-sg-rules-on-private-link-traffic`,
+    type: 'string',
+    support: NLB_EDGE('Managed security group rules'),
+  },
+  {
+    key: `${AWS_LB}listener-attributes.\${Protocol}-\${Port}`,
+    type: 'stringMap',
+    support: { status: 'unsupported', why: 'NLB listener attributes are left as AWS sets them for now' },
+  },
+  {
+    key: `${AWS_LB}multi-cluster-target-group`,
+    type: 'boolean',
+    support: {
+      status: 'not-applicable',
+      why: 'every target group here already carries the targets of all member clusters',
+    },
+  },
+  { key: `${AWS_LB}enable-prefix-for-ipv6-source-nat`, type: 'on | off', support: NLB_EDGE('Dualstack') },
+  { key: `${AWS_LB}source-nat-ipv6-prefixes`, type: 'stringList', support: NLB_EDGE('Dualstack') },
+  {
+    key: `${AWS_LB}minimum-load-balancer-capacity`,
+    type: 'stringMap',
+    support: { status: 'unsupported', why: 'NLB capacity reservations are not managed yet' },
+  },
+  {
+    key: `${AWS_LB}enable-icmp-for-path-mtu-discovery`,
+    type: 'string',
+    support: NLB_EDGE('Managed security group rules'),
+  },
+  {
+    key: `${AWS_LB}enable-tcp-udp-listener`,
+    type: 'boolean',
+    support: {
+      status: 'unsupported',
+      why: 'a TCP and a UDP port on one number are not merged into TCP_UDP yet',
+    },
+  },
+  {
+    key: `${AWS_LB}disable-nlb-sg`,
+    type: 'boolean',
+    support: NLB_EDGE('A managed NLB security group (so nothing to disable yet)'),
+  },
+  {
+    key: `${AWS_LB}quic-enabled-ports`,
+    type: 'stringList',
+    support: { status: 'unsupported', why: 'QUIC listeners are not built' },
+  },
+  {
+    key: 'actions.${protocol}-${port}',
+    type: 'stringMap',
+    support: {
+      status: 'unsupported',
+      why: 'weighted target groups on NLB listeners are planned with per-cluster traffic control',
+    },
+  },
+];
+
+/** A key name as a pattern: `${…}` parts match one or more characters other than `/`. */
+export function keyPattern(key: LbcKeyName): RegExp {
+  const parts = key.split(/\$\{[^}]+\}/).map((p) => p.replace(/[.*+?^$()|[\]\\{}]/g, '\\$&'));
+  return new RegExp(`^${parts.join('[^/]+')}$`);
+}
+
+/** One of LBC's two key families: the prefix an annotation must have, and which of those are ours. */
+export interface KeyFamily {
+  prefix: string;
+  keys: readonly LbcKey[];
+  /**
+   * Whether an annotation under the prefix that is not in `keys` is meant for LBC (a typo of ours):
+   * every `alb.ingress.kubernetes.io/` key is; under `service.beta.kubernetes.io/` only the
+   * `aws-load-balancer-` ones are (the rest belong to other clouds' controllers).
+   */
+  claims(suffix: string): boolean;
+  patterns: ReadonlyArray<{ entry: LbcKey; pattern: RegExp }>;
+}
+
+function family(prefix: string, keys: readonly LbcKey[], claims: (suffix: string) => boolean): KeyFamily {
+  return { prefix, keys, claims, patterns: keys.map((k) => ({ entry: k, pattern: keyPattern(k.key) })) };
+}
+
+export const INGRESS_KEY_FAMILY = family(ALB_PREFIX, LBC_INGRESS_KEYS, () => true);
+export const SERVICE_KEY_FAMILY = family(SERVICE_PREFIX, LBC_SERVICE_KEYS, (s) => s.startsWith(AWS_LB));
+
+/** The LBC key an annotation (without the family's prefix) is an instance of, if it is one. */
+export function lbcKeyOf(suffix: string, keys: KeyFamily = INGRESS_KEY_FAMILY): LbcKey | undefined {
+  return keys.patterns.find((p) => p.pattern.test(suffix))?.entry;
+}
