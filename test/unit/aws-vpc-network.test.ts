@@ -141,6 +141,20 @@ describe('the EC2 reader, against the EC2 simulator', () => {
     );
     expect((throttled as RetryLaterError).reason).toBe('Throttled');
   });
+
+  it('a refused read names the EC2 call and the way around it, keeping the AWS error as its cause', async () => {
+    const read = ec2NetworkReader(ec2ClientFor(sim, { maxAttempts: 1 }));
+    sim.faults.failNext('DescribeVpcs', 1, {
+      code: 'UnauthorizedOperation',
+      message: 'You are not authorized to perform this operation.',
+      status: 403,
+    });
+    const denied = (await read(SIM_NETWORK.vpcId, { signal }).catch((e: unknown) => e)) as Error;
+    expect(denied.message).toBe(
+      "EC2 DescribeVpcs (the VPC's CIDRs and zones; vpc.cidrs in the configuration skips EC2): You are not authorized to perform this operation.",
+    );
+    expect((denied.cause as Error).name).toBe('UnauthorizedOperation');
+  });
 });
 
 const SUBNETS: VpcSubnet[] = [

@@ -6,7 +6,7 @@
  * 1 MiB, loaded only by a container whose configuration does not list the VPC's CIDRs.
  */
 import { DescribeSubnetsCommand, DescribeVpcsCommand, EC2Client, type Subnet } from '@aws-sdk/client-ec2';
-import { ProviderConfigError, errorMessage } from '../../../errors.js';
+import { CancelledError, ProviderConfigError, RetryLaterError, errorMessage } from '../../../errors.js';
 import type { AwsProviderConfig } from '../config.js';
 import { call, isAwsError } from '../deploy/context.js';
 import type { VpcNetwork, VpcNetworkReader, VpcSubnet } from '../vpc-network.js';
@@ -33,16 +33,34 @@ function subnetOf(s: Subnet): VpcSubnet[] {
   return [{ id: s.SubnetId, cidr: s.CidrBlock, zone: s.AvailabilityZone }];
 }
 
+/**
+ * One EC2 read under the reconcile's signal: throttling and 5xx become retry-later (deploy/context.ts
+ * `call`); anything else (UnauthorizedOperation, say) is named as this read, with the way around it.
+ */
+async function read<T>(
+  ctx: { signal: AbortSignal },
+  operation: string,
+  send: (o: { abortSignal: AbortSignal }) => Promise<T>,
+): Promise<T> {
+  try {
+    return await call(ctx, operation, send, 'EC2');
+  } catch (err) {
+    if (err instanceof RetryLaterError || err instanceof CancelledError) throw err;
+    if (isAwsError(err, 'InvalidVpcID.NotFound') || isAwsError(err, 'InvalidVpcID.Malformed')) throw err;
+    throw new Error(
+      `EC2 ${operation} (the VPC's CIDRs and zones; vpc.cidrs in the configuration skips EC2): ${errorMessage(err)}`,
+      { cause: err },
+    );
+  }
+}
+
 /** A reader of the VPC's network through `client`. */
 export function ec2NetworkReader(client: EC2Client): VpcNetworkReader {
   return async (vpcId, ctx): Promise<VpcNetwork> => {
     let vpcs;
     try {
-      vpcs = await call(
-        ctx,
-        'DescribeVpcs',
-        (o) => client.send(new DescribeVpcsCommand({ VpcIds: [vpcId] }), o),
-        'EC2',
+      vpcs = await read(ctx, 'DescribeVpcs', (o) =>
+        client.send(new DescribeVpcsCommand({ VpcIds: [vpcId] }), o),
       );
     } catch (err) {
       if (isAwsError(err, 'InvalidVpcID.NotFound') || isAwsError(err, 'InvalidVpcID.Malformed')) {
@@ -64,19 +82,15 @@ export function ec2NetworkReader(client: EC2Client): VpcNetworkReader {
     const subnets: VpcSubnet[] = [];
     let token: string | undefined;
     do {
-      const page = await call(
-        ctx,
-        'DescribeSubnets',
-        (o) =>
-          client.send(
-            new DescribeSubnetsCommand({
-              Filters: [{ Name: 'vpc-id', Values: [vpcId] }],
-              MaxResults: PAGE_SIZE,
-              ...(token ? { NextToken: token } : {}),
-            }),
-            o,
-          ),
-        'EC2',
+      const page = await read(ctx, 'DescribeSubnets', (o) =>
+        client.send(
+          new DescribeSubnetsCommand({
+            Filters: [{ Name: 'vpc-id', Values: [vpcId] }],
+            MaxResults: PAGE_SIZE,
+            ...(token ? { NextToken: token } : {}),
+          }),
+          o,
+        ),
       );
       subnets.push(...(page.Subnets ?? []).flatMap(subnetOf));
       token = page.NextToken;
