@@ -212,7 +212,9 @@ describe('ALB annotations (alb.ingress.kubernetes.io/…)', () => {
         /^annotations ignored by the aws provider: alb\.ingress\.kubernetes\.io\/sucess-codes \(not a key .*check its spelling\); alb\.ingress\.kubernetes\.io\/waf-acl-id \(not applicable here: WAF Classic .*wafv2-acl-arn.*\)$/,
       ),
     };
-    expect(plan.warnings).toStrictEqual([expected]);
+    expect(plan.warnings).toStrictEqual([
+      { ...expected, object: { namespace: 'default', name: 'minimal-ingress' } },
+    ]);
     expect(env.announced).toStrictEqual([]); // a plan is not a reconcile
     await env.provider.loadBalancer().ensure(env.ctx, mci);
     expect(env.state().loadBalancers).toMatchObject([{ scheme: 'internet-facing' }]);

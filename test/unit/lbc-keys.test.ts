@@ -106,14 +106,20 @@ describe('ignoredKeys', () => {
   });
 
   it('reports nothing for an object whose keys are all acted on, or that has none', () => {
-    expect(ignoredKeysWarning({ [A('scheme')]: 'internal', [A('ssl-policy')]: 'x' })).toStrictEqual([]);
-    expect(ignoredKeysWarning(undefined)).toStrictEqual([]);
+    const obj = (annotations?: Record<string, string>) => ({
+      metadata: { namespace: 'n', name: 'a', annotations },
+    });
+    expect(ignoredKeysWarning(obj({ [A('scheme')]: 'internal', [A('ssl-policy')]: 'x' }))).toStrictEqual([]);
+    expect(ignoredKeysWarning(obj(undefined))).toStrictEqual([]);
   });
 
-  it("makes one warning for all of an object's ignored keys", () => {
-    const [warning, ...rest] = ignoredKeysWarning({ [A('sheme')]: 'a', [A('shceme')]: 'b' });
+  it('makes one warning, about the object, for all of its ignored keys', () => {
+    const [warning, ...rest] = ignoredKeysWarning({
+      metadata: { namespace: 'team-a', name: 'shop', annotations: { [A('sheme')]: 'a', [A('shceme')]: 'b' } },
+    });
     expect(rest).toStrictEqual([]);
     expect(warning?.reason).toBe(UNSUPPORTED_ANNOTATION);
+    expect(warning?.object).toStrictEqual({ namespace: 'team-a', name: 'shop' });
     expect(warning?.message).toBe(
       `annotations ignored by the aws provider: ${A('shceme')} (not a key AWS Load Balancer Controller documents: check its spelling); ${A('sheme')} (not a key AWS Load Balancer Controller documents: check its spelling)`,
     );

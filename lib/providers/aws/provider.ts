@@ -7,6 +7,7 @@ import type { EC2Client } from '@aws-sdk/client-ec2';
 import type { ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { errorMessage } from '../../errors.js';
 import type { KubeClient } from '../../kube/client.js';
+import type { KubeObject } from '../../kube/types.js';
 import type { Logger } from '../../log/logger.js';
 import { Resources } from '../../kube/resources.js';
 import type {
@@ -89,6 +90,14 @@ export interface AwsProviderOptions {
   network?: VpcNetworkCacheOptions;
 }
 
+/** Whether a warning is the reconciled object's to report: its own, or the whole stack's. */
+function isAbout(warning: ModelWarning, obj: Readonly<KubeObject>): boolean {
+  const { namespace, name } = obj.metadata;
+  return (
+    warning.object === undefined || (warning.object.namespace === namespace && warning.object.name === name)
+  );
+}
+
 /** What the AWS provider reports for either kind: the load balancer's DNS name. */
 export type AwsLoadBalancerStatus = IngressLoadBalancerStatus & LoadBalancerStatus;
 
@@ -102,7 +111,7 @@ export function ingressStatus(dnsName: string): AwsLoadBalancerStatus {
 }
 
 /** What differs between the ALB (MCI) and the NLB (MCS): everything else is shared. */
-interface StackKindAdapter<O> {
+interface StackKindAdapter<O extends KubeObject> {
   owner(obj: Readonly<O>): StackOwner;
   /** The wanted name first, then names a previous spec may have used. */
   names(obj: Readonly<O>): string[];
@@ -124,7 +133,7 @@ export interface PlanResult {
 }
 
 /** One balancer for either kind: ensure and update are the same level-triggered reconcile. */
-export class AwsBalancer<O> implements Balancer<O, AwsLoadBalancerStatus> {
+export class AwsBalancer<O extends KubeObject> implements Balancer<O, AwsLoadBalancerStatus> {
   constructor(
     private readonly provider: AwsProvider,
     private readonly kind: StackKindAdapter<O>,
@@ -176,7 +185,7 @@ export class AwsBalancer<O> implements Balancer<O, AwsLoadBalancerStatus> {
     const dctx = this.provider.context(ctx, this.kind.owner(obj));
     dctx.logger.debug('built model', { stack });
     const warnings = stack.warnings ?? [];
-    if (report) for (const w of warnings) await this.report(ctx, w);
+    if (report) for (const w of warnings) if (isAbout(w, obj)) await this.report(ctx, w);
     const result = await deployStack(dctx, stack, {
       resync: ctx.resync === true,
       dryRun,

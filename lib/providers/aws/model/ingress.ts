@@ -116,7 +116,7 @@ function albStack(source: StackSource<IngressMember>, config: ModelConfig): Stac
   );
   return withWarnings(
     stack,
-    source.members.flatMap((m) => ignoredKeysWarning(m.mci.metadata.annotations)),
+    source.members.flatMap((m) => ignoredKeysWarning(m.mci)),
   );
 }
 

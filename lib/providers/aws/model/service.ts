@@ -132,7 +132,7 @@ function nlbStack(source: StackSource<ServiceMember>, config: ModelConfig): Stac
   );
   return withWarnings(
     stack,
-    source.members.flatMap((m) => ignoredKeysWarning(m.mcs.metadata.annotations, SERVICE_KEY_FAMILY)),
+    source.members.flatMap((m) => ignoredKeysWarning(m.mcs, SERVICE_KEY_FAMILY)),
   );
 }
 

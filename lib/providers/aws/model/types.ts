@@ -202,6 +202,11 @@ export interface ModelWarning {
   /** The Event's reason (lib/reconcile/next-steps.ts has the operator's next step for it). */
   reason: string;
   message: string;
+  /**
+   * The member the warning is about (an object of a stack with several reports only its own);
+   * absent: the stack as a whole, reported by whichever member is reconciled.
+   */
+  object?: { namespace: string; name: string };
 }
 
 export interface Stack {

@@ -4,6 +4,7 @@
  * not act on, as one model warning: a manifest written for LBC must not lose part of its meaning
  * without its owner being told.
  */
+import type { KubeObject } from '../../../../kube/types.js';
 import type { ModelWarning } from '../types.js';
 import { INGRESS_KEY_FAMILY, lbcKeyOf, type KeyFamily } from './lbc-keys.js';
 import type { Annotations } from './parse.js';
@@ -29,17 +30,18 @@ export function ignoredKeys(annotations: Annotations, keys: KeyFamily = INGRESS_
   return ignored;
 }
 
-/** The warning for one object's ignored keys, or none. */
+/** The warning about one object's ignored keys, or none. */
 export function ignoredKeysWarning(
-  annotations: Annotations,
+  obj: Readonly<KubeObject>,
   keys: KeyFamily = INGRESS_KEY_FAMILY,
 ): ModelWarning[] {
-  const ignored = ignoredKeys(annotations, keys);
+  const ignored = ignoredKeys(obj.metadata.annotations, keys);
   if (ignored.length === 0) return [];
   return [
     {
       reason: UNSUPPORTED_ANNOTATION,
       message: `${ignored.length === 1 ? 'annotation' : 'annotations'} ignored by the aws provider: ${ignored.join('; ')}`,
+      object: { namespace: obj.metadata.namespace ?? '', name: obj.metadata.name ?? '' },
     },
   ];
 }
