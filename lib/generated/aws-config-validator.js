@@ -4,9 +4,10 @@
 export const validateAwsConfigSchema = validate21;
 const func2 = Object.prototype.hasOwnProperty;
 const pattern0 = new RegExp("^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])/(?:3[0-2]|[12]?[0-9])$", "u");
-const pattern1 = new RegExp("^[a-z0-9](?:[-a-z0-9]*[a-z0-9])?$", "u");
-const pattern3 = new RegExp("^/", "u");
-const pattern4 = new RegExp("^[0-9]{3}(?:[-,][0-9]{3})*$", "u");
+const pattern1 = new RegExp("^(?=.*:)[0-9a-fA-F:]{2,39}/(?:12[0-8]|1[01][0-9]|[1-9]?[0-9])$", "u");
+const pattern2 = new RegExp("^[a-z0-9](?:[-a-z0-9]*[a-z0-9])?$", "u");
+const pattern4 = new RegExp("^/", "u");
+const pattern5 = new RegExp("^[0-9]{3}(?:[-,][0-9]{3})*$", "u");
 
 function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -139,7 +140,7 @@ vErrors.push(err10);
 errors++;
 }
 for(const key1 in data4){
-if(!((key1 === "id") || (key1 === "cidrs"))){
+if(!(((key1 === "id") || (key1 === "cidrs")) || (key1 === "ipv6Cidrs"))){
 const err11 = {instancePath:instancePath+"/vpc",keyword:"additionalProperties",params:{additionalProperty: key1}};
 if(vErrors === null){
 vErrors = [err11];
@@ -226,9 +227,15 @@ vErrors.push(err17);
 errors++;
 }
 }
-}
-else {
-const err18 = {instancePath:instancePath+"/vpc",keyword:"type",params:{type: "object"}};
+if(data4.ipv6Cidrs !== undefined){
+let data8 = data4.ipv6Cidrs;
+if(Array.isArray(data8)){
+const len1 = data8.length;
+for(let i1=0; i1<len1; i1++){
+let data9 = data8[i1];
+if(typeof data9 === "string"){
+if(!pattern1.test(data9)){
+const err18 = {instancePath:instancePath+"/vpc/ipv6Cidrs/" + i1,keyword:"pattern",params:{pattern: "^(?=.*:)[0-9a-fA-F:]{2,39}/(?:12[0-8]|1[01][0-9]|[1-9]?[0-9])$"}};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -238,11 +245,8 @@ vErrors.push(err18);
 errors++;
 }
 }
-if(data.subnets !== undefined){
-let data8 = data.subnets;
-if(Array.isArray(data8)){
-if(data8.length < 1){
-const err19 = {instancePath:instancePath+"/subnets",keyword:"minItems",params:{limit: 1}};
+else {
+const err19 = {instancePath:instancePath+"/vpc/ipv6Cidrs/" + i1,keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -251,12 +255,10 @@ vErrors.push(err19);
 }
 errors++;
 }
-const len1 = data8.length;
-for(let i1=0; i1<len1; i1++){
-let data9 = data8[i1];
-if(typeof data9 === "string"){
-if(data9.length < 1){
-const err20 = {instancePath:instancePath+"/subnets/" + i1,keyword:"minLength",params:{limit: 1}};
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/vpc/ipv6Cidrs",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -266,8 +268,9 @@ vErrors.push(err20);
 errors++;
 }
 }
+}
 else {
-const err21 = {instancePath:instancePath+"/subnets/" + i1,keyword:"type",params:{type: "string"}};
+const err21 = {instancePath:instancePath+"/vpc",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -277,9 +280,11 @@ vErrors.push(err21);
 errors++;
 }
 }
-}
-else {
-const err22 = {instancePath:instancePath+"/subnets",keyword:"type",params:{type: "array"}};
+if(data.subnets !== undefined){
+let data10 = data.subnets;
+if(Array.isArray(data10)){
+if(data10.length < 1){
+const err22 = {instancePath:instancePath+"/subnets",keyword:"minItems",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -288,16 +293,12 @@ vErrors.push(err22);
 }
 errors++;
 }
-}
-if(data.securityGroups !== undefined){
-let data10 = data.securityGroups;
-if(Array.isArray(data10)){
 const len2 = data10.length;
 for(let i2=0; i2<len2; i2++){
 let data11 = data10[i2];
 if(typeof data11 === "string"){
 if(data11.length < 1){
-const err23 = {instancePath:instancePath+"/securityGroups/" + i2,keyword:"minLength",params:{limit: 1}};
+const err23 = {instancePath:instancePath+"/subnets/" + i2,keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -308,7 +309,7 @@ errors++;
 }
 }
 else {
-const err24 = {instancePath:instancePath+"/securityGroups/" + i2,keyword:"type",params:{type: "string"}};
+const err24 = {instancePath:instancePath+"/subnets/" + i2,keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -320,7 +321,7 @@ errors++;
 }
 }
 else {
-const err25 = {instancePath:instancePath+"/securityGroups",keyword:"type",params:{type: "array"}};
+const err25 = {instancePath:instancePath+"/subnets",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -330,10 +331,15 @@ vErrors.push(err25);
 errors++;
 }
 }
-if(data.scheme !== undefined){
-let data12 = data.scheme;
-if(!((data12 === "internal") || (data12 === "internet-facing"))){
-const err26 = {instancePath:instancePath+"/scheme",keyword:"enum",params:{allowedValues: ["internal","internet-facing"]}};
+if(data.securityGroups !== undefined){
+let data12 = data.securityGroups;
+if(Array.isArray(data12)){
+const len3 = data12.length;
+for(let i3=0; i3<len3; i3++){
+let data13 = data12[i3];
+if(typeof data13 === "string"){
+if(data13.length < 1){
+const err26 = {instancePath:instancePath+"/securityGroups/" + i3,keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -343,11 +349,8 @@ vErrors.push(err26);
 errors++;
 }
 }
-if(data.ownerId !== undefined){
-let data13 = data.ownerId;
-if(typeof data13 === "string"){
-if(data13.length > 63){
-const err27 = {instancePath:instancePath+"/ownerId",keyword:"maxLength",params:{limit: 63}};
+else {
+const err27 = {instancePath:instancePath+"/securityGroups/" + i3,keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -356,8 +359,10 @@ vErrors.push(err27);
 }
 errors++;
 }
-if(data13.length < 1){
-const err28 = {instancePath:instancePath+"/ownerId",keyword:"minLength",params:{limit: 1}};
+}
+}
+else {
+const err28 = {instancePath:instancePath+"/securityGroups",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -366,8 +371,11 @@ vErrors.push(err28);
 }
 errors++;
 }
-if(!pattern1.test(data13)){
-const err29 = {instancePath:instancePath+"/ownerId",keyword:"pattern",params:{pattern: "^[a-z0-9](?:[-a-z0-9]*[a-z0-9])?$"}};
+}
+if(data.scheme !== undefined){
+let data14 = data.scheme;
+if(!((data14 === "internal") || (data14 === "internet-facing"))){
+const err29 = {instancePath:instancePath+"/scheme",keyword:"enum",params:{allowedValues: ["internal","internet-facing"]}};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -377,8 +385,11 @@ vErrors.push(err29);
 errors++;
 }
 }
-else {
-const err30 = {instancePath:instancePath+"/ownerId",keyword:"type",params:{type: "string"}};
+if(data.ownerId !== undefined){
+let data15 = data.ownerId;
+if(typeof data15 === "string"){
+if(data15.length > 63){
+const err30 = {instancePath:instancePath+"/ownerId",keyword:"maxLength",params:{limit: 63}};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -387,12 +398,8 @@ vErrors.push(err30);
 }
 errors++;
 }
-}
-if(data.recordNamespace !== undefined){
-let data14 = data.recordNamespace;
-if(typeof data14 === "string"){
-if(data14.length > 63){
-const err31 = {instancePath:instancePath+"/recordNamespace",keyword:"maxLength",params:{limit: 63}};
+if(data15.length < 1){
+const err31 = {instancePath:instancePath+"/ownerId",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -401,8 +408,8 @@ vErrors.push(err31);
 }
 errors++;
 }
-if(data14.length < 1){
-const err32 = {instancePath:instancePath+"/recordNamespace",keyword:"minLength",params:{limit: 1}};
+if(!pattern2.test(data15)){
+const err32 = {instancePath:instancePath+"/ownerId",keyword:"pattern",params:{pattern: "^[a-z0-9](?:[-a-z0-9]*[a-z0-9])?$"}};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -411,8 +418,9 @@ vErrors.push(err32);
 }
 errors++;
 }
-if(!pattern1.test(data14)){
-const err33 = {instancePath:instancePath+"/recordNamespace",keyword:"pattern",params:{pattern: "^[a-z0-9](?:[-a-z0-9]*[a-z0-9])?$"}};
+}
+else {
+const err33 = {instancePath:instancePath+"/ownerId",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -422,8 +430,11 @@ vErrors.push(err33);
 errors++;
 }
 }
-else {
-const err34 = {instancePath:instancePath+"/recordNamespace",keyword:"type",params:{type: "string"}};
+if(data.recordNamespace !== undefined){
+let data16 = data.recordNamespace;
+if(typeof data16 === "string"){
+if(data16.length > 63){
+const err34 = {instancePath:instancePath+"/recordNamespace",keyword:"maxLength",params:{limit: 63}};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -432,15 +443,8 @@ vErrors.push(err34);
 }
 errors++;
 }
-}
-if(data.defaultTags !== undefined){
-let data15 = data.defaultTags;
-if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
-for(const key2 in data15){
-const _errs34 = errors;
-if(typeof key2 === "string"){
-if(key2.length > 128){
-const err35 = {instancePath:instancePath+"/defaultTags",keyword:"maxLength",params:{limit: 128},propertyName:key2};
+if(data16.length < 1){
+const err35 = {instancePath:instancePath+"/recordNamespace",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -449,8 +453,8 @@ vErrors.push(err35);
 }
 errors++;
 }
-if(key2.length < 1){
-const err36 = {instancePath:instancePath+"/defaultTags",keyword:"minLength",params:{limit: 1},propertyName:key2};
+if(!pattern2.test(data16)){
+const err36 = {instancePath:instancePath+"/recordNamespace",keyword:"pattern",params:{pattern: "^[a-z0-9](?:[-a-z0-9]*[a-z0-9])?$"}};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -460,9 +464,8 @@ vErrors.push(err36);
 errors++;
 }
 }
-var valid8 = _errs34 === errors;
-if(!valid8){
-const err37 = {instancePath:instancePath+"/defaultTags",keyword:"propertyNames",params:{propertyName: key2}};
+else {
+const err37 = {instancePath:instancePath+"/recordNamespace",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -472,11 +475,14 @@ vErrors.push(err37);
 errors++;
 }
 }
-for(const key3 in data15){
-let data16 = data15[key3];
-if(typeof data16 === "string"){
-if(data16.length > 256){
-const err38 = {instancePath:instancePath+"/defaultTags/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),keyword:"maxLength",params:{limit: 256}};
+if(data.defaultTags !== undefined){
+let data17 = data.defaultTags;
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+for(const key2 in data17){
+const _errs38 = errors;
+if(typeof key2 === "string"){
+if(key2.length > 128){
+const err38 = {instancePath:instancePath+"/defaultTags",keyword:"maxLength",params:{limit: 128},propertyName:key2};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -485,9 +491,8 @@ vErrors.push(err38);
 }
 errors++;
 }
-}
-else {
-const err39 = {instancePath:instancePath+"/defaultTags/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),keyword:"type",params:{type: "string"}};
+if(key2.length < 1){
+const err39 = {instancePath:instancePath+"/defaultTags",keyword:"minLength",params:{limit: 1},propertyName:key2};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -497,9 +502,9 @@ vErrors.push(err39);
 errors++;
 }
 }
-}
-else {
-const err40 = {instancePath:instancePath+"/defaultTags",keyword:"type",params:{type: "object"}};
+var valid10 = _errs38 === errors;
+if(!valid10){
+const err40 = {instancePath:instancePath+"/defaultTags",keyword:"propertyNames",params:{propertyName: key2}};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -509,15 +514,11 @@ vErrors.push(err40);
 errors++;
 }
 }
-if(data.externalManagedTags !== undefined){
-let data17 = data.externalManagedTags;
-if(Array.isArray(data17)){
-const len3 = data17.length;
-for(let i3=0; i3<len3; i3++){
-let data18 = data17[i3];
+for(const key3 in data17){
+let data18 = data17[key3];
 if(typeof data18 === "string"){
-if(data18.length > 128){
-const err41 = {instancePath:instancePath+"/externalManagedTags/" + i3,keyword:"maxLength",params:{limit: 128}};
+if(data18.length > 256){
+const err41 = {instancePath:instancePath+"/defaultTags/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),keyword:"maxLength",params:{limit: 256}};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -526,8 +527,9 @@ vErrors.push(err41);
 }
 errors++;
 }
-if(data18.length < 1){
-const err42 = {instancePath:instancePath+"/externalManagedTags/" + i3,keyword:"minLength",params:{limit: 1}};
+}
+else {
+const err42 = {instancePath:instancePath+"/defaultTags/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -537,8 +539,9 @@ vErrors.push(err42);
 errors++;
 }
 }
+}
 else {
-const err43 = {instancePath:instancePath+"/externalManagedTags/" + i3,keyword:"type",params:{type: "string"}};
+const err43 = {instancePath:instancePath+"/defaultTags",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -548,9 +551,15 @@ vErrors.push(err43);
 errors++;
 }
 }
-}
-else {
-const err44 = {instancePath:instancePath+"/externalManagedTags",keyword:"type",params:{type: "array"}};
+if(data.externalManagedTags !== undefined){
+let data19 = data.externalManagedTags;
+if(Array.isArray(data19)){
+const len4 = data19.length;
+for(let i4=0; i4<len4; i4++){
+let data20 = data19[i4];
+if(typeof data20 === "string"){
+if(data20.length > 128){
+const err44 = {instancePath:instancePath+"/externalManagedTags/" + i4,keyword:"maxLength",params:{limit: 128}};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -559,13 +568,8 @@ vErrors.push(err44);
 }
 errors++;
 }
-}
-if(data.healthCheck !== undefined){
-let data19 = data.healthCheck;
-if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
-for(const key4 in data19){
-if(!((((((((key4 === "path") || (key4 === "port")) || (key4 === "protocol")) || (key4 === "intervalSeconds")) || (key4 === "timeoutSeconds")) || (key4 === "healthyThresholdCount")) || (key4 === "unhealthyThresholdCount")) || (key4 === "matcher"))){
-const err45 = {instancePath:instancePath+"/healthCheck",keyword:"additionalProperties",params:{additionalProperty: key4}};
+if(data20.length < 1){
+const err45 = {instancePath:instancePath+"/externalManagedTags/" + i4,keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -575,11 +579,8 @@ vErrors.push(err45);
 errors++;
 }
 }
-if(data19.path !== undefined){
-let data20 = data19.path;
-if(typeof data20 === "string"){
-if(!pattern3.test(data20)){
-const err46 = {instancePath:instancePath+"/healthCheck/path",keyword:"pattern",params:{pattern: "^/"}};
+else {
+const err46 = {instancePath:instancePath+"/externalManagedTags/" + i4,keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -589,8 +590,9 @@ vErrors.push(err46);
 errors++;
 }
 }
+}
 else {
-const err47 = {instancePath:instancePath+"/healthCheck/path",keyword:"type",params:{type: "string"}};
+const err47 = {instancePath:instancePath+"/externalManagedTags",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -600,13 +602,12 @@ vErrors.push(err47);
 errors++;
 }
 }
-if(data19.port !== undefined){
-let data21 = data19.port;
-const _errs48 = errors;
-let valid13 = false;
-const _errs49 = errors;
-if("traffic-port" !== data21){
-const err48 = {instancePath:instancePath+"/healthCheck/port",keyword:"const",params:{allowedValue: "traffic-port"}};
+if(data.healthCheck !== undefined){
+let data21 = data.healthCheck;
+if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
+for(const key4 in data21){
+if(!((((((((key4 === "path") || (key4 === "port")) || (key4 === "protocol")) || (key4 === "intervalSeconds")) || (key4 === "timeoutSeconds")) || (key4 === "healthyThresholdCount")) || (key4 === "unhealthyThresholdCount")) || (key4 === "matcher"))){
+const err48 = {instancePath:instancePath+"/healthCheck",keyword:"additionalProperties",params:{additionalProperty: key4}};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -615,12 +616,12 @@ vErrors.push(err48);
 }
 errors++;
 }
-var _valid0 = _errs49 === errors;
-valid13 = valid13 || _valid0;
-if(!valid13){
-const _errs50 = errors;
-if(!((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21)))){
-const err49 = {instancePath:instancePath+"/healthCheck/port",keyword:"type",params:{type: "integer"}};
+}
+if(data21.path !== undefined){
+let data22 = data21.path;
+if(typeof data22 === "string"){
+if(!pattern4.test(data22)){
+const err49 = {instancePath:instancePath+"/healthCheck/path",keyword:"pattern",params:{pattern: "^/"}};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -629,9 +630,9 @@ vErrors.push(err49);
 }
 errors++;
 }
-if(typeof data21 == "number"){
-if(data21 > 65535 || isNaN(data21)){
-const err50 = {instancePath:instancePath+"/healthCheck/port",keyword:"maximum",params:{comparison: "<=", limit: 65535}};
+}
+else {
+const err50 = {instancePath:instancePath+"/healthCheck/path",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -640,8 +641,14 @@ vErrors.push(err50);
 }
 errors++;
 }
-if(data21 < 1 || isNaN(data21)){
-const err51 = {instancePath:instancePath+"/healthCheck/port",keyword:"minimum",params:{comparison: ">=", limit: 1}};
+}
+if(data21.port !== undefined){
+let data23 = data21.port;
+const _errs52 = errors;
+let valid15 = false;
+const _errs53 = errors;
+if("traffic-port" !== data23){
+const err51 = {instancePath:instancePath+"/healthCheck/port",keyword:"const",params:{allowedValue: "traffic-port"}};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -650,12 +657,12 @@ vErrors.push(err51);
 }
 errors++;
 }
-}
-var _valid0 = _errs50 === errors;
-valid13 = valid13 || _valid0;
-}
-if(!valid13){
-const err52 = {instancePath:instancePath+"/healthCheck/port",keyword:"anyOf",params:{}};
+var _valid0 = _errs53 === errors;
+valid15 = valid15 || _valid0;
+if(!valid15){
+const _errs54 = errors;
+if(!((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23)))){
+const err52 = {instancePath:instancePath+"/healthCheck/port",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -664,22 +671,9 @@ vErrors.push(err52);
 }
 errors++;
 }
-else {
-errors = _errs48;
-if(vErrors !== null){
-if(_errs48){
-vErrors.length = _errs48;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data19.protocol !== undefined){
-let data22 = data19.protocol;
-if(!((data22 === "HTTP") || (data22 === "HTTPS"))){
-const err53 = {instancePath:instancePath+"/healthCheck/protocol",keyword:"enum",params:{allowedValues: ["HTTP","HTTPS"]}};
+if(typeof data23 == "number"){
+if(data23 > 65535 || isNaN(data23)){
+const err53 = {instancePath:instancePath+"/healthCheck/port",keyword:"maximum",params:{comparison: "<=", limit: 65535}};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -688,11 +682,8 @@ vErrors.push(err53);
 }
 errors++;
 }
-}
-if(data19.intervalSeconds !== undefined){
-let data23 = data19.intervalSeconds;
-if(!((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23)))){
-const err54 = {instancePath:instancePath+"/healthCheck/intervalSeconds",keyword:"type",params:{type: "integer"}};
+if(data23 < 1 || isNaN(data23)){
+const err54 = {instancePath:instancePath+"/healthCheck/port",keyword:"minimum",params:{comparison: ">=", limit: 1}};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -701,9 +692,12 @@ vErrors.push(err54);
 }
 errors++;
 }
-if(typeof data23 == "number"){
-if(data23 > 300 || isNaN(data23)){
-const err55 = {instancePath:instancePath+"/healthCheck/intervalSeconds",keyword:"maximum",params:{comparison: "<=", limit: 300}};
+}
+var _valid0 = _errs54 === errors;
+valid15 = valid15 || _valid0;
+}
+if(!valid15){
+const err55 = {instancePath:instancePath+"/healthCheck/port",keyword:"anyOf",params:{}};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -712,8 +706,22 @@ vErrors.push(err55);
 }
 errors++;
 }
-if(data23 < 5 || isNaN(data23)){
-const err56 = {instancePath:instancePath+"/healthCheck/intervalSeconds",keyword:"minimum",params:{comparison: ">=", limit: 5}};
+else {
+errors = _errs52;
+if(vErrors !== null){
+if(_errs52){
+vErrors.length = _errs52;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data21.protocol !== undefined){
+let data24 = data21.protocol;
+if(!((data24 === "HTTP") || (data24 === "HTTPS"))){
+const err56 = {instancePath:instancePath+"/healthCheck/protocol",keyword:"enum",params:{allowedValues: ["HTTP","HTTPS"]}};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -723,11 +731,10 @@ vErrors.push(err56);
 errors++;
 }
 }
-}
-if(data19.timeoutSeconds !== undefined){
-let data24 = data19.timeoutSeconds;
-if(!((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24)))){
-const err57 = {instancePath:instancePath+"/healthCheck/timeoutSeconds",keyword:"type",params:{type: "integer"}};
+if(data21.intervalSeconds !== undefined){
+let data25 = data21.intervalSeconds;
+if(!((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25)))){
+const err57 = {instancePath:instancePath+"/healthCheck/intervalSeconds",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -736,9 +743,9 @@ vErrors.push(err57);
 }
 errors++;
 }
-if(typeof data24 == "number"){
-if(data24 > 120 || isNaN(data24)){
-const err58 = {instancePath:instancePath+"/healthCheck/timeoutSeconds",keyword:"maximum",params:{comparison: "<=", limit: 120}};
+if(typeof data25 == "number"){
+if(data25 > 300 || isNaN(data25)){
+const err58 = {instancePath:instancePath+"/healthCheck/intervalSeconds",keyword:"maximum",params:{comparison: "<=", limit: 300}};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -747,8 +754,8 @@ vErrors.push(err58);
 }
 errors++;
 }
-if(data24 < 2 || isNaN(data24)){
-const err59 = {instancePath:instancePath+"/healthCheck/timeoutSeconds",keyword:"minimum",params:{comparison: ">=", limit: 2}};
+if(data25 < 5 || isNaN(data25)){
+const err59 = {instancePath:instancePath+"/healthCheck/intervalSeconds",keyword:"minimum",params:{comparison: ">=", limit: 5}};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -759,10 +766,10 @@ errors++;
 }
 }
 }
-if(data19.healthyThresholdCount !== undefined){
-let data25 = data19.healthyThresholdCount;
-if(!((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25)))){
-const err60 = {instancePath:instancePath+"/healthCheck/healthyThresholdCount",keyword:"type",params:{type: "integer"}};
+if(data21.timeoutSeconds !== undefined){
+let data26 = data21.timeoutSeconds;
+if(!((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26)))){
+const err60 = {instancePath:instancePath+"/healthCheck/timeoutSeconds",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -771,9 +778,9 @@ vErrors.push(err60);
 }
 errors++;
 }
-if(typeof data25 == "number"){
-if(data25 > 10 || isNaN(data25)){
-const err61 = {instancePath:instancePath+"/healthCheck/healthyThresholdCount",keyword:"maximum",params:{comparison: "<=", limit: 10}};
+if(typeof data26 == "number"){
+if(data26 > 120 || isNaN(data26)){
+const err61 = {instancePath:instancePath+"/healthCheck/timeoutSeconds",keyword:"maximum",params:{comparison: "<=", limit: 120}};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -782,8 +789,8 @@ vErrors.push(err61);
 }
 errors++;
 }
-if(data25 < 2 || isNaN(data25)){
-const err62 = {instancePath:instancePath+"/healthCheck/healthyThresholdCount",keyword:"minimum",params:{comparison: ">=", limit: 2}};
+if(data26 < 2 || isNaN(data26)){
+const err62 = {instancePath:instancePath+"/healthCheck/timeoutSeconds",keyword:"minimum",params:{comparison: ">=", limit: 2}};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -794,10 +801,10 @@ errors++;
 }
 }
 }
-if(data19.unhealthyThresholdCount !== undefined){
-let data26 = data19.unhealthyThresholdCount;
-if(!((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26)))){
-const err63 = {instancePath:instancePath+"/healthCheck/unhealthyThresholdCount",keyword:"type",params:{type: "integer"}};
+if(data21.healthyThresholdCount !== undefined){
+let data27 = data21.healthyThresholdCount;
+if(!((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27)))){
+const err63 = {instancePath:instancePath+"/healthCheck/healthyThresholdCount",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -806,9 +813,9 @@ vErrors.push(err63);
 }
 errors++;
 }
-if(typeof data26 == "number"){
-if(data26 > 10 || isNaN(data26)){
-const err64 = {instancePath:instancePath+"/healthCheck/unhealthyThresholdCount",keyword:"maximum",params:{comparison: "<=", limit: 10}};
+if(typeof data27 == "number"){
+if(data27 > 10 || isNaN(data27)){
+const err64 = {instancePath:instancePath+"/healthCheck/healthyThresholdCount",keyword:"maximum",params:{comparison: "<=", limit: 10}};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -817,8 +824,8 @@ vErrors.push(err64);
 }
 errors++;
 }
-if(data26 < 2 || isNaN(data26)){
-const err65 = {instancePath:instancePath+"/healthCheck/unhealthyThresholdCount",keyword:"minimum",params:{comparison: ">=", limit: 2}};
+if(data27 < 2 || isNaN(data27)){
+const err65 = {instancePath:instancePath+"/healthCheck/healthyThresholdCount",keyword:"minimum",params:{comparison: ">=", limit: 2}};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -829,11 +836,10 @@ errors++;
 }
 }
 }
-if(data19.matcher !== undefined){
-let data27 = data19.matcher;
-if(typeof data27 === "string"){
-if(!pattern4.test(data27)){
-const err66 = {instancePath:instancePath+"/healthCheck/matcher",keyword:"pattern",params:{pattern: "^[0-9]{3}(?:[-,][0-9]{3})*$"}};
+if(data21.unhealthyThresholdCount !== undefined){
+let data28 = data21.unhealthyThresholdCount;
+if(!((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28)))){
+const err66 = {instancePath:instancePath+"/healthCheck/unhealthyThresholdCount",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -842,9 +848,9 @@ vErrors.push(err66);
 }
 errors++;
 }
-}
-else {
-const err67 = {instancePath:instancePath+"/healthCheck/matcher",keyword:"type",params:{type: "string"}};
+if(typeof data28 == "number"){
+if(data28 > 10 || isNaN(data28)){
+const err67 = {instancePath:instancePath+"/healthCheck/unhealthyThresholdCount",keyword:"maximum",params:{comparison: "<=", limit: 10}};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -853,10 +859,8 @@ vErrors.push(err67);
 }
 errors++;
 }
-}
-}
-else {
-const err68 = {instancePath:instancePath+"/healthCheck",keyword:"type",params:{type: "object"}};
+if(data28 < 2 || isNaN(data28)){
+const err68 = {instancePath:instancePath+"/healthCheck/unhealthyThresholdCount",keyword:"minimum",params:{comparison: ">=", limit: 2}};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -866,10 +870,12 @@ vErrors.push(err68);
 errors++;
 }
 }
-if(data.maxAttempts !== undefined){
-let data28 = data.maxAttempts;
-if(!((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28)))){
-const err69 = {instancePath:instancePath+"/maxAttempts",keyword:"type",params:{type: "integer"}};
+}
+if(data21.matcher !== undefined){
+let data29 = data21.matcher;
+if(typeof data29 === "string"){
+if(!pattern5.test(data29)){
+const err69 = {instancePath:instancePath+"/healthCheck/matcher",keyword:"pattern",params:{pattern: "^[0-9]{3}(?:[-,][0-9]{3})*$"}};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -878,9 +884,9 @@ vErrors.push(err69);
 }
 errors++;
 }
-if(typeof data28 == "number"){
-if(data28 > 20 || isNaN(data28)){
-const err70 = {instancePath:instancePath+"/maxAttempts",keyword:"maximum",params:{comparison: "<=", limit: 20}};
+}
+else {
+const err70 = {instancePath:instancePath+"/healthCheck/matcher",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -889,8 +895,10 @@ vErrors.push(err70);
 }
 errors++;
 }
-if(data28 <= 0 || isNaN(data28)){
-const err71 = {instancePath:instancePath+"/maxAttempts",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
+}
+}
+else {
+const err71 = {instancePath:instancePath+"/healthCheck",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -900,12 +908,10 @@ vErrors.push(err71);
 errors++;
 }
 }
-}
-if(data.maxCallsPerSecond !== undefined){
-let data29 = data.maxCallsPerSecond;
-if(typeof data29 == "number"){
-if(data29 > 1000 || isNaN(data29)){
-const err72 = {instancePath:instancePath+"/maxCallsPerSecond",keyword:"maximum",params:{comparison: "<=", limit: 1000}};
+if(data.maxAttempts !== undefined){
+let data30 = data.maxAttempts;
+if(!((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30)))){
+const err72 = {instancePath:instancePath+"/maxAttempts",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -914,8 +920,9 @@ vErrors.push(err72);
 }
 errors++;
 }
-if(data29 <= 0 || isNaN(data29)){
-const err73 = {instancePath:instancePath+"/maxCallsPerSecond",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
+if(typeof data30 == "number"){
+if(data30 > 20 || isNaN(data30)){
+const err73 = {instancePath:instancePath+"/maxAttempts",keyword:"maximum",params:{comparison: "<=", limit: 20}};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -924,9 +931,8 @@ vErrors.push(err73);
 }
 errors++;
 }
-}
-else {
-const err74 = {instancePath:instancePath+"/maxCallsPerSecond",keyword:"type",params:{type: "number"}};
+if(data30 <= 0 || isNaN(data30)){
+const err74 = {instancePath:instancePath+"/maxAttempts",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -936,9 +942,12 @@ vErrors.push(err74);
 errors++;
 }
 }
-if(data.dryRun !== undefined){
-if(typeof data.dryRun !== "boolean"){
-const err75 = {instancePath:instancePath+"/dryRun",keyword:"type",params:{type: "boolean"}};
+}
+if(data.maxCallsPerSecond !== undefined){
+let data31 = data.maxCallsPerSecond;
+if(typeof data31 == "number"){
+if(data31 > 1000 || isNaN(data31)){
+const err75 = {instancePath:instancePath+"/maxCallsPerSecond",keyword:"maximum",params:{comparison: "<=", limit: 1000}};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -947,11 +956,8 @@ vErrors.push(err75);
 }
 errors++;
 }
-}
-if(data.tenantPolicy !== undefined){
-let data31 = data.tenantPolicy;
-if(!(data31 && typeof data31 == "object" && !Array.isArray(data31))){
-const err76 = {instancePath:instancePath+"/tenantPolicy",keyword:"type",params:{type: "object"}};
+if(data31 <= 0 || isNaN(data31)){
+const err76 = {instancePath:instancePath+"/maxCallsPerSecond",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -961,14 +967,50 @@ vErrors.push(err76);
 errors++;
 }
 }
-}
 else {
-const err77 = {instancePath,keyword:"type",params:{type: "object"}};
+const err77 = {instancePath:instancePath+"/maxCallsPerSecond",keyword:"type",params:{type: "number"}};
 if(vErrors === null){
 vErrors = [err77];
 }
 else {
 vErrors.push(err77);
+}
+errors++;
+}
+}
+if(data.dryRun !== undefined){
+if(typeof data.dryRun !== "boolean"){
+const err78 = {instancePath:instancePath+"/dryRun",keyword:"type",params:{type: "boolean"}};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+}
+if(data.tenantPolicy !== undefined){
+let data33 = data.tenantPolicy;
+if(!(data33 && typeof data33 == "object" && !Array.isArray(data33))){
+const err79 = {instancePath:instancePath+"/tenantPolicy",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+}
+}
+else {
+const err80 = {instancePath,keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
 }
 errors++;
 }

@@ -167,6 +167,7 @@ export interface Service extends KubeObject {
     ports?: ServicePort[];
     selector?: Record<string, string>;
     clusterIP?: string;
+    ipFamilies?: Array<'IPv4' | 'IPv6'>;
     [key: string]: unknown;
   };
   status?: Record<string, unknown>;

@@ -36,13 +36,16 @@ export const NEXT_STEPS: Readonly<Record<string, string>> = {
   InvalidPath:
     'remove * and ? from Exact and Prefix paths, or use pathType ImplementationSpecific to pass an ELBv2 path pattern as it is',
   UnregistrableTarget:
-    'only private addresses (RFC 1918, 100.64.0.0/10) can be IP targets: check the member cluster`s EndpointSlice for that Service (pods on public addresses cannot sit behind the load balancer)',
+    'only private addresses (RFC 1918, 100.64.0.0/10) can be IPv4 targets, and no link-local, loopback or multicast address an IPv6 one: check the member cluster`s EndpointSlice for that Service (pods on public addresses cannot sit behind the load balancer)',
+  DualstackRequired: `set alb.ingress.kubernetes.io/ip-address-type: dualstack on the MultiClusterIngress, or drop IPv6 from the Service's spec.ipFamilies; ${RECONCILED_ON_CHANGE}`,
   ReplacingLoadBalancer:
     'the load balancer is recreated and its DNS name changes: point DNS records and clients at the new hostname in status.loadBalancer once the object is ready (revert the change named above to keep the old one)',
   ReplacingTargetGroup:
     'nothing to do: the new target group takes the targets and the old one is deleted once no listener uses it; expect a short gap while targets register',
   UnsupportedAnnotation:
     'the load balancer is served without the annotations named above: remove them, fix a misspelt key, or use what the README`s key table suggests instead; the rest of the object is unaffected',
+  UnsupportedTargetType:
+    'nothing to do: the load balancer is served with target type ip (the pods` IPs); remove the target-type annotation, or set it to ip, to silence this',
 };
 
 /** Cause-dependent steps for the lifecycle's failure reasons, in the order they are checked. */

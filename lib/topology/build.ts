@@ -75,7 +75,11 @@ function healthCheckText(tg: TargetGroupResource): string {
     h.path,
     h.port === 'traffic-port' ? undefined : `port ${h.port}`,
     `every ${h.intervalSeconds}s`,
-    h.matcher ? `codes ${h.matcher.httpCode}` : undefined,
+    h.matcher
+      ? 'grpcCode' in h.matcher
+        ? `gRPC codes ${h.matcher.grpcCode}`
+        : `codes ${h.matcher.httpCode}`
+      : undefined,
   ]
     .filter((p) => p !== undefined)
     .join(' ');

@@ -67,6 +67,7 @@ export function summarize(s: Elbv2Snapshot): StateSummary {
         name: lb.LoadBalancerName,
         type: lb.Type,
         scheme: lb.Scheme,
+        ipAddressType: lb.IpAddressType,
         subnets: (lb.AvailabilityZones ?? []).map((az) => az.SubnetId).sort(),
         securityGroups: [...(lb.SecurityGroups ?? [])].sort(),
         tags: ownDnsName(tags.get(lb.LoadBalancerArn ?? '') ?? {}, lb.DNSName),
@@ -77,6 +78,8 @@ export function summarize(s: Elbv2Snapshot): StateSummary {
         name: tg.TargetGroupName,
         targetType: tg.TargetType,
         protocol: tg.Protocol,
+        protocolVersion: tg.ProtocolVersion,
+        ipAddressType: tg.IpAddressType,
         port: tg.Port,
         vpcId: tg.VpcId,
         healthCheck: [
@@ -87,7 +90,7 @@ export function summarize(s: Elbv2Snapshot): StateSummary {
           tg.HealthCheckTimeoutSeconds,
           tg.HealthyThresholdCount,
           tg.UnhealthyThresholdCount,
-          tg.Matcher?.HttpCode,
+          tg.Matcher?.GrpcCode !== undefined ? `grpc:${tg.Matcher.GrpcCode}` : tg.Matcher?.HttpCode,
         ].join(' '),
         loadBalancers: (tg.LoadBalancerArns ?? []).map((a) => lbName.get(a)),
         // The creation time is stamped when the group is created: not part of any desired stack.
@@ -162,6 +165,7 @@ export function expectedSummary(stack: Stack): StateSummary {
             name: lb.spec.name,
             type: lb.spec.type,
             scheme: lb.spec.scheme,
+            ipAddressType: lb.spec.ipAddressType,
             subnets: [...lb.spec.subnets].sort(),
             securityGroups: [...(lb.spec.securityGroups ?? [])].sort(),
             // Written last by every full deploy: the hash of exactly this stack.
@@ -180,6 +184,10 @@ export function expectedSummary(stack: Stack): StateSummary {
           name: t.spec.name,
           targetType: t.spec.targetType,
           protocol: t.spec.protocol,
+          // AWS reports HTTP1 for an HTTP(S) group created without a version, none for TCP/UDP.
+          protocolVersion:
+            t.spec.protocolVersion ?? (t.spec.protocol.startsWith('HTTP') ? 'HTTP1' : undefined),
+          ipAddressType: t.spec.ipAddressType,
           port: t.spec.port,
           vpcId: t.spec.vpcId,
           healthCheck: [
@@ -190,7 +198,7 @@ export function expectedSummary(stack: Stack): StateSummary {
             hc.timeoutSeconds,
             hc.healthyThresholdCount,
             hc.unhealthyThresholdCount,
-            hc.matcher?.httpCode,
+            hc.matcher && ('grpcCode' in hc.matcher ? `grpc:${hc.matcher.grpcCode}` : hc.matcher.httpCode),
           ].join(' '),
           loadBalancers: lb && referenced.has(t.id) ? [lb.spec.name] : [],
           tags: t.spec.tags,

@@ -6,7 +6,16 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InvalidObjectError } from '../../lib/errors.js';
 import type { MultiClusterIngress } from '../../lib/karmada/types.js';
 import { collectedSlice, minimalIngress, service } from '../fixtures/aws/objects.js';
-import { CERT_A, CERT_B, CERT_C, mcs, PUBLIC_SUBNETS, startAwsEnv, type AwsEnv } from './aws-env.js';
+import {
+  CERT_A,
+  CERT_B,
+  CERT_C,
+  loadBalancerAttributesOf,
+  mcs,
+  PUBLIC_SUBNETS,
+  startAwsEnv,
+  type AwsEnv,
+} from './aws-env.js';
 
 let env: AwsEnv;
 beforeEach(async () => {
@@ -35,14 +44,7 @@ const alb = (annotations: Record<string, string>): MultiClusterIngress =>
 const A = (k: string) => `alb.ingress.kubernetes.io/${k}`;
 const N = (k: string) => `service.beta.kubernetes.io/aws-load-balancer-${k}`;
 const SG = 'sg-0123456789abcdef0';
-const lbAttributes = () =>
-  Object.fromEntries(
-    (
-      env.sim.state.describeLoadBalancerAttributes({
-        LoadBalancerArn: env.sim.snapshot().loadBalancers[0]?.LoadBalancerArn,
-      }).Attributes ?? []
-    ).map((a) => [a.Key, a.Value]),
-  );
+const lbAttributes = () => loadBalancerAttributesOf(env.sim);
 const tgAttributes = (i = 0) =>
   Object.fromEntries(
     (

@@ -138,3 +138,14 @@ export function mcs(
     spec: { types: ['LoadBalancer'], ...spec },
   };
 }
+
+/** The attributes of the simulator's first load balancer, as a record. */
+export function loadBalancerAttributesOf(sim: Elbv2Simulator): Record<string, string | undefined> {
+  return Object.fromEntries(
+    (
+      sim.state.describeLoadBalancerAttributes({
+        LoadBalancerArn: sim.snapshot().loadBalancers[0]?.LoadBalancerArn,
+      }).Attributes ?? []
+    ).map((a) => [a.Key, a.Value]),
+  );
+}

@@ -152,6 +152,7 @@ const RESOURCE_TYPE_OF: Record<string, string> = {
   'elasticloadbalancing:ModifyLoadBalancerAttributes': 'loadbalancer',
   'elasticloadbalancing:SetSecurityGroups': 'loadbalancer',
   'elasticloadbalancing:SetSubnets': 'loadbalancer',
+  'elasticloadbalancing:SetIpAddressType': 'loadbalancer',
   'elasticloadbalancing:CreateListener': 'loadbalancer',
   'elasticloadbalancing:ModifyListener': 'listener',
   'elasticloadbalancing:DeleteListener': 'listener',

@@ -8,7 +8,11 @@ import { inventoryStacks, unattachedTargetGroups } from '../../lib/providers/aws
 import type { ActualStack } from '../../lib/providers/aws/deploy/discover.js';
 import { planListenerRules } from '../../lib/providers/aws/deploy/listener-rule.js';
 import { planListeners, type ActualListener } from '../../lib/providers/aws/deploy/listener.js';
-import { planLoadBalancer, requiresReplacement } from '../../lib/providers/aws/deploy/load-balancer.js';
+import {
+  planIpAddressType,
+  planLoadBalancer,
+  requiresReplacement,
+} from '../../lib/providers/aws/deploy/load-balancer.js';
 import { planDeletion, planStack } from '../../lib/providers/aws/deploy/plan.js';
 import {
   attributesToSet,
@@ -67,6 +71,39 @@ describe('the load balancer', () => {
     { lb: {}, expected: undefined },
   ])('requiresReplacement($lb) is $expected', ({ lb, expected }) => {
     expect(requiresReplacement(desired(), actualLb(lb).lb)).toBe(expected);
+  });
+
+  it.each([
+    { from: 'ipv4', to: 'dualstack', when: 'early' },
+    { from: 'ipv4', to: 'dualstack-without-public-ipv4', when: 'early' },
+    { from: 'dualstack', to: 'dualstack-without-public-ipv4', when: 'early' },
+    { from: 'dualstack', to: 'ipv4', when: 'late' },
+    { from: 'dualstack-without-public-ipv4', to: 'ipv4', when: 'late' },
+  ] as const)('ip address type $from → $to: SetIpAddressType, $when', ({ from, to, when }) => {
+    const op = {
+      op: 'modify',
+      resource: 'LoadBalancer',
+      id: 'LoadBalancer',
+      detail: `ip address type ${from} → ${to}`,
+      calls: [{ action: 'SetIpAddressType', input: { LoadBalancerArn: 'arn:lb', IpAddressType: to } }],
+    };
+    expect(
+      planIpAddressType(desired({ ipAddressType: to }), actualLb({ IpAddressType: from })),
+    ).toStrictEqual({
+      early: when === 'early' ? [op] : [],
+      late: when === 'late' ? [op] : [],
+    });
+  });
+
+  it('ip address type: nothing when it is the same, unknown, or the load balancer is new', () => {
+    const none = { early: [], late: [] };
+    expect(
+      planIpAddressType(desired({ ipAddressType: 'dualstack' }), actualLb({ IpAddressType: 'dualstack' })),
+    ).toStrictEqual(none);
+    expect(planIpAddressType(desired({ ipAddressType: 'dualstack' }), actualLb())).toStrictEqual(none);
+    expect(planIpAddressType(desired({ ipAddressType: 'dualstack' }), undefined)).toStrictEqual(none);
+    const created = planLoadBalancer(pc, desired({ ipAddressType: 'dualstack' }), undefined, []);
+    expect(created[0]?.calls[0]?.input).toMatchObject({ IpAddressType: 'dualstack' });
   });
 
   it('creates it with its attributes; security groups only when there are some', () => {
@@ -406,6 +443,64 @@ describe('target groups', () => {
         ],
       },
     ]);
+  });
+
+  it('gRPC: the matcher is the GrpcCode, compared on its own; HttpCode of a gRPC group is not looked at', () => {
+    const grpc = tgRes('g', {
+      protocolVersion: 'GRPC',
+      healthCheck: { ...hc, path: '/AWS.ALB/healthcheck', matcher: { grpcCode: '12' } },
+    });
+    const same = owned('g', { HealthCheckPath: '/AWS.ALB/healthcheck', Matcher: { GrpcCode: '12' } });
+    expect(planTargetGroups(pc, [grpc], [same]).upserts).toStrictEqual([]);
+    const other = owned('g', { HealthCheckPath: '/AWS.ALB/healthcheck', Matcher: { GrpcCode: '0-99' } });
+    expect(planTargetGroups(pc, [grpc], [other]).upserts[0]?.calls).toStrictEqual([
+      {
+        action: 'ModifyTargetGroup',
+        input: {
+          TargetGroupArn: 'arn:g',
+          HealthCheckEnabled: true,
+          HealthCheckPath: '/AWS.ALB/healthcheck',
+          HealthCheckPort: 'traffic-port',
+          HealthCheckProtocol: 'HTTP',
+          HealthCheckIntervalSeconds: 15,
+          HealthCheckTimeoutSeconds: 5,
+          HealthyThresholdCount: 2,
+          UnhealthyThresholdCount: 3,
+          Matcher: { GrpcCode: '12' },
+        },
+      },
+    ]);
+    const created = planTargetGroups(pc, [grpc], []).upserts[0];
+    expect(created?.detail).toBe('k8s-g (GRPC)');
+    expect(created?.calls[0]?.input).toMatchObject({
+      ProtocolVersion: 'GRPC',
+      HealthCheckPath: '/AWS.ALB/healthcheck',
+      Matcher: { GrpcCode: '12' },
+    });
+  });
+
+  it('a create names what is not HTTP/1.1 over IPv4; a replacement names the immutable settings that changed', () => {
+    const v6 = tgRes('a', {
+      name: 'k8s-a-v6',
+      protocol: 'HTTPS',
+      protocolVersion: 'HTTP2',
+      ipAddressType: 'ipv6',
+    });
+    expect(planTargetGroups(pc, [v6], []).upserts[0]?.detail).toBe('k8s-a-v6 (HTTPS, HTTP2, ipv6)');
+    const was = owned('a', {
+      Protocol: 'HTTP',
+      ProtocolVersion: 'HTTP1',
+      Port: 8080,
+      TargetType: 'ip',
+      VpcId: 'vpc-1',
+      IpAddressType: 'ipv4',
+    });
+    expect(planTargetGroups(pc, [v6], [was]).upserts[0]).toMatchObject({
+      op: 'replace',
+      detail:
+        'immutable settings changed (protocol HTTP → HTTPS, protocol version HTTP1 → HTTP2, ip address type ipv4 → ipv6): k8s-a is replaced by k8s-a-v6 (HTTPS, HTTP2, ipv6), deleted once nothing points at it',
+    });
+    expect(planTargetGroups(pc, [v6], [was]).deletes.map((d) => d.id)).toStrictEqual(['k8s-a']);
   });
 
   it('creates a new group with its attributes, replaces one whose name changed, deletes what no one keeps', () => {

@@ -3,7 +3,6 @@
  * and for each refused form the exact error (message, the annotation key as field, the reason).
  */
 import { describe, expect, it } from 'vitest';
-import { InvalidObjectError } from '../../lib/errors.js';
 import { DEFAULT_HEALTH_CHECK } from '../../lib/providers/aws/index.js';
 import {
   LOAD_BALANCER_ATTRIBUTE_KEYS,
@@ -28,33 +27,11 @@ import {
   raw,
   resourceIds,
 } from '../../lib/providers/aws/model/annotations/parse.js';
+import { bad, refused } from '../support/invalid-object.js';
 
 const CERT = 'arn:aws:acm:us-east-1:123456789012:certificate/abc';
 const IAM_CERT = 'arn:aws:iam::123456789012:server-certificate/legacy';
 const GOV_CERT = 'arn:aws-us-gov:acm:us-gov-west-1:123456789012:certificate/def';
-
-/** The error `fn` throws, checked to be an InvalidObjectError. */
-function refusal(fn: () => unknown): InvalidObjectError {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(InvalidObjectError);
-    return e as InvalidObjectError;
-  }
-  throw new Error('expected an InvalidObjectError, nothing was thrown');
-}
-
-/** Message, field and reason of the error `fn` throws. */
-const refused = (fn: () => unknown) => {
-  const e = refusal(fn);
-  return { message: e.message, field: e.field, reason: e.reason };
-};
-
-const bad = (key: string, value: string, why: string) => ({
-  message: `annotation ${key}: ${JSON.stringify(value)} ${why}`,
-  field: key,
-  reason: 'InvalidAnnotation',
-});
 
 describe('primitive parsers', () => {
   it.each([
@@ -421,56 +398,115 @@ describe('health check annotations', () => {
 
 describe('attribute annotations', () => {
   const A = ALB_KEYS.loadBalancerAttributes;
-  const allOf = (keys: readonly string[], value: (k: string) => string) =>
-    Object.fromEntries(keys.map((k) => [k, value(k)]));
-  const sample = (k: string) =>
-    k.endsWith('.enabled') ? 'true' : k.endsWith('seconds') ? '60' : k.includes('bucket') ? 'logs' : 'x';
+  const N = NLB_KEYS.loadBalancerAttributes;
   const annotation = (attrs: Record<string, string>) =>
     Object.entries(attrs)
       .map(([k, v]) => `${k}=${v}`)
       .join(',');
+  const alb = (value: string) => loadBalancerAttributes({ [A]: value }, ALB_KEYS, 'application');
+
+  /** Every key ALB documents (API_LoadBalancerAttribute, SDK 3.1142.0), with a value it takes. */
+  const EVERY_ALB_ATTRIBUTE = {
+    'access_logs.s3.enabled': 'true',
+    'access_logs.s3.bucket': 'my-logs',
+    'access_logs.s3.prefix': 'alb',
+    'connection_logs.s3.enabled': 'true',
+    'connection_logs.s3.bucket': 'my.conn-logs',
+    'connection_logs.s3.prefix': '',
+    'health_check_logs.s3.enabled': 'false',
+    'health_check_logs.s3.bucket': 'hc1',
+    'health_check_logs.s3.prefix': 'a/b',
+    'deletion_protection.enabled': 'true',
+    'ipv6.deny_all_igw_traffic': 'false',
+    'zonal_shift.config.enabled': 'true',
+    'load_balancing.cross_zone.enabled': 'true',
+    'idle_timeout.timeout_seconds': '4000',
+    'client_keep_alive.seconds': '60',
+    'routing.http.desync_mitigation_mode': 'strictest',
+    'routing.http.drop_invalid_header_fields.enabled': 'true',
+    'routing.http.preserve_host_header.enabled': 'false',
+    'routing.http.x_amzn_tls_version_and_cipher_suite.enabled': 'true',
+    'routing.http.xff_client_port.enabled': 'true',
+    'routing.http.xff_header_processing.mode': 'remove',
+    'routing.http2.enabled': 'false',
+    'waf.fail_open.enabled': 'true',
+  };
+  const EVERY_NLB_ATTRIBUTE = {
+    'access_logs.s3.enabled': 'false',
+    'access_logs.s3.bucket': 'nlb-logs',
+    'access_logs.s3.prefix': 'x',
+    'deletion_protection.enabled': 'false',
+    'ipv6.deny_all_igw_traffic': 'true',
+    'zonal_shift.config.enabled': 'false',
+    'load_balancing.cross_zone.enabled': 'false',
+    'dns_record.client_routing_policy': 'partial_availability_zone_affinity',
+    'secondary_ips.auto_assigned.per_subnet': '7',
+  };
 
   it.each([
-    ['application', ALB_KEYS],
-    ['network', NLB_KEYS],
-  ] as const)('every %s load balancer attribute is accepted', (type, keys) => {
-    const attrs = allOf(LOAD_BALANCER_ATTRIBUTE_KEYS[type], sample);
-    expect(
-      loadBalancerAttributes({ [keys.loadBalancerAttributes]: annotation(attrs) }, keys, type),
-    ).toStrictEqual(attrs);
-  });
+    ['application', ALB_KEYS, EVERY_ALB_ATTRIBUTE],
+    ['network', NLB_KEYS, EVERY_NLB_ATTRIBUTE],
+  ] as const)(
+    'every documented %s load balancer attribute is accepted, and only those',
+    (type, keys, attrs) => {
+      expect(
+        loadBalancerAttributes({ [keys.loadBalancerAttributes]: annotation(attrs) }, keys, type),
+      ).toStrictEqual(attrs);
+      expect([...LOAD_BALANCER_ATTRIBUTE_KEYS[type]].sort()).toStrictEqual(Object.keys(attrs).sort());
+    },
+  );
 
-  it('the common load balancer attributes are those of both types', () => {
-    for (const k of [
-      'access_logs.s3.enabled',
-      'access_logs.s3.bucket',
-      'access_logs.s3.prefix',
-      'deletion_protection.enabled',
-      'load_balancing.cross_zone.enabled',
-    ]) {
-      expect(LOAD_BALANCER_ATTRIBUTE_KEYS.application).toContain(k);
-      expect(LOAD_BALANCER_ATTRIBUTE_KEYS.network).toContain(k);
-    }
-    expect(LOAD_BALANCER_ATTRIBUTE_KEYS.network).toContain('dns_record.client_routing_policy');
-    expect(LOAD_BALANCER_ATTRIBUTE_KEYS.network).not.toContain('idle_timeout.timeout_seconds');
-  });
+  const EVERY_HTTP_TG_ATTRIBUTE = {
+    'deregistration_delay.timeout_seconds': '0',
+    'stickiness.enabled': 'true',
+    'stickiness.type': 'app_cookie',
+    'stickiness.lb_cookie.duration_seconds': '604800',
+    'stickiness.app_cookie.cookie_name': 'SESSION_id-1.x',
+    'stickiness.app_cookie.duration_seconds': '1',
+    'slow_start.duration_seconds': '30',
+    'load_balancing.algorithm.type': 'least_outstanding_requests',
+    'load_balancing.algorithm.anomaly_mitigation': 'on',
+    'load_balancing.cross_zone.enabled': 'use_load_balancer_configuration',
+    'target_group_health.dns_failover.minimum_healthy_targets.count': 'off',
+    'target_group_health.dns_failover.minimum_healthy_targets.percentage': '100',
+    'target_group_health.unhealthy_state_routing.minimum_healthy_targets.count': '1',
+    'target_group_health.unhealthy_state_routing.minimum_healthy_targets.percentage': 'off',
+  };
+  const EVERY_TCP_TG_ATTRIBUTE = {
+    'deregistration_delay.timeout_seconds': '3600',
+    'deregistration_delay.connection_termination.enabled': 'true',
+    'stickiness.enabled': 'false',
+    'stickiness.type': 'source_ip',
+    'proxy_protocol_v2.enabled': 'true',
+    'preserve_client_ip.enabled': 'false',
+    'load_balancing.cross_zone.enabled': 'true',
+    'target_health_state.unhealthy.connection_termination.enabled': 'false',
+    'target_health_state.unhealthy.draining_interval_seconds': '360000',
+    'target_group_health.dns_failover.minimum_healthy_targets.count': '1000',
+    'target_group_health.dns_failover.minimum_healthy_targets.percentage': 'off',
+    'target_group_health.unhealthy_state_routing.minimum_healthy_targets.count': '1000',
+    'target_group_health.unhealthy_state_routing.minimum_healthy_targets.percentage': '1',
+  };
 
   it.each([
-    ['HTTP', ALB_KEYS],
-    ['TCP', NLB_KEYS],
-  ] as const)('every %s target group attribute is accepted', (family, keys) => {
-    const attrs = allOf(TARGET_GROUP_ATTRIBUTE_KEYS[family], sample);
-    expect(
-      targetGroupAttributes({ [keys.targetGroupAttributes]: annotation(attrs) }, keys, family),
-    ).toStrictEqual(attrs);
-  });
+    ['HTTP', ALB_KEYS, EVERY_HTTP_TG_ATTRIBUTE],
+    ['TCP', NLB_KEYS, EVERY_TCP_TG_ATTRIBUTE],
+  ] as const)(
+    'every documented %s target group attribute is accepted, and only those',
+    (family, keys, attrs) => {
+      expect(
+        targetGroupAttributes({ [keys.targetGroupAttributes]: annotation(attrs) }, keys, family),
+      ).toStrictEqual(attrs);
+      expect([...TARGET_GROUP_ATTRIBUTE_KEYS[family]].sort()).toStrictEqual(Object.keys(attrs).sort());
+    },
+  );
 
   it('no annotation: no attributes', () => {
     expect(loadBalancerAttributes({}, ALB_KEYS, 'application')).toBeUndefined();
     expect(targetGroupAttributes({}, NLB_KEYS, 'TCP')).toBeUndefined();
   });
 
-  it.each(['true', 'false', 'use_load_balancer_configuration'])('.enabled accepts %s', (v) => {
+  it.each(['true', 'false', 'use_load_balancer_configuration'])('target group cross-zone accepts %s', (v) => {
     expect(
       targetGroupAttributes(
         { [NLB_KEYS.targetGroupAttributes]: `load_balancing.cross_zone.enabled=${v}` },
@@ -480,46 +516,88 @@ describe('attribute annotations', () => {
     ).toStrictEqual({ 'load_balancing.cross_zone.enabled': v });
   });
 
-  it.each(['yes', 'TRUE', ''])('.enabled refuses "%s"', (v) => {
-    expect(
-      refused(() =>
-        loadBalancerAttributes({ [A]: `deletion_protection.enabled=${v}` }, ALB_KEYS, 'application'),
-      ),
-    ).toStrictEqual(bad(A, `deletion_protection.enabled=${v}`, 'must be true or false'));
+  it.each<[string, string]>([
+    ['deletion_protection.enabled=yes', 'must be true or false'],
+    ['deletion_protection.enabled=TRUE', 'must be true or false'],
+    ['deletion_protection.enabled=', 'must be true or false'],
+    ['waf.fail_open.enabled=use_load_balancer_configuration', 'must be true or false'],
+    ['zonal_shift.config.enabled=1', 'must be true or false'],
+    ['idle_timeout.timeout_seconds=abc', 'must be a whole number of seconds from 1 to 4000'],
+    ['idle_timeout.timeout_seconds=1a', 'must be a whole number of seconds from 1 to 4000'],
+    ['idle_timeout.timeout_seconds=', 'must be a whole number of seconds from 1 to 4000'],
+    ['idle_timeout.timeout_seconds=0', 'must be a whole number of seconds from 1 to 4000'],
+    ['idle_timeout.timeout_seconds=4001', 'must be a whole number of seconds from 1 to 4000'],
+    ['client_keep_alive.seconds=1.5', 'must be a whole number of seconds from 60 to 604800'],
+    ['client_keep_alive.seconds=59', 'must be a whole number of seconds from 60 to 604800'],
+    ['routing.http.desync_mitigation_mode=strict', 'must be one of monitor, defensive, strictest'],
+    ['routing.http.xff_header_processing.mode=Append', 'must be one of append, preserve, remove'],
+    ['access_logs.s3.bucket=My_Bucket', 'must be an S3 bucket name'],
+    ['connection_logs.s3.bucket=ab', 'must be an S3 bucket name'],
+    ['health_check_logs.s3.bucket=-logs', 'must be an S3 bucket name'],
+    ['load_balancing.cross_zone.enabled=false', 'cannot be changed on an ALB (always true)'],
+  ])('ALB refuses %s', (pair, why) => {
+    expect(refused(() => alb(pair))).toStrictEqual(bad(A, pair, why));
   });
 
-  it.each([
-    'idle_timeout.timeout_seconds=abc',
-    'idle_timeout.timeout_seconds=1a',
-    'idle_timeout.timeout_seconds=a1',
-    'idle_timeout.timeout_seconds=',
-    'client_keep_alive.seconds=1.5',
-  ])('seconds refuse %s', (pair) => {
-    expect(refused(() => loadBalancerAttributes({ [A]: pair }, ALB_KEYS, 'application'))).toStrictEqual(
-      bad(A, pair, 'must be a whole number of seconds'),
+  it.each<[string, string, string]>([
+    [
+      NLB_KEYS.loadBalancerAttributes,
+      'secondary_ips.auto_assigned.per_subnet=8',
+      'must be a whole number from 0 to 7',
+    ],
+    [
+      NLB_KEYS.loadBalancerAttributes,
+      'dns_record.client_routing_policy=any',
+      'must be one of availability_zone_affinity, partial_availability_zone_affinity, any_availability_zone',
+    ],
+  ])('NLB refuses %s', (key, pair, why) => {
+    expect(refused(() => loadBalancerAttributes({ [key]: pair }, NLB_KEYS, 'network'))).toStrictEqual(
+      bad(key, pair, why),
     );
   });
 
-  it('values of other attributes are not checked', () => {
-    expect(
-      loadBalancerAttributes(
-        { [A]: 'routing.http.desync_mitigation_mode=defensive' },
-        ALB_KEYS,
-        'application',
-      ),
-    ).toStrictEqual({ 'routing.http.desync_mitigation_mode': 'defensive' });
+  it.each<[string, string]>([
+    ['slow_start.duration_seconds=29', 'must be 0 or a whole number of seconds from 30 to 900'],
+    ['stickiness.type=source_ip', 'must be one of lb_cookie, app_cookie'],
+    ['stickiness.app_cookie.cookie_name=a b', 'must be a cookie name (letters, digits, "_", ".", "-")'],
+    [
+      'load_balancing.algorithm.type=random',
+      'must be one of round_robin, least_outstanding_requests, weighted_random',
+    ],
+    ['deregistration_delay.timeout_seconds=3601', 'must be a whole number of seconds from 0 to 3600'],
+    [
+      'target_group_health.dns_failover.minimum_healthy_targets.percentage=0',
+      'must be off or a whole number from 1 to 100',
+    ],
+  ])('ALB target groups refuse %s', (pair, why) => {
+    const key = ALB_KEYS.targetGroupAttributes;
+    expect(refused(() => targetGroupAttributes({ [key]: pair }, ALB_KEYS, 'HTTP'))).toStrictEqual(
+      bad(key, pair, why),
+    );
   });
 
-  it('an unknown attribute is refused with the list of supported ones', () => {
-    const key = NLB_KEYS.loadBalancerAttributes;
+  it.each(['access_logs', 'connection_logs', 'health_check_logs'])(
+    'an enabled %s log needs its bucket in the annotation',
+    (log) => {
+      expect(refused(() => alb(`${log}.s3.enabled=true,${log}.s3.prefix=p`))).toStrictEqual(
+        bad(A, `${log}.s3.enabled=true`, `needs ${log}.s3.bucket in the same annotation`),
+      );
+      expect(alb(`${log}.s3.enabled=false`)).toStrictEqual({ [`${log}.s3.enabled`]: 'false' });
+    },
+  );
+
+  it('an unknown attribute is refused with the list of supported ones, naming the annotation', () => {
     expect(
-      refused(() => loadBalancerAttributes({ [key]: 'routing.http2.enabled=true' }, NLB_KEYS, 'network')),
+      refused(() => loadBalancerAttributes({ [N]: 'routing.http2.enabled=true' }, NLB_KEYS, 'network')),
     ).toStrictEqual(
       bad(
-        key,
+        N,
         'routing.http2.enabled',
         `is not a supported attribute (${LOAD_BALANCER_ATTRIBUTE_KEYS.network.join(', ')})`,
       ),
+    );
+    expect(refused(() => alb('zonal_shift.enabled=true')).message).toMatch(
+      /^annotation alb\.ingress\.kubernetes\.io\/load-balancer-attributes: "zonal_shift\.enabled" is not a supported attribute \(access_logs\.s3\.enabled, /,
     );
   });
 });

@@ -10,6 +10,8 @@ const nonEmpty = { type: 'string', minLength: 1 } as const;
 /** IPv4 CIDR: four octets 0-255 and a prefix length 0-32. */
 export const CIDR_V4 =
   '^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])/(?:3[0-2]|[12]?[0-9])$';
+/** IPv6 CIDR in text form (`2600:1f18::/56`): hex groups and colons, a prefix length 0-128. */
+export const CIDR_V6 = '^(?=.*:)[0-9a-fA-F:]{2,39}/(?:12[0-8]|1[01][0-9]|[1-9]?[0-9])$';
 // ownerId goes into a tag and the name hash: keep it a DNS label so it reads well everywhere.
 export const DNS_LABEL = '^[a-z0-9](?:[-a-z0-9]*[a-z0-9])?$';
 export const HTTP_CODES = '^[0-9]{3}(?:[-,][0-9]{3})*$';
@@ -123,6 +125,8 @@ export const AWS_CONFIG_SCHEMA = {
         // An override: without it the VPC's CIDRs (primary and secondary) and subnets are read
         // from EC2 (DescribeVpcs, DescribeSubnets); with it EC2 is never called.
         cidrs: { type: 'array', minItems: 1, items: { type: 'string', pattern: CIDR_V4 } },
+        // The VPC's IPv6 blocks: IPv6 targets outside them are registered with zone `all`.
+        ipv6Cidrs: { type: 'array', items: { type: 'string', pattern: CIDR_V6 } },
       },
     },
     subnets: { type: 'array', minItems: 1, items: nonEmpty },

@@ -12,6 +12,7 @@ import { configIssues, type FieldMessages } from '../config-issues.js';
 import { metrics } from '../../metrics/index.js';
 import { ELBV2_CALL_METRICS, elbv2CallMetrics } from '../../metrics/elbv2.js';
 import { isThrottling } from './deploy/context.js';
+import { parseIPv6 } from './model/ip.js';
 import { reservedTagOwner } from './reserved-tags.js';
 import { RESERVED_TAG_KEYS, TAG_PREFIX } from './tagging.js';
 import type { TenantPolicy } from './tenant-policy.js';
@@ -40,6 +41,7 @@ export const DEFAULT_RECORD_NAMESPACE = 'multicluster-cloud-provider-locks';
 const MESSAGES: FieldMessages = {
   ownerId: 'must be a DNS label: lower-case letters, digits and "-"',
   'vpc.cidrs.*': 'must be a valid cidrv4',
+  'vpc.ipv6Cidrs.*': 'must be a valid IPv6 CIDR like 2600:1f18:e1b5:5000::/56',
   'healthCheck.path': 'must start with "/"',
   'healthCheck.port': 'must be "traffic-port" or a port number',
   'healthCheck.matcher': 'must be HTTP codes like "200" or "200-399"',
@@ -51,7 +53,7 @@ interface ConfigFile {
   endpoint?: string;
   taggingEndpoint?: string;
   ec2Endpoint?: string;
-  vpc: { id: string; cidrs?: string[] };
+  vpc: { id: string; cidrs?: string[]; ipv6Cidrs?: string[] };
   subnets: string[];
   securityGroups?: string[];
   scheme?: 'internal' | 'internet-facing';
@@ -85,10 +87,13 @@ export interface AwsProviderConfig {
   /** The EC2 API's endpoint (local simulators; AWS's regional one when unset). */
   ec2Endpoint?: string;
   /**
-   * The target groups' VPC. `cidrs` is an override: when absent, its CIDRs and subnets are read
-   * from EC2 (vpc-network.ts); when present, they are exactly these and EC2 is never called.
+   * The target groups' VPC. `cidrs` is an override: when absent, its IPv4 and IPv6 CIDRs and its
+   * subnets are read from EC2 (vpc-network.ts); when present, they are exactly these and EC2 is
+   * never called. `ipv6Cidrs`: the VPC's IPv6 blocks, for dualstack load balancers' IPv6 targets,
+   * over what EC2 states (absent with `cidrs`: none known, so every IPv6 target is registered as
+   * outside the VPC, with zone `all`).
    */
-  vpc: { id: string; cidrs?: string[] };
+  vpc: { id: string; cidrs?: string[]; ipv6Cidrs?: string[] };
   subnets: string[];
   securityGroups?: string[];
   scheme: 'internal' | 'internet-facing';
@@ -165,6 +170,14 @@ export async function parseAwsConfig(text: string | undefined): Promise<AwsProvi
     throw new ProviderConfigError(`invalid aws provider configuration: ${issues.join('; ')}`);
   }
   const cfg = raw as ConfigFile;
+  cfg.vpc.ipv6Cidrs?.forEach((cidr, i) => {
+    // The schema checks the characters; whether the groups make an address takes a parser.
+    if (parseIPv6(cidr.split('/')[0]) === undefined) {
+      throw new ProviderConfigError(
+        `invalid aws provider configuration: vpc.ipv6Cidrs.${i}: ${MESSAGES['vpc.ipv6Cidrs.*'] ?? ''}`,
+      );
+    }
+  });
   const defaultTags = cfg.defaultTags ?? {};
   for (const key of Object.keys(defaultTags)) {
     // Ownership tags decide what we (and other controllers) may delete: configuration cannot set them.
@@ -193,7 +206,11 @@ export async function parseAwsConfig(text: string | undefined): Promise<AwsProvi
     ...(cfg.endpoint !== undefined ? { endpoint: cfg.endpoint } : {}),
     ...(cfg.taggingEndpoint !== undefined ? { taggingEndpoint: cfg.taggingEndpoint } : {}),
     ...(cfg.ec2Endpoint !== undefined ? { ec2Endpoint: cfg.ec2Endpoint } : {}),
-    vpc: { id: cfg.vpc.id, ...(cfg.vpc.cidrs !== undefined ? { cidrs: [...cfg.vpc.cidrs] } : {}) },
+    vpc: {
+      id: cfg.vpc.id,
+      ...(cfg.vpc.cidrs !== undefined ? { cidrs: [...cfg.vpc.cidrs] } : {}),
+      ...(cfg.vpc.ipv6Cidrs !== undefined ? { ipv6Cidrs: [...cfg.vpc.ipv6Cidrs] } : {}),
+    },
     subnets: [...cfg.subnets],
     ...(cfg.securityGroups !== undefined ? { securityGroups: [...cfg.securityGroups] } : {}),
     scheme: cfg.scheme ?? 'internal',

@@ -226,10 +226,16 @@ const STATEMENTS: StatementSpec[] = [
     }),
   },
   {
-    // SAR: DeleteLoadBalancer, ModifyLoadBalancerAttributes, SetSecurityGroups (keys
-    // :SecurityGroup), SetSubnets (key :Subnet): resource loadbalancer/app | net, aws:ResourceTag.
+    // SAR: DeleteLoadBalancer, ModifyLoadBalancerAttributes, SetIpAddressType, SetSecurityGroups
+    // (keys :SecurityGroup), SetSubnets (key :Subnet): resource loadbalancer/app | net, aws:ResourceTag.
     Sid: 'ElbV2ChangeOwnedLoadBalancers',
-    actions: ['DeleteLoadBalancer', 'ModifyLoadBalancerAttributes', 'SetSecurityGroups', 'SetSubnets'],
+    actions: [
+      'DeleteLoadBalancer',
+      'ModifyLoadBalancerAttributes',
+      'SetIpAddressType',
+      'SetSecurityGroups',
+      'SetSubnets',
+    ],
     resources: resourcesOf('loadbalancer'),
     condition: (o) => {
       const limits = guardrailConditions(o.guardrails, ['subnets', 'securityGroups']);

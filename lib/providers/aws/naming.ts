@@ -46,10 +46,19 @@ export interface TargetGroupNameInput {
   servicePort: string;
   port: number;
   protocol: string;
+  /** ALB groups: HTTP1 (the default, left out of the hash so older names stay), HTTP2 or GRPC. */
+  protocolVersion?: string | undefined;
   targetType: string;
   vpcId: string;
+  /** ipv4 (the default, left out of the hash) or ipv6: the groups of two families never share a name. */
+  ipAddressType?: string | undefined;
 }
 
+/**
+ * Every immutable setting is hashed, so changing one gives the group a new name and the deploy
+ * replaces it (a new group first, rules moved to it, the old one deleted last). The defaults
+ * (HTTP1, ipv4) add nothing, so names from before those settings existed do not change.
+ */
 export function targetGroupName(i: TargetGroupNameInput): string {
   return elbv2Name(i.serviceNamespace, i.serviceName, [
     i.ownerId,
@@ -59,6 +68,8 @@ export function targetGroupName(i: TargetGroupNameInput): string {
     i.protocol,
     i.targetType,
     i.vpcId,
+    ...(i.protocolVersion !== undefined && i.protocolVersion !== 'HTTP1' ? [i.protocolVersion] : []),
+    ...(i.ipAddressType !== undefined && i.ipAddressType !== 'ipv4' ? [`ip:${i.ipAddressType}`] : []),
   ]);
 }
 

@@ -353,8 +353,12 @@ export class AwsProvider implements MultiClusterProvider {
   async modelConfig(ctx: { signal: AbortSignal } | undefined, network = true): Promise<ResolvedConfig> {
     if (!network) return this.config;
     const signal = ctx?.signal ?? AbortSignal.timeout(NETWORK_READ_TIMEOUT_MS);
-    const { cidrs, subnets } = await this.network.network({ signal });
-    return { ...this.config, vpc: { id: this.config.vpc.id, cidrs, subnets } };
+    const { cidrs, ipv6Cidrs, subnets } = await this.network.network({ signal });
+    return {
+      ...this.config,
+      // A configured IPv6 list wins over EC2's, as `cidrs` does over its IPv4 blocks.
+      vpc: { id: this.config.vpc.id, cidrs, ipv6Cidrs: this.config.vpc.ipv6Cidrs ?? ipv6Cidrs, subnets },
+    };
   }
 
   /** The model build step's last part: the operator's tenant policy, before anything is deployed. */

@@ -23,6 +23,7 @@ import {
   RemoveListenerCertificatesCommand,
   RemoveTagsCommand,
   SetRulePrioritiesCommand,
+  SetIpAddressTypeCommand,
   SetSecurityGroupsCommand,
   SetSubnetsCommand,
   type CreateTargetGroupCommandInput,
@@ -90,6 +91,8 @@ function send(ctx: DeployContext, c: PlannedCall, o: { abortSignal: AbortSignal 
       return client.send(new SetSubnetsCommand(c.input), o).then(none);
     case 'SetSecurityGroups':
       return client.send(new SetSecurityGroupsCommand(c.input), o).then(none);
+    case 'SetIpAddressType':
+      return client.send(new SetIpAddressTypeCommand(c.input), o).then(none);
     case 'ModifyLoadBalancerAttributes':
       return client.send(new ModifyLoadBalancerAttributesCommand(c.input), o).then(none);
     case 'ModifyTargetGroup':

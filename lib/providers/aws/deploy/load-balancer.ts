@@ -112,3 +112,30 @@ export function planLoadBalancer(
     ? [{ op: 'modify', resource: 'LoadBalancer', id: desired.id, detail: changes.join('; '), calls }]
     : [];
 }
+
+/**
+ * SetIpAddressType when the load balancer's IP address type changes. Toward dualstack it runs
+ * with the load balancer's other changes (`early`: before a rule routes to an ipv6 target group);
+ * back to ipv4 it runs once the rules have moved off the ipv6 groups (`late`), which AWS requires.
+ */
+export function planIpAddressType(
+  desired: LoadBalancerResource,
+  actual: OwnedLoadBalancer | undefined,
+): { early: Operation[]; late: Operation[] } {
+  const from = actual?.lb.IpAddressType;
+  const to = desired.spec.ipAddressType;
+  if (!actual || from === undefined || from === to) return { early: [], late: [] };
+  const op: Operation = {
+    op: 'modify',
+    resource: 'LoadBalancer',
+    id: desired.id,
+    detail: `ip address type ${from} → ${to}`,
+    calls: [
+      {
+        action: 'SetIpAddressType',
+        input: { LoadBalancerArn: actual.lb.LoadBalancerArn ?? '', IpAddressType: to },
+      },
+    ],
+  };
+  return to === 'ipv4' ? { early: [], late: [op] } : { early: [op], late: [] };
+}

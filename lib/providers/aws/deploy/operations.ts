@@ -24,6 +24,7 @@ import type {
   RemoveListenerCertificatesCommandInput,
   RemoveTagsCommandInput,
   SetRulePrioritiesCommandInput,
+  SetIpAddressTypeCommandInput,
   SetSecurityGroupsCommandInput,
   SetSubnetsCommandInput,
 } from '@aws-sdk/client-elastic-load-balancing-v2';
@@ -35,6 +36,7 @@ export interface MutatingInputs {
   DeleteLoadBalancer: DeleteLoadBalancerCommandInput;
   SetSubnets: SetSubnetsCommandInput;
   SetSecurityGroups: SetSecurityGroupsCommandInput;
+  SetIpAddressType: SetIpAddressTypeCommandInput;
   ModifyLoadBalancerAttributes: ModifyLoadBalancerAttributesCommandInput;
   CreateTargetGroup: CreateTargetGroupCommandInput;
   ModifyTargetGroup: ModifyTargetGroupCommandInput;

@@ -1,6 +1,7 @@
 /**
  * The whole stack's change plan, in LBC's order (pkg/deploy/stack_deployer.go): target groups →
- * load balancer → listeners → rules → targets → orphaned target groups; the fingerprint tag is
+ * load balancer → listeners → rules → targets → orphaned target groups (a load balancer going
+ * back to ipv4 does so after the rules, once none routes to an ipv6 group); the fingerprint tag is
  * invalidated first and written last. Pure: discovery (discover.ts) gathers the `ActualStack`.
  */
 import { resourcesOf, ResourceTypes, type Stack } from '../model/types.js';
@@ -9,7 +10,7 @@ import { DNS_NAME_TAG, legacyTargetTags } from './targets-only.js';
 import { planListenerRules } from './listener-rule.js';
 import type { ActualStack } from './discover.js';
 import { planListeners } from './listener.js';
-import { planLoadBalancer } from './load-balancer.js';
+import { planIpAddressType, planLoadBalancer } from './load-balancer.js';
 import { arnRef, dnsRef, type Operation, type PlanContext } from './operations.js';
 import { planTargetGroups } from './target-group.js';
 import { planTargets } from './targets.js';
@@ -33,6 +34,7 @@ export function planStack(stack: Stack, actual: ActualStack, pc: StackPlanContex
   const resolve = (id: string) => tgs.kept.get(id)?.tg.TargetGroupArn ?? arnRef(id);
 
   const lbOps = planLoadBalancer(pc, lbRes, actual.loadBalancer, actual.staleLoadBalancers);
+  const ipType = planIpAddressType(lbRes, actual.loadBalancer);
   const lbArn = actual.loadBalancer?.lb.LoadBalancerArn ?? arnRef(lbRes.id);
   const listeners = planListeners(
     pc,
@@ -66,8 +68,10 @@ export function planStack(stack: Stack, actual: ActualStack, pc: StackPlanContex
   const changes = [
     ...tgs.upserts,
     ...lbOps,
+    ...ipType.early,
     ...listeners.operations,
     ...ruleOps,
+    ...ipType.late,
     ...targetOps,
     ...tgs.deletes,
   ];

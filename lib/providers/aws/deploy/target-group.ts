@@ -33,8 +33,18 @@ function healthCheckParams(hc: HealthCheckSpec) {
     HealthCheckTimeoutSeconds: hc.timeoutSeconds,
     HealthyThresholdCount: hc.healthyThresholdCount,
     UnhealthyThresholdCount: hc.unhealthyThresholdCount,
-    ...(hc.matcher ? { Matcher: { HttpCode: hc.matcher.httpCode } } : {}),
+    ...(hc.matcher ? { Matcher: sdkMatcher(hc.matcher) } : {}),
   };
+}
+
+function sdkMatcher(m: NonNullable<HealthCheckSpec['matcher']>): { HttpCode: string } | { GrpcCode: string } {
+  return 'grpcCode' in m ? { GrpcCode: m.grpcCode } : { HttpCode: m.httpCode };
+}
+
+/** A gRPC group's matcher is its GrpcCode, any other's its HttpCode: AWS reports only the one that applies. */
+function matcherDiffers(m: HealthCheckSpec['matcher'], actual: TargetGroup['Matcher']): boolean {
+  if (m === undefined) return false;
+  return 'grpcCode' in m ? actual?.GrpcCode !== m.grpcCode : actual?.HttpCode !== m.httpCode;
 }
 
 function healthCheckDiffers(hc: HealthCheckSpec, tg: TargetGroup): boolean {
@@ -47,7 +57,7 @@ function healthCheckDiffers(hc: HealthCheckSpec, tg: TargetGroup): boolean {
     tg.HealthCheckTimeoutSeconds !== hc.timeoutSeconds ||
     tg.HealthyThresholdCount !== hc.healthyThresholdCount ||
     tg.UnhealthyThresholdCount !== hc.unhealthyThresholdCount ||
-    (hc.matcher !== undefined && tg.Matcher?.HttpCode !== hc.matcher.httpCode)
+    matcherDiffers(hc.matcher, tg.Matcher)
   );
 }
 
@@ -63,6 +73,36 @@ export function attributesToSet(
 }
 
 const arnOf = (o: OwnedTargetGroup) => o.tg.TargetGroupArn ?? '';
+
+/** The settings a group is created with besides HTTP/1.1 over IPv4, for the plan's text. */
+function createDetail(d: TargetGroupResource): string {
+  const extra = [
+    d.spec.protocol === 'HTTPS' ? 'HTTPS' : undefined,
+    d.spec.protocolVersion !== undefined && d.spec.protocolVersion !== 'HTTP1'
+      ? d.spec.protocolVersion
+      : undefined,
+    d.spec.ipAddressType === 'ipv6' ? 'ipv6' : undefined,
+  ].filter((x) => x !== undefined);
+  return extra.length ? `${d.spec.name} (${extra.join(', ')})` : d.spec.name;
+}
+
+/** Which immutable settings differ between the group AWS has and the one wanted, in words. */
+function immutableChanges(d: TargetGroupResource, tg: TargetGroup): string {
+  const pairs: Array<[string, unknown, unknown]> = [
+    ['protocol', tg.Protocol, d.spec.protocol],
+    // AWS reports HTTP1 for an HTTP(S) group created without one.
+    ['protocol version', tg.ProtocolVersion, d.spec.protocolVersion ?? tg.ProtocolVersion],
+    ['port', tg.Port, d.spec.port],
+    ['target type', tg.TargetType, d.spec.targetType],
+    ['VPC', tg.VpcId, d.spec.vpcId],
+    ['ip address type', tg.IpAddressType, d.spec.ipAddressType],
+  ];
+  // What AWS did not report cannot be compared.
+  const changed = pairs
+    .filter(([, a, b]) => a !== undefined && a !== b)
+    .map(([what, a, b]) => `${what} ${String(a)} → ${String(b)}`);
+  return changed.length ? changed.join(', ') : 'protocol/port/target type/VPC';
+}
 
 /**
  * The owned group each desired group keeps, matched on the resource-ID tag and the name (the name
@@ -158,10 +198,10 @@ export function planTargetGroups(
             op: 'replace',
             resource: 'TargetGroup',
             id: d.id,
-            detail: `immutable settings changed (protocol/port/target type/VPC): ${previous.tg.TargetGroupName ?? ''} is replaced by ${d.spec.name}, deleted once nothing points at it`,
+            detail: `immutable settings changed (${immutableChanges(d, previous.tg)}): ${previous.tg.TargetGroupName ?? ''} is replaced by ${createDetail(d)}, deleted once nothing points at it`,
             calls,
           }
-        : { op: 'create', resource: 'TargetGroup', id: d.id, detail: d.spec.name, calls },
+        : { op: 'create', resource: 'TargetGroup', id: d.id, detail: createDetail(d), calls },
     );
   }
   const deletes: Operation[] = owned

@@ -5,11 +5,14 @@
  */
 import type { EndpointSlice, IngressBackend, MultiClusterIngress, Service } from '../../../karmada/types.js';
 import type { KubeObject } from '../../../kube/types.js';
+import { InvalidObjectError } from '../../../errors.js';
 import { DERIVED_SERVICE_PREFIX, SERVICE_NAME_LABEL } from '../../../karmada/constants.js';
 import { resolveBackend } from './backends.js';
-import { albHealthCheck } from './annotations/health-check.js';
 import { ALB_KEYS } from './annotations/keys.js';
+import { invalid, oneOf, raw } from './annotations/parse.js';
+import { albTargetGroupSettings, serviceTargetGroupSettings } from './annotations/target-group.js';
 import { ignoredKeysWarning } from './annotations/unknown-keys.js';
+import type { HealthCheckConfig } from '../config.js';
 import { albListeners } from './annotations/listeners.js';
 import { albListenerResources, type Route } from './alb-listeners.js';
 import { ruleConditions, sortPaths } from './rules.js';
@@ -29,8 +32,9 @@ import {
   LOAD_BALANCER_ID,
   ref,
   type Action,
-  type HealthCheckSpec,
+  type LoadBalancerIpAddressType,
   type ModelConfig,
+  type ModelWarning,
   type Stack,
   type TargetGroupResource,
 } from './types.js';
@@ -70,20 +74,57 @@ export function buildIngressStack(input: IngressStackInput): Stack {
   return albStack(objectStack('mci', input.mci, member, config), config);
 }
 
-type AlbSettings = StackSettings<{ listeners: AlbListenerSettings; healthCheck: HealthCheckSpec }>;
+type AlbSettings = StackSettings<{
+  listeners: AlbListenerSettings;
+  ipAddressType: LoadBalancerIpAddressType | undefined;
+  /** The configured health-check defaults, which every target group starts from. */
+  healthCheckDefaults: HealthCheckConfig;
+}>;
+
+const IP_ADDRESS_TYPES = ['ipv4', 'dualstack', 'dualstack-without-public-ipv4'] as const;
+
+/** `dualstack-without-public-ipv4` exists only for internet-facing ALBs (API_CreateLoadBalancer). */
+function checkIpAddressType(settings: AlbSettings): void {
+  const type = settings.particular.ipAddressType;
+  if (type === 'dualstack-without-public-ipv4' && settings.scheme !== 'internet-facing') {
+    throw invalid(
+      ALB_KEYS.ipAddressType,
+      type,
+      'needs scheme internet-facing (an internal ALB has no public IPv4 addresses)',
+    );
+  }
+}
 
 /** What one member puts on the ALB: its routes, its default backend, their target groups. */
 interface MemberRoutes {
   routes: Route[];
   defaultAction: Action | undefined;
+  /** What the member asked for that cannot be honoured (target-type instance). */
+  warnings: ModelWarning[];
+}
+
+export const UNSUPPORTED_TARGET_TYPE = 'UnsupportedTargetType';
+
+/**
+ * `target-type: instance` on `where` (the member MCI or one of its backend Services): reported to
+ * the member, and ip used.
+ */
+function instanceTargetsWarning(member: { namespace: string; name: string }, where: string): ModelWarning {
+  return {
+    reason: UNSUPPORTED_TARGET_TYPE,
+    message: `annotation ${ALB_KEYS.targetType}: instance on ${where} is not supported by the aws provider: targets are the pods' IPs from the member clusters' EndpointSlices, so target type ip is used`,
+    object: member,
+  };
 }
 
 function albStack(source: StackSource<IngressMember>, config: ModelConfig): Stack {
   // Annotations first: a bad value fails the build before anything else is looked at.
   const settings: AlbSettings = readStackSettings(source, ALB_KEYS, 'application', config, (annotations) => ({
     listeners: albListeners(annotations, ALB_KEYS),
-    healthCheck: albHealthCheck(annotations, ALB_KEYS, config.healthCheck),
+    ipAddressType: oneOf(annotations, ALB_KEYS.ipAddressType, IP_ADDRESS_TYPES),
+    healthCheckDefaults: config.healthCheck,
   }));
+  checkIpAddressType(settings);
   const targetGroups = new Map<string, TargetGroupResource>();
   const members = source.members.map((m) => memberRoutes(source, settings, m, targetGroups));
   const defaultAction = members.find((m) => m.defaultAction)?.defaultAction ?? FIXED_404;
@@ -100,6 +141,7 @@ function albStack(source: StackSource<IngressMember>, config: ModelConfig): Stac
     settings,
     {
       type: 'application',
+      ipAddressType: settings.particular.ipAddressType,
       securityGroups: settings.loadBalancer.securityGroups ?? source.placement.securityGroups,
     },
     [
@@ -114,9 +156,26 @@ function albStack(source: StackSource<IngressMember>, config: ModelConfig): Stac
       ruleField: (id) => ruleFields.get(id),
     },
   );
-  return withWarnings(
-    stack,
-    source.members.flatMap((m) => ignoredKeysWarning(m.mci)),
+  return withWarnings(stack, [
+    ...source.members.flatMap((m) => ignoredKeysWarning(m.mci)),
+    ...members.flatMap((m) => m.warnings),
+  ]);
+}
+
+/**
+ * As LBC (buildTargetGroupIPAddressType): a Service with an IPv6 family gets an ipv6 target group
+ * (its IPv6 EndpointSlices are the targets), which only a dualstack ALB can route to.
+ */
+function targetGroupIpAddressType(
+  service: Service,
+  lbType: LoadBalancerIpAddressType | undefined,
+  field: string,
+): 'ipv4' | 'ipv6' {
+  if (!service.spec?.ipFamilies?.includes('IPv6')) return 'ipv4';
+  if (lbType === 'dualstack' || lbType === 'dualstack-without-public-ipv4') return 'ipv6';
+  throw new InvalidObjectError(
+    `${field}.service.name: Service "${service.metadata.name ?? ''}" has the IPv6 family (spec.ipFamilies), so its target group is ipv6, which needs annotation ${ALB_KEYS.ipAddressType}: dualstack (or dualstack-without-public-ipv4)`,
+    { field: ALB_KEYS.ipAddressType, reason: 'DualstackRequired' },
   );
 }
 
@@ -129,6 +188,15 @@ function memberRoutes(
 ): MemberRoutes {
   const { mci } = member;
   const { namespace, name: mciName } = objectName(mci);
+  // The member's own target-group annotations: every group's, unless its Service overrides them.
+  const defaults = settings.particular.healthCheckDefaults;
+  const memberTargetGroups = albTargetGroupSettings(mci.metadata.annotations, ALB_KEYS, defaults);
+  const warnings: ModelWarning[] = [];
+  const self = { namespace, name: mciName };
+  if (memberTargetGroups.targetType === 'instance') {
+    warnings.push(instanceTargetsWarning(self, `MultiClusterIngress ${namespace}/${mciName}`));
+  }
+  const instanceServices = new Set<string>();
   // Objects without a namespace are in the MCI's.
   const sameNamespace = (o: Readonly<KubeObject>) => (o.metadata.namespace ?? namespace) === namespace;
   const services = new Map(member.services.filter(sameNamespace).map((s) => [s.metadata.name ?? '', s]));
@@ -142,6 +210,23 @@ function memberRoutes(
     // LBC's target group resource ID: one target group per (ingress, service, service port).
     const id = `${namespace}/${mciName}-${b.serviceName}:${b.portKey}`;
     if (!targetGroups.has(id)) {
+      const tg = serviceTargetGroupSettings(
+        memberTargetGroups,
+        mci.metadata.annotations,
+        { namespace, name: b.serviceName, annotations: b.service.metadata.annotations },
+        ALB_KEYS,
+        defaults,
+      );
+      const ipAddressType = targetGroupIpAddressType(b.service, settings.particular.ipAddressType, field);
+      // The Service's own annotation asked for it (not one inherited from the MCI, reported above).
+      if (
+        tg.targetType === 'instance' &&
+        raw(b.service.metadata.annotations, ALB_KEYS.targetType) !== undefined &&
+        !instanceServices.has(b.serviceName)
+      ) {
+        instanceServices.add(b.serviceName);
+        warnings.push(instanceTargetsWarning(self, `Service ${namespace}/${b.serviceName}`));
+      }
       targetGroups.set(
         id,
         ipTargetGroup(source, settings, {
@@ -149,9 +234,11 @@ function memberRoutes(
           service: { namespace, name: b.serviceName },
           servicePort: b.servicePort,
           portKey: b.portKey,
-          protocol: 'HTTP',
-          protocolVersion: 'HTTP1',
-          healthCheck: settings.particular.healthCheck,
+          protocol: tg.protocol,
+          protocolVersion: tg.protocolVersion,
+          ipAddressType,
+          healthCheck: tg.healthCheck,
+          attributes: tg.attributes,
           targets: buildTargets({
             serviceKey: `${namespace}/${b.serviceName}`,
             servicePort: b.servicePort,
@@ -162,6 +249,8 @@ function memberRoutes(
             knownClusters,
             vpcCidrs: source.placement.vpc.cidrs ?? [],
             vpcSubnets: source.placement.vpc.subnets ?? [],
+            ipAddressType,
+            vpcIpv6Cidrs: source.placement.vpc.ipv6Cidrs ?? [],
           }),
         }),
       );
@@ -190,5 +279,5 @@ function memberRoutes(
       });
     }
   });
-  return { routes, defaultAction };
+  return { routes, defaultAction, warnings };
 }

@@ -199,7 +199,11 @@ export interface IpTargetGroupInput {
   portKey: string;
   protocol: TargetGroupSpec['protocol'];
   protocolVersion?: TargetGroupSpec['protocolVersion'];
+  /** Absent: ipv4. */
+  ipAddressType?: TargetGroupSpec['ipAddressType'];
   healthCheck: HealthCheckSpec;
+  /** Absent: the stack's (target-group-attributes on the object itself). */
+  attributes?: Record<string, string> | undefined;
   targets: TargetSpec[];
 }
 
@@ -211,7 +215,8 @@ export function ipTargetGroup(
 ): TargetGroupResource {
   const port = targetPort(input.servicePort);
   const vpcId = source.placement.vpc.id;
-  const attributes = settings.targetGroupAttributes;
+  const attributes = 'attributes' in input ? input.attributes : settings.targetGroupAttributes;
+  const ipAddressType = input.ipAddressType ?? 'ipv4';
   return {
     id: input.id,
     type: ResourceTypes.TargetGroup,
@@ -224,14 +229,16 @@ export function ipTargetGroup(
         servicePort: input.portKey,
         port,
         protocol: input.protocol,
+        protocolVersion: input.protocolVersion,
         targetType: 'ip',
         vpcId,
+        ipAddressType,
       }),
       targetType: 'ip',
       protocol: input.protocol,
       ...(input.protocolVersion ? { protocolVersion: input.protocolVersion } : {}),
       port,
-      ipAddressType: 'ipv4',
+      ipAddressType,
       vpcId,
       healthCheck: input.healthCheck,
       targets: input.targets,
@@ -250,6 +257,8 @@ export function assembleStack(
   settings: StackSettings<unknown>,
   loadBalancer: {
     type: LoadBalancerSpec['type'];
+    /** Absent: ipv4. */
+    ipAddressType?: LoadBalancerSpec['ipAddressType'] | undefined;
     securityGroups: readonly string[] | undefined;
   },
   resources: readonly StackResource[],
@@ -266,6 +275,7 @@ export function assembleStack(
           derivedLoadBalancerName(source.ref, source.ownerId, loadBalancer.type, scheme),
         type: loadBalancer.type,
         scheme,
+        ipAddressType: loadBalancer.ipAddressType,
         subnets: settings.loadBalancer.subnets ?? source.placement.subnets,
         securityGroups: loadBalancer.securityGroups,
         attributes: settings.loadBalancerAttributes,

@@ -16,6 +16,8 @@ import type { ElbQuotas } from './limits.js';
 export interface ModelVpc {
   id: string;
   cidrs?: readonly string[];
+  /** The VPC's IPv6 blocks, for IPv6 targets (absent: none known, every IPv6 target off the VPC). */
+  ipv6Cidrs?: readonly string[];
   subnets?: readonly VpcSubnet[];
 }
 
@@ -53,11 +55,14 @@ export interface Ref {
 
 export type Tags = Record<string, string>;
 
+/** ELBv2's load balancer IP address types that this provider sets (ALBs: every one; NLBs: ipv4). */
+export type LoadBalancerIpAddressType = 'ipv4' | 'dualstack' | 'dualstack-without-public-ipv4';
+
 export interface LoadBalancerSpec {
   name: string;
   type: 'application' | 'network';
   scheme: 'internal' | 'internet-facing';
-  ipAddressType: 'ipv4';
+  ipAddressType: LoadBalancerIpAddressType;
   subnets: string[];
   /** Absent: AWS picks (ALB: the VPC's default group); we then leave security groups alone. */
   securityGroups?: string[];
@@ -75,11 +80,12 @@ export interface HealthCheckSpec {
   timeoutSeconds: number;
   healthyThresholdCount: number;
   unhealthyThresholdCount: number;
-  matcher?: { httpCode: string };
+  /** gRPC target groups (protocol version GRPC) take gRPC status codes, the others HTTP codes. */
+  matcher?: { httpCode: string } | { grpcCode: string };
 }
 
 export interface TargetSpec {
-  /** An IPv4 address (target type ip). */
+  /** An IPv4 address, or an IPv6 one in RFC 5952 form for an ipv6 target group (target type ip). */
   id: string;
   port: number;
   /**
@@ -99,9 +105,11 @@ export interface TargetGroupSpec {
   name: string;
   targetType: 'ip';
   protocol: 'HTTP' | 'HTTPS' | 'TCP' | 'UDP' | 'TCP_UDP';
-  protocolVersion?: 'HTTP1';
+  /** ALB target groups only (HTTP/HTTPS); immutable, like the protocol. */
+  protocolVersion?: 'HTTP1' | 'HTTP2' | 'GRPC';
   port: number;
-  ipAddressType: 'ipv4';
+  /** Immutable: an ipv6 group takes only IPv6 targets and needs a dualstack load balancer. */
+  ipAddressType: 'ipv4' | 'ipv6';
   vpcId: string;
   healthCheck: HealthCheckSpec;
   /** The registered targets: exactly these, sorted by address then port. */
@@ -155,6 +163,8 @@ export function loadBalancerResource(spec: {
   name: string;
   type: LoadBalancerSpec['type'];
   scheme: LoadBalancerSpec['scheme'];
+  /** Absent: ipv4. */
+  ipAddressType?: LoadBalancerIpAddressType | undefined;
   subnets: readonly string[];
   securityGroups?: readonly string[] | undefined;
   attributes?: Record<string, string> | undefined;
@@ -167,7 +177,7 @@ export function loadBalancerResource(spec: {
       name: spec.name,
       type: spec.type,
       scheme: spec.scheme,
-      ipAddressType: 'ipv4',
+      ipAddressType: spec.ipAddressType ?? 'ipv4',
       subnets: [...spec.subnets],
       ...(spec.securityGroups ? { securityGroups: [...spec.securityGroups] } : {}),
       ...(spec.attributes ? { attributes: spec.attributes } : {}),

@@ -41,29 +41,69 @@ function successCodes(annotations: Annotations, key: string): string | undefined
   return v;
 }
 
+/** gRPC status codes (0-99): `12`, `0,12` or `0-99`. */
+function grpcCodes(annotations: Annotations, key: string): string | undefined {
+  const v = raw(annotations, key);
+  if (v !== undefined && !/^\d{1,2}(-\d{1,2})?(,\d{1,2}(-\d{1,2})?)*$/.test(v)) {
+    throw invalid(
+      key,
+      v,
+      'must be gRPC status codes from 0 to 99 like "12", "0,12" or "0-99" (backend-protocol-version GRPC)',
+    );
+  }
+  return v;
+}
+
+/** LBC's defaults for gRPC target groups: AWS's own health-check method and UNIMPLEMENTED (12). */
+export const GRPC_HEALTH_CHECK_DEFAULTS = { path: '/AWS.ALB/healthcheck', grpcCode: '12' } as const;
+
+/** What an ALB target group's health check depends on besides its own annotations. */
+export interface AlbBackend {
+  protocol: 'HTTP' | 'HTTPS';
+  protocolVersion: 'HTTP1' | 'HTTP2' | 'GRPC';
+  /** Whether backend-protocol was given: then the check's protocol follows it, as in LBC. */
+  protocolGiven: boolean;
+}
+
+export const DEFAULT_ALB_BACKEND: AlbBackend = {
+  protocol: 'HTTP',
+  protocolVersion: 'HTTP1',
+  protocolGiven: false,
+};
+
 const INTERVAL: [number, number] = [5, 300];
 const TIMEOUT: [number, number] = [2, 120];
 const THRESHOLD: [number, number] = [2, 10];
 
-/** ALB target groups: the configured defaults (LBC's) under the `alb.ingress.kubernetes.io/` keys. */
+/**
+ * ALB target groups: the configured defaults (LBC's) under the `alb.ingress.kubernetes.io/` keys.
+ * As in LBC, the check's protocol defaults to the backend protocol when one is given, and a gRPC
+ * group checks `/AWS.ALB/healthcheck` for gRPC code 12 unless told otherwise.
+ */
 export function albHealthCheck(
   annotations: Annotations,
   keys: CommonKeys,
   defaults: HealthCheckConfig,
+  backend: AlbBackend = DEFAULT_ALB_BACKEND,
 ): HealthCheckSpec {
   const k = keys.healthCheck;
+  const grpc = backend.protocolVersion === 'GRPC';
   return {
     enabled: true,
-    path: path(annotations, k.path) ?? defaults.path,
+    path: path(annotations, k.path) ?? (grpc ? GRPC_HEALTH_CHECK_DEFAULTS.path : defaults.path),
     port: port(annotations, k.port) ?? String(defaults.port),
-    protocol: oneOf(annotations, k.protocol, ['HTTP', 'HTTPS'] as const) ?? defaults.protocol,
+    protocol:
+      oneOf(annotations, k.protocol, ['HTTP', 'HTTPS'] as const) ??
+      (backend.protocolGiven ? backend.protocol : defaults.protocol),
     intervalSeconds: integer(annotations, k.interval, ...INTERVAL) ?? defaults.intervalSeconds,
     timeoutSeconds: integer(annotations, k.timeout, ...TIMEOUT) ?? defaults.timeoutSeconds,
     healthyThresholdCount:
       integer(annotations, k.healthyThreshold, ...THRESHOLD) ?? defaults.healthyThresholdCount,
     unhealthyThresholdCount:
       integer(annotations, k.unhealthyThreshold, ...THRESHOLD) ?? defaults.unhealthyThresholdCount,
-    matcher: { httpCode: successCodes(annotations, k.successCodes) ?? defaults.matcher },
+    matcher: grpc
+      ? { grpcCode: grpcCodes(annotations, k.successCodes) ?? GRPC_HEALTH_CHECK_DEFAULTS.grpcCode }
+      : { httpCode: successCodes(annotations, k.successCodes) ?? defaults.matcher },
   };
 }
 

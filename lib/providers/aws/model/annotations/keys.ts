@@ -50,6 +50,10 @@ export const ALB_KEYS = {
   sslPolicy: `${ALB}ssl-policy`,
   listenPorts: `${ALB}listen-ports`,
   sslRedirect: `${ALB}ssl-redirect`,
+  ipAddressType: `${ALB}ip-address-type`,
+  backendProtocol: `${ALB}backend-protocol`,
+  backendProtocolVersion: `${ALB}backend-protocol-version`,
+  targetType: `${ALB}target-type`,
 } as const satisfies CommonKeys & Record<string, unknown>;
 
 const NLB = 'service.beta.kubernetes.io/aws-load-balancer-';

@@ -75,7 +75,11 @@ export const LBC_INGRESS_KEYS: readonly LbcKey[] = [
   {
     key: 'ip-address-type',
     type: 'ipv4 | dualstack | dualstack-without-public-ipv4',
-    support: { status: 'unsupported', why: 'the ALB is IPv4 only for now' },
+    support: {
+      status: 'supported',
+      differs:
+        "as in LBC, a Service with the IPv6 family gets an ipv6 target group of its IPv6 EndpointSlices; IPv6 targets outside the VPC's IPv6 blocks (from EC2, or the configuration's `vpc.ipv6Cidrs`) are registered with zone `all`",
+    },
   },
   {
     key: 'scheme',
@@ -116,7 +120,15 @@ export const LBC_INGRESS_KEYS: readonly LbcKey[] = [
       why: "it addresses an ALB in an Outpost's subnets; this provider places the ALB in the Region's subnets, in front of clusters in several networks, and has no Outpost placement",
     },
   },
-  { key: 'load-balancer-attributes', type: 'stringMap', support: AS_LBC },
+  {
+    key: 'load-balancer-attributes',
+    type: 'stringMap',
+    support: {
+      status: 'supported',
+      differs:
+        'keys and values are checked before any call (LBC leaves that to AWS); an enabled log needs its bucket in the same annotation',
+    },
+  },
   { key: 'wafv2-acl-arn', type: 'string', support: EDGE('WAFv2 association') },
   { key: 'wafv2-acl-name', type: 'string', support: EDGE('WAFv2 association') },
   {
@@ -165,24 +177,28 @@ export const LBC_INGRESS_KEYS: readonly LbcKey[] = [
   {
     key: 'target-type',
     type: 'instance | ip',
-    support: { status: 'unsupported', why: 'targets are always pod IPs (target type ip)' },
+    support: {
+      status: 'supported',
+      differs:
+        '`ip` only: targets are pod IPs in the member clusters; `instance` gets a Warning Event (UnsupportedTargetType) and `ip` is used',
+    },
   },
   {
     key: 'backend-protocol',
     type: 'HTTP | HTTPS',
-    support: { status: 'unsupported', why: 'target groups speak HTTP to the pods for now' },
+    support: AS_LBC,
   },
   {
     key: 'backend-protocol-version',
     type: 'HTTP1 | HTTP2 | GRPC',
-    support: { status: 'unsupported', why: 'target groups speak HTTP/1 to the pods for now' },
+    support: AS_LBC,
   },
   {
     key: 'target-group-attributes',
     type: 'stringMap',
     support: {
       status: 'supported',
-      differs: 'read from the MultiClusterIngress only, for every target group',
+      differs: 'keys and values are checked before any call (LBC leaves that to AWS)',
     },
   },
   { key: 'healthcheck-port', type: 'integer | traffic-port', support: AS_LBC },
