@@ -6,7 +6,8 @@ export function simulatorConfigText(ownerId: string, endpoint?: string): string 
     region: SIM_REGION,
     ...(endpoint ? { endpoint } : {}),
     ownerId,
-    vpc: { id: SIM_NETWORK.vpcId, cidrs: [SIM_NETWORK.vpcCidr] },
+    // The VPC's IPv6 block too: a dualstack ALB's IPv6 targets in its subnets are in the VPC.
+    vpc: { id: SIM_NETWORK.vpcId, cidrs: [SIM_NETWORK.vpcCidr], ipv6Cidrs: [SIM_NETWORK.vpcIpv6Cidr] },
     subnets: SIM_NETWORK.subnets.filter((s) => !s.public).map((s) => s.subnetId),
   });
 }

@@ -6,6 +6,7 @@
 import type {
   Action as SdkAction,
   RuleCondition as SdkCondition,
+  RuleTransform as SdkTransform,
 } from '@aws-sdk/client-elastic-load-balancing-v2';
 import type { Operation } from '../../lib/providers/aws/index.js';
 
@@ -28,16 +29,27 @@ export function describeAction(a: SdkAction): string {
     case 'forward': {
       const groups = a.ForwardConfig?.TargetGroups;
       if (a.TargetGroupArn || !groups) return `forward to ${shortArn(a.TargetGroupArn)}`;
-      return `forward to ${groups.map((g) => `${shortArn(g.TargetGroupArn)} (weight ${g.Weight ?? 1})`).join(', ')}`;
+      const sticky = a.ForwardConfig?.TargetGroupStickinessConfig;
+      return `forward to ${groups.map((g) => `${shortArn(g.TargetGroupArn)} (weight ${g.Weight ?? 1})`).join(', ')}${
+        sticky?.Enabled ? `, sticky for ${sticky.DurationSeconds ?? '?'}s` : ''
+      }`;
     }
     case 'redirect': {
       const r = a.RedirectConfig;
       const code = r?.StatusCode?.replace('HTTP_', '') ?? '';
-      return `redirect ${code} to ${r?.Protocol ?? '#{protocol}'}:${r?.Port ?? '#{port}'}`;
+      // Host, path and query only when set: the common HTTPS redirect stays one short line.
+      const more = [
+        r?.Host !== undefined ? `host ${r.Host}` : '',
+        r?.Path !== undefined ? `path ${r.Path}` : '',
+        r?.Query !== undefined ? `query ${r.Query}` : '',
+      ].filter(Boolean);
+      return `redirect ${code} to ${r?.Protocol ?? '#{protocol}'}:${r?.Port ?? '#{port}'}${more.length ? ` (${more.join(', ')})` : ''}`;
     }
     case 'fixed-response': {
       const f = a.FixedResponseConfig;
-      return `fixed response ${f?.StatusCode ?? ''}${f?.ContentType ? ` ${f.ContentType}` : ''}`;
+      return `fixed response ${f?.StatusCode ?? ''}${f?.ContentType ? ` ${f.ContentType}` : ''}${
+        f?.MessageBody !== undefined ? ` ${JSON.stringify(f.MessageBody)}` : ''
+      }`;
     }
     default:
       return a.Type ?? 'unknown action';
@@ -45,9 +57,31 @@ export function describeAction(a: SdkAction): string {
 }
 
 export function describeCondition(c: SdkCondition): string {
-  const values = c.HostHeaderConfig?.Values ?? c.PathPatternConfig?.Values ?? c.Values ?? ([] as string[]);
-  const field = c.Field === 'host-header' ? 'host' : c.Field === 'path-pattern' ? 'path' : (c.Field ?? '?');
-  return `${field} ${values.join(' | ')}`;
+  const match = (m: { Values?: string[]; RegexValues?: string[] } | undefined, legacy?: string[]) =>
+    m?.RegexValues?.length ? `~ ${m.RegexValues.join(' | ')}` : (m?.Values ?? legacy ?? []).join(' | ');
+  switch (c.Field) {
+    case 'host-header':
+      return `host ${match(c.HostHeaderConfig, c.Values)}`;
+    case 'path-pattern':
+      return `path ${match(c.PathPatternConfig, c.Values)}`;
+    case 'http-header':
+      return `header ${c.HttpHeaderConfig?.HttpHeaderName ?? '?'} ${match(c.HttpHeaderConfig)}`;
+    case 'http-request-method':
+      return `method ${(c.HttpRequestMethodConfig?.Values ?? []).join(' | ')}`;
+    case 'source-ip':
+      return `source ${(c.SourceIpConfig?.Values ?? []).join(' | ')}`;
+    case 'query-string':
+      return `query ${(c.QueryStringConfig?.Values ?? []).map((p) => (p.Key !== undefined ? `${p.Key}=${p.Value ?? ''}` : (p.Value ?? ''))).join(' | ')}`;
+    default:
+      return `${c.Field ?? '?'} ${(c.Values ?? []).join(' | ')}`;
+  }
+}
+
+function describeTransform(t: SdkTransform): string {
+  const rewrites = (t.Type === 'host-header-rewrite' ? t.HostHeaderRewriteConfig : t.UrlRewriteConfig)
+    ?.Rewrites;
+  const what = t.Type === 'host-header-rewrite' ? 'host' : 'URL';
+  return (rewrites ?? []).map((r) => `rewrite ${what} ${r.Regex ?? ''} → ${r.Replace ?? ''}`).join(', ');
 }
 
 function healthCheck(i: {
@@ -69,6 +103,7 @@ function healthCheck(i: {
   if (i.HealthyThresholdCount !== undefined || i.UnhealthyThresholdCount !== undefined)
     parts.push(`healthy ${i.HealthyThresholdCount ?? '-'}/unhealthy ${i.UnhealthyThresholdCount ?? '-'}`);
   if (i.Matcher?.HttpCode !== undefined) parts.push(`codes ${i.Matcher.HttpCode}`);
+  if (i.Matcher?.GrpcCode !== undefined) parts.push(`gRPC codes ${i.Matcher.GrpcCode}`);
   return parts.length > 0 ? [`health check ${parts.join(', ')}`] : [];
 }
 
@@ -88,6 +123,8 @@ function rule(i: {
   Priority?: number | undefined;
   Conditions?: SdkCondition[] | undefined;
   Actions?: SdkAction[] | undefined;
+  Transforms?: SdkTransform[] | undefined;
+  ResetTransforms?: boolean | undefined;
 }): string[] {
   const lines: string[] = [];
   const when = (i.Conditions ?? []).map(describeCondition).join(' and ');
@@ -96,6 +133,8 @@ function rule(i: {
     lines.push(
       `${i.Priority !== undefined ? `priority ${i.Priority}: ` : ''}if ${when || 'anything'} then ${then}`,
     );
+  lines.push(...(i.Transforms ?? []).map(describeTransform));
+  if (i.ResetTransforms) lines.push('transforms removed');
   return lines;
 }
 
@@ -125,8 +164,13 @@ export function describeCall(call: PlannedCall): string[] {
       return [
         `subnets ${(i.Subnets ?? []).join(', ')}`,
         ...(i.SecurityGroups?.length ? [`security groups ${i.SecurityGroups.join(', ')}`] : []),
+        ...(i.IpAddressType !== undefined && i.IpAddressType !== 'ipv4'
+          ? [`ip address type ${i.IpAddressType}`]
+          : []),
       ];
     }
+    case 'SetIpAddressType':
+      return [`ip address type ${call.input.IpAddressType ?? ''}`];
     case 'SetSubnets':
       return [`subnets ${(call.input.Subnets ?? []).join(', ')}`];
     case 'SetSecurityGroups':
@@ -134,11 +178,17 @@ export function describeCall(call: PlannedCall): string[] {
     case 'ModifyLoadBalancerAttributes':
     case 'ModifyTargetGroupAttributes':
       return attributes(call.input.Attributes);
-    case 'CreateTargetGroup':
+    case 'CreateTargetGroup': {
+      const i = call.input;
+      // HTTP/1.1 and IPv4 are the defaults: named only when the group is otherwise.
+      const version =
+        i.ProtocolVersion !== undefined && i.ProtocolVersion !== 'HTTP1' ? ` ${i.ProtocolVersion}` : '';
+      const family = i.IpAddressType === 'ipv6' ? 'ipv6 ' : '';
       return [
-        `${call.input.Protocol ?? ''}:${call.input.Port ?? ''}, ${call.input.TargetType ?? ''} targets in ${call.input.VpcId ?? ''}`,
-        ...healthCheck(call.input),
+        `${i.Protocol ?? ''}${version}:${i.Port ?? ''}, ${family}${i.TargetType ?? ''} targets in ${i.VpcId ?? ''}`,
+        ...healthCheck(i),
       ];
+    }
     case 'ModifyTargetGroup':
       return healthCheck(call.input);
     case 'RegisterTargets':

@@ -14,10 +14,54 @@ export function backendsOf(mci: Readonly<MultiClusterIngress>): IngressBackend[]
   return out;
 }
 
-/** Sorted, unique names of the Services the MultiClusterIngress routes to. */
+/**
+ * AWS Load Balancer Controller's magic port name, which the MCI manifests of LBC users carry: the
+ * backend names an action (`alb.ingress.kubernetes.io/actions.<name>`), not a Service.
+ */
+export const USE_ANNOTATION_PORT = 'use-annotation';
+const ACTIONS_ANNOTATION_PREFIX = 'alb.ingress.kubernetes.io/actions.';
+
+/** A JSON object's member by name in any case (as LBC's Go decoder reads it). */
+function member(o: unknown, name: string): unknown {
+  if (typeof o !== 'object' || o === null || Array.isArray(o)) return undefined;
+  return Object.entries(o).find(([k]) => k.toLowerCase() === name.toLowerCase())?.[1];
+}
+
+/**
+ * The Services the forward of a `use-annotation` backend's action names
+ * (`forwardConfig.targetGroups[].serviceName`), in order; none for a missing or malformed
+ * annotation (the provider reports those).
+ */
+export function actionServiceNames(mci: Readonly<MultiClusterIngress>, action: string): string[] {
+  const value = mci.metadata.annotations?.[ACTIONS_ANNOTATION_PREFIX + action];
+  if (!value) return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    return [];
+  }
+  const groups = member(member(parsed, 'forwardConfig'), 'targetGroups');
+  if (!Array.isArray(groups)) return [];
+  return groups.flatMap((g) => {
+    const name = member(g, 'serviceName');
+    return typeof name === 'string' && name ? [name] : [];
+  });
+}
+
+/**
+ * Sorted, unique names of the Services the MultiClusterIngress routes to: its backends', and for
+ * a `use-annotation` backend those its action forwards to (a weighted canary's Services).
+ */
 export function serviceRefs(mci: Readonly<MultiClusterIngress>): string[] {
   const names = new Set<string>();
-  for (const b of backendsOf(mci)) if (b?.service?.name) names.add(b.service.name);
+  for (const b of backendsOf(mci)) {
+    const name = b?.service?.name;
+    if (!name) continue;
+    if (b.service?.port?.name === USE_ANNOTATION_PORT)
+      actionServiceNames(mci, name).forEach((n) => names.add(n));
+    else names.add(name);
+  }
   return [...names].sort();
 }
 

@@ -44,6 +44,8 @@ export const NEXT_STEPS: Readonly<Record<string, string>> = {
     'nothing to do: the new target group takes the targets and the old one is deleted once no listener uses it; expect a short gap while targets register',
   UnsupportedAnnotation:
     'the load balancer is served without the annotations named above: remove them, fix a misspelt key, or use what the README`s key table suggests instead; the rest of the object is unaffected',
+  UnusedRoutingAnnotation:
+    'nothing is broken: the annotations named above match no backend, so they change nothing; fix the name after actions./conditions./transforms. to a backend`s service.name (and port.name use-annotation for an action), or remove them',
   UnsupportedTargetType:
     'nothing to do: the load balancer is served with target type ip (the pods` IPs); remove the target-type annotation, or set it to ip, to silence this',
 };

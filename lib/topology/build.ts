@@ -11,6 +11,7 @@ import type {
   Action,
   ListenerResource,
   ListenerRuleResource,
+  RuleCondition,
   TargetGroupResource,
 } from '../providers/aws/model/types.js';
 import type {
@@ -55,17 +56,46 @@ function blockedOf(obj: MultiClusterIngress | MultiClusterService): string[] {
 
 function action(a: Action | undefined): ActionNode {
   if (!a) return { type: 'fixed-response', statusCode: '404' };
-  if (a.type === 'forward')
-    return { type: 'forward', targetGroups: [{ id: a.targetGroup.$ref, weight: 100 }] };
+  if (a.type === 'forward') {
+    if ('targetGroup' in a)
+      return { type: 'forward', targetGroups: [{ id: a.targetGroup.$ref, weight: 100 }] };
+    const total = a.targetGroups.reduce((n, g) => n + g.weight, 0);
+    return {
+      type: 'forward',
+      targetGroups: a.targetGroups.map((g) => ({
+        id: g.targetGroup.$ref,
+        weight: total > 0 ? Math.round((g.weight * 100) / total) : 0,
+      })),
+    };
+  }
   if (a.type === 'redirect') {
     return {
       type: 'redirect',
-      protocol: a.redirect.protocol,
-      port: a.redirect.port,
+      protocol: a.redirect.protocol ?? '#{protocol}',
+      port: a.redirect.port ?? '#{port}',
       statusCode: a.redirect.statusCode.replace('HTTP_', ''),
     };
   }
   return { type: 'fixed-response', statusCode: a.fixedResponse.statusCode };
+}
+
+function conditionNode(c: RuleCondition): RuleNode['conditions'][number] {
+  const regex = 'regex' in c && c.regex ? ' ~' : '';
+  switch (c.field) {
+    case 'host-header':
+      return { field: `host${regex}`, values: [...c.values] };
+    case 'path-pattern':
+      return { field: `path${regex}`, values: [...c.values] };
+    case 'http-header':
+      return { field: `${c.field} ${c.httpHeaderName}${regex}`, values: [...c.values] };
+    case 'query-string':
+      return {
+        field: c.field,
+        values: c.values.map((p) => (p.key !== undefined ? `${p.key}=${p.value}` : p.value)),
+      };
+    default:
+      return { field: c.field, values: [...c.values] };
+  }
 }
 
 function healthCheckText(tg: TargetGroupResource): string {
@@ -191,10 +221,7 @@ export function buildTopology(input: TopologyInput): Topology {
       .map((r): RuleNode => ({
         id: r.id,
         priority: r.spec.priority,
-        conditions: r.spec.conditions.map((c) => ({
-          field: c.field === 'host-header' ? 'host' : 'path',
-          values: [...c.values],
-        })),
+        conditions: r.spec.conditions.map(conditionNode),
         action: action(r.spec.actions[0]),
         ...(pending.byId.get(r.id) ? { pending: pending.byId.get(r.id) } : {}),
       }));

@@ -67,7 +67,8 @@ export interface ListenerNode {
 export interface RuleNode {
   id: string;
   priority: number;
-  conditions: Array<{ field: 'host' | 'path'; values: string[] }>;
+  /** `host`, `path`, or another ELBv2 condition field (`http-header Name`, `query-string`, ...). */
+  conditions: Array<{ field: string; values: string[] }>;
   action: ActionNode;
   pending?: Pending;
 }

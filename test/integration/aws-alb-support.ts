@@ -113,7 +113,14 @@ export function summarize(s: Elbv2Snapshot): StateSummary {
         priority: Number(r.Priority),
         conditions: (r.Conditions ?? []).map((c) => ({
           field: c.Field,
-          values: c.HostHeaderConfig?.Values ?? c.PathPatternConfig?.Values ?? c.Values,
+          values:
+            c.HostHeaderConfig?.Values ??
+            c.PathPatternConfig?.Values ??
+            c.HttpHeaderConfig?.Values ??
+            c.HttpRequestMethodConfig?.Values ??
+            c.SourceIpConfig?.Values ??
+            c.QueryStringConfig?.Values?.map((p) => `${p.Key ?? ''}=${p.Value ?? ''}`) ??
+            c.Values,
         })),
         actions: actions(r.Actions),
         tags: tags.get(r.RuleArn ?? '') ?? {},
@@ -139,12 +146,18 @@ export function expectedSummary(stack: Stack): StateSummary {
   const actions = (as: Action[]) =>
     as.map((a) =>
       a.type === 'forward'
-        ? { type: 'forward', targetGroup: tgNameById.get(a.targetGroup.$ref) }
+        ? {
+            type: 'forward',
+            targetGroup: tgNameById.get(
+              'targetGroup' in a ? a.targetGroup.$ref : (a.targetGroups[0]?.targetGroup.$ref ?? ''),
+            ),
+          }
         : a.type === 'redirect'
           ? {
               type: 'redirect',
-              protocol: a.redirect.protocol,
-              port: a.redirect.port,
+              // ELBv2 reports the request's own for what a redirect leaves out.
+              protocol: a.redirect.protocol ?? '#{protocol}',
+              port: a.redirect.port ?? '#{port}',
               statusCode: a.redirect.statusCode,
             }
           : {
@@ -155,7 +168,12 @@ export function expectedSummary(stack: Stack): StateSummary {
     );
   const referenced = new Set(
     [...listeners.flatMap((l) => l.spec.defaultActions), ...rules.flatMap((r) => r.spec.actions)].flatMap(
-      (a) => (a.type === 'forward' ? [a.targetGroup.$ref] : []),
+      (a) =>
+        a.type !== 'forward'
+          ? []
+          : 'targetGroup' in a
+            ? [a.targetGroup.$ref]
+            : a.targetGroups.map((g) => g.targetGroup.$ref),
     ),
   );
   return {
@@ -218,7 +236,10 @@ export function expectedSummary(stack: Stack): StateSummary {
       .map((r) => ({
         listener: portById.get(r.spec.listener.$ref),
         priority: r.spec.priority,
-        conditions: r.spec.conditions.map((c) => ({ field: c.field, values: c.values })),
+        conditions: r.spec.conditions.map((c) => ({
+          field: c.field,
+          values: c.field === 'query-string' ? c.values.map((p) => `${p.key ?? ''}=${p.value}`) : c.values,
+        })),
         actions: actions(r.spec.actions),
         tags: r.spec.tags,
       }))

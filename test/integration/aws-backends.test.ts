@@ -268,6 +268,17 @@ describe('ip-address-type dualstack: IPv6 slices become IPv6 targets', () => {
     // Nothing more to do.
     expect((await env.provider.ingress.plan(env.ctx, mci('dualstack'))).plan).toStrictEqual([]);
 
+    // An IPv6 endpoint moves (member2 scales to another pod): one register and one deregister call.
+    env.kube.put(v6Slice('member2', ['2600:1f18:e1b5:5082::30']));
+    const moved = await env.measured(() => lb.update(env.ctx, mci('dualstack')));
+    expect(moved).toMatchObject({ RegisterTargets: 1, DeregisterTargets: 1 });
+    expect(moved.CreateTargetGroup).toBeUndefined();
+    expect(env.state()).toStrictEqual(await env.expectedForMci(mci('dualstack')));
+    expect(env.state().targets.map((t) => t.id)).toStrictEqual([
+      '2600:1f18:e1b5:5080::10',
+      '2600:1f18:e1b5:5082::30',
+    ]);
+
     // Back to IPv4: the rule moves to a new ipv4 group before the ALB leaves dualstack (AWS refuses otherwise).
     env.kube.put(serve(['IPv4']));
     env.sim.calls.reset();

@@ -30,6 +30,21 @@ describe('Function: parseAwsConfig', () => {
     });
   });
 
+  it("reads the VPC's IPv6 blocks; each must be an IPv6 CIDR", async () => {
+    const withV6 = (cidrs: string) =>
+      minimalYaml.replace('cidrs: [10.0.0.0/16]', `cidrs: [10.0.0.0/16]\n  ipv6Cidrs: ${cidrs}`);
+    expect((await parseAwsConfig(withV6("['2600:1f18:e1b5:5000::/56', 'fd00::/8']"))).vpc).toStrictEqual({
+      id: 'vpc-123',
+      cidrs: ['10.0.0.0/16'],
+      ipv6Cidrs: ['2600:1f18:e1b5:5000::/56', 'fd00::/8'],
+    });
+    for (const bad of ['[10.0.0.0/16]', "['2600::/129']", "['2600:::1::/56']", "['1:2:3:4:5:6:7:8:9/64']"]) {
+      await expect(parseAwsConfig(withV6(bad)), bad).rejects.toThrow(
+        /vpc\.ipv6Cidrs\.0: must be a valid IPv6 CIDR like 2600:1f18:e1b5:5000::\/56/,
+      );
+    }
+  });
+
   it('reads the record namespace, which must be a DNS label', async () => {
     expect((await parseAwsConfig(`${minimalYaml}recordNamespace: karmada-system\n`)).recordNamespace).toBe(
       'karmada-system',

@@ -543,10 +543,13 @@ describe('actions and conditions', () => {
 
   it('actionsKey of a fixed response without config, or a redirect without config, is stable', () => {
     expect(actionsKey([{ Type: 'fixed-response' }])).toBe(JSON.stringify([['fixed-response', '', '', '']]));
-    expect(actionsKey([{ Type: 'redirect' }])).toBe(JSON.stringify([['redirect', '', '', '']]));
-    expect(actionsKey([{ Type: 'forward' }])).toBe(JSON.stringify([['forward', []]]));
+    // A redirect without config is compared with the defaults ELBv2 fills in.
+    expect(actionsKey([{ Type: 'redirect' }])).toBe(
+      JSON.stringify([['redirect', '#{protocol}', '#{port}', '#{host}', '/#{path}', '#{query}', '']]),
+    );
+    expect(actionsKey([{ Type: 'forward' }])).toBe(JSON.stringify([['forward', [], 0]]));
     expect(actionsKey([{ Type: 'forward', ForwardConfig: { TargetGroups: [{ Weight: 3 }, {}] } }])).toBe(
-      JSON.stringify([['forward', ['=1', '=3']]]),
+      JSON.stringify([['forward', ['=1', '=3'], 0]]),
     );
     expect(actionsKey([{} as NonNullable<Parameters<typeof actionsKey>[0]>[number]])).toBe(
       JSON.stringify([['', '{}']]),
@@ -606,7 +609,7 @@ describe('actions and conditions', () => {
     expect(conditionsKey(a) === conditionsKey(b)).toBe(equal);
   });
 
-  it('conditionsKey sorts by field name', () => {
+  it('conditionsKey: a sorted set of one canonical text per condition', () => {
     expect(
       conditionsKey([
         { Field: 'path-pattern', Values: ['/b', '/a'] },
@@ -615,9 +618,9 @@ describe('actions and conditions', () => {
       ]),
     ).toBe(
       JSON.stringify([
-        ['', JSON.stringify({ Values: ['x'] })],
-        ['host-header', ['h']],
-        ['path-pattern', ['/a', '/b']],
+        JSON.stringify(['', { Values: ['x'] }]),
+        JSON.stringify(['host-header', ['values', ['h']]]),
+        JSON.stringify(['path-pattern', ['values', ['/a', '/b']]]),
       ]),
     );
   });

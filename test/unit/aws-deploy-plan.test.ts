@@ -985,7 +985,7 @@ describe('listener rules', () => {
         op: 'create',
         resource: 'ListenerRule',
         id: 'a',
-        detail: 'priority 1',
+        detail: 'priority 1: path-pattern /a → forward tg',
         calls: [
           {
             action: 'CreateRule',
@@ -1030,14 +1030,14 @@ describe('listener rules', () => {
         op: 'modify',
         resource: 'ListenerRule',
         id: 'c',
-        detail: 'rule at priority 3 switched in place',
+        detail: 'rule at priority 3 switched in place: path-pattern /c → forward tg',
         calls: [
           { action: 'ModifyRule', input: { RuleArn: 'r-x', Conditions: conditions('/c'), Actions: actions } },
           { action: 'AddTags', input: { ResourceArns: ['r-x'], Tags: [{ Key: 'r', Value: 'c' }] } },
         ],
       },
-      expect.objectContaining({ op: 'create', id: 'b', detail: 'priority 1' }),
-      expect.objectContaining({ op: 'create', id: 'd', detail: 'priority 4' }),
+      expect.objectContaining({ op: 'create', id: 'b', detail: 'priority 1: path-pattern /b → forward tg' }),
+      expect.objectContaining({ op: 'create', id: 'd', detail: 'priority 4: path-pattern /d → forward tg' }),
       {
         op: 'delete',
         resource: 'ListenerRule',
@@ -1069,8 +1069,13 @@ describe('listener rules', () => {
     );
     expect(ops.map((o) => [o.op, o.id, o.detail, o.calls.map((c) => c.action)])).toStrictEqual([
       ['modify', 'arn:l priorities', '1 rule(s) re-prioritised atomically', ['SetRulePriorities']],
-      ['modify', 'c', 'rule at priority 3 switched in place', ['ModifyRule', 'RemoveTags', 'AddTags']],
-      ['create', 'b2', 'priority 4', ['CreateRule']],
+      [
+        'modify',
+        'c',
+        'rule at priority 3 switched in place: path-pattern /c → forward tg',
+        ['ModifyRule', 'RemoveTags', 'AddTags'],
+      ],
+      ['create', 'b2', 'priority 4: path-pattern /b → forward tg', ['CreateRule']],
       ['modify', 'b', 'untag stale; tags r', ['RemoveTags', 'AddTags']],
     ]);
     expect(ops[1]?.calls[1]?.input).toStrictEqual({ ResourceArns: ['r-x'], TagKeys: ['stale'] });

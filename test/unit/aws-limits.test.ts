@@ -120,7 +120,7 @@ describe('Function: checkLimits (via the models)', () => {
       checkLimits(stack, {
         rules: 'spec.rules',
         targetGroups: 'spec.rules',
-        ruleField: () => 'spec.rules[0].http.paths[0]',
+        ruleField: () => ({ field: 'spec.rules[0].http.paths[0]' }),
       }),
     );
     expect(err).toMatchObject({
@@ -244,10 +244,11 @@ describe('the account quotas (DescribeAccountLimits)', () => {
     const answered = SIM_ACCOUNT_LIMITS.map(([name]) => name);
     for (const name of Object.values(ACCOUNT_LIMIT_NAMES)) expect(answered).toContain(name);
     expect(quotasFromLimits([])).toStrictEqual(DEFAULT_QUOTAS);
-    // Every quota the account reports has its DescribeAccountLimits name; the per-group one has none.
+    // Every quota the account reports has its DescribeAccountLimits name; the per-group one and
+    // the fixed match evaluations have none.
     expect(Object.keys(ACCOUNT_LIMIT_NAMES).sort()).toStrictEqual(
       Object.keys(DEFAULT_QUOTAS)
-        .filter((k) => k !== 'targetsPerTargetGroup')
+        .filter((k) => k !== 'targetsPerTargetGroup' && k !== 'matchEvaluationsPerRule')
         .sort(),
     );
   });

@@ -281,13 +281,29 @@ describe('health check annotations', () => {
     });
   });
 
-  it.each(['traffic-port', '1', '65535', '80'])('accepts the port %s', (port) => {
-    expect(albHealthCheck({ [H.port]: port }, ALB_KEYS, DEFAULT_HEALTH_CHECK).port).toBe(port);
-  });
+  it.each(['traffic-port', '1', '65535', '80', 'http', 'a80', '80a', 'metrics-1', 'x'.repeat(15)])(
+    'ALB accepts the port %s (a name is a port of the backend Service)',
+    (port) => {
+      expect(albHealthCheck({ [H.port]: port }, ALB_KEYS, DEFAULT_HEALTH_CHECK).port).toBe(port);
+    },
+  );
 
-  it.each(['0', '65536', 'http', '80a', 'a80', '-1'])('refuses the port %s', (port) => {
-    expect(refused(() => albHealthCheck({ [H.port]: port }, ALB_KEYS, DEFAULT_HEALTH_CHECK))).toStrictEqual(
-      bad(H.port, port, 'must be "traffic-port" or a port number'),
+  it.each(['0', '65536', '-1', 'Http', 'a--b', '-a', 'a-', 'a_b', 'x'.repeat(16)])(
+    'ALB refuses the port %s',
+    (port) => {
+      expect(refused(() => albHealthCheck({ [H.port]: port }, ALB_KEYS, DEFAULT_HEALTH_CHECK))).toStrictEqual(
+        bad(
+          H.port,
+          port,
+          'must be "traffic-port", a port number or the name of a port of the backend Service',
+        ),
+      );
+    },
+  );
+
+  it.each(['0', '65536', 'http', '80a', '-1'])('NLB refuses the port %s', (port) => {
+    expect(refused(() => nlbHealthCheck({ [N.port]: port }, NLB_KEYS))).toStrictEqual(
+      bad(N.port, port, 'must be "traffic-port" or a port number'),
     );
   });
 

@@ -369,6 +369,41 @@ describe('Function: buildIngressStack (Service annotations over the MCI’s)', (
     );
   });
 
+  it('a named healthcheck-port is the numeric targetPort of that port of each backend Service, as in LBC', () => {
+    const input = twoBackends({}, { [H.port]: 'admin' });
+    input.services = [
+      service('api', [
+        { port: 80, targetPort: 8080 },
+        { name: 'admin', port: 9000, targetPort: 9090 },
+      ]),
+      service('web', [
+        { port: 80, targetPort: 8080 },
+        { name: 'admin', port: 9001 },
+      ]),
+    ];
+    const groups = byService(buildIngressStack(input));
+    expect(groups['api:80']?.healthCheck.port).toBe('9090');
+    expect(groups['web:80']?.healthCheck.port).toBe('9001');
+
+    input.services = [
+      service('api', [
+        { port: 80, targetPort: 8080 },
+        { name: 'admin', port: 9000, targetPort: 'adm' },
+      ]),
+    ];
+    expect(refused(() => buildIngressStack(input))).toStrictEqual(
+      bad(
+        H.port,
+        'admin',
+        'is a port of Service default/api whose targetPort is named (adm): ip targets need a number, so give the container port',
+      ),
+    );
+    input.services = [service('api')];
+    expect(refused(() => buildIngressStack(input))).toStrictEqual(
+      bad(H.port, 'admin', 'names no port of Service default/api'),
+    );
+  });
+
   it('only the target-group keys are taken from the Service; a blank one is no override', () => {
     expect(targetGroupKeys(K)).toStrictEqual([
       K.backendProtocol,
@@ -571,6 +606,8 @@ describe('IPv6 helpers', () => {
     ['1:0:0:2:0:0:0:3', '1:0:0:2::3'],
     ['1:0:2:0:3:0:4:0', '1:0:2:0:3:0:4:0'],
     ['0:0:1:0:0:0:0:0', '0:0:1::'],
+    // A tie: the first run of zeros is the one shortened.
+    ['1:0:0:2:0:0:3:4', '1::2:0:0:3:4'],
     ['fd00:0000:0000:0000:0000:0000:0000:0010', 'fd00::10'],
   ])('formats %s as %s (RFC 5952)', (text, canonical) => {
     expect(formatIPv6(parseIPv6(text) ?? -1n)).toBe(canonical);
@@ -587,5 +624,6 @@ describe('IPv6 helpers', () => {
     expect(isRegistrableIPv6(a)).toBe(true);
     expect(isRegistrableIPv6(parseIPv6('fd00::1') ?? 0n)).toBe(true);
     expect(isRegistrableIPv6(parseIPv6('fe80::1') ?? 0n)).toBe(false);
+    expect(isRegistrableIPv6(parseIPv6('::') ?? 1n)).toBe(false);
   });
 });

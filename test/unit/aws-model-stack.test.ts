@@ -256,8 +256,8 @@ describe('ALB listeners and rules', () => {
       },
     ]);
     expect([...out.ruleFields]).toStrictEqual([
-      ['443:a', 'f0'],
-      ['443:b', 'f1'],
+      ['443:a', { field: 'f0' }],
+      ['443:b', { field: 'f1' }],
     ]);
   });
 
@@ -299,7 +299,7 @@ describe('ALB listeners and rules', () => {
       ['80:k#3', 3, { resource: '80:k#3' }],
       ['80:j', 4, { resource: '80:j' }],
     ]);
-    expect(out.ruleFields.get('80:k#3')).toBe('f2');
+    expect(out.ruleFields.get('80:k#3')).toStrictEqual({ field: 'f2' });
   });
 });
 
@@ -992,15 +992,16 @@ describe('quotas (checkLimits on hand-built stacks)', () => {
   const tg = (id: string, name = `tg-${id}`): TargetGroupResource =>
     ({ id, type: ResourceTypes.TargetGroup, spec: { name, targets: [] } }) as unknown as TargetGroupResource;
   const listener = (id: string): ListenerResource =>
-    ({ id, type: ResourceTypes.Listener, spec: {} }) as ListenerResource;
+    ({ id, type: ResourceTypes.Listener, spec: { defaultActions: [] } }) as unknown as ListenerResource;
   const rule = (id: string, values: number): ListenerRuleResource =>
     ({
       id,
       type: ResourceTypes.ListenerRule,
       spec: {
         conditions: [{ field: 'path-pattern', values: Array.from({ length: values }, (_, i) => `/${i}`) }],
+        actions: [],
       },
-    }) as ListenerRuleResource;
+    }) as unknown as ListenerRuleResource;
   const fields = { rules: 'R', targetGroups: 'T' };
 
   it('at the quotas: accepted', () => {
@@ -1027,8 +1028,9 @@ describe('quotas (checkLimits on hand-built stacks)', () => {
       refusal(() => checkLimits(stackOf([rule('r1', 6)]), { ...fields, ruleField: () => undefined })).field,
     ).toBe('R');
     expect(
-      refusal(() => checkLimits(stackOf([rule('r1', 6)]), { ...fields, ruleField: (id) => `path of ${id}` }))
-        .field,
+      refusal(() =>
+        checkLimits(stackOf([rule('r1', 6)]), { ...fields, ruleField: (id) => ({ field: `path of ${id}` }) }),
+      ).field,
     ).toBe('path of r1');
   });
 

@@ -14,6 +14,7 @@ import type {
 import type { KubeClient } from '../../kube/client.js';
 import { Resources } from '../../kube/resources.js';
 import { importedSlicesOnly } from './imported-slices.js';
+import { actionServiceNames, backendsOf, USE_ANNOTATION_PORT } from '../../karmada/refs.js';
 import { backendServiceNames } from './model/backends.js';
 
 export interface IngressInputs {
@@ -21,11 +22,19 @@ export interface IngressInputs {
   endpointSlices: EndpointSlice[];
 }
 
+/**
+ * The Services the model needs: every backend's, except that a `use-annotation` backend names an
+ * action, whose forward names the Services (LBC's loadBackendServices). A bad annotation names
+ * none here: the model reports it, with the field at fault.
+ */
 export function ingressBackendServiceNames(mci: Readonly<MultiClusterIngress>): string[] {
-  return backendServiceNames([
-    mci.spec?.defaultBackend,
-    ...(mci.spec?.rules ?? []).flatMap((r) => (r.http?.paths ?? []).map((p) => p.backend)),
-  ]);
+  const names: string[] = [];
+  for (const b of backendsOf(mci)) {
+    const name = b.service?.name;
+    if (name && b.service?.port?.name === USE_ANNOTATION_PORT) names.push(...actionServiceNames(mci, name));
+    else names.push(...backendServiceNames([b]));
+  }
+  return [...new Set(names)];
 }
 
 export async function readIngressInputs(

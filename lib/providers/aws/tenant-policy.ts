@@ -219,11 +219,19 @@ const CHECKS: Array<(c: Check) => void | Promise<void>> = [
         return entry;
       });
       if (!allowed.matchHosts) continue;
-      const hosts = rules
+      const hostConditions = rules
         .filter((r) => r.spec.listener.$ref === l.id)
-        .flatMap((r) =>
-          r.spec.conditions.flatMap((cond) => (cond.field === 'host-header' ? cond.values : [])),
+        .flatMap((r) => r.spec.conditions.filter((cond) => cond.field === 'host-header'));
+      const regex = hostConditions.find((cond) => cond.field === 'host-header' && cond.regex);
+      if (regex) {
+        // A regular expression's hosts cannot be checked against the certificates' names.
+        throw new TenantPolicyError(
+          c.keys.certificates,
+          c.rule.name,
+          `host regexValues ${JSON.stringify(regex.values)} cannot be checked against the certificates' names; list the hosts as values`,
         );
+      }
+      const hosts = hostConditions.flatMap((cond) => (cond.field === 'host-header' ? cond.values : []));
       for (const host of hosts) {
         if (!entries.some((e) => (e.names ?? []).some((n) => covers(n, host)))) {
           throw new TenantPolicyError(

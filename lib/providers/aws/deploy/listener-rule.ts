@@ -3,21 +3,37 @@ import type {
   Action as SdkAction,
   Rule,
   RuleCondition as SdkCondition,
+  RuleTransform as SdkTransform,
 } from '@aws-sdk/client-elastic-load-balancing-v2';
 import type { ListenerRuleResource } from '../model/types.js';
 import { recordToTags, tagsToRemove } from '../tagging.js';
-import { actionsKey, conditionsKey, toSdkActions, toSdkConditions, type ArnResolver } from './actions.js';
+import {
+  actionsKey,
+  conditionsKey,
+  toSdkActions,
+  toSdkConditions,
+  toSdkTransforms,
+  transformsKey,
+  type ArnResolver,
+} from './actions.js';
+import { ruleText } from './rule-text.js';
 import { planTags, type Operation, type PlanContext, type PlannedCall } from './operations.js';
 import { planRules, type DesiredRuleKey } from './rule-plan.js';
 
 interface DesiredRule extends DesiredRuleKey {
   conditions: SdkCondition[];
   actions: SdkAction[];
+  transforms: SdkTransform[];
+  /** What the rule does, for the change plan. */
+  text: string;
   tags: Record<string, string>;
 }
 
-const settingsOf = (conditions: SdkCondition[] | undefined, actions: SdkAction[] | undefined) =>
-  `${conditionsKey(conditions)}|${actionsKey(actions)}`;
+const settingsOf = (
+  conditions: SdkCondition[] | undefined,
+  actions: SdkAction[] | undefined,
+  transforms: SdkTransform[] | undefined,
+) => `${conditionsKey(conditions)}|${actionsKey(actions)}|${transformsKey(transforms)}`;
 
 /** `actual` undefined: the listener is created by this plan, so it has no rules yet. */
 export function planListenerRules(
@@ -32,12 +48,15 @@ export function planListenerRules(
   const desired: DesiredRule[] = desiredRules.map((r) => {
     const conditions = toSdkConditions(r.spec.conditions);
     const actions = toSdkActions(r.spec.actions, resolve);
+    const transforms = toSdkTransforms(r.spec.transforms);
     return {
       id: r.id,
       priority: r.spec.priority,
-      settings: settingsOf(conditions, actions),
+      settings: settingsOf(conditions, actions, transforms),
       conditions,
       actions,
+      transforms,
+      text: ruleText(r.spec),
       tags: r.spec.tags,
     };
   });
@@ -48,9 +67,10 @@ export function planListenerRules(
       .map((r) => ({
         arn: r.RuleArn ?? '',
         priority: Number(r.Priority),
-        settings: settingsOf(r.Conditions, r.Actions),
+        settings: settingsOf(r.Conditions, r.Actions, r.Transforms),
       })),
   );
+  const actualTransforms = new Map((actual ?? []).map((r) => [r.RuleArn, r.Transforms ?? []]));
   const ops: Operation[] = [];
   if (plan.setPriorities.length > 0) {
     ops.push({
@@ -72,7 +92,17 @@ export function planListenerRules(
     const calls: PlannedCall[] = [
       {
         action: 'ModifyRule',
-        input: { RuleArn: m.arn, Conditions: m.desired.conditions, Actions: m.desired.actions },
+        input: {
+          RuleArn: m.arn,
+          Conditions: m.desired.conditions,
+          Actions: m.desired.actions,
+          // ModifyRule keeps the rule's transforms unless told: replace them, or clear them.
+          ...(m.desired.transforms.length > 0
+            ? { Transforms: m.desired.transforms }
+            : (actualTransforms.get(m.arn) ?? []).length > 0
+              ? { ResetTransforms: true }
+              : {}),
+        },
       },
     ];
     // Only a resync describes rule tags: without them, stale keys wait for the next one.
@@ -88,7 +118,7 @@ export function planListenerRules(
       op: 'modify',
       resource: 'ListenerRule',
       id: m.desired.id,
-      detail: `rule at priority ${m.desired.priority} switched in place`,
+      detail: `rule at priority ${m.desired.priority} switched in place: ${m.desired.text}`,
       calls,
     });
   }
@@ -97,7 +127,7 @@ export function planListenerRules(
       op: 'create',
       resource: 'ListenerRule',
       id: d.id,
-      detail: `priority ${d.priority}`,
+      detail: `priority ${d.priority}: ${d.text}`,
       calls: [
         {
           action: 'CreateRule',
@@ -106,6 +136,7 @@ export function planListenerRules(
             Priority: d.priority,
             Conditions: d.conditions,
             Actions: d.actions,
+            ...(d.transforms.length > 0 ? { Transforms: d.transforms } : {}),
             Tags: recordToTags(d.tags),
           },
         },

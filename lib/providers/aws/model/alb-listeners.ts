@@ -10,8 +10,11 @@ import {
   type ListenerResource,
   type ListenerRuleResource,
   type RuleCondition,
+  type RuleTransform,
   type Tags,
 } from './types.js';
+import type { RuleSource } from './limits.js';
+import { optimizeRules } from './rule-optimizer.js';
 
 /** One host/path of the MCI, resolved once for every listener. */
 export interface Route {
@@ -19,8 +22,11 @@ export interface Route {
   key: string;
   /** Where it came from in the object, for errors. */
   field: string;
+  /** The routing annotations that shaped it (actions/conditions/transforms), for errors. */
+  annotations?: string[];
   conditions: RuleCondition[];
   action: Action;
+  transforms?: RuleTransform[];
 }
 
 export interface AlbListenerInput {
@@ -34,13 +40,13 @@ export interface AlbListenerInput {
 export function albListenerResources(input: AlbListenerInput): {
   listeners: ListenerResource[];
   rules: ListenerRuleResource[];
-  /** Rule resource ID → the field path of its path in the object. */
-  ruleFields: Map<string, string>;
+  /** Rule resource ID → the field path of its path in the object, and the annotations that shaped it. */
+  ruleFields: Map<string, RuleSource>;
 } {
   const { settings, tags } = input;
   const listeners: ListenerResource[] = [];
   const rules: ListenerRuleResource[] = [];
-  const ruleFields = new Map<string, string>();
+  const ruleFields = new Map<string, RuleSource>();
   for (const l of settings.listeners) {
     const listenerId = String(l.port);
     const redirects = l.protocol === 'HTTP' && settings.sslRedirectPort !== undefined;
@@ -63,12 +69,20 @@ export function albListenerResources(input: AlbListenerInput): {
     });
     if (redirects) continue; // LBC: ssl-redirect leaves HTTP listeners without rules.
     const usedIds = new Set<string>();
-    input.routes.forEach((route, i) => {
+    const kept = optimizeRules(
+      l.port,
+      l.protocol,
+      input.routes.map((route) => ({ route, conditions: route.conditions, actions: [route.action] })),
+    );
+    kept.forEach(({ route }, i) => {
       const base = `${listenerId}:${route.key}`;
       let id = base;
       for (let n = 2; usedIds.has(id); n++) id = `${base}#${n}`;
       usedIds.add(id);
-      ruleFields.set(id, route.field);
+      ruleFields.set(id, {
+        field: route.field,
+        ...(route.annotations ? { annotations: route.annotations } : {}),
+      });
       rules.push({
         id,
         type: ResourceTypes.ListenerRule,
@@ -77,6 +91,7 @@ export function albListenerResources(input: AlbListenerInput): {
           priority: i + 1,
           conditions: route.conditions,
           actions: [route.action],
+          ...(route.transforms ? { transforms: route.transforms } : {}),
           tags: tags(id),
         },
       });

@@ -35,34 +35,65 @@ export function resolveBackend(
       reason: 'InvalidBackend',
     });
   }
-  const service = services.get(ref.name);
-  if (!service) {
-    throw new InvalidObjectError(`${field}.service.name: Service "${ref.name}" does not exist`, {
-      field: `${field}.service.name`,
-      reason: 'ServiceNotFound',
-    });
-  }
-  const ports = service.spec?.ports;
   const wanted = ref.port;
-  let servicePort: ServicePort | undefined;
-  let portKey: string;
-  if (wanted?.name) {
-    portKey = wanted.name;
-    servicePort = ports?.find((p) => p.name === wanted.name);
-  } else if (wanted?.number !== undefined) {
-    portKey = String(wanted.number);
-    servicePort = ports?.find((p) => p.port === wanted.number);
-  } else {
-    throw new InvalidObjectError(`${field}.service.port: a service backend needs port.name or port.number`, {
-      field: `${field}.service.port`,
+  const port =
+    wanted?.name !== undefined && wanted.name !== ''
+      ? { name: wanted.name }
+      : wanted?.number !== undefined
+        ? { number: wanted.number }
+        : undefined;
+  return resolveServicePort(ref.name, port, services, {
+    service: `${field}.service.name`,
+    port: `${field}.service.port`,
+    missingPort: 'a service backend needs port.name or port.number',
+  });
+}
+
+/** Where errors about a Service reference point, and what to say when it names no port. */
+export interface ServiceRefFields {
+  service: string;
+  port: string;
+  missingPort: string;
+  /** How messages name the Service and the port, when not by `service` and `port` (an annotation's JSON). */
+  serviceText?: string;
+  portText?: string;
+}
+
+/** A Service of the MCI's namespace and one of its ports (by name or number). */
+export function resolveServicePort(
+  name: string,
+  port: { name: string } | { number: number } | undefined,
+  services: ReadonlyMap<string, Service>,
+  fields: ServiceRefFields,
+): ResolvedBackend {
+  const service = services.get(name);
+  if (!service) {
+    throw new InvalidObjectError(
+      `${fields.serviceText ?? fields.service}: Service "${name}" does not exist`,
+      {
+        field: fields.service,
+        reason: 'ServiceNotFound',
+      },
+    );
+  }
+  if (!port) {
+    throw new InvalidObjectError(`${fields.portText ?? fields.port}: ${fields.missingPort}`, {
+      field: fields.port,
       reason: 'InvalidBackend',
     });
   }
+  const ports = service.spec?.ports;
+  const portKey = 'name' in port ? port.name : String(port.number);
+  const servicePort =
+    'name' in port ? ports?.find((p) => p.name === port.name) : ports?.find((p) => p.port === port.number);
   if (!servicePort) {
-    throw new InvalidObjectError(`${field}.service.port: Service "${ref.name}" has no port "${portKey}"`, {
-      field: `${field}.service.port`,
-      reason: 'ServicePortNotFound',
-    });
+    throw new InvalidObjectError(
+      `${fields.portText ?? fields.port}: Service "${name}" has no port "${portKey}"`,
+      {
+        field: fields.port,
+        reason: 'ServicePortNotFound',
+      },
+    );
   }
-  return { service, serviceName: ref.name, servicePort, portKey };
+  return { service, serviceName: name, servicePort, portKey };
 }

@@ -6,8 +6,20 @@
 import type { EndpointSlice, IngressBackend, MultiClusterIngress, Service } from '../../../karmada/types.js';
 import type { KubeObject } from '../../../kube/types.js';
 import { InvalidObjectError } from '../../../errors.js';
+import { backendsOf } from '../../../karmada/refs.js';
 import { DERIVED_SERVICE_PREFIX, SERVICE_NAME_LABEL } from '../../../karmada/constants.js';
-import { resolveBackend } from './backends.js';
+import { resolveHealthCheckPort } from './annotations/health-check.js';
+import { annotationActionToModel, USE_ANNOTATION } from './actions.js';
+import { resolveBackend, resolveServicePort, type ResolvedBackend } from './backends.js';
+import {
+  annotationAction,
+  annotationConditions,
+  annotationTransforms,
+  routingKey,
+  UNUSED_ROUTING_ANNOTATION,
+  unusedRoutingAnnotations,
+  useRegexPathMatch,
+} from './annotations/routing.js';
 import { ALB_KEYS } from './annotations/keys.js';
 import { invalid, oneOf, raw } from './annotations/parse.js';
 import { albTargetGroupSettings, serviceTargetGroupSettings } from './annotations/target-group.js';
@@ -205,8 +217,8 @@ function memberRoutes(
   mci.status?.serviceLocations?.forEach((l) => l.clusters?.forEach((c) => known.add(c)));
   const knownClusters = [...known];
 
-  const forwardTo = (backend: IngressBackend, field: string): Action => {
-    const b = resolveBackend(backend, field, services);
+  /** `field`: where the backend is named, for errors about its Service. */
+  const targetGroupFor = (b: ResolvedBackend, field: string): string => {
     // LBC's target group resource ID: one target group per (ingress, service, service port).
     const id = `${namespace}/${mciName}-${b.serviceName}:${b.portKey}`;
     if (!targetGroups.has(id)) {
@@ -237,7 +249,11 @@ function memberRoutes(
           protocol: tg.protocol,
           protocolVersion: tg.protocolVersion,
           ipAddressType,
-          healthCheck: tg.healthCheck,
+          healthCheck: resolveHealthCheckPort(
+            tg.healthCheck,
+            { key: `${namespace}/${b.serviceName}`, ports: b.service.spec?.ports },
+            ALB_KEYS.healthCheck.port,
+          ),
           attributes: tg.attributes,
           targets: buildTargets({
             serviceKey: `${namespace}/${b.serviceName}`,
@@ -255,29 +271,101 @@ function memberRoutes(
         }),
       );
     }
-    return { type: 'forward', targetGroup: ref(id) };
+    return id;
+  };
+
+  const annotations = mci.metadata.annotations;
+  // What a backend does: forward to its Service, or (port `use-annotation`) the actions annotation's.
+  const actionOf = (backend: IngressBackend, field: string): { action: Action; key?: string } => {
+    const name = backend.service?.name;
+    if (!name || backend.service?.port?.name !== USE_ANNOTATION) {
+      return {
+        action: {
+          type: 'forward',
+          targetGroup: ref(targetGroupFor(resolveBackend(backend, field, services), field)),
+        },
+      };
+    }
+    const key = routingKey(ALB_KEYS.actions, name);
+    const config = annotationAction(annotations, ALB_KEYS, name);
+    if (!config) {
+      throw new InvalidObjectError(
+        `${field}.service.port.name: "${USE_ANNOTATION}" takes its action from the annotation ${key}, which the object does not have`,
+        { field: `${field}.service.port.name`, reason: 'InvalidBackend' },
+      );
+    }
+    return {
+      action: annotationActionToModel(config, (g) =>
+        targetGroupFor(
+          resolveServicePort(g.serviceName, g.servicePort, services, {
+            service: key,
+            port: key,
+            missingPort: 'servicePort is required',
+            serviceText: `annotation ${key}: ${g.path}.serviceName`,
+            portText: `annotation ${key}: ${g.path}.servicePort`,
+          }),
+          `annotation ${key}: ${g.path}`,
+        ),
+      ),
+      key,
+    };
   };
 
   const defaultAction = mci.spec?.defaultBackend
-    ? forwardTo(mci.spec.defaultBackend, 'spec.defaultBackend')
+    ? actionOf(mci.spec.defaultBackend, 'spec.defaultBackend').action
     : undefined;
 
   // Rules are resolved once (so target groups and errors do not depend on the listener count),
   // then copied onto every listener that serves traffic, as LBC does for each listen-port.
+  const regexPaths = useRegexPathMatch(annotations, ALB_KEYS);
   const routes: Route[] = [];
   mci.spec?.rules?.forEach((rule, ri) => {
     for (const { index, path } of sortPaths(rule.http?.paths ?? [])) {
       const field = `spec.rules[${ri}].http.paths[${index}]`;
-      const conditions = ruleConditions(rule.host, path, field);
-      const action = forwardTo(path.backend, `${field}.backend`);
+      const name = path.backend.service?.name;
+      const conditionsKey = name ? routingKey(ALB_KEYS.conditions, name) : '';
+      const transformsKey = name ? routingKey(ALB_KEYS.transforms, name) : '';
+      const conditions = ruleConditions(rule.host, path, field, {
+        conditions: name ? annotationConditions(annotations, ALB_KEYS, name) : [],
+        conditionsKey,
+        regexPaths,
+      });
+      const transforms = name ? annotationTransforms(annotations, ALB_KEYS, name) : [];
+      const { action, key: actionKey } = actionOf(path.backend, `${field}.backend`);
+      const sources = [
+        ...(actionKey ? [actionKey] : []),
+        ...(name && raw(annotations, conditionsKey) !== undefined ? [conditionsKey] : []),
+        ...(transforms.length > 0 ? [transformsKey] : []),
+      ];
       // Content-derived IDs keep a rule's resource tag true when re-ordering changes its priority.
       routes.push({
         key: `${rule.host || '*'}:${path.pathType ?? 'ImplementationSpecific'}:${path.path ?? ''}`,
         field,
+        ...(sources.length > 0 ? { annotations: sources } : {}),
         conditions,
         action,
+        ...(transforms.length > 0 ? { transforms } : {}),
       });
     }
   });
+  const unused = unusedRoutingAnnotations(annotations, ALB_KEYS, {
+    actions: new Set(
+      backendsOf(mci).flatMap((b) =>
+        b.service?.name && b.service.port?.name === USE_ANNOTATION ? [b.service.name] : [],
+      ),
+    ),
+    paths: new Set(
+      (mci.spec?.rules ?? []).flatMap((r) =>
+        (r.http?.paths ?? []).flatMap((p) => p.backend.service?.name ?? []),
+      ),
+    ),
+  });
+  if (unused.length > 0) {
+    warnings.push({
+      reason: UNUSED_ROUTING_ANNOTATION,
+      message: `${unused.length === 1 ? 'annotation' : 'annotations'} with no effect: ${unused.join('; ')}`,
+      object: self,
+    });
+  }
   return { routes, defaultAction, warnings };
 }

@@ -7,14 +7,23 @@
  */
 import { InvalidObjectError } from '../../../errors.js';
 import { MAX_NAME_LENGTH } from '../naming.js';
-import { resourcesOf, ResourceTypes, type Stack } from './types.js';
+import { resourcesOf, ResourceTypes, type Action, type RuleCondition, type Stack } from './types.js';
 
 /** The ELBv2 quotas a stack must fit, per account and Region. */
 export interface ElbQuotas {
   /** rules-per-application-load-balancer (default rules excluded). */
   rulesPerLoadBalancer: number;
-  /** condition-values-per-alb-rule (host-header + path-pattern values together). */
+  /** condition-values-per-alb-rule: every value of every condition (plain, regex, query pair). */
   conditionValuesPerRule: number;
+  /** condition-wildcards-per-alb-rule: unescaped `*` and `?` in host, path, header and query values. */
+  conditionWildcardsPerRule: number;
+  /**
+   * Match evaluations per rule: a fixed limit ELBv2 documents besides the adjustable condition
+   * values (one evaluation per value), so a rule keeps to it whatever the account's quota says.
+   */
+  matchEvaluationsPerRule: number;
+  /** target-groups-per-action-on-application-load-balancer (not adjustable). */
+  targetGroupsPerAction: number;
   /** target-groups-per-application-load-balancer. */
   targetGroupsPerLoadBalancer: number;
   listenersPerApplicationLoadBalancer: number;
@@ -33,6 +42,9 @@ export interface ElbQuotas {
 export const DEFAULT_QUOTAS: Readonly<ElbQuotas> = {
   rulesPerLoadBalancer: 100,
   conditionValuesPerRule: 5,
+  conditionWildcardsPerRule: 5,
+  matchEvaluationsPerRule: 5,
+  targetGroupsPerAction: 5,
   targetGroupsPerLoadBalancer: 100,
   listenersPerApplicationLoadBalancer: 50,
   listenersPerNetworkLoadBalancer: 50,
@@ -45,6 +57,8 @@ export const DEFAULT_QUOTAS: Readonly<ElbQuotas> = {
 export const ACCOUNT_LIMIT_NAMES: Readonly<Partial<Record<keyof ElbQuotas, string>>> = {
   rulesPerLoadBalancer: 'rules-per-application-load-balancer',
   conditionValuesPerRule: 'condition-values-per-alb-rule',
+  conditionWildcardsPerRule: 'condition-wildcards-per-alb-rule',
+  targetGroupsPerAction: 'target-groups-per-action-on-application-load-balancer',
   targetGroupsPerLoadBalancer: 'target-groups-per-application-load-balancer',
   listenersPerApplicationLoadBalancer: 'listeners-per-application-load-balancer',
   listenersPerNetworkLoadBalancer: 'listeners-per-network-load-balancer',
@@ -54,13 +68,19 @@ export const ACCOUNT_LIMIT_NAMES: Readonly<Partial<Record<keyof ElbQuotas, strin
 
 const LIMIT_EXCEEDED = 'LimitExceeded';
 
+/** Where a rule comes from: its path's field, and the annotations that shaped it (named in errors). */
+export interface RuleSource {
+  field: string;
+  annotations?: readonly string[];
+}
+
 export interface LimitFields {
   /** Field reported when there are too many rules (e.g. `spec.rules`). */
   rules: string;
   /** Field reported when there are too many target groups, listeners or targets (e.g. `spec.ports`). */
   targetGroups: string;
-  /** Rule resource ID → field path of the rule in the object (else `rules`). */
-  ruleField?: (ruleId: string) => string | undefined;
+  /** Rule resource ID → where the rule comes from in the object (else `rules`). */
+  ruleField?: (ruleId: string) => RuleSource | undefined;
 }
 
 /** A stack over one of the quotas: the account's may be higher than the defaults it was checked on. */
@@ -91,15 +111,41 @@ export function checkLimits(stack: Stack, fields: LimitFields, accountQuotas?: R
     );
   }
   for (const r of rules) {
+    const source = fields.ruleField?.(r.id);
+    const field = source?.field ?? fields.rules;
+    const at = source?.annotations ? `${field} (annotation ${source.annotations.join(', ')})` : field;
     const values = r.spec.conditions.reduce((n, c) => n + c.values.length, 0);
     if (values > quotas.conditionValuesPerRule) {
-      const field = fields.ruleField?.(r.id) ?? fields.rules;
       throw new QuotaExceededError(
-        `${field}: rule ${r.id} has ${values} condition values; ELBv2 allows ${quotas.conditionValuesPerRule} per rule`,
+        `${at}: rule ${r.id} has ${values} condition values; ELBv2 allows ${quotas.conditionValuesPerRule} per rule`,
         field,
         'conditionValuesPerRule',
       );
     }
+    if (values > quotas.matchEvaluationsPerRule) {
+      throw new QuotaExceededError(
+        `${at}: rule ${r.id} has ${values} match evaluations (one per condition value); ELBv2 allows ${quotas.matchEvaluationsPerRule} per rule`,
+        field,
+        'matchEvaluationsPerRule',
+      );
+    }
+    const wildcards = r.spec.conditions.reduce((n, c) => n + conditionWildcards(c), 0);
+    if (wildcards > quotas.conditionWildcardsPerRule) {
+      throw new QuotaExceededError(
+        `${at}: rule ${r.id} has ${wildcards} wildcards (* and ?) in its conditions; ELBv2 allows ${quotas.conditionWildcardsPerRule} per rule`,
+        field,
+        'conditionWildcardsPerRule',
+      );
+    }
+    checkTargetGroupsPerAction(r.spec.actions, field, `${at}: rule ${r.id}`, quotas);
+  }
+  for (const l of resourcesOf(stack, ResourceTypes.Listener)) {
+    checkTargetGroupsPerAction(
+      l.spec.defaultActions,
+      fields.targetGroups,
+      `${fields.targetGroups}: listener ${l.id}`,
+      quotas,
+    );
   }
   const tgs = resourcesOf(stack, ResourceTypes.TargetGroup);
   if (tgs.length > quotas.targetGroupsPerLoadBalancer) {
@@ -150,6 +196,43 @@ export function checkLimits(stack: Stack, fields: LimitFields, accountQuotas?: R
           field: r.id,
           reason: LIMIT_EXCEEDED,
         },
+      );
+    }
+  }
+}
+
+/** `*` and `?` not escaped with a backslash; a regular expression has none (its `*` is no wildcard). */
+function wildcardsIn(value: string): number {
+  return (value.replace(/\\[*?]/g, '').match(/[*?]/g) ?? []).length;
+}
+
+export function conditionWildcards(c: RuleCondition): number {
+  switch (c.field) {
+    case 'host-header':
+    case 'path-pattern':
+    case 'http-header':
+      return c.regex ? 0 : c.values.reduce((n, v) => n + wildcardsIn(v), 0);
+    case 'query-string':
+      return c.values.reduce((n, p) => n + wildcardsIn(p.value) + wildcardsIn(p.key ?? ''), 0);
+    default:
+      return 0;
+  }
+}
+
+/** `owner`: how the message names what has the actions (with its field). */
+function checkTargetGroupsPerAction(
+  actions: readonly Action[],
+  field: string,
+  owner: string,
+  quotas: Readonly<ElbQuotas>,
+): void {
+  for (const a of actions) {
+    if (a.type !== 'forward' || 'targetGroup' in a) continue;
+    if (a.targetGroups.length > quotas.targetGroupsPerAction) {
+      throw new QuotaExceededError(
+        `${owner} forwards to ${a.targetGroups.length} target groups; ELBv2 allows ${quotas.targetGroupsPerAction} per action`,
+        field,
+        'targetGroupsPerAction',
       );
     }
   }

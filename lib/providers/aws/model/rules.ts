@@ -4,6 +4,8 @@
  */
 import { InvalidObjectError } from '../../../errors.js';
 import type { HTTPIngressPath, PathType } from '../../../karmada/types.js';
+import { annotationError } from './annotations/json-config.js';
+import { unsupportedRegex } from './annotations/routing.js';
 import type { RuleCondition } from './types.js';
 
 export interface IndexedPath {
@@ -59,19 +61,98 @@ export function pathPatterns(path: string, pathType: PathType, field: string): s
   }
 }
 
-/** host-header then path-pattern; a rule with neither matches everything (`/*`), like LBC. */
+/** What a rule's backend adds to its host and path (LBC's EnhancedBackend), from the annotations. */
+export interface RuleExtras {
+  /** `conditions.${service.name}`, and its key for errors. */
+  conditions: readonly RuleCondition[];
+  conditionsKey: string;
+  /** `use-regex-path-match`: ImplementationSpecific paths are regular expressions. */
+  regexPaths: boolean;
+}
+
+const NO_EXTRAS: RuleExtras = { conditions: [], conditionsKey: '', regexPaths: false };
+
+/** ELBv2: "up to one of each of host-header, http-request-method, path-pattern and source-ip". */
+const ONCE_PER_RULE = new Set(['http-request-method', 'source-ip']);
+
+interface Match {
+  values: string[];
+  regex: string[];
+}
+
+function mergeMatch(m: Match, c: { values: string[]; regex?: true }): void {
+  (c.regex ? m.regex : m.values).push(...c.values);
+}
+
+/**
+ * LBC's buildRuleConditions: the annotation's other conditions in their order, then one
+ * host-header (the rule's host OR the annotation's hosts), then one path-pattern (the path's
+ * patterns OR the annotation's); a rule with none matches everything (`/*`). A host or path
+ * condition takes plain values or regular expressions, never both.
+ */
 export function ruleConditions(
   host: string | undefined,
   path: HTTPIngressPath,
   field: string,
+  extras: RuleExtras = NO_EXTRAS,
 ): RuleCondition[] {
-  const conditions: RuleCondition[] = [];
-  if (host) conditions.push({ field: 'host-header', values: [host] });
+  const hosts: Match = { values: host ? [host] : [], regex: [] };
+  const paths: Match = { values: [], regex: [] };
   if (path.path) {
-    conditions.push({
-      field: 'path-pattern',
-      values: pathPatterns(path.path, pathTypeOf(path), `${field}.path`),
-    });
+    if (extras.regexPaths && pathTypeOf(path) === 'ImplementationSpecific') {
+      // LBC strips the leading "/" Kubernetes requires: "/^/api/(.+)$" is the regex "^/api/(.+)$".
+      const regex = path.path.slice(1);
+      if (!regex) {
+        throw new InvalidObjectError(
+          `${field}.path: with use-regex-path-match the path is "/" + a regular expression, and "/" has none`,
+          {
+            field: `${field}.path`,
+            reason: 'InvalidPath',
+          },
+        );
+      }
+      const why = unsupportedRegex(regex, 128);
+      if (why) {
+        throw new InvalidObjectError(`${field}.path: with use-regex-path-match, "${regex}" ${why}`, {
+          field: `${field}.path`,
+          reason: 'InvalidPath',
+        });
+      }
+      paths.regex.push(regex);
+    } else {
+      paths.values.push(...pathPatterns(path.path, pathTypeOf(path), `${field}.path`));
+    }
+  }
+  const conditions: RuleCondition[] = [];
+  const seen = new Set<string>();
+  for (const c of extras.conditions) {
+    if (c.field === 'host-header') mergeMatch(hosts, c);
+    else if (c.field === 'path-pattern') mergeMatch(paths, c);
+    else {
+      if (ONCE_PER_RULE.has(c.field) && seen.has(c.field)) {
+        throw annotationError(
+          extras.conditionsKey,
+          '',
+          `a rule takes one ${c.field} condition; list its values in one`,
+        );
+      }
+      seen.add(c.field);
+      conditions.push(c);
+    }
+  }
+  for (const [name, m] of [
+    ['host-header', hosts],
+    ['path-pattern', paths],
+  ] as const) {
+    if (m.values.length > 0 && m.regex.length > 0) {
+      throw annotationError(
+        extras.conditionsKey,
+        '',
+        `the ${name} condition of ${field} would mix values (${m.values.join(', ')}) with regexValues (${m.regex.join(', ')}); ELBv2 takes one or the other`,
+      );
+    }
+    if (m.values.length > 0) conditions.push({ field: name, values: m.values });
+    if (m.regex.length > 0) conditions.push({ field: name, values: m.regex, regex: true });
   }
   if (conditions.length === 0) conditions.push({ field: 'path-pattern', values: ['/*'] });
   return conditions;

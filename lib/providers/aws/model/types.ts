@@ -119,16 +119,62 @@ export interface TargetGroupSpec {
   tags: Tags;
 }
 
+/** One target group of a weighted forward, with its share (0-999, relative to the others). */
+export interface WeightedTargetGroup {
+  targetGroup: Ref;
+  weight: number;
+}
+
+/** Sends a client back to the same target group of a weighted forward for `durationSeconds`. */
+export interface TargetGroupStickiness {
+  enabled: boolean;
+  durationSeconds?: number;
+}
+
+/** A redirect; an absent component keeps the request's (`#{protocol}`, `#{port}`, `#{host}`, `/#{path}`, `#{query}`). */
+export interface RedirectSpec {
+  protocol?: string;
+  port?: string;
+  host?: string;
+  path?: string;
+  query?: string;
+  statusCode: 'HTTP_301' | 'HTTP_302';
+}
+
 export type Action =
   | { type: 'forward'; targetGroup: Ref }
   | {
-      type: 'fixed-response';
-      fixedResponse: { statusCode: string; contentType: string; messageBody?: string };
+      type: 'forward';
+      /** A forward across several target groups (or one, with a weight or stickiness). */
+      targetGroups: WeightedTargetGroup[];
+      stickiness?: TargetGroupStickiness;
     }
-  | { type: 'redirect'; redirect: { protocol: 'HTTPS'; port: string; statusCode: 'HTTP_301' } };
+  | {
+      type: 'fixed-response';
+      fixedResponse: { statusCode: string; contentType?: string; messageBody?: string };
+    }
+  | { type: 'redirect'; redirect: RedirectSpec };
 
+/**
+ * A rule condition, as ELBv2 names its fields. `regex`: the values are regular expressions
+ * (ELBv2's `RegexValues`), else wildcard patterns (`Values`).
+ */
 export type RuleCondition =
-  { field: 'host-header'; values: string[] } | { field: 'path-pattern'; values: string[] };
+  | { field: 'host-header' | 'path-pattern'; values: string[]; regex?: true }
+  | { field: 'http-header'; httpHeaderName: string; values: string[]; regex?: true }
+  | { field: 'http-request-method' | 'source-ip'; values: string[] }
+  | { field: 'query-string'; values: QueryStringPair[] };
+
+export interface QueryStringPair {
+  key?: string;
+  value: string;
+}
+
+/** A rule transform (ELBv2 `RuleTransform`): rewrites the host header or the URL before forwarding. */
+export interface RuleTransform {
+  type: 'host-header-rewrite' | 'url-rewrite';
+  rewrites: Array<{ regex: string; replace: string }>;
+}
 
 export interface ListenerSpec {
   loadBalancer: Ref;
@@ -146,6 +192,8 @@ export interface ListenerRuleSpec {
   priority: number;
   conditions: RuleCondition[];
   actions: Action[];
+  /** Absent or empty: none. */
+  transforms?: RuleTransform[];
   tags: Tags;
 }
 

@@ -1,5 +1,6 @@
 /** Target group health checks: LBC's defaults per load balancer type, overridden by annotations. */
 import type { HealthCheckConfig } from '../../config.js';
+import type { ServicePort } from '../../../../karmada/types.js';
 import type { HealthCheckSpec } from '../types.js';
 import type { CommonKeys } from './keys.js';
 import { integer, invalid, oneOf, raw, type Annotations } from './parse.js';
@@ -24,6 +25,24 @@ function port(annotations: Annotations, key: string): string | undefined {
     throw invalid(key, v, 'must be "traffic-port" or a port number');
   }
   return v;
+}
+
+/** A Kubernetes port name (IANA_SVC_NAME): 1-15 lower-case letters, digits and single inner hyphens, one letter at least. */
+const PORT_NAME = /^(?=.*[a-z])[a-z0-9](?:-?[a-z0-9])*$/;
+
+/** ALB checks may also name a port of the backend Service, as in LBC (resolved per Service: resolveHealthCheckPort). */
+function albPort(annotations: Annotations, key: string): string | undefined {
+  const v = raw(annotations, key);
+  if (v !== undefined && !/^\d+$/.test(v) && PORT_NAME.test(v) && v.length <= 15) return v;
+  try {
+    return port(annotations, key);
+  } catch {
+    throw invalid(
+      key,
+      v ?? '',
+      'must be "traffic-port", a port number or the name of a port of the backend Service',
+    );
+  }
 }
 
 function path(annotations: Annotations, key: string): string | undefined {
@@ -91,7 +110,7 @@ export function albHealthCheck(
   return {
     enabled: true,
     path: path(annotations, k.path) ?? (grpc ? GRPC_HEALTH_CHECK_DEFAULTS.path : defaults.path),
-    port: port(annotations, k.port) ?? String(defaults.port),
+    port: albPort(annotations, k.port) ?? String(defaults.port),
     protocol:
       oneOf(annotations, k.protocol, ['HTTP', 'HTTPS'] as const) ??
       (backend.protocolGiven ? backend.protocol : defaults.protocol),
@@ -125,4 +144,28 @@ export function nlbHealthCheck(annotations: Annotations, keys: CommonKeys): Heal
       integer(annotations, k.unhealthyThreshold, ...THRESHOLD) ?? d.unhealthyThresholdCount,
     ...(http ? { matcher: { httpCode: successCodes(annotations, k.successCodes) ?? d.matcher } } : {}),
   };
+}
+
+/**
+ * The check's port for one backend Service: a named port is that Service port's numeric
+ * targetPort (its port when it has none), as LBC resolves it for ip targets; a named targetPort
+ * has no single number, so it is refused, as in LBC.
+ */
+export function resolveHealthCheckPort(
+  hc: HealthCheckSpec,
+  service: { key: string; ports: readonly ServicePort[] | undefined },
+  annotation: string,
+): HealthCheckSpec {
+  if (hc.port === 'traffic-port' || /^\d+$/.test(hc.port)) return hc;
+  const named = service.ports?.find((p) => p.name === hc.port);
+  if (!named) throw invalid(annotation, hc.port, `names no port of Service ${service.key}`);
+  const tp = named.targetPort;
+  if (typeof tp === 'string') {
+    throw invalid(
+      annotation,
+      hc.port,
+      `is a port of Service ${service.key} whose targetPort is named (${tp}): ip targets need a number, so give the container port`,
+    );
+  }
+  return { ...hc, port: String(tp ?? named.port) };
 }

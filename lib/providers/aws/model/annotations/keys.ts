@@ -54,6 +54,11 @@ export const ALB_KEYS = {
   backendProtocol: `${ALB}backend-protocol`,
   backendProtocolVersion: `${ALB}backend-protocol-version`,
   targetType: `${ALB}target-type`,
+  // Prefixes: the full key ends in a backend's service.name (`actions.<name>`, ...).
+  actions: `${ALB}actions.`,
+  conditions: `${ALB}conditions.`,
+  transforms: `${ALB}transforms.`,
+  useRegexPathMatch: `${ALB}use-regex-path-match`,
 } as const satisfies CommonKeys & Record<string, unknown>;
 
 const NLB = 'service.beta.kubernetes.io/aws-load-balancer-';

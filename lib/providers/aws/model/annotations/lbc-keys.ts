@@ -229,28 +229,30 @@ export const LBC_INGRESS_KEYS: readonly LbcKey[] = [
     key: 'actions.${action-name}',
     type: 'json',
     support: {
-      status: 'unsupported',
-      why: 'custom actions are being built; every path forwards to its Service',
+      status: 'supported',
+      differs:
+        'forwards name Services only: `targetGroupARN`/`targetGroupName` (a target group outside the provider) are refused; a backend using `use-annotation` without its action is an error where LBC serves a 503; unknown JSON fields are refused; an action no backend uses gets a Warning Event',
     },
   },
   {
     key: 'transforms.${transforms-name}',
     type: 'json',
-    support: { status: 'unsupported', why: 'rule transforms are being built' },
+    support: {
+      status: 'supported',
+      differs:
+        'one rewrite per transform and one transform of each type, as ELBv2 takes them, checked before any call; one no path uses gets a Warning Event',
+    },
   },
   {
     key: 'conditions.${conditions-name}',
     type: 'json',
     support: {
-      status: 'unsupported',
-      why: 'custom conditions are being built; rules match host and path only',
+      status: 'supported',
+      differs:
+        'limits (5 values, 5 wildcards, 5 match evaluations per rule) and value syntax are checked before any call; unknown JSON fields are refused; one no path uses gets a Warning Event',
     },
   },
-  {
-    key: 'use-regex-path-match',
-    type: 'boolean',
-    support: { status: 'unsupported', why: 'path patterns are ELBv2 wildcards for now' },
-  },
+  { key: 'use-regex-path-match', type: 'boolean', support: AS_LBC },
   {
     key: 'target-node-labels',
     type: 'stringMap',
@@ -402,7 +404,14 @@ export const LBC_SERVICE_KEYS: readonly LbcKey[] = [
     },
   },
   { key: `${AWS_LB}healthcheck-protocol`, type: 'TCP | HTTP | HTTPS', support: AS_LBC },
-  { key: `${AWS_LB}healthcheck-port`, type: 'integer | traffic-port | named-service-port', support: AS_LBC },
+  {
+    key: `${AWS_LB}healthcheck-port`,
+    type: 'integer | traffic-port | named-service-port',
+    support: {
+      status: 'supported',
+      differs: 'a port number or `traffic-port`: a Service port name is refused',
+    },
+  },
   { key: `${AWS_LB}healthcheck-path`, type: 'string', support: AS_LBC },
   { key: `${AWS_LB}healthcheck-healthy-threshold`, type: 'integer', support: AS_LBC },
   { key: `${AWS_LB}healthcheck-unhealthy-threshold`, type: 'integer', support: AS_LBC },
