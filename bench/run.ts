@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: runs every benchmark, prints one table, and writes bench/results/latest.md
  * (and latest.json) so a reader sees at a glance where the project stands.
- *   npm run bench -- [--only bundles,latency,elbv2,resync,mutation]   (BENCH_RESYNC_N=100 for a quick resync)
+ *   npm run bench -- [--only bundles,latency,elbv2,groups,resync,mutation]   (BENCH_RESYNC_N=100 for a quick resync)
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { benchBundles } from './bundles.js';
 import { benchElbv2Calls } from './elbv2-calls.js';
 import { benchForwarder } from './forwarder.js';
+import { benchGroups } from './groups.js';
 import { benchLatency } from './latency.js';
 import { benchMutation } from './mutation.js';
 import { consoleTable, markdownTable, type Figure } from './report.js';
@@ -20,6 +21,8 @@ const BENCHES: Record<string, () => Promise<Figure[]>> = {
   bundles: () => benchBundles(),
   forwarder: () => benchForwarder(),
   elbv2: () => benchElbv2Calls(),
+  // 1,000 MCIs in groups of 50 next to one ALB each (BENCH_GROUPS_N overrides the 1,000).
+  groups: () => benchGroups(Number(process.env.BENCH_GROUPS_N) || undefined),
   // Reads the last `npm run mutation` report; mutates nothing itself.
   mutation: () => benchMutation(),
   // BENCH_RESYNC_N=100 for a quick look (the issue's figure is 1,000); BENCH_RESYNC_BUDGET_S caps

@@ -21,6 +21,10 @@ import { simulatorConfigText } from '../dev/local/sim-config.js';
 import { describePlan } from '../dev/plan/describe.js';
 import { loadManifests, UsageError } from '../dev/plan/manifests.js';
 import { errorMessage } from '../lib/errors.js';
+import { MCI_FINALIZER } from '../lib/karmada/constants.js';
+import { validGroupNameOf } from '../lib/karmada/ingress-group.js';
+import { withFinalizer } from '../lib/kube/finalizers.js';
+import { decorateIngress } from '../lib/reconcile/mci.js';
 import type { MultiClusterIngress, MultiClusterService } from '../lib/karmada/types.js';
 import type { KubeClient } from '../lib/kube/client.js';
 import type { KubeObject } from '../lib/kube/types.js';
@@ -38,6 +42,12 @@ import { MemoryKube } from '../test/support/memory-kube.js';
 
 const USAGE =
   'usage: npm run plan -- <file-or-directory>... [--config cloud.yaml] [--kubeconfig path] [--simulator] [--namespace ns] [--json | --graph]';
+
+/** ` (IngressGroup shop)`: the plan shown is the group's load balancer, shared with its other members. */
+function groupNote(target: Target): string {
+  const group = target.kind === 'MultiClusterIngress' ? validGroupNameOf(target) : undefined;
+  return group === undefined ? '' : ` (IngressGroup ${group}: the group's load balancer)`;
+}
 
 const SIMULATOR_CONFIG = simulatorConfigText('plan-preview');
 
@@ -95,7 +105,16 @@ async function main(): Promise<number> {
     const { createKubeClient, loadKubeConfig } = await import('../lib/kube/client-node.js');
     kube = createKubeClient(loadKubeConfig({ file: values.kubeconfig }));
   } else {
-    kube = new MemoryKube(objects.filter((d) => !targets.includes(d as KubeObject & Target)));
+    // An IngressGroup's members as a reconcile leaves them (finalizer, group label), so each
+    // member's plan is its whole group's load balancer.
+    const members = targets.filter(
+      (t): t is KubeObject & MultiClusterIngress =>
+        t.kind === 'MultiClusterIngress' && validGroupNameOf(t) !== undefined,
+    );
+    kube = new MemoryKube([
+      ...objects.filter((d) => !targets.includes(d as KubeObject & Target)),
+      ...members.map((m) => decorateIngress(withFinalizer(m, MCI_FINALIZER))),
+    ]);
   }
 
   const sim = values.simulator ? await startElbv2Simulator() : undefined;
@@ -141,7 +160,7 @@ async function main(): Promise<number> {
         const { plan, warnings } = await provider.plan(ctx, target);
         plans.push({ ...head, operations: plan, ...(warnings.length > 0 ? { warnings } : {}) });
         if (!values.json) {
-          console.log(`# ${head.kind} ${head.namespace}/${head.name} against ${where}`);
+          console.log(`# ${head.kind} ${head.namespace}/${head.name}${groupNote(target)} against ${where}`);
           for (const w of warnings) console.log(`warning (${w.reason}): ${w.message}`);
           for (const line of describePlan(plan, (o) => formatPlan([o])[0] ?? '')) console.log(line);
         }

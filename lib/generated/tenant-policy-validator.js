@@ -3,6 +3,7 @@
 "use strict";
 export const validateTenantPolicySchema = validate21;
 const func2 = Object.prototype.hasOwnProperty;
+const pattern0 = new RegExp("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$", "u");
 
 function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -22,7 +23,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data0){
-if(!(key0 === "rules")){
+if(!((key0 === "rules") || (key0 === "sharedGroups"))){
 const err1 = {instancePath:instancePath+"/tenantPolicy",keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
 vErrors = [err1];
@@ -911,9 +912,15 @@ vErrors.push(err67);
 errors++;
 }
 }
-}
-else {
-const err68 = {instancePath:instancePath+"/tenantPolicy",keyword:"type",params:{type: "object"}};
+if(data0.sharedGroups !== undefined){
+let data41 = data0.sharedGroups;
+if(Array.isArray(data41)){
+const len14 = data41.length;
+for(let i14=0; i14<len14; i14++){
+let data42 = data41[i14];
+if(data42 && typeof data42 == "object" && !Array.isArray(data42)){
+if(data42.name === undefined){
+const err68 = {instancePath:instancePath+"/tenantPolicy/sharedGroups/" + i14,keyword:"required",params:{missingProperty: "name"}};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -922,15 +929,158 @@ vErrors.push(err68);
 }
 errors++;
 }
-}
-}
-else {
-const err69 = {instancePath,keyword:"type",params:{type: "object"}};
+if(data42.namespaces === undefined){
+const err69 = {instancePath:instancePath+"/tenantPolicy/sharedGroups/" + i14,keyword:"required",params:{missingProperty: "namespaces"}};
 if(vErrors === null){
 vErrors = [err69];
 }
 else {
 vErrors.push(err69);
+}
+errors++;
+}
+for(const key9 in data42){
+if(!((key9 === "name") || (key9 === "namespaces"))){
+const err70 = {instancePath:instancePath+"/tenantPolicy/sharedGroups/" + i14,keyword:"additionalProperties",params:{additionalProperty: key9}};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+}
+if(data42.name !== undefined){
+let data43 = data42.name;
+if(typeof data43 === "string"){
+if(data43.length > 63){
+const err71 = {instancePath:instancePath+"/tenantPolicy/sharedGroups/" + i14+"/name",keyword:"maxLength",params:{limit: 63}};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+if(!pattern0.test(data43)){
+const err72 = {instancePath:instancePath+"/tenantPolicy/sharedGroups/" + i14+"/name",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$"}};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+}
+else {
+const err73 = {instancePath:instancePath+"/tenantPolicy/sharedGroups/" + i14+"/name",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+}
+if(data42.namespaces !== undefined){
+let data44 = data42.namespaces;
+if(Array.isArray(data44)){
+if(data44.length < 1){
+const err74 = {instancePath:instancePath+"/tenantPolicy/sharedGroups/" + i14+"/namespaces",keyword:"minItems",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+const len15 = data44.length;
+for(let i15=0; i15<len15; i15++){
+let data45 = data44[i15];
+if(typeof data45 === "string"){
+if(data45.length < 1){
+const err75 = {instancePath:instancePath+"/tenantPolicy/sharedGroups/" + i14+"/namespaces/" + i15,keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+}
+else {
+const err76 = {instancePath:instancePath+"/tenantPolicy/sharedGroups/" + i14+"/namespaces/" + i15,keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+}
+}
+else {
+const err77 = {instancePath:instancePath+"/tenantPolicy/sharedGroups/" + i14+"/namespaces",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+}
+}
+else {
+const err78 = {instancePath:instancePath+"/tenantPolicy/sharedGroups/" + i14,keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+}
+}
+else {
+const err79 = {instancePath:instancePath+"/tenantPolicy/sharedGroups",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+}
+}
+else {
+const err80 = {instancePath:instancePath+"/tenantPolicy",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+}
+}
+else {
+const err81 = {instancePath,keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
 }
 errors++;
 }

@@ -10,6 +10,8 @@ import { errorMessage } from '../errors.js';
 import type { KubeClient } from '../kube/client.js';
 import { MCI_FINALIZER, MCS_FINALIZER } from '../karmada/constants.js';
 import { hasFinalizer } from '../kube/finalizers.js';
+import { GROUP_LABEL, groupFinalizer } from '../karmada/ingress-group.js';
+import { SHARED_GROUP_NAMESPACE } from '../provider/stack-id.js';
 import { Resources } from '../kube/resources.js';
 import type { Logger } from '../log/logger.js';
 import type { MultiClusterProvider, OwnedStack, ProviderContext } from '../provider/contract.js';
@@ -55,6 +57,7 @@ async function claimedByObject(
   graceSeconds: number,
   now: Date,
 ): Promise<boolean> {
+  if (stack.kind === 'mci-group') return claimedByGroupMember(kube, stack, graceSeconds, now);
   const mci = stack.kind === 'mci';
   const obj = await kube.get(
     mci ? Resources.MultiClusterIngress : Resources.MultiClusterService,
@@ -65,6 +68,28 @@ async function claimedByObject(
   if (hasFinalizer(obj, mci ? MCI_FINALIZER : MCS_FINALIZER)) return true;
   const created = Date.parse(obj.metadata.creationTimestamp ?? '');
   return !Number.isFinite(created) || (now.getTime() - created) / 1000 < graceSeconds;
+}
+
+/**
+ * An IngressGroup's stack belongs to the MCIs that carry the group's finalizer (added before one
+ * joins, removed after it left) in the stack's namespace, or in any namespace for a shared group;
+ * or to a young member whose first reconcile may not have run yet.
+ */
+async function claimedByGroupMember(
+  kube: KubeClient,
+  stack: OwnedStack,
+  graceSeconds: number,
+  now: Date,
+): Promise<boolean> {
+  const list = await kube.list(Resources.MultiClusterIngress, {
+    ...(stack.namespace === SHARED_GROUP_NAMESPACE ? {} : { namespace: stack.namespace }),
+    labelSelector: `${GROUP_LABEL}=${stack.name}`,
+  });
+  return list.items.some((obj) => {
+    if (hasFinalizer(obj, groupFinalizer(stack.name))) return true;
+    const created = Date.parse(obj.metadata.creationTimestamp ?? '');
+    return !Number.isFinite(created) || (now.getTime() - created) / 1000 < graceSeconds;
+  });
 }
 
 export async function sweepOrphans(
@@ -90,6 +115,7 @@ export async function sweepOrphans(
   const ctx: ProviderContext = { signal: options.signal, logger: options.logger, resync: true };
   const now = (options.now ?? (() => new Date()))();
   const allowed = options.namespaces?.length ? new Set(options.namespaces) : undefined;
+  // A shared group's stack spans namespaces: left to an unrestricted sweep.
   const stacks = (await inventory.listOwnedStacks(ctx)).filter((s) => !allowed || allowed.has(s.namespace));
   result.owned = stacks.length;
   for (const stack of stacks) {

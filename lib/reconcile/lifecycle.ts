@@ -56,6 +56,18 @@ export interface LifecycleSpec<T extends KubeObject, S> {
   validate(obj: T): void;
   /** The object's metadata as we keep it (index labels), applied together with the finalizer. */
   decorate?(obj: T): T;
+  /**
+   * After the provider served the object: it without the bookkeeping that no longer applies (the
+   * finalizers of IngressGroups it has left), or undefined when there is none to drop.
+   */
+  settle?(obj: T): T | undefined;
+  /** Our finalizers besides `finalizer` that the object carries: removed with it after a deletion. */
+  extraFinalizers?(obj: T): string[];
+  /**
+   * Locks what the object's reconcile shares with other objects' (the IngressGroups it is or was
+   * in) for the rest of the pass; undefined when it shares nothing.
+   */
+  lockShared?(obj: T): Promise<{ release(): Promise<void> } | undefined>;
   /** Status bookkeeping that must happen before the provider sees the object (traffic blocking). */
   prepare?(obj: T): Promise<T>;
   loadBalancerStatus(obj: T): S | undefined;
@@ -107,7 +119,7 @@ export async function reconcileLifecycle<T extends KubeObject, S>(
   const log = deps.logger.child({ controller: spec.controller, key });
   const ctx: ProviderContext = { signal: deps.signal, logger: log, resync: deps.resync ?? false };
 
-  let obj = await deps.kube.get<T>(spec.type, namespace, name);
+  const obj = await deps.kube.get<T>(spec.type, namespace, name);
   if (!obj) return result('gone');
   // A provider announces disruptive changes (a load balancer replaced) before making them.
   const announced = obj;
@@ -126,6 +138,29 @@ export async function reconcileLifecycle<T extends KubeObject, S>(
     log.debug('not ours, nothing to do', { detail: decision.detail });
     return result('ignored', decision.detail);
   }
+  const shared = await spec.lockShared?.(obj);
+  try {
+    return await serve(deps, spec, log, ctx, obj, { action, deleting, detail: decision.detail }, result);
+  } finally {
+    await shared
+      ?.release()
+      .catch((err: unknown) => log.warn('could not release a shared lock', { error: err }));
+  }
+}
+
+/** The pass after the decision: delete, or add our metadata and ensure/update, then report. */
+async function serve<T extends KubeObject, S>(
+  deps: ReconcileDeps,
+  spec: LifecycleSpec<T, S>,
+  log: Logger,
+  ctx: ProviderContext,
+  read: T,
+  pass: { action: 'delete' | 'ensure'; deleting: boolean; detail: string },
+  result: (outcome: ReconcileResult['outcome'], detail?: string) => ReconcileResult,
+): Promise<ReconcileResult> {
+  let obj = read;
+  const { action, deleting } = pass;
+  const decision = { detail: pass.detail };
   if (action === 'delete') {
     log.info('deleting load balancer', { detail: decision.detail });
     try {
@@ -210,6 +245,12 @@ export async function reconcileLifecycle<T extends KubeObject, S>(
     throw err;
   }
 
+  // What the provider has finished with (the finalizers of groups the object left) goes now.
+  const settled = spec.settle?.(obj);
+  if (settled) {
+    const written = await writeWithRetry(deps, spec, obj, 'update', (current) => spec.settle?.(current));
+    if (written) obj = written;
+  }
   await deps.events.record(
     obj,
     'Normal',
@@ -323,7 +364,10 @@ async function removeFinalizer<T extends KubeObject, S>(
   const cleared = clearsStatusAfterDelete(deleting, spec.loadBalancerStatus(obj))
     ? await writeStatus(deps, spec, obj, undefined, undefined, true)
     : undefined;
-  return writeWithRetry(deps, spec, cleared ?? obj, 'update', (current) =>
-    hasFinalizer(current, spec.finalizer) ? withoutFinalizer(current, spec.finalizer) : undefined,
-  );
+  return writeWithRetry(deps, spec, cleared ?? obj, 'update', (current) => {
+    const ours = [spec.finalizer, ...(spec.extraFinalizers?.(current) ?? [])].filter((f) =>
+      hasFinalizer(current, f),
+    );
+    return ours.length ? ours.reduce((o, f) => withoutFinalizer(o, f), current) : undefined;
+  });
 }

@@ -40,6 +40,10 @@ export const NEXT_STEPS: Readonly<Record<string, string>> = {
   DualstackRequired: `set alb.ingress.kubernetes.io/ip-address-type: dualstack on the MultiClusterIngress, or drop IPv6 from the Service's spec.ipFamilies; ${RECONCILED_ON_CHANGE}`,
   ReplacingLoadBalancer:
     'the load balancer is recreated and its DNS name changes: point DNS records and clients at the new hostname in status.loadBalancer once the object is ready (revert the change named above to keep the old one)',
+  IngressGroupConflict:
+    'make the setting named above agree with the earlier member it names (or remove it from one of them), or give this MultiClusterIngress another group.name; the rest of the group keeps being served, and this one joins as soon as they agree',
+  IngressGroupNotShared:
+    'name a group of this namespace in group.name, or ask the operator to list this namespace under the group in tenantPolicy.sharedGroups of the provider configuration',
   ReplacingTargetGroup:
     'nothing to do: the new target group takes the targets and the old one is deleted once no listener uses it; expect a short gap while targets register',
   UnsupportedAnnotation:

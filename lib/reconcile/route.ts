@@ -11,6 +11,7 @@ import type { MultiClusterIngress, MultiClusterService } from '../karmada/types.
 import { hasFinalizer } from '../kube/finalizers.js';
 import type { KubeObject } from '../kube/types.js';
 import { dependentRequests } from './dependents.js';
+import { groupMemberRequests } from './ingress-group-triggers.js';
 import { changed, changedBy, wantsLoadBalancer } from './filters.js';
 import { dedupe, type ReconcileRequest } from './requests.js';
 import type { ReconcileDeps } from './types.js';
@@ -30,7 +31,8 @@ export async function routeNotification(
     const controller = is(Resources.MultiClusterIngress) ? 'multiclusteringress' : 'multiclusterservice';
     const matters = controller === 'multiclusteringress' ? mciChangeMatters(n) : mcsChangeMatters(n);
     const own: ReconcileRequest[] = matters ? [{ controller, namespace, name }] : [];
-    return dedupe([...own, ...(await dependentRequests(deps, n))]);
+    const group = controller === 'multiclusteringress' ? await groupMemberRequests(deps, n) : [];
+    return dedupe([...own, ...group, ...(await dependentRequests(deps, n))]);
   }
   const mapped = await dependentRequests(deps, n);
   if (mapped.length || isWatchedDependent(apiVersion, kind)) return dedupe(mapped);

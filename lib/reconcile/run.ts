@@ -2,7 +2,7 @@
  * Runs one reconcile request under the per-object lock and dispatches it to its controller.
  */
 import { isConflict } from '../kube/client.js';
-import { acquireLock } from './lock.js';
+import { acquireLock, type Lock } from './lock.js';
 import { reconcileMultiClusterIngress, type MciOptions } from './mci.js';
 import { requestKey, type ControllerName, type ReconcileRequest } from './requests.js';
 import { prepareTrafficBlock } from './traffic-block.js';
@@ -37,7 +37,11 @@ type Reconciler = (deps: ReconcileDeps, r: ReconcileRequest, o: RunOptions) => P
 /** One entry per upstream controller. */
 const CONTROLLERS: Record<ControllerName, Reconciler> = {
   multiclusteringress: (deps, r, o) =>
-    reconcileMultiClusterIngress(deps, r.namespace, r.name, { prepare: prepareTrafficBlock, ...o.mci }),
+    reconcileMultiClusterIngress(deps, r.namespace, r.name, {
+      prepare: prepareTrafficBlock,
+      ...(o.lockNamespace ? { lockShared: (keys) => acquireLocks(deps, keys, o) } : {}),
+      ...o.mci,
+    }),
   multiclusterservice: async (deps, r) =>
     (await otherControllers()).reconcileMultiClusterService(deps, r.namespace, r.name),
   'mci-service-locations': async (deps, r) =>
@@ -46,6 +50,42 @@ const CONTROLLERS: Record<ControllerName, Reconciler> = {
     (await otherControllers()).reconcileServiceExport(deps, r.namespace, r.name),
   'crd-installation': async (deps) => (await otherControllers()).reconcileCrdInstallation(deps),
 };
+
+/**
+ * The locks of `keys` (one Lease each, as the per-object lock), taken in sorted order so two
+ * reconciles that share several never wait for each other in a circle; all or none.
+ */
+async function acquireLocks(
+  deps: ReconcileDeps,
+  keys: readonly string[],
+  options: RunOptions,
+): Promise<{ release(): Promise<void> }> {
+  const held: Lock[] = [];
+  const release = async () => {
+    for (const lock of held.reverse()) {
+      await lock.release().catch((err: unknown) => {
+        if (!isConflict(err)) deps.logger.warn('could not release a shared lock', { error: err });
+      });
+    }
+  };
+  try {
+    for (const key of [...new Set(keys)].sort()) {
+      held.push(
+        await acquireLock(deps.kube, key, {
+          namespace: options.lockNamespace ?? '',
+          holder: options.holder,
+          durationSeconds: options.lockSeconds,
+          waitMs: options.lockWaitMs ?? 5_000,
+          signal: deps.signal,
+        }),
+      );
+    }
+  } catch (err) {
+    await release();
+    throw err;
+  }
+  return { release };
+}
 
 export async function runRequest(
   deps: ReconcileDeps,

@@ -24,6 +24,9 @@ import type { KubeObject, ResourceType } from '../../lib/kube/types.js';
 import type { AwsProviderConfig } from '../../lib/providers/aws/config.js';
 import { canonicalJson } from '../../lib/providers/aws/model/fingerprint.js';
 import { buildIngressStack } from '../../lib/providers/aws/model/ingress.js';
+import { buildIngressGroupStack } from '../../lib/providers/aws/model/ingress-group.js';
+import { groupStackRef } from '../../lib/providers/aws/ingress-groups.js';
+import { finalizerGroups, groupFinalizer, validGroupNameOf } from '../../lib/karmada/ingress-group.js';
 import { buildServiceStack } from '../../lib/providers/aws/model/service.js';
 import { resourcesOf, ResourceTypes, type Stack } from '../../lib/providers/aws/model/types.js';
 import { OWNER_TAG, RESOURCE_TAG, STACK_TAG, TAG_PREFIX } from '../../lib/providers/aws/tagging.js';
@@ -64,6 +67,10 @@ export interface CheckInput {
 interface Expected {
   stack: Stack;
   obj: MultiClusterIngress | MultiClusterService;
+  /** For an IngressGroup's stack: every member, each as `obj` and `blocked` say of one object. */
+  members?: Array<{ obj: MultiClusterIngress; blocked: string[] }>;
+  /** For an IngressGroup's stack: its name (its finalizer is on every member). */
+  group?: string;
   /** For an MCI: status.trafficBlockClusters it must carry. */
   blocked?: string[];
   /** For an MCI: its targets, computed independently of the model. */
@@ -311,15 +318,26 @@ export async function checkInvariants(input: CheckInput): Promise<InvariantRepor
     }
   };
 
+  const groups = new Map<string, Array<{ obj: MultiClusterIngress; blocked: string[] }>>();
   for (const mci of mcis) {
     const key = `mci/${NAMESPACE}/${mci.metadata.name}`;
     if (stuck('mci', mci)) continue;
     if (!isOurs(mci, classes)) {
       noLoadBalancerStatus(key, mci, MCI_FINALIZER);
+      if (finalizerGroups(mci).length) find('status', key, `not ours, yet carries group finalizers`);
       continue;
     }
     const blocked = blockedClusters(mci, bindings, clusters);
     const { trafficBlockClusters: _tb, ...rest } = mci.status ?? {};
+    const group = validGroupNameOf(mci);
+    const left = finalizerGroups(mci).filter((g) => g !== group);
+    if (left.length)
+      find('status', key, `still carries the finalizers of groups it left: ${left.join(', ')}`);
+    if (group !== undefined) {
+      // Its stack is its group's: built below from every member.
+      groups.set(group, [...(groups.get(group) ?? []), { obj: mci, blocked }]);
+      continue;
+    }
     const stack = build(key, () =>
       buildIngressStack({
         mci: { ...mci, status: blocked.length ? { ...rest, trafficBlockClusters: blocked } : rest },
@@ -335,6 +353,36 @@ export async function checkInvariants(input: CheckInput): Promise<InvariantRepor
         blocked,
         targets: expectedTargets(mci, services, slices, blocked),
       });
+  }
+  for (const [group, members] of groups) {
+    const ref = groupStackRef(group, NAMESPACE);
+    const model = buildIngressGroupStack({
+      ref,
+      group,
+      members: members.map(({ obj, blocked }) => {
+        const { trafficBlockClusters: _tb, ...rest } = obj.status ?? {};
+        return {
+          mci: { ...obj, status: blocked.length ? { ...rest, trafficBlockClusters: blocked } : rest },
+          services,
+          endpointSlices: slices,
+        };
+      }),
+      config,
+    });
+    // The workload's members never conflict: one left out is worth a look.
+    for (const [member, err] of model.excluded)
+      find('status', `mci/${member}`, `left out of IngressGroup ${group}: ${err.message}`);
+    if (!model.stack) continue;
+    const targets = new Set(
+      members.flatMap(({ obj, blocked }) => expectedTargets(obj, services, slices, blocked)),
+    );
+    expected.set(model.stack.id, {
+      stack: model.stack,
+      obj: members[0]!.obj,
+      members,
+      group,
+      targets: [...targets].sort(),
+    });
   }
   for (const mcs of mcss) {
     const key = `mcs/${NAMESPACE}/${mcs.metadata.name}`;
@@ -429,7 +477,18 @@ function checkStatus(
   sub: Elbv2Snapshot,
   find: (kind: FindingKind, subject: string, detail: string) => void,
 ): void {
-  const finalizer = stackId.startsWith('mci/') ? MCI_FINALIZER : MCS_FINALIZER;
+  if (want.members) {
+    // Every member of a group: its finalizers, the shared ALB's hostname, its own blocked clusters.
+    for (const member of want.members) {
+      const key = `mci/${NAMESPACE}/${member.obj.metadata.name}`;
+      const finalizers = member.obj.metadata.finalizers ?? [];
+      if (!finalizers.includes(groupFinalizer(want.group ?? '')))
+        find('status', key, `is on the ALB of IngressGroup ${want.group} without its finalizer`);
+      checkStatus(key, { stack: want.stack, obj: member.obj, blocked: member.blocked }, sub, find);
+    }
+    return;
+  }
+  const finalizer = stackId.startsWith('mci') ? MCI_FINALIZER : MCS_FINALIZER;
   if (!(want.obj.metadata.finalizers ?? []).includes(finalizer))
     find('status', stackId, `has a load balancer but no ${finalizer}`);
   const hostnames = (want.obj.status?.loadBalancer?.ingress ?? []).map((i) => i.hostname);

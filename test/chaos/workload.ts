@@ -1,7 +1,8 @@
 /**
  * The seeded workload: what a busy team does to MultiClusterIngresses and MultiClusterServices
  * (create, edit rules/paths/ports/backends/annotations, switch ingress class, delete, delete and
- * recreate under the same name, now and then a delete after stripping the finalizers by hand) while Karmada changes what they depend on (collected endpoints,
+ * recreate under the same name, now and then a delete after stripping the finalizers by hand, join,
+ * leave and move between IngressGroups) while Karmada changes what they depend on (collected endpoints,
  * TrafficControl on member clusters). The generator keeps its own picture of each object and
  * applies one operation at a time (a recreation waits for the old object's finalizers), so the
  * operation sequence depends on the seed only, never on timing.
@@ -37,7 +38,10 @@ export type OpKind =
   | 'toggleTrafficControl'
   | 'delete'
   | 'forceDelete'
-  | 'recreate';
+  | 'recreate'
+  | 'joinGroup'
+  | 'leaveGroup'
+  | 'moveGroup';
 
 export interface Op {
   n: number;
@@ -79,11 +83,20 @@ interface Slot<D> {
 
 const PORTS = [{ name: 'http' }, { number: 80 }, { number: 8081 }, { name: 'admin' }] as const;
 const ALB = 'alb.ingress.kubernetes.io/';
+const GROUP_NAME = `${ALB}group.name`;
+const GROUP_ORDER = `${ALB}group.order`;
+/**
+ * The IngressGroups MCIs join, leave and move between. Members never conflict (no tag with two
+ * values, no second default backend): a conflict is a reported refusal, covered by the
+ * integration test; here every member must be on its group's ALB.
+ */
+export const GROUPS = ['g1', 'g2'] as const;
 /** Annotations the AWS provider reads on a MultiClusterIngress, with values it accepts. */
 const ANNOTATION_CHOICES: Record<string, string[]> = {
   [`${ALB}healthcheck-path`]: ['/healthz', '/ready'],
   [`${ALB}success-codes`]: ['200', '200-399'],
-  [`${ALB}tags`]: ['team=a', 'team=b,env=chaos'],
+  // One value per tag key: members of one group merge their tags.
+  [`${ALB}tags`]: ['team=a', 'team=a,env=chaos'],
   [`${ALB}healthcheck-interval-seconds`]: ['10', '30'],
 };
 
@@ -169,6 +182,9 @@ export class Workload {
         delete: 7,
         forceDelete: 1,
         recreate: 5,
+        joinGroup: 4,
+        leaveGroup: 2,
+        moveGroup: 2,
       });
       const op = this.opOf(kind, n);
       if (op) return op;
@@ -319,7 +335,7 @@ export class Workload {
         return true;
       }
       case 'changeBackend': {
-        if (rng.chance(0.25)) {
+        if (rng.chance(0.25) && d.annotations[GROUP_NAME] === undefined) {
           if (d.defaultBackend) delete d.defaultBackend;
           else d.defaultBackend = this.randomBackend();
           return true;
@@ -332,6 +348,23 @@ export class Workload {
         const key = rng.pick(Object.keys(ANNOTATION_CHOICES));
         if (d.annotations[key] !== undefined && rng.chance(0.4)) delete d.annotations[key];
         else d.annotations[key] = rng.pick(ANNOTATION_CHOICES[key] ?? ['']);
+        return true;
+      }
+      case 'joinGroup':
+      case 'moveGroup': {
+        const current = d.annotations[GROUP_NAME];
+        if ((kind === 'joinGroup') !== (current === undefined)) return false;
+        d.annotations[GROUP_NAME] = rng.pick(GROUPS.filter((g) => g !== current));
+        if (rng.chance(0.5)) d.annotations[GROUP_ORDER] = String(rng.int(-3, 3));
+        else delete d.annotations[GROUP_ORDER];
+        // A group has at most one default backend: members here have none.
+        delete d.defaultBackend;
+        return true;
+      }
+      case 'leaveGroup': {
+        if (d.annotations[GROUP_NAME] === undefined) return false;
+        delete d.annotations[GROUP_NAME];
+        delete d.annotations[GROUP_ORDER];
         return true;
       }
       case 'changeClass': {
@@ -375,9 +408,11 @@ export class Workload {
     for (const [k, values] of Object.entries(ANNOTATION_CHOICES))
       if (rng.chance(0.2)) annotations[k] = rng.pick(values);
     const cls = rng.weighted({ default: 6, ours: 3, foreign: 1 });
+    const grouped = rng.chance(0.25);
+    if (grouped) annotations[GROUP_NAME] = rng.pick(GROUPS);
     return {
       rules,
-      ...(rng.chance(0.3) ? { defaultBackend: this.randomBackend() } : {}),
+      ...(!grouped && rng.chance(0.3) ? { defaultBackend: this.randomBackend() } : {}),
       ...(cls === 'ours'
         ? { ingressClassName: OUR_CLASS }
         : cls === 'foreign'

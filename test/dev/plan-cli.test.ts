@@ -127,6 +127,41 @@ describe('npm run plan', () => {
     expect(stdout).toContain('targets + 10.0.1.10:8080');
   }, 60_000);
 
+  it("shows each member of an IngressGroup the group's ALB, with every member's rules in group order", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'plan-group-'));
+    const member = (name: string, order: string, path: string) => `
+apiVersion: networking.karmada.io/v1alpha1
+kind: MultiClusterIngress
+metadata:
+  name: ${name}
+  annotations:
+    alb.ingress.kubernetes.io/group.name: shop
+    alb.ingress.kubernetes.io/group.order: '${order}'
+spec:
+  rules:
+    - http:
+        paths:
+          - { path: ${path}, pathType: Prefix, backend: { service: { name: serve, port: { number: 80 } } } }
+`;
+    writeFileSync(join(dir, 'a.yaml'), member('shop-a', '5', '/a'));
+    writeFileSync(join(dir, 'b.yaml'), member('shop-b', '-5', '/b'));
+    const { code, stdout } = await plan(
+      join(dir, 'a.yaml'),
+      join(dir, 'b.yaml'),
+      join(UPSTREAM, 'application.yaml'),
+      '--simulator',
+    );
+    expect(code).toBe(0);
+    const plans = stdout.split(/^# /m).filter(Boolean);
+    expect(plans).toHaveLength(2);
+    for (const p of plans) {
+      expect(p).toContain("(IngressGroup shop: the group's load balancer)");
+      expect(p.match(/\+ create LoadBalancer/g)).toHaveLength(1);
+      expect(p).toContain('priority 1: if path /b | /b/* then forward to default/shop-b-serve:80');
+      expect(p).toContain('priority 2: if path /a | /a/* then forward to default/shop-a-serve:80');
+    }
+  }, 60_000);
+
   it('--graph writes the topology as Mermaid: one diagram, or a Markdown block per object', async () => {
     const one = await plan(
       join(UPSTREAM, 'mci.yaml'),

@@ -108,6 +108,18 @@ describe('Function: parseAwsConfig (the tenant policy, validated by its own vali
       rules: [{ name: 'pin', schemes: ['internal'], tags: { deny: ['cost-*'] } }],
     });
   });
+
+  it('shared IngressGroups need an LBC group name and at least one namespace', async () => {
+    expect(
+      await awsError(
+        `${minimal}tenantPolicy: { rules: [], sharedGroups: [{ name: Shop, namespaces: [] }] }\n`,
+      ),
+    ).toMatch(/tenantPolicy\.sharedGroups\.0\.name: .*tenantPolicy\.sharedGroups\.0\.namespaces: /);
+    const config = await parseAwsConfig(
+      `${minimal}tenantPolicy: { rules: [], sharedGroups: [{ name: shop, namespaces: [a, b] }] }\n`,
+    );
+    expect(config.tenantPolicy?.sharedGroups).toEqual([{ name: 'shop', namespaces: ['a', 'b'] }]);
+  });
 });
 
 describe('Function: parseFakeConfig (schema errors, worded)', () => {

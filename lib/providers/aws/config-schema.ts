@@ -102,6 +102,19 @@ export const TENANT_POLICY_SCHEMA = {
         },
       },
     },
+    sharedGroups: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['name', 'namespaces'],
+        properties: {
+          // LBC's rule for group names (karmada/ingress-group.ts).
+          name: { type: 'string', maxLength: 63, pattern: '^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$' },
+          namespaces: { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 } },
+        },
+      },
+    },
   },
 } as const;
 

@@ -37,25 +37,42 @@ export function ingressBackendServiceNames(mci: Readonly<MultiClusterIngress>): 
   return [...new Set(names)];
 }
 
+/** One Service's reads, by `<namespace>/<name>`: shared by the members of an IngressGroup. */
+export type ServiceReads = Map<string, Promise<{ service: Service | undefined; slices: EndpointSlice[] }>>;
+
 export async function readIngressInputs(
   kube: KubeClient,
   mci: Readonly<MultiClusterIngress>,
+  /** Reads already made in this build (an IngressGroup's members often share Services). */
+  reads: ServiceReads = new Map(),
 ): Promise<IngressInputs> {
   const namespace = mci.metadata.namespace ?? '';
   const services: Service[] = [];
   const endpointSlices: EndpointSlice[] = [];
   for (const name of ingressBackendServiceNames(mci)) {
+    const key = `${namespace}/${name}`;
+    let read = reads.get(key);
+    if (!read) {
+      read = readService(kube, namespace, name);
+      reads.set(key, read);
+    }
+    const { service, slices } = await read;
     // A missing Service is not an error here: the model reports it with the field that names it.
-    const svc = await kube.get<Service>(Resources.Service, namespace, name);
-    if (!svc) continue;
-    services.push(svc);
-    const slices = await kube.list<EndpointSlice>(Resources.EndpointSlice, {
-      namespace,
-      labelSelector: `${SERVICE_NAME_LABEL}=${DERIVED_SERVICE_PREFIX}${name}`,
-    });
-    endpointSlices.push(...importedSlicesOnly(slices.items));
+    if (!service) continue;
+    services.push(service);
+    endpointSlices.push(...slices);
   }
   return { services, endpointSlices };
+}
+
+async function readService(kube: KubeClient, namespace: string, name: string) {
+  const service = await kube.get<Service>(Resources.Service, namespace, name);
+  if (!service) return { service: undefined, slices: [] };
+  const slices = await kube.list<EndpointSlice>(Resources.EndpointSlice, {
+    namespace,
+    labelSelector: `${SERVICE_NAME_LABEL}=${DERIVED_SERVICE_PREFIX}${name}`,
+  });
+  return { service, slices: importedSlicesOnly(slices.items) };
 }
 
 export interface ServiceInputs {

@@ -50,6 +50,12 @@ export interface TargetGroupNameInput {
   protocolVersion?: string | undefined;
   targetType: string;
   vpcId: string;
+  /**
+   * In a stack several objects share (an IngressGroup): the group's resource ID, which names the
+   * member, so two members routing to one Service get two groups. Left out of one object's stack,
+   * whose names stay as they were.
+   */
+  member?: string;
   /** ipv4 (the default, left out of the hash) or ipv6: the groups of two families never share a name. */
   ipAddressType?: string | undefined;
 }
@@ -68,6 +74,7 @@ export function targetGroupName(i: TargetGroupNameInput): string {
     i.protocol,
     i.targetType,
     i.vpcId,
+    ...(i.member !== undefined ? [i.member] : []),
     ...(i.protocolVersion !== undefined && i.protocolVersion !== 'HTTP1' ? [i.protocolVersion] : []),
     ...(i.ipAddressType !== undefined && i.ipAddressType !== 'ipv4' ? [`ip:${i.ipAddressType}`] : []),
   ]);

@@ -3,22 +3,17 @@
  * Network Load Balancer. Stateless: every call re-reads the object's inputs from Kubernetes and
  * the actual state from AWS (by name and tags).
  */
+import { AwsBalancer, type PlanResult } from './balancer.js';
+import { AwsIngressBalancer } from './ingress-balancer.js';
+import { buildIngressGroupStack } from './model/ingress-group.js';
+import type { IngressMember } from './model/ingress.js';
 import type { EC2Client } from '@aws-sdk/client-ec2';
 import type { ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
-import { errorMessage } from '../../errors.js';
 import type { KubeClient } from '../../kube/client.js';
-import type { KubeObject } from '../../kube/types.js';
 import type { Logger } from '../../log/logger.js';
 import { Resources } from '../../kube/resources.js';
+import type { MultiClusterIngress, MultiClusterService } from '../../karmada/types.js';
 import type {
-  IngressLoadBalancerStatus,
-  LoadBalancerStatus,
-  MultiClusterIngress,
-  MultiClusterService,
-} from '../../karmada/types.js';
-import type {
-  Balancer,
-  GetResult,
   LoadBalancer,
   MCSLoadBalancer,
   MultiClusterProvider,
@@ -26,15 +21,11 @@ import type {
   ProviderDependencies,
   StackInventory,
   TargetGroupInventory,
-  DesiredFingerprint,
   FingerprintSource,
 } from '../../provider/contract.js';
 import { AwsFingerprints } from './fingerprints.js';
-import { findStackByTags } from './deploy/stack-tags.js';
-import { DNS_NAME_TAG, recordedState } from './deploy/targets-only.js';
-import { groupFingerprints, KubeTargetRecords, recordOf } from './deploy/target-records.js';
+import { KubeTargetRecords } from './deploy/target-records.js';
 import type { ResourceGroupsTaggingAPIClient } from '@aws-sdk/client-resource-groups-tagging-api';
-import { stackFingerprint } from './model/fingerprint.js';
 import type { StackRef } from '../../provider/stack-id.js';
 import type { AwsProviderConfig } from './config.js';
 import {
@@ -43,23 +34,22 @@ import {
   type DeployContext,
   type DeployOptions,
 } from './deploy/context.js';
-import { loadEc2, loadFullPath } from './lazy-parts.js';
-import { deployStack } from './deploy/deployer.js';
-import { findOwnedLoadBalancer } from './deploy/lookup.js';
-import type { Operation } from './deploy/operations.js';
 import { limitCallsPerSecond, TokenBucket } from './deploy/rate-limit.js';
-import { readIngressInputs, readServiceInputs } from './inputs.js';
+import { loadEc2 } from './lazy-parts.js';
+import { VpcNetworkSource, type VpcNetworkCacheOptions } from './vpc-network.js';
+import { readIngressInputs, readServiceInputs, type ServiceReads } from './inputs.js';
 import { buildIngressStack, ingressLoadBalancerNames } from './model/ingress.js';
 import { buildServiceStack, serviceLoadBalancerNames } from './model/service.js';
 import { stackOwner } from './model/stack.js';
 import { AwsInventory } from './inventory.js';
 import { AccountQuotas } from './account-quotas.js';
 import type { ElbQuotas } from './model/limits.js';
-import { resourcesOf, ResourceTypes, type ModelVpc, type ModelWarning, type Stack } from './model/types.js';
-import { VpcNetworkSource, type VpcNetworkCacheOptions } from './vpc-network.js';
-import { isOwnedBy, type StackOwner } from './tagging.js';
+import { type ModelVpc, type Stack } from './model/types.js';
+import { type StackOwner } from './tagging.js';
 import type { PolicySubject } from './tenant-policy.js';
 import { MCI_FINALIZER, MCS_FINALIZER } from '../../karmada/constants.js';
+
+export { AwsBalancer, ingressStatus, type AwsLoadBalancerStatus, type PlanResult } from './balancer.js';
 
 export const AWS_PROVIDER_NAME = 'aws';
 
@@ -90,184 +80,8 @@ export interface AwsProviderOptions {
   network?: VpcNetworkCacheOptions;
 }
 
-/** Whether a warning is the reconciled object's to report: its own, or the whole stack's. */
-function isAbout(warning: ModelWarning, obj: Readonly<KubeObject>): boolean {
-  const { namespace, name } = obj.metadata;
-  return (
-    warning.object === undefined || (warning.object.namespace === namespace && warning.object.name === name)
-  );
-}
-
-/** What the AWS provider reports for either kind: the load balancer's DNS name. */
-export type AwsLoadBalancerStatus = IngressLoadBalancerStatus & LoadBalancerStatus;
-
-/**
- * `{ ingress: [{ hostname }] }`: the lower-cased DNS name, WITHOUT `ports`. LBC also reports the
- * listener ports, but Karmada's CRDs (infra/crds/) make `ingress[].ports[].error` required, so a
- * real Karmada API server rejects a port status without an error; we have no error to report.
- */
-export function ingressStatus(dnsName: string): AwsLoadBalancerStatus {
-  return { ingress: [{ hostname: dnsName.toLowerCase() }] };
-}
-
-/** What differs between the ALB (MCI) and the NLB (MCS): everything else is shared. */
-interface StackKindAdapter<O extends KubeObject> {
-  owner(obj: Readonly<O>): StackOwner;
-  /** The wanted name first, then names a previous spec may have used. */
-  names(obj: Readonly<O>): string[];
-  /**
-   * The desired stack, read through `kube` (the provider's client unless given). With `ctx` (a
-   * reconcile) a stack over AWS's default quotas is checked again against the account's.
-   * `network: false` builds without reading the VPC's network (for what does not depend on the
-   * targets' zones, such as the target group names): every target is then taken as off the VPC.
-   */
-  build(obj: Readonly<O>, kube?: KubeClient, ctx?: ProviderContext, network?: boolean): Promise<Stack>;
-}
-
-export interface PlanResult {
-  plan: Operation[];
-  /** Stopped after confirming the fingerprint: nothing to do. */
-  skipped: boolean;
-  /** What the objects ask for that the stack does not honour (a reconcile reports them as Events). */
-  warnings: ModelWarning[];
-}
-
-/** One balancer for either kind: ensure and update are the same level-triggered reconcile. */
-export class AwsBalancer<O extends KubeObject> implements Balancer<O, AwsLoadBalancerStatus> {
-  constructor(
-    private readonly provider: AwsProvider,
-    private readonly kind: StackKindAdapter<O>,
-  ) {}
-
-  async get(ctx: ProviderContext, obj: Readonly<O>): Promise<GetResult<AwsLoadBalancerStatus>> {
-    const dctx = this.provider.context(ctx, this.kind.owner(obj));
-    // By tags first: the DNS name recorded on our load balancer is the status, no ELBv2 call.
-    const tagged = await findStackByTags(dctx);
-    if (tagged) {
-      dctx.lookups?.recordTagged(dctx.owner.stackId, tagged);
-      const names = this.kind.names(obj);
-      const dns = tagged.loadBalancers.find((l) => names.includes(l.name) && isOwnedBy(l.tags, dctx.owner))
-        ?.tags[DNS_NAME_TAG];
-      if (dns) return { exists: true, status: ingressStatus(dns) };
-    }
-    const lb = await findOwnedLoadBalancer(dctx, this.kind.names(obj));
-    if (!lb?.LoadBalancerArn) return { exists: false };
-    return { exists: true, status: ingressStatus(lb.DNSName ?? '') };
-  }
-
-  ensure(ctx: ProviderContext, obj: Readonly<O>): Promise<AwsLoadBalancerStatus | undefined> {
-    return this.reconcile(ctx, obj);
-  }
-
-  update(ctx: ProviderContext, obj: Readonly<O>): Promise<AwsLoadBalancerStatus | undefined> {
-    return this.reconcile(ctx, obj);
-  }
-
-  /** The same desired stack whether the load balancer exists or not. */
-  private async reconcile(
-    ctx: ProviderContext,
-    obj: Readonly<O>,
-  ): Promise<AwsLoadBalancerStatus | undefined> {
-    const result = await this.deploy(ctx, obj, this.provider.config.dryRun === true);
-    return result.dnsName !== undefined ? ingressStatus(result.dnsName) : undefined;
-  }
-
-  /** The change plan a reconcile would apply now (a dry run, whatever the configuration says). */
-  async plan(ctx: ProviderContext, obj: Readonly<O>): Promise<PlanResult> {
-    // A plan tells its reader about the warnings; it records no Events, as it changes nothing.
-    const { plan, skipped, warnings } = await this.deploy(ctx, obj, true, false);
-    return { plan, skipped, warnings };
-  }
-
-  private async deploy(ctx: ProviderContext, obj: Readonly<O>, dryRun: boolean, report = true) {
-    // The model is built (and every annotation and limit checked) before the first AWS call.
-    const stack = await this.kind.build(obj, undefined, ctx);
-    const dctx = this.provider.context(ctx, this.kind.owner(obj));
-    dctx.logger.debug('built model', { stack });
-    const warnings = stack.warnings ?? [];
-    if (report) for (const w of warnings) if (isAbout(w, obj)) await this.report(ctx, w);
-    const result = await deployStack(dctx, stack, {
-      resync: ctx.resync === true,
-      dryRun,
-      previousNames: this.kind.names(obj),
-      ...(this.provider.config.externalManagedTags
-        ? { externalManagedTags: this.provider.config.externalManagedTags }
-        : {}),
-    });
-    return { ...result, warnings };
-  }
-
-  /** A warning becomes an Event (repeats aggregate into its count) and a log line. */
-  private async report(ctx: ProviderContext, warning: ModelWarning): Promise<void> {
-    ctx.logger.warn(warning.message, { reason: warning.reason });
-    try {
-      await ctx.announce?.(warning.reason, warning.message);
-    } catch (err) {
-      // Best effort, like every Event: failing to record it must not stop the object being served.
-      ctx.logger.warn('could not record a warning Event', { error: errorMessage(err) });
-    }
-  }
-
-  /** The fingerprint a deploy would record now, from Kubernetes reads through `kube` only. */
-  async desiredFingerprint(obj: Readonly<O>, kube: KubeClient): Promise<DesiredFingerprint> {
-    const where = { stackId: this.kind.owner(obj).stackId, locator: this.kind.names(obj)[0] ?? '' };
-    try {
-      const stack = await this.kind.build(obj, kube);
-      const fingerprint = stackFingerprint(stack);
-      return {
-        ...where,
-        fingerprint: recordedState(fingerprint, groupFingerprints(recordOf(stack, fingerprint))),
-      };
-    } catch {
-      return where; // the object's reconcile reports why it builds no model
-    }
-  }
-
-  async ensureDeleted(ctx: ProviderContext, obj: Readonly<O>): Promise<void> {
-    await this.delete(ctx, obj, this.provider.config.dryRun === true);
-  }
-
-  /** The change plan ensureDeleted would apply now (a dry run, whatever the configuration says). */
-  planDeletion(ctx: ProviderContext, obj: Readonly<O>): Promise<Operation[]> {
-    return this.delete(ctx, obj, true);
-  }
-
-  private async delete(ctx: ProviderContext, obj: Readonly<O>, dryRun: boolean): Promise<Operation[]> {
-    // No model needed: deletion must work even when the spec no longer builds one.
-    const dctx = this.provider.context(ctx, this.kind.owner(obj));
-    const { deleteStack } = await loadFullPath();
-    return deleteStack(
-      dctx,
-      {
-        loadBalancerNames: this.kind.names(obj),
-        targetGroupNames: [...((await this.targetGroupNames(obj, dctx.logger)) ?? [])],
-      },
-      { dryRun },
-    );
-  }
-
-  /**
-   * The target group names the object wants now, or undefined when its spec builds no model: the
-   * only way to find a group of its stack that no load balancer uses without listing the account.
-   */
-  async targetGroupNames(
-    obj: Readonly<O>,
-    logger: { debug(message: string, fields?: Record<string, unknown>): void },
-  ): Promise<Set<string> | undefined> {
-    try {
-      const stack = await this.kind.build(obj, undefined, undefined, false);
-      return new Set(resourcesOf(stack, ResourceTypes.TargetGroup).map((t) => t.spec.name));
-    } catch (err) {
-      logger.debug('no model: target groups are found through the load balancers only', {
-        error: errorMessage(err),
-      });
-      return undefined;
-    }
-  }
-}
-
 export class AwsProvider implements MultiClusterProvider {
-  readonly ingress: AwsBalancer<MultiClusterIngress>;
+  readonly ingress: AwsIngressBalancer;
   readonly service: AwsBalancer<MultiClusterService>;
   readonly stacks: AwsInventory;
   readonly fingerprintSource: AwsFingerprints;
@@ -297,24 +111,52 @@ export class AwsProvider implements MultiClusterProvider {
     if (config.maxCallsPerSecond !== undefined) {
       limitCallsPerSecond(options.client, new TokenBucket(config.maxCallsPerSecond));
     }
-    this.ingress = new AwsBalancer<MultiClusterIngress>(this, {
-      owner: (mci) => stackOwner('mci', mci, config.ownerId),
-      names: (mci) => ingressLoadBalancerNames(mci, config),
-      build: async (mci, kube = deps.kube, ctx, network = true) => {
-        const inputs = await readIngressInputs(kube, mci);
-        const resolved = await this.modelConfig(ctx, network);
-        return this.withinTenantPolicy(
-          {
-            kind: 'MultiClusterIngress',
-            metadata: mci.metadata,
-            ingressClassName: mci.spec?.ingressClassName,
-          },
-          await this.quotas.within(ctx, (accountQuotas) =>
-            buildIngressStack({ mci, ...inputs, config: withQuotas(resolved, accountQuotas) }),
-          ),
-        );
-      },
+    const ingressSubject = (mci: Readonly<MultiClusterIngress>): PolicySubject => ({
+      kind: 'MultiClusterIngress',
+      metadata: mci.metadata,
+      ingressClassName: mci.spec?.ingressClassName,
     });
+    this.ingress = new AwsIngressBalancer(
+      this,
+      {
+        owner: (mci) => stackOwner('mci', mci, config.ownerId),
+        names: (mci) => ingressLoadBalancerNames(mci, config),
+        build: async (mci, kube = deps.kube, ctx, network = true) => {
+          const inputs = await readIngressInputs(kube, mci);
+          const resolved = await this.modelConfig(ctx, network);
+          return this.withinTenantPolicy(
+            ingressSubject(mci),
+            await this.quotas.within(ctx, (accountQuotas) =>
+              buildIngressStack({ mci, ...inputs, config: withQuotas(resolved, accountQuotas) }),
+            ),
+          );
+        },
+      },
+      {
+        kube: deps.kube,
+        policy: config.tenantPolicy,
+        deployed: async (ref) => (await this.records.read(ref.stackId)) !== undefined,
+        build: async (resolution, kube, ctx, network = true) => {
+          const resolved = await this.modelConfig(ctx, network);
+          const members: IngressMember[] = [];
+          // Members often route to the same Services: each is read once per build.
+          const reads: ServiceReads = new Map();
+          for (const mci of resolution.members)
+            members.push({ mci, ...(await readIngressInputs(kube, mci, reads)) });
+          return this.quotas.within(ctx, (accountQuotas) =>
+            buildIngressGroupStack({
+              ref: resolution.ref,
+              group: resolution.group,
+              members,
+              config: withQuotas(resolved, accountQuotas),
+            }),
+          );
+        },
+        checkPolicy: async (mci, stack) => {
+          await this.withinTenantPolicy(ingressSubject(mci), stack);
+        },
+      },
+    );
     this.service = new AwsBalancer<MultiClusterService>(this, {
       owner: (mcs) => stackOwner('mcs', mcs, config.ownerId),
       names: (mcs) => serviceLoadBalancerNames(mcs, config),
@@ -348,7 +190,8 @@ export class AwsProvider implements MultiClusterProvider {
   /**
    * The configuration the model is built from, with the VPC's CIDRs and subnets (vpc-network.ts):
    * the configured list, or EC2's answer (read at most once per container per TTL). Read before
-   * the model is built, so a failed read fails the reconcile before any ELBv2 call.
+   * the model is built, so a failed read fails the reconcile before any ELBv2 call. Without the
+   * network (`network: false`, for the target group names alone) every target is off the VPC.
    */
   async modelConfig(ctx: { signal: AbortSignal } | undefined, network = true): Promise<ResolvedConfig> {
     if (!network) return this.config;
@@ -434,6 +277,7 @@ export class AwsProvider implements MultiClusterProvider {
     logger: Logger,
   ): Promise<ReadonlySet<string> | undefined> {
     const { kind, namespace, name } = stack;
+    if (kind === 'mci-group') return this.ingress.groupTargetGroupNames(stack);
     if (kind === 'mci') {
       const mci = await this.kube.get<MultiClusterIngress>(Resources.MultiClusterIngress, namespace, name);
       return mci ? this.ingress.targetGroupNames(mci, logger) : new Set<string>();

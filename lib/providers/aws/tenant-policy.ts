@@ -67,8 +67,18 @@ export interface TenantRule {
   maxLoadBalancersPerNamespace?: number;
 }
 
+/** An IngressGroup whose load balancer MCIs of several namespaces may share (ingress-groups.ts). */
+export interface SharedGroup {
+  /** The group.name it applies to. */
+  name: string;
+  /** The namespaces whose MultiClusterIngresses may join it; any other is refused. */
+  namespaces: string[];
+}
+
 export interface TenantPolicy {
   rules: TenantRule[];
+  /** IngressGroups that span namespaces; every other group is confined to one namespace. */
+  sharedGroups?: SharedGroup[];
 }
 
 /**

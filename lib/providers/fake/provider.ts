@@ -167,10 +167,12 @@ export class FakeProvider implements MultiClusterProvider {
     },
     deleteOwnedStack: async (_ctx: ProviderContext, id: string): Promise<void> => {
       const stack = parseStackId(id);
-      if (!stack) throw new Error(`not a fake provider stack id: "${id}"`);
+      // The fake provider keeps no IngressGroups: a group's stack is never one of its own.
+      if (!stack || stack.kind === 'mci-group') throw new Error(`not a fake provider stack id: "${id}"`);
+      const kind = stack.kind;
       await this.exclusive(async () => {
         const state = await this.store.read();
-        delete state[stack.kind][objectKey(stack)];
+        delete state[kind][objectKey(stack)];
         await this.store.write(state);
       });
     },

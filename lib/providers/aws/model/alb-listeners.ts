@@ -26,6 +26,8 @@ export interface Route {
   annotations?: string[];
   conditions: RuleCondition[];
   action: Action;
+  /** The listeners (by port) it goes on; absent: every listener (one MCI's own ALB). */
+  ports?: readonly number[];
   transforms?: RuleTransform[];
 }
 
@@ -72,7 +74,10 @@ export function albListenerResources(input: AlbListenerInput): {
     const kept = optimizeRules(
       l.port,
       l.protocol,
-      input.routes.map((route) => ({ route, conditions: route.conditions, actions: [route.action] })),
+      // A group member's rules go only on the listeners of its own listen-ports (LBC).
+      input.routes
+        .filter((route) => route.ports?.includes(l.port) ?? true)
+        .map((route) => ({ route, conditions: route.conditions, actions: [route.action] })),
     );
     kept.forEach(({ route }, i) => {
       const base = `${listenerId}:${route.key}`;

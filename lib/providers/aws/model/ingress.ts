@@ -86,7 +86,7 @@ export function buildIngressStack(input: IngressStackInput): Stack {
   return albStack(objectStack('mci', input.mci, member, config), config);
 }
 
-type AlbSettings = StackSettings<{
+export type AlbSettings = StackSettings<{
   listeners: AlbListenerSettings;
   ipAddressType: LoadBalancerIpAddressType | undefined;
   /** The configured health-check defaults, which every target group starts from. */
@@ -108,7 +108,7 @@ function checkIpAddressType(settings: AlbSettings): void {
 }
 
 /** What one member puts on the ALB: its routes, its default backend, their target groups. */
-interface MemberRoutes {
+export interface MemberRoutes {
   routes: Route[];
   defaultAction: Action | undefined;
   /** What the member asked for that cannot be honoured (target-type instance). */
@@ -129,16 +129,32 @@ function instanceTargetsWarning(member: { namespace: string; name: string }, whe
   };
 }
 
-function albStack(source: StackSource<IngressMember>, config: ModelConfig): Stack {
-  // Annotations first: a bad value fails the build before anything else is looked at.
+/** The stack's settings from `source.annotations`; a bad value fails before anything else is looked at. */
+export function readAlbSettings(source: StackSource<unknown>, config: ModelConfig): AlbSettings {
   const settings: AlbSettings = readStackSettings(source, ALB_KEYS, 'application', config, (annotations) => ({
     listeners: albListeners(annotations, ALB_KEYS),
     ipAddressType: oneOf(annotations, ALB_KEYS.ipAddressType, IP_ADDRESS_TYPES),
     healthCheckDefaults: config.healthCheck,
   }));
   checkIpAddressType(settings);
+  return settings;
+}
+
+function albStack(source: StackSource<IngressMember>, config: ModelConfig): Stack {
+  // Annotations first: a bad value fails the build before anything else is looked at.
+  const settings = readAlbSettings(source, config);
   const targetGroups = new Map<string, TargetGroupResource>();
   const members = source.members.map((m) => memberRoutes(source, settings, m, targetGroups));
+  return assembleAlb(source, settings, members, targetGroups);
+}
+
+/** The ALB from its settings and what each member (in rule order) puts on it. */
+export function assembleAlb(
+  source: StackSource<IngressMember>,
+  settings: AlbSettings,
+  members: readonly MemberRoutes[],
+  targetGroups: ReadonlyMap<string, TargetGroupResource>,
+): Stack {
   const defaultAction = members.find((m) => m.defaultAction)?.defaultAction ?? FIXED_404;
 
   const { listeners, rules, ruleFields } = albListenerResources({
@@ -191,12 +207,26 @@ function targetGroupIpAddressType(
   );
 }
 
+/** What one member asks for that its stack does not honour. */
+export function memberWarnings(mci: Readonly<MultiClusterIngress>): ModelWarning[] {
+  return ignoredKeysWarning(mci);
+}
+
+/** Where a group member's rules go: its own listen-ports, under IDs that name it. */
+export interface MemberScope {
+  /** Prefixed to each rule's key (`<namespace>/<name>/`): two members may route the same path. */
+  keyPrefix: string;
+  /** The listen-ports the member asked for: its rules go on these listeners only (as LBC). */
+  ports: readonly number[];
+}
+
 /** Resolves one MCI's backends into target groups (added to `targetGroups`) and its routes. */
-function memberRoutes(
-  source: StackSource<IngressMember>,
+export function memberRoutes(
+  source: StackSource<unknown>,
   settings: AlbSettings,
   member: IngressMember,
   targetGroups: Map<string, TargetGroupResource>,
+  scope?: MemberScope,
 ): MemberRoutes {
   const { mci } = member;
   const { namespace, name: mciName } = objectName(mci);
@@ -339,11 +369,12 @@ function memberRoutes(
       ];
       // Content-derived IDs keep a rule's resource tag true when re-ordering changes its priority.
       routes.push({
-        key: `${rule.host || '*'}:${path.pathType ?? 'ImplementationSpecific'}:${path.path ?? ''}`,
+        key: `${scope?.keyPrefix ?? ''}${rule.host || '*'}:${path.pathType ?? 'ImplementationSpecific'}:${path.path ?? ''}`,
         field,
         ...(sources.length > 0 ? { annotations: sources } : {}),
         conditions,
         action,
+        ...(scope ? { ports: scope.ports } : {}),
         ...(transforms.length > 0 ? { transforms } : {}),
       });
     }

@@ -233,6 +233,7 @@ export function ipTargetGroup(
         targetType: 'ip',
         vpcId,
         ipAddressType,
+        ...(source.ref.kind === 'mci-group' ? { member: input.id } : {}),
       }),
       targetType: 'ip',
       protocol: input.protocol,

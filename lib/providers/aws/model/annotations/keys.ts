@@ -50,6 +50,9 @@ export const ALB_KEYS = {
   sslPolicy: `${ALB}ssl-policy`,
   listenPorts: `${ALB}listen-ports`,
   sslRedirect: `${ALB}ssl-redirect`,
+  /** IngressGroups (karmada/ingress-group.ts reads them: the reconcile needs them too). */
+  groupName: `${ALB}group.name`,
+  groupOrder: `${ALB}group.order`,
   ipAddressType: `${ALB}ip-address-type`,
   backendProtocol: `${ALB}backend-protocol`,
   backendProtocolVersion: `${ALB}backend-protocol-version`,

@@ -51,18 +51,12 @@ export const LBC_INGRESS_KEYS: readonly LbcKey[] = [
     key: 'group.name',
     type: 'string',
     support: {
-      status: 'unsupported',
-      why: 'IngressGroups are being built; each MultiClusterIngress has its own ALB',
+      status: 'supported',
+      differs:
+        "a group is confined to its namespace unless the tenant policy's sharedGroups shares it; a member whose settings conflict is left out with a Warning where LBC fails the whole group",
     },
   },
-  {
-    key: 'group.order',
-    type: 'integer',
-    support: {
-      status: 'unsupported',
-      why: 'IngressGroups are being built; each MultiClusterIngress has its own ALB',
-    },
-  },
+  { key: 'group.order', type: 'integer', support: AS_LBC },
   {
     key: 'tags',
     type: 'stringMap',

@@ -1,0 +1,241 @@
+/**
+ * One balancer for either kind (MultiClusterIngress → ALB, MultiClusterService → NLB): what the
+ * contract asks of a load balancer, on top of the model and the deployer. The MCI's IngressGroups
+ * are a subclass (ingress-balancer.ts).
+ */
+import { errorMessage } from '../../errors.js';
+import type { KubeClient } from '../../kube/client.js';
+import type { KubeObject } from '../../kube/types.js';
+import type { IngressLoadBalancerStatus, LoadBalancerStatus } from '../../karmada/types.js';
+import type { Balancer, GetResult, ProviderContext, DesiredFingerprint } from '../../provider/contract.js';
+import { findStackByTags } from './deploy/stack-tags.js';
+import { DNS_NAME_TAG, recordedState } from './deploy/targets-only.js';
+import { groupFingerprints, recordOf } from './deploy/target-records.js';
+import { stackFingerprint } from './model/fingerprint.js';
+import type { AwsProvider } from './provider.js';
+import { loadFullPath } from './lazy-parts.js';
+import { deployStack, type DeployResult } from './deploy/deployer.js';
+import { findOwnedLoadBalancer } from './deploy/lookup.js';
+import type { Operation } from './deploy/operations.js';
+import { resourcesOf, ResourceTypes, type ModelWarning, type Stack } from './model/types.js';
+import { isOwnedBy, type StackOwner } from './tagging.js';
+
+/** Whether a warning is the reconciled object's to report: its own, or the whole stack's. */
+export function isAbout(warning: ModelWarning, obj: Readonly<KubeObject>): boolean {
+  const { namespace, name } = obj.metadata;
+  return (
+    warning.object === undefined || (warning.object.namespace === namespace && warning.object.name === name)
+  );
+}
+
+/** What the AWS provider reports for either kind: the load balancer's DNS name. */
+export type AwsLoadBalancerStatus = IngressLoadBalancerStatus & LoadBalancerStatus;
+
+/**
+ * `{ ingress: [{ hostname }] }`: the lower-cased DNS name, WITHOUT `ports`. LBC also reports the
+ * listener ports, but Karmada's CRDs (infra/crds/) make `ingress[].ports[].error` required, so a
+ * real Karmada API server rejects a port status without an error; we have no error to report.
+ */
+export function ingressStatus(dnsName: string): AwsLoadBalancerStatus {
+  return { ingress: [{ hostname: dnsName.toLowerCase() }] };
+}
+
+/** What differs between the ALB (MCI) and the NLB (MCS): everything else is shared. */
+export interface StackKindAdapter<O extends KubeObject> {
+  owner(obj: Readonly<O>): StackOwner;
+  /** The wanted name first, then names a previous spec may have used. */
+  names(obj: Readonly<O>): string[];
+  /**
+   * The desired stack, read through `kube` (the provider's client unless given). With `ctx` (a
+   * reconcile) a stack over AWS's default quotas is checked again against the account's.
+   * `network: false` builds without reading the VPC's network (for what does not depend on the
+   * targets' zones, such as the target group names): every target is then taken as off the VPC.
+   */
+  build(obj: Readonly<O>, kube?: KubeClient, ctx?: ProviderContext, network?: boolean): Promise<Stack>;
+}
+
+export interface PlanResult {
+  plan: Operation[];
+  /** Stopped after confirming the fingerprint: nothing to do. */
+  skipped: boolean;
+  /** What the objects ask for that the stack does not honour (a reconcile reports them as Events). */
+  warnings: ModelWarning[];
+}
+
+/** A deploy's result with the warnings of the object it was for. */
+export type ObjectDeployResult = DeployResult & { warnings: ModelWarning[] };
+
+/** One balancer for either kind: ensure and update are the same level-triggered reconcile. */
+export class AwsBalancer<O extends KubeObject> implements Balancer<O, AwsLoadBalancerStatus> {
+  constructor(
+    protected readonly provider: AwsProvider,
+    protected readonly kind: StackKindAdapter<O>,
+  ) {}
+
+  get(ctx: ProviderContext, obj: Readonly<O>): Promise<GetResult<AwsLoadBalancerStatus>> {
+    return this.statusOf(ctx, this.kind.owner(obj), this.kind.names(obj));
+  }
+
+  /** Whether the stack's load balancer exists under one of `names`, and its status. */
+  protected async statusOf(
+    ctx: ProviderContext,
+    owner: StackOwner,
+    names: readonly string[],
+  ): Promise<GetResult<AwsLoadBalancerStatus>> {
+    const dctx = this.provider.context(ctx, owner);
+    // By tags first: the DNS name recorded on our load balancer is the status, no ELBv2 call.
+    const tagged = await findStackByTags(dctx);
+    if (tagged) {
+      dctx.lookups?.recordTagged(dctx.owner.stackId, tagged);
+      const dns = tagged.loadBalancers.find((l) => names.includes(l.name) && isOwnedBy(l.tags, dctx.owner))
+        ?.tags[DNS_NAME_TAG];
+      if (dns) return { exists: true, status: ingressStatus(dns) };
+    }
+    const lb = await findOwnedLoadBalancer(dctx, [...names]);
+    if (!lb?.LoadBalancerArn) return { exists: false };
+    return { exists: true, status: ingressStatus(lb.DNSName ?? '') };
+  }
+
+  ensure(ctx: ProviderContext, obj: Readonly<O>): Promise<AwsLoadBalancerStatus | undefined> {
+    return this.reconcile(ctx, obj);
+  }
+
+  update(ctx: ProviderContext, obj: Readonly<O>): Promise<AwsLoadBalancerStatus | undefined> {
+    return this.reconcile(ctx, obj);
+  }
+
+  /** The same desired stack whether the load balancer exists or not. */
+  protected async reconcile(
+    ctx: ProviderContext,
+    obj: Readonly<O>,
+  ): Promise<AwsLoadBalancerStatus | undefined> {
+    const result = await this.deploy(ctx, obj, this.provider.config.dryRun === true);
+    return result.dnsName !== undefined ? ingressStatus(result.dnsName) : undefined;
+  }
+
+  /** The change plan a reconcile would apply now (a dry run, whatever the configuration says). */
+  async plan(ctx: ProviderContext, obj: Readonly<O>): Promise<PlanResult> {
+    // A plan tells its reader about the warnings; it records no Events, as it changes nothing.
+    const { plan, skipped, warnings } = await this.deploy(ctx, obj, true, false);
+    return { plan, skipped, warnings };
+  }
+
+  protected async deploy(
+    ctx: ProviderContext,
+    obj: Readonly<O>,
+    dryRun: boolean,
+    report = true,
+  ): Promise<ObjectDeployResult> {
+    // The model is built (and every annotation and limit checked) before the first AWS call.
+    const stack = await this.kind.build(obj, undefined, ctx);
+    const warnings = (stack.warnings ?? []).filter((w) => isAbout(w, obj));
+    if (report) await this.reportAll(ctx, warnings);
+    const result = await this.deployBuilt(ctx, this.kind.owner(obj), stack, this.kind.names(obj), dryRun);
+    return { ...result, warnings };
+  }
+
+  /** Each warning becomes an Event (repeats aggregate into its count) and a log line. */
+  protected async reportAll(ctx: ProviderContext, warnings: readonly ModelWarning[]): Promise<void> {
+    for (const warning of warnings) {
+      ctx.logger.warn(warning.message, { reason: warning.reason });
+      try {
+        await ctx.announce?.(warning.reason, warning.message);
+      } catch (err) {
+        // Best effort, like every Event: failing to record it must not stop the object being served.
+        ctx.logger.warn('could not record a warning Event', { error: errorMessage(err) });
+      }
+    }
+  }
+
+  /** Deploys a stack built already; `names`: those a previous spec may have given its load balancer. */
+  protected deployBuilt(
+    ctx: ProviderContext,
+    owner: StackOwner,
+    stack: Stack,
+    names: readonly string[],
+    dryRun: boolean,
+  ): Promise<DeployResult> {
+    const dctx = this.provider.context(ctx, owner);
+    dctx.logger.debug('built model', { stack });
+    return deployStack(dctx, stack, {
+      resync: ctx.resync === true,
+      dryRun,
+      previousNames: names,
+      ...(this.provider.config.externalManagedTags
+        ? { externalManagedTags: this.provider.config.externalManagedTags }
+        : {}),
+    });
+  }
+
+  /** The fingerprint a deploy would record now, from Kubernetes reads through `kube` only. */
+  async desiredFingerprint(obj: Readonly<O>, kube: KubeClient): Promise<DesiredFingerprint> {
+    const where = { stackId: this.kind.owner(obj).stackId, locator: this.kind.names(obj)[0] ?? '' };
+    try {
+      const stack = await this.kind.build(obj, kube);
+      const fingerprint = stackFingerprint(stack);
+      return {
+        ...where,
+        fingerprint: recordedState(fingerprint, groupFingerprints(recordOf(stack, fingerprint))),
+      };
+    } catch {
+      return where; // the object's reconcile reports why it builds no model
+    }
+  }
+
+  async ensureDeleted(ctx: ProviderContext, obj: Readonly<O>): Promise<void> {
+    await this.delete(ctx, obj, this.provider.config.dryRun === true);
+  }
+
+  /** The change plan ensureDeleted would apply now (a dry run, whatever the configuration says). */
+  planDeletion(ctx: ProviderContext, obj: Readonly<O>): Promise<Operation[]> {
+    return this.delete(ctx, obj, true);
+  }
+
+  protected async delete(ctx: ProviderContext, obj: Readonly<O>, dryRun: boolean): Promise<Operation[]> {
+    // No model needed: deletion must work even when the spec no longer builds one.
+    const owner = this.kind.owner(obj);
+    return this.deleteByNames(
+      ctx,
+      owner,
+      this.kind.names(obj),
+      [...((await this.targetGroupNames(obj, ctx.logger)) ?? [])],
+      dryRun,
+    );
+  }
+
+  /** Deletes the stack's load balancers under `names`, what they use, and its groups under `targetGroupNames`. */
+  protected async deleteByNames(
+    ctx: ProviderContext,
+    owner: StackOwner,
+    names: readonly string[],
+    targetGroupNames: readonly string[],
+    dryRun: boolean,
+  ): Promise<Operation[]> {
+    const dctx = this.provider.context(ctx, owner);
+    const { deleteStack } = await loadFullPath();
+    return deleteStack(
+      dctx,
+      { loadBalancerNames: [...names], targetGroupNames: [...targetGroupNames] },
+      { dryRun },
+    );
+  }
+
+  /**
+   * The target group names the object wants now, or undefined when its spec builds no model: the
+   * only way to find a group of its stack that no load balancer uses without listing the account.
+   */
+  async targetGroupNames(
+    obj: Readonly<O>,
+    logger: { debug(message: string, fields?: Record<string, unknown>): void },
+  ): Promise<Set<string> | undefined> {
+    try {
+      const stack = await this.kind.build(obj, undefined, undefined, false);
+      return new Set(resourcesOf(stack, ResourceTypes.TargetGroup).map((t) => t.spec.name));
+    } catch (err) {
+      logger.debug('no model: target groups are found through the load balancers only', {
+        error: errorMessage(err),
+      });
+      return undefined;
+    }
+  }
+}
