@@ -14,6 +14,7 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { ec2ClientFor } from './ec2-sim/index.js';
 import { elbv2ClientFor } from './elbv2-sim/index.js';
 import { startNarrator } from './local/narrator.js';
 import { simulatorConfigText } from './local/sim-config.js';
@@ -106,7 +107,9 @@ writeFileSync(
 narrator.watch(pipeline.kubeConfig);
 await seed(pipeline.kube, upstreamScenario());
 const simulator = pipeline.elbv2;
-const awsConfig = await parseAwsConfig(simulator ? awsConfigFor(simulator) : simulatorConfigText('local'));
+const awsConfig = await parseAwsConfig(
+  simulator ? awsConfigFor(simulator, {}, pipeline.ec2) : simulatorConfigText('local'),
+);
 const topology = await startTopologyServer({
   kubeConfig: pipeline.kubeConfig,
   kube: pipeline.kube,
@@ -117,7 +120,10 @@ const topology = await startTopologyServer({
         provider: new AwsProvider(
           awsConfig,
           { kube: pipeline.kube, logger: silentLogger },
-          { client: elbv2ClientFor(simulator) },
+          {
+            client: elbv2ClientFor(simulator),
+            ...(pipeline.ec2 ? { ec2: ec2ClientFor(pipeline.ec2) } : {}),
+          },
         ),
         note: 'aws provider: the ELBv2 simulator; dashed boxes are changes still to be applied',
       }
@@ -132,6 +138,12 @@ const elbv2 = pipeline.elbv2;
 if (elbv2) {
   say(
     `ELBv2:       simulator at ${elbv2.url} (account ${elbv2.accountId}, ${elbv2.region}; state in ${join(stateDir, 'elbv2-state.json')})`,
+  );
+}
+const ec2 = pipeline.ec2;
+if (ec2) {
+  say(
+    `EC2:         simulator at ${ec2.url} (VPC ${ec2.network.vpcId}: ${[ec2.network.vpcCidr, ...ec2.network.secondaryCidrs].join(', ')}; its CIDRs and subnet zones)`,
   );
 }
 say('seeded the upstream README scenario: IngressClass fake, MCI minimal-ingress, Service serve, MCS serve.');

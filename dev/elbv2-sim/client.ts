@@ -22,7 +22,7 @@ interface Token {
 }
 
 /** Same retry decision as the SDK's standard strategy (throttling and transient errors only). */
-function fixedDelayRetryStrategy(maxAttempts: number, delayMs: number): RetryStrategy {
+export function fixedDelayRetryStrategy(maxAttempts: number, delayMs: number): RetryStrategy {
   const token = (count: number): Token => ({ getRetryCount: () => count, getRetryDelay: () => delayMs });
   return {
     mode: 'standard',

@@ -13,6 +13,7 @@ import type { KubeClient } from '../../lib/kube/client.js';
 import { resourceFor } from '../../lib/kube/resources.js';
 import type { KubeObject } from '../../lib/kube/types.js';
 import { startElbv2Simulator, type Elbv2Simulator } from '../elbv2-sim/index.js';
+import { startEc2Simulator, type Ec2Simulator } from '../ec2-sim/index.js';
 import { startFunctionServer, type FunctionServer } from './function-server.js';
 import { INGRESS_CLASS_CONTROLLER, upstreamScenario } from './scenario.js';
 import { Forwarder } from '../../lib/forwarder/forwarder.js';
@@ -43,6 +44,8 @@ export interface Pipeline {
   api: KubeApiServer;
   /** The ELBv2 simulator, when the provider is `aws`. */
   elbv2?: Elbv2Simulator;
+  /** The EC2 simulator beside it (the VPC's CIDRs and subnets), when the provider is `aws`. */
+  ec2?: Ec2Simulator;
   functionUrl: string;
   kubeconfigPath: string;
   kube: KubeClient;
@@ -68,10 +71,12 @@ export async function startPipeline(options: PipelineOptions): Promise<Pipeline>
           ...(options.persist ? { persistFile: join(stateDir, 'elbv2-state.json') } : {}),
         })
       : undefined;
+  // Stateless (it serves the network both simulators share): nothing to persist, any free port.
+  const ec2 = elbv2 ? await startEc2Simulator() : undefined;
   const cloudConfig = join(stateDir, `${provider}-provider.yaml`);
   writeFileSync(
     cloudConfig,
-    elbv2 ? awsConfigFor(elbv2) : `stateFile: ${join(stateDir, 'fake-load-balancers.json')}\n`,
+    elbv2 ? awsConfigFor(elbv2, {}, ec2) : `stateFile: ${join(stateDir, 'fake-load-balancers.json')}\n`,
   );
   if (elbv2) {
     // The SDK insists on credentials; the simulator ignores them.
@@ -111,6 +116,7 @@ export async function startPipeline(options: PipelineOptions): Promise<Pipeline>
   return {
     api,
     ...(elbv2 ? { elbv2 } : {}),
+    ...(ec2 ? { ec2 } : {}),
     functionUrl: fn.url,
     kubeconfigPath,
     kube,
@@ -121,6 +127,7 @@ export async function startPipeline(options: PipelineOptions): Promise<Pipeline>
       await fn.close();
       await api.close();
       await elbv2?.close();
+      await ec2?.close();
     },
   };
 }
@@ -138,8 +145,15 @@ export async function seed(kube: KubeClient, objects: KubeObject[]): Promise<voi
   }
 }
 
-/** An AWS provider configuration for the ELBv2 simulator's account, VPC and subnets. */
-export function awsConfigFor(sim: Elbv2Simulator, extra: Record<string, unknown> = {}): string {
+/**
+ * An AWS provider configuration for the ELBv2 simulator's account, VPC and subnets. With an EC2
+ * simulator the VPC's CIDRs are read from it (no `vpc.cidrs`); without, they are configured.
+ */
+export function awsConfigFor(
+  sim: Elbv2Simulator,
+  extra: Record<string, unknown> = {},
+  ec2?: Pick<Ec2Simulator, 'url'>,
+): string {
   return JSON.stringify(
     {
       region: sim.region,
@@ -148,7 +162,9 @@ export function awsConfigFor(sim: Elbv2Simulator, extra: Record<string, unknown>
       ownerId: 'local',
       // Where the stand-in keeps its locks too (it starts with default and karmada-system).
       recordNamespace: 'karmada-system',
-      vpc: { id: sim.network.vpcId, cidrs: [sim.network.vpcCidr] },
+      ...(ec2
+        ? { ec2Endpoint: ec2.url, vpc: { id: sim.network.vpcId } }
+        : { vpc: { id: sim.network.vpcId, cidrs: [sim.network.vpcCidr] } }),
       subnets: sim.network.subnets.filter((s) => !s.public).map((s) => s.subnetId),
       securityGroups: [sim.network.defaultSecurityGroupId],
       ...extra,

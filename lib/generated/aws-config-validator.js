@@ -54,7 +54,7 @@ vErrors.push(err3);
 errors++;
 }
 for(const key0 in data){
-if(!(func2.call({"region":true,"endpoint":true,"taggingEndpoint":true,"vpc":true,"subnets":true,"securityGroups":true,"scheme":true,"ownerId":true,"recordNamespace":true,"defaultTags":true,"externalManagedTags":true,"healthCheck":true,"maxAttempts":true,"maxCallsPerSecond":true,"dryRun":true,"tenantPolicy":true}, key0))){
+if(!(func2.call({"region":true,"endpoint":true,"taggingEndpoint":true,"ec2Endpoint":true,"vpc":true,"subnets":true,"securityGroups":true,"scheme":true,"ownerId":true,"recordNamespace":true,"defaultTags":true,"externalManagedTags":true,"healthCheck":true,"maxAttempts":true,"maxCallsPerSecond":true,"dryRun":true,"tenantPolicy":true}, key0))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
 vErrors = [err4];
@@ -114,11 +114,9 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.vpc !== undefined){
-let data3 = data.vpc;
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-if(data3.id === undefined){
-const err9 = {instancePath:instancePath+"/vpc",keyword:"required",params:{missingProperty: "id"}};
+if(data.ec2Endpoint !== undefined){
+if(typeof data.ec2Endpoint !== "string"){
+const err9 = {instancePath:instancePath+"/ec2Endpoint",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -127,8 +125,12 @@ vErrors.push(err9);
 }
 errors++;
 }
-if(data3.cidrs === undefined){
-const err10 = {instancePath:instancePath+"/vpc",keyword:"required",params:{missingProperty: "cidrs"}};
+}
+if(data.vpc !== undefined){
+let data4 = data.vpc;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.id === undefined){
+const err10 = {instancePath:instancePath+"/vpc",keyword:"required",params:{missingProperty: "id"}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -137,7 +139,7 @@ vErrors.push(err10);
 }
 errors++;
 }
-for(const key1 in data3){
+for(const key1 in data4){
 if(!(((key1 === "id") || (key1 === "cidrs")) || (key1 === "ipv6Cidrs"))){
 const err11 = {instancePath:instancePath+"/vpc",keyword:"additionalProperties",params:{additionalProperty: key1}};
 if(vErrors === null){
@@ -149,10 +151,10 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data3.id !== undefined){
-let data4 = data3.id;
-if(typeof data4 === "string"){
-if(data4.length < 1){
+if(data4.id !== undefined){
+let data5 = data4.id;
+if(typeof data5 === "string"){
+if(data5.length < 1){
 const err12 = {instancePath:instancePath+"/vpc/id",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err12];
@@ -174,10 +176,10 @@ vErrors.push(err13);
 errors++;
 }
 }
-if(data3.cidrs !== undefined){
-let data5 = data3.cidrs;
-if(Array.isArray(data5)){
-if(data5.length < 1){
+if(data4.cidrs !== undefined){
+let data6 = data4.cidrs;
+if(Array.isArray(data6)){
+if(data6.length < 1){
 const err14 = {instancePath:instancePath+"/vpc/cidrs",keyword:"minItems",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err14];
@@ -187,11 +189,11 @@ vErrors.push(err14);
 }
 errors++;
 }
-const len0 = data5.length;
+const len0 = data6.length;
 for(let i0=0; i0<len0; i0++){
-let data6 = data5[i0];
-if(typeof data6 === "string"){
-if(!pattern0.test(data6)){
+let data7 = data6[i0];
+if(typeof data7 === "string"){
+if(!pattern0.test(data7)){
 const err15 = {instancePath:instancePath+"/vpc/cidrs/" + i0,keyword:"pattern",params:{pattern: "^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])/(?:3[0-2]|[12]?[0-9])$"}};
 if(vErrors === null){
 vErrors = [err15];
@@ -225,14 +227,14 @@ vErrors.push(err17);
 errors++;
 }
 }
-if(data3.ipv6Cidrs !== undefined){
-let data7 = data3.ipv6Cidrs;
-if(Array.isArray(data7)){
-const len1 = data7.length;
+if(data4.ipv6Cidrs !== undefined){
+let data8 = data4.ipv6Cidrs;
+if(Array.isArray(data8)){
+const len1 = data8.length;
 for(let i1=0; i1<len1; i1++){
-let data8 = data7[i1];
-if(typeof data8 === "string"){
-if(!pattern1.test(data8)){
+let data9 = data8[i1];
+if(typeof data9 === "string"){
+if(!pattern1.test(data9)){
 const err18 = {instancePath:instancePath+"/vpc/ipv6Cidrs/" + i1,keyword:"pattern",params:{pattern: "^(?=.*:)[0-9a-fA-F:]{2,39}/(?:12[0-8]|1[01][0-9]|[1-9]?[0-9])$"}};
 if(vErrors === null){
 vErrors = [err18];
@@ -279,9 +281,9 @@ errors++;
 }
 }
 if(data.subnets !== undefined){
-let data9 = data.subnets;
-if(Array.isArray(data9)){
-if(data9.length < 1){
+let data10 = data.subnets;
+if(Array.isArray(data10)){
+if(data10.length < 1){
 const err22 = {instancePath:instancePath+"/subnets",keyword:"minItems",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err22];
@@ -291,11 +293,11 @@ vErrors.push(err22);
 }
 errors++;
 }
-const len2 = data9.length;
+const len2 = data10.length;
 for(let i2=0; i2<len2; i2++){
-let data10 = data9[i2];
-if(typeof data10 === "string"){
-if(data10.length < 1){
+let data11 = data10[i2];
+if(typeof data11 === "string"){
+if(data11.length < 1){
 const err23 = {instancePath:instancePath+"/subnets/" + i2,keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err23];
@@ -330,13 +332,13 @@ errors++;
 }
 }
 if(data.securityGroups !== undefined){
-let data11 = data.securityGroups;
-if(Array.isArray(data11)){
-const len3 = data11.length;
+let data12 = data.securityGroups;
+if(Array.isArray(data12)){
+const len3 = data12.length;
 for(let i3=0; i3<len3; i3++){
-let data12 = data11[i3];
-if(typeof data12 === "string"){
-if(data12.length < 1){
+let data13 = data12[i3];
+if(typeof data13 === "string"){
+if(data13.length < 1){
 const err26 = {instancePath:instancePath+"/securityGroups/" + i3,keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err26];
@@ -371,8 +373,8 @@ errors++;
 }
 }
 if(data.scheme !== undefined){
-let data13 = data.scheme;
-if(!((data13 === "internal") || (data13 === "internet-facing"))){
+let data14 = data.scheme;
+if(!((data14 === "internal") || (data14 === "internet-facing"))){
 const err29 = {instancePath:instancePath+"/scheme",keyword:"enum",params:{allowedValues: ["internal","internet-facing"]}};
 if(vErrors === null){
 vErrors = [err29];
@@ -384,9 +386,9 @@ errors++;
 }
 }
 if(data.ownerId !== undefined){
-let data14 = data.ownerId;
-if(typeof data14 === "string"){
-if(data14.length > 63){
+let data15 = data.ownerId;
+if(typeof data15 === "string"){
+if(data15.length > 63){
 const err30 = {instancePath:instancePath+"/ownerId",keyword:"maxLength",params:{limit: 63}};
 if(vErrors === null){
 vErrors = [err30];
@@ -396,7 +398,7 @@ vErrors.push(err30);
 }
 errors++;
 }
-if(data14.length < 1){
+if(data15.length < 1){
 const err31 = {instancePath:instancePath+"/ownerId",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err31];
@@ -406,7 +408,7 @@ vErrors.push(err31);
 }
 errors++;
 }
-if(!pattern2.test(data14)){
+if(!pattern2.test(data15)){
 const err32 = {instancePath:instancePath+"/ownerId",keyword:"pattern",params:{pattern: "^[a-z0-9](?:[-a-z0-9]*[a-z0-9])?$"}};
 if(vErrors === null){
 vErrors = [err32];
@@ -429,9 +431,9 @@ errors++;
 }
 }
 if(data.recordNamespace !== undefined){
-let data15 = data.recordNamespace;
-if(typeof data15 === "string"){
-if(data15.length > 63){
+let data16 = data.recordNamespace;
+if(typeof data16 === "string"){
+if(data16.length > 63){
 const err34 = {instancePath:instancePath+"/recordNamespace",keyword:"maxLength",params:{limit: 63}};
 if(vErrors === null){
 vErrors = [err34];
@@ -441,7 +443,7 @@ vErrors.push(err34);
 }
 errors++;
 }
-if(data15.length < 1){
+if(data16.length < 1){
 const err35 = {instancePath:instancePath+"/recordNamespace",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err35];
@@ -451,7 +453,7 @@ vErrors.push(err35);
 }
 errors++;
 }
-if(!pattern2.test(data15)){
+if(!pattern2.test(data16)){
 const err36 = {instancePath:instancePath+"/recordNamespace",keyword:"pattern",params:{pattern: "^[a-z0-9](?:[-a-z0-9]*[a-z0-9])?$"}};
 if(vErrors === null){
 vErrors = [err36];
@@ -474,10 +476,10 @@ errors++;
 }
 }
 if(data.defaultTags !== undefined){
-let data16 = data.defaultTags;
-if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
-for(const key2 in data16){
-const _errs36 = errors;
+let data17 = data.defaultTags;
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+for(const key2 in data17){
+const _errs38 = errors;
 if(typeof key2 === "string"){
 if(key2.length > 128){
 const err38 = {instancePath:instancePath+"/defaultTags",keyword:"maxLength",params:{limit: 128},propertyName:key2};
@@ -500,7 +502,7 @@ vErrors.push(err39);
 errors++;
 }
 }
-var valid10 = _errs36 === errors;
+var valid10 = _errs38 === errors;
 if(!valid10){
 const err40 = {instancePath:instancePath+"/defaultTags",keyword:"propertyNames",params:{propertyName: key2}};
 if(vErrors === null){
@@ -512,10 +514,10 @@ vErrors.push(err40);
 errors++;
 }
 }
-for(const key3 in data16){
-let data17 = data16[key3];
-if(typeof data17 === "string"){
-if(data17.length > 256){
+for(const key3 in data17){
+let data18 = data17[key3];
+if(typeof data18 === "string"){
+if(data18.length > 256){
 const err41 = {instancePath:instancePath+"/defaultTags/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),keyword:"maxLength",params:{limit: 256}};
 if(vErrors === null){
 vErrors = [err41];
@@ -550,13 +552,13 @@ errors++;
 }
 }
 if(data.externalManagedTags !== undefined){
-let data18 = data.externalManagedTags;
-if(Array.isArray(data18)){
-const len4 = data18.length;
+let data19 = data.externalManagedTags;
+if(Array.isArray(data19)){
+const len4 = data19.length;
 for(let i4=0; i4<len4; i4++){
-let data19 = data18[i4];
-if(typeof data19 === "string"){
-if(data19.length > 128){
+let data20 = data19[i4];
+if(typeof data20 === "string"){
+if(data20.length > 128){
 const err44 = {instancePath:instancePath+"/externalManagedTags/" + i4,keyword:"maxLength",params:{limit: 128}};
 if(vErrors === null){
 vErrors = [err44];
@@ -566,7 +568,7 @@ vErrors.push(err44);
 }
 errors++;
 }
-if(data19.length < 1){
+if(data20.length < 1){
 const err45 = {instancePath:instancePath+"/externalManagedTags/" + i4,keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err45];
@@ -601,9 +603,9 @@ errors++;
 }
 }
 if(data.healthCheck !== undefined){
-let data20 = data.healthCheck;
-if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
-for(const key4 in data20){
+let data21 = data.healthCheck;
+if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
+for(const key4 in data21){
 if(!((((((((key4 === "path") || (key4 === "port")) || (key4 === "protocol")) || (key4 === "intervalSeconds")) || (key4 === "timeoutSeconds")) || (key4 === "healthyThresholdCount")) || (key4 === "unhealthyThresholdCount")) || (key4 === "matcher"))){
 const err48 = {instancePath:instancePath+"/healthCheck",keyword:"additionalProperties",params:{additionalProperty: key4}};
 if(vErrors === null){
@@ -615,10 +617,10 @@ vErrors.push(err48);
 errors++;
 }
 }
-if(data20.path !== undefined){
-let data21 = data20.path;
-if(typeof data21 === "string"){
-if(!pattern4.test(data21)){
+if(data21.path !== undefined){
+let data22 = data21.path;
+if(typeof data22 === "string"){
+if(!pattern4.test(data22)){
 const err49 = {instancePath:instancePath+"/healthCheck/path",keyword:"pattern",params:{pattern: "^/"}};
 if(vErrors === null){
 vErrors = [err49];
@@ -640,12 +642,12 @@ vErrors.push(err50);
 errors++;
 }
 }
-if(data20.port !== undefined){
-let data22 = data20.port;
-const _errs50 = errors;
+if(data21.port !== undefined){
+let data23 = data21.port;
+const _errs52 = errors;
 let valid15 = false;
-const _errs51 = errors;
-if("traffic-port" !== data22){
+const _errs53 = errors;
+if("traffic-port" !== data23){
 const err51 = {instancePath:instancePath+"/healthCheck/port",keyword:"const",params:{allowedValue: "traffic-port"}};
 if(vErrors === null){
 vErrors = [err51];
@@ -655,11 +657,11 @@ vErrors.push(err51);
 }
 errors++;
 }
-var _valid0 = _errs51 === errors;
+var _valid0 = _errs53 === errors;
 valid15 = valid15 || _valid0;
 if(!valid15){
-const _errs52 = errors;
-if(!((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22)))){
+const _errs54 = errors;
+if(!((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23)))){
 const err52 = {instancePath:instancePath+"/healthCheck/port",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err52];
@@ -669,8 +671,8 @@ vErrors.push(err52);
 }
 errors++;
 }
-if(typeof data22 == "number"){
-if(data22 > 65535 || isNaN(data22)){
+if(typeof data23 == "number"){
+if(data23 > 65535 || isNaN(data23)){
 const err53 = {instancePath:instancePath+"/healthCheck/port",keyword:"maximum",params:{comparison: "<=", limit: 65535}};
 if(vErrors === null){
 vErrors = [err53];
@@ -680,7 +682,7 @@ vErrors.push(err53);
 }
 errors++;
 }
-if(data22 < 1 || isNaN(data22)){
+if(data23 < 1 || isNaN(data23)){
 const err54 = {instancePath:instancePath+"/healthCheck/port",keyword:"minimum",params:{comparison: ">=", limit: 1}};
 if(vErrors === null){
 vErrors = [err54];
@@ -691,7 +693,7 @@ vErrors.push(err54);
 errors++;
 }
 }
-var _valid0 = _errs52 === errors;
+var _valid0 = _errs54 === errors;
 valid15 = valid15 || _valid0;
 }
 if(!valid15){
@@ -705,10 +707,10 @@ vErrors.push(err55);
 errors++;
 }
 else {
-errors = _errs50;
+errors = _errs52;
 if(vErrors !== null){
-if(_errs50){
-vErrors.length = _errs50;
+if(_errs52){
+vErrors.length = _errs52;
 }
 else {
 vErrors = null;
@@ -716,9 +718,9 @@ vErrors = null;
 }
 }
 }
-if(data20.protocol !== undefined){
-let data23 = data20.protocol;
-if(!((data23 === "HTTP") || (data23 === "HTTPS"))){
+if(data21.protocol !== undefined){
+let data24 = data21.protocol;
+if(!((data24 === "HTTP") || (data24 === "HTTPS"))){
 const err56 = {instancePath:instancePath+"/healthCheck/protocol",keyword:"enum",params:{allowedValues: ["HTTP","HTTPS"]}};
 if(vErrors === null){
 vErrors = [err56];
@@ -729,9 +731,9 @@ vErrors.push(err56);
 errors++;
 }
 }
-if(data20.intervalSeconds !== undefined){
-let data24 = data20.intervalSeconds;
-if(!((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24)))){
+if(data21.intervalSeconds !== undefined){
+let data25 = data21.intervalSeconds;
+if(!((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25)))){
 const err57 = {instancePath:instancePath+"/healthCheck/intervalSeconds",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err57];
@@ -741,8 +743,8 @@ vErrors.push(err57);
 }
 errors++;
 }
-if(typeof data24 == "number"){
-if(data24 > 300 || isNaN(data24)){
+if(typeof data25 == "number"){
+if(data25 > 300 || isNaN(data25)){
 const err58 = {instancePath:instancePath+"/healthCheck/intervalSeconds",keyword:"maximum",params:{comparison: "<=", limit: 300}};
 if(vErrors === null){
 vErrors = [err58];
@@ -752,7 +754,7 @@ vErrors.push(err58);
 }
 errors++;
 }
-if(data24 < 5 || isNaN(data24)){
+if(data25 < 5 || isNaN(data25)){
 const err59 = {instancePath:instancePath+"/healthCheck/intervalSeconds",keyword:"minimum",params:{comparison: ">=", limit: 5}};
 if(vErrors === null){
 vErrors = [err59];
@@ -764,9 +766,9 @@ errors++;
 }
 }
 }
-if(data20.timeoutSeconds !== undefined){
-let data25 = data20.timeoutSeconds;
-if(!((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25)))){
+if(data21.timeoutSeconds !== undefined){
+let data26 = data21.timeoutSeconds;
+if(!((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26)))){
 const err60 = {instancePath:instancePath+"/healthCheck/timeoutSeconds",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err60];
@@ -776,8 +778,8 @@ vErrors.push(err60);
 }
 errors++;
 }
-if(typeof data25 == "number"){
-if(data25 > 120 || isNaN(data25)){
+if(typeof data26 == "number"){
+if(data26 > 120 || isNaN(data26)){
 const err61 = {instancePath:instancePath+"/healthCheck/timeoutSeconds",keyword:"maximum",params:{comparison: "<=", limit: 120}};
 if(vErrors === null){
 vErrors = [err61];
@@ -787,7 +789,7 @@ vErrors.push(err61);
 }
 errors++;
 }
-if(data25 < 2 || isNaN(data25)){
+if(data26 < 2 || isNaN(data26)){
 const err62 = {instancePath:instancePath+"/healthCheck/timeoutSeconds",keyword:"minimum",params:{comparison: ">=", limit: 2}};
 if(vErrors === null){
 vErrors = [err62];
@@ -799,9 +801,9 @@ errors++;
 }
 }
 }
-if(data20.healthyThresholdCount !== undefined){
-let data26 = data20.healthyThresholdCount;
-if(!((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26)))){
+if(data21.healthyThresholdCount !== undefined){
+let data27 = data21.healthyThresholdCount;
+if(!((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27)))){
 const err63 = {instancePath:instancePath+"/healthCheck/healthyThresholdCount",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err63];
@@ -811,8 +813,8 @@ vErrors.push(err63);
 }
 errors++;
 }
-if(typeof data26 == "number"){
-if(data26 > 10 || isNaN(data26)){
+if(typeof data27 == "number"){
+if(data27 > 10 || isNaN(data27)){
 const err64 = {instancePath:instancePath+"/healthCheck/healthyThresholdCount",keyword:"maximum",params:{comparison: "<=", limit: 10}};
 if(vErrors === null){
 vErrors = [err64];
@@ -822,7 +824,7 @@ vErrors.push(err64);
 }
 errors++;
 }
-if(data26 < 2 || isNaN(data26)){
+if(data27 < 2 || isNaN(data27)){
 const err65 = {instancePath:instancePath+"/healthCheck/healthyThresholdCount",keyword:"minimum",params:{comparison: ">=", limit: 2}};
 if(vErrors === null){
 vErrors = [err65];
@@ -834,9 +836,9 @@ errors++;
 }
 }
 }
-if(data20.unhealthyThresholdCount !== undefined){
-let data27 = data20.unhealthyThresholdCount;
-if(!((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27)))){
+if(data21.unhealthyThresholdCount !== undefined){
+let data28 = data21.unhealthyThresholdCount;
+if(!((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28)))){
 const err66 = {instancePath:instancePath+"/healthCheck/unhealthyThresholdCount",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err66];
@@ -846,8 +848,8 @@ vErrors.push(err66);
 }
 errors++;
 }
-if(typeof data27 == "number"){
-if(data27 > 10 || isNaN(data27)){
+if(typeof data28 == "number"){
+if(data28 > 10 || isNaN(data28)){
 const err67 = {instancePath:instancePath+"/healthCheck/unhealthyThresholdCount",keyword:"maximum",params:{comparison: "<=", limit: 10}};
 if(vErrors === null){
 vErrors = [err67];
@@ -857,7 +859,7 @@ vErrors.push(err67);
 }
 errors++;
 }
-if(data27 < 2 || isNaN(data27)){
+if(data28 < 2 || isNaN(data28)){
 const err68 = {instancePath:instancePath+"/healthCheck/unhealthyThresholdCount",keyword:"minimum",params:{comparison: ">=", limit: 2}};
 if(vErrors === null){
 vErrors = [err68];
@@ -869,10 +871,10 @@ errors++;
 }
 }
 }
-if(data20.matcher !== undefined){
-let data28 = data20.matcher;
-if(typeof data28 === "string"){
-if(!pattern5.test(data28)){
+if(data21.matcher !== undefined){
+let data29 = data21.matcher;
+if(typeof data29 === "string"){
+if(!pattern5.test(data29)){
 const err69 = {instancePath:instancePath+"/healthCheck/matcher",keyword:"pattern",params:{pattern: "^[0-9]{3}(?:[-,][0-9]{3})*$"}};
 if(vErrors === null){
 vErrors = [err69];
@@ -907,8 +909,8 @@ errors++;
 }
 }
 if(data.maxAttempts !== undefined){
-let data29 = data.maxAttempts;
-if(!((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29)))){
+let data30 = data.maxAttempts;
+if(!((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30)))){
 const err72 = {instancePath:instancePath+"/maxAttempts",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err72];
@@ -918,8 +920,8 @@ vErrors.push(err72);
 }
 errors++;
 }
-if(typeof data29 == "number"){
-if(data29 > 20 || isNaN(data29)){
+if(typeof data30 == "number"){
+if(data30 > 20 || isNaN(data30)){
 const err73 = {instancePath:instancePath+"/maxAttempts",keyword:"maximum",params:{comparison: "<=", limit: 20}};
 if(vErrors === null){
 vErrors = [err73];
@@ -929,7 +931,7 @@ vErrors.push(err73);
 }
 errors++;
 }
-if(data29 <= 0 || isNaN(data29)){
+if(data30 <= 0 || isNaN(data30)){
 const err74 = {instancePath:instancePath+"/maxAttempts",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
 if(vErrors === null){
 vErrors = [err74];
@@ -942,9 +944,9 @@ errors++;
 }
 }
 if(data.maxCallsPerSecond !== undefined){
-let data30 = data.maxCallsPerSecond;
-if(typeof data30 == "number"){
-if(data30 > 1000 || isNaN(data30)){
+let data31 = data.maxCallsPerSecond;
+if(typeof data31 == "number"){
+if(data31 > 1000 || isNaN(data31)){
 const err75 = {instancePath:instancePath+"/maxCallsPerSecond",keyword:"maximum",params:{comparison: "<=", limit: 1000}};
 if(vErrors === null){
 vErrors = [err75];
@@ -954,7 +956,7 @@ vErrors.push(err75);
 }
 errors++;
 }
-if(data30 <= 0 || isNaN(data30)){
+if(data31 <= 0 || isNaN(data31)){
 const err76 = {instancePath:instancePath+"/maxCallsPerSecond",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
 if(vErrors === null){
 vErrors = [err76];
@@ -989,8 +991,8 @@ errors++;
 }
 }
 if(data.tenantPolicy !== undefined){
-let data32 = data.tenantPolicy;
-if(!(data32 && typeof data32 == "object" && !Array.isArray(data32))){
+let data33 = data.tenantPolicy;
+if(!(data33 && typeof data33 == "object" && !Array.isArray(data33))){
 const err79 = {instancePath:instancePath+"/tenantPolicy",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err79];

@@ -32,17 +32,21 @@ export async function topologyOf(
   deps: TopologySourceDeps,
 ): Promise<Topology> {
   try {
+    // With a provider, the model it would build: the VPC's network resolved (vpc-network.ts).
+    const config = deps.provider
+      ? await deps.provider.modelConfig({ signal: deps.signal ?? AbortSignal.timeout(30_000) })
+      : deps.config;
     let stack;
     let endpointSlices;
     if (obj.kind === 'MultiClusterService') {
       const mcs = obj as MultiClusterService;
       const inputs = await readServiceInputs(deps.kube, mcs);
-      stack = buildServiceStack({ mcs, ...inputs, config: deps.config });
+      stack = buildServiceStack({ mcs, ...inputs, config });
       endpointSlices = inputs.endpointSlices;
     } else {
       const mci = obj as MultiClusterIngress;
       const inputs = await readIngressInputs(deps.kube, mci);
-      stack = buildIngressStack({ mci, ...inputs, config: deps.config });
+      stack = buildIngressStack({ mci, ...inputs, config });
       endpointSlices = inputs.endpointSlices;
     }
     const plan = deps.provider

@@ -13,6 +13,7 @@ import {
   DescribeLoadBalancersCommand,
   ElasticLoadBalancingV2Client,
 } from '@aws-sdk/client-elastic-load-balancing-v2';
+import { DescribeVpcsCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { describe, expect, it } from 'vitest';
 import { npmStart } from './npm-start.support.js';
 
@@ -113,6 +114,18 @@ describe.skipIf(!hasKubectl)('npm start', () => {
       });
       const lbs = await sdk.send(new DescribeLoadBalancersCommand({}));
       expect(lbs.LoadBalancers?.map((l) => l.DNSName?.toLowerCase())).toContain(dns);
+      // The EC2 simulator beside it serves the VPC whose CIDRs the provider reads.
+      const ec2Url = out.match(/EC2:\s+simulator at (\S+) \(VPC (\S+): /);
+      const ec2 = new EC2Client({
+        endpoint: ec2Url![1]!,
+        region: cli![3]!,
+        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      });
+      const vpcs = await ec2.send(new DescribeVpcsCommand({ VpcIds: [ec2Url![2]!] }));
+      expect(vpcs.Vpcs?.[0]?.CidrBlockAssociationSet?.map((a) => a.CidrBlock)).toEqual([
+        '10.0.0.0/16',
+        '100.64.0.0/16',
+      ]);
       if (hasAwsCli) {
         const { stdout } = await run('sh', ['-c', `${cli![1]} elbv2 describe-load-balancers --output json`]);
         expect(stdout.toLowerCase()).toContain(dns);

@@ -29,6 +29,8 @@ const LAZY = [
   'lib/providers/aws/deploy/listener-rule.ts',
   'lib/providers/aws/deploy/load-balancer.ts',
   'lib/providers/aws/deploy/target-group.ts',
+  // lib/providers/aws/lazy-parts.ts: the first read of the VPC's network from EC2.
+  'lib/providers/aws/ec2/vpc-reader.ts',
   // lib/providers/aws/config.ts: a configured tenant policy.
   'lib/providers/aws/tenant-policy.ts',
   'lib/generated/tenant-policy-validator.js',
@@ -83,6 +85,10 @@ describe.each(FUNCTIONS)('the %s function as it ships', (fn) => {
       expect(start.inputs, needed).toContain(needed);
     }
     expect(lazy.filter((m) => start.inputs.has(m))).toEqual([]);
+    // The EC2 client (about 1 MiB) comes with its chunk only, and so do its own dependencies.
+    expect([...start.inputs].filter((m) => /@aws-sdk\/(client-ec2|middleware-sdk-ec2)\//.test(m))).toEqual(
+      [],
+    );
   });
 
   it('ships each of them in a chunk of its own folder', () => {
@@ -95,5 +101,10 @@ describe.each(FUNCTIONS)('the %s function as it ships', (fn) => {
       expect(basename(resolve(ROOT, file)), module).toMatch(/\.js$/);
       expect(chunks, module).toContain(basename(file));
     }
+    // The EC2 client is in the function's package, outside its start set (above).
+    const ec2 = Object.values(meta.outputs).filter((o) =>
+      Object.keys(o.inputs).some((i) => i.includes('@aws-sdk/client-ec2/')),
+    );
+    expect(ec2.length).toBeGreaterThan(0);
   });
 });

@@ -224,8 +224,12 @@ describe('each function role holds only what its code calls', () => {
 
   it('resync: reads fingerprint tags in bulk (Tagging API, else ELBv2) and sends to the queue, within its role', async () => {
     const { handler } = await import('../../functions/resync.js');
+    // EC2's reads: its desired fingerprints hold the targets' zones, from the VPC's network when
+    // the configuration lists no CIDRs (this one does: no EC2 call below).
     expect(sorted(roleActions('resync'))).toEqual(
       sorted([
+        'ec2:DescribeSubnets',
+        'ec2:DescribeVpcs',
         'elasticloadbalancing:DescribeLoadBalancers',
         'elasticloadbalancing:DescribeTags',
         'sqs:SendMessage',

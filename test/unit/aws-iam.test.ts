@@ -12,7 +12,7 @@ import {
   elbv2PolicyStatements,
   OWNER_TAG,
 } from '../../lib/providers/aws/index.js';
-import { TAGGING_ACTIONS } from '../../lib/providers/aws/iam.js';
+import { EC2_ACTIONS, TAGGING_ACTIONS } from '../../lib/providers/aws/iam.js';
 import { GENERATED } from '../../scripts/gen-iam.js';
 
 const root = fileURLToPath(new URL('../../lib/providers/aws/', import.meta.url));
@@ -39,13 +39,13 @@ describe('IAM policy for the ELBv2 calls', () => {
   it('lists exactly the actions the code calls', () => {
     const inPolicy = elbv2PolicyStatements('o')
       .flatMap((s) => s.Action)
-      .map((a) => a.replace(/^(elasticloadbalancing|tag):/, ''));
+      .map((a) => a.replace(/^(elasticloadbalancing|tag|ec2):/, ''));
     const code = actionsInCode();
     expect(code.length).toBeGreaterThan(20);
     expect([...new Set(inPolicy)].sort()).toStrictEqual(code);
-    expect([...ELBV2_DESCRIBE_ACTIONS, ...ELBV2_MUTATING_ACTIONS, ...TAGGING_ACTIONS].sort()).toStrictEqual(
-      code,
-    );
+    expect(
+      [...ELBV2_DESCRIBE_ACTIONS, ...ELBV2_MUTATING_ACTIONS, ...TAGGING_ACTIONS, ...EC2_ACTIONS].sort(),
+    ).toStrictEqual(code);
     expect(
       inPolicy.filter((a, i, all) => all.indexOf(a) === i && TAGGING_ACTIONS.includes(a as never)),
     ).toEqual(['GetResources']);
@@ -54,9 +54,14 @@ describe('IAM policy for the ELBv2 calls', () => {
   it('gives every mutating action a statement scoped to a resource type and an owner-tag condition', () => {
     const statements = elbv2PolicyStatements('team-a');
     for (const s of statements) {
-      // Reads: ELBv2's Describe* and the Tagging API's GetResources (neither is resource-scoped).
+      // Reads: ELBv2's and EC2's Describe* and the Tagging API's GetResources (none is
+      // resource-scoped; EC2's Describe* cannot be scoped by tag at all).
       const reads = s.Action.every(
-        (a) => a.startsWith('elasticloadbalancing:Describe') || a === 'tag:GetResources',
+        (a) =>
+          a.startsWith('elasticloadbalancing:Describe') ||
+          a === 'tag:GetResources' ||
+          a === 'ec2:DescribeVpcs' ||
+          a === 'ec2:DescribeSubnets',
       );
       if (reads) {
         expect(s.Resource).toEqual(['*']);

@@ -48,8 +48,10 @@ export interface StackKindAdapter<O extends KubeObject> {
   /**
    * The desired stack, read through `kube` (the provider's client unless given). With `ctx` (a
    * reconcile) a stack over AWS's default quotas is checked again against the account's.
+   * `network: false` builds without reading the VPC's network (for what does not depend on the
+   * targets' zones, such as the target group names): every target is then taken as off the VPC.
    */
-  build(obj: Readonly<O>, kube?: KubeClient, ctx?: ProviderContext): Promise<Stack>;
+  build(obj: Readonly<O>, kube?: KubeClient, ctx?: ProviderContext, network?: boolean): Promise<Stack>;
 }
 
 export interface PlanResult {
@@ -227,7 +229,7 @@ export class AwsBalancer<O extends KubeObject> implements Balancer<O, AwsLoadBal
     logger: { debug(message: string, fields?: Record<string, unknown>): void },
   ): Promise<Set<string> | undefined> {
     try {
-      const stack = await this.kind.build(obj);
+      const stack = await this.kind.build(obj, undefined, undefined, false);
       return new Set(resourcesOf(stack, ResourceTypes.TargetGroup).map((t) => t.spec.name));
     } catch (err) {
       logger.debug('no model: target groups are found through the load balancers only', {

@@ -127,12 +127,16 @@ export const AWS_CONFIG_SCHEMA = {
     endpoint: { type: 'string' },
     // The Resource Groups Tagging API's endpoint (local simulators; AWS's regional one when unset).
     taggingEndpoint: { type: 'string' },
+    // The EC2 API's endpoint (local simulators; AWS's regional one when unset).
+    ec2Endpoint: { type: 'string' },
     vpc: {
       type: 'object',
       additionalProperties: false,
-      required: ['id', 'cidrs'],
+      required: ['id'],
       properties: {
         id: nonEmpty,
+        // An override: without it the VPC's CIDRs (primary and secondary) and subnets are read
+        // from EC2 (DescribeVpcs, DescribeSubnets); with it EC2 is never called.
         cidrs: { type: 'array', minItems: 1, items: { type: 'string', pattern: CIDR_V4 } },
         // The VPC's IPv6 blocks: IPv6 targets outside them are registered with zone `all`.
         ipv6Cidrs: { type: 'array', items: { type: 'string', pattern: CIDR_V6 } },

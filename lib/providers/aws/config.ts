@@ -52,7 +52,8 @@ interface ConfigFile {
   region: string;
   endpoint?: string;
   taggingEndpoint?: string;
-  vpc: { id: string; cidrs: string[]; ipv6Cidrs?: string[] };
+  ec2Endpoint?: string;
+  vpc: { id: string; cidrs?: string[]; ipv6Cidrs?: string[] };
   subnets: string[];
   securityGroups?: string[];
   scheme?: 'internal' | 'internet-facing';
@@ -83,11 +84,16 @@ export interface AwsProviderConfig {
   endpoint?: string;
   /** The Resource Groups Tagging API's endpoint (local simulators; AWS's regional one when unset). */
   taggingEndpoint?: string;
+  /** The EC2 API's endpoint (local simulators; AWS's regional one when unset). */
+  ec2Endpoint?: string;
   /**
-   * `ipv6Cidrs`: the VPC's IPv6 blocks, for dualstack load balancers' IPv6 targets (absent: none
-   * known, so every IPv6 target is registered as outside the VPC, with zone `all`).
+   * The target groups' VPC. `cidrs` is an override: when absent, its IPv4 and IPv6 CIDRs and its
+   * subnets are read from EC2 (vpc-network.ts); when present, they are exactly these and EC2 is
+   * never called. `ipv6Cidrs`: the VPC's IPv6 blocks, for dualstack load balancers' IPv6 targets,
+   * over what EC2 states (absent with `cidrs`: none known, so every IPv6 target is registered as
+   * outside the VPC, with zone `all`).
    */
-  vpc: { id: string; cidrs: string[]; ipv6Cidrs?: string[] };
+  vpc: { id: string; cidrs?: string[]; ipv6Cidrs?: string[] };
   subnets: string[];
   securityGroups?: string[];
   scheme: 'internal' | 'internet-facing';
@@ -145,8 +151,13 @@ export async function parseAwsConfig(text: string | undefined): Promise<AwsProvi
     });
   }
   const issues = configIssues(validateAwsConfigSchema, raw, MESSAGES);
-  const file = raw as { endpoint?: unknown; taggingEndpoint?: unknown; tenantPolicy?: unknown } | null;
-  for (const key of ['endpoint', 'taggingEndpoint'] as const) {
+  const file = raw as {
+    endpoint?: unknown;
+    taggingEndpoint?: unknown;
+    ec2Endpoint?: unknown;
+    tenantPolicy?: unknown;
+  } | null;
+  for (const key of ['endpoint', 'taggingEndpoint', 'ec2Endpoint'] as const) {
     const url = file?.[key];
     if (typeof url === 'string' && !isUrl(url)) issues.push(`${key}: must be a valid url`);
   }
@@ -194,9 +205,10 @@ export async function parseAwsConfig(text: string | undefined): Promise<AwsProvi
     region: cfg.region,
     ...(cfg.endpoint !== undefined ? { endpoint: cfg.endpoint } : {}),
     ...(cfg.taggingEndpoint !== undefined ? { taggingEndpoint: cfg.taggingEndpoint } : {}),
+    ...(cfg.ec2Endpoint !== undefined ? { ec2Endpoint: cfg.ec2Endpoint } : {}),
     vpc: {
       id: cfg.vpc.id,
-      cidrs: [...cfg.vpc.cidrs],
+      ...(cfg.vpc.cidrs !== undefined ? { cidrs: [...cfg.vpc.cidrs] } : {}),
       ...(cfg.vpc.ipv6Cidrs !== undefined ? { ipv6Cidrs: [...cfg.vpc.ipv6Cidrs] } : {}),
     },
     subnets: [...cfg.subnets],

@@ -15,8 +15,12 @@
  *   a priority-1 rule to another application's listener, as long as it tagged the new child ours.
  * - Tag-on-create is authorised as AddTags on the new resource, with elasticloadbalancing:CreateAction.
  * - Every other mutation is authorised on the resource it changes and supports aws:ResourceTag.
- * - The Resource Groups Tagging API's GetResources (the provider's one call outside ELBv2) lists
- *   no resource type either: Resource "*", and it only reads tags.
+ * - The Resource Groups Tagging API's GetResources lists no resource type either: Resource "*",
+ *   and it only reads tags.
+ * - EC2's DescribeVpcs and DescribeSubnets (the VPC's CIDRs and subnet zones, vpc-network.ts)
+ *   list no resource type and support no tag condition key (EC2's Describe* cannot be scoped by
+ *   tag at all): Resource "*", unscoped, and they only read. A configuration that lists
+ *   `vpc.cidrs` never calls them.
  * - CreateLoadBalancer supports elasticloadbalancing:Scheme, :Subnet and :SecurityGroup, SetSubnets
  *   :Subnet, SetSecurityGroups :SecurityGroup; the operator's tenant policy pins them here too.
  *
@@ -45,14 +49,18 @@ export type Elbv2Action = (typeof ELBV2_DESCRIBE_ACTIONS)[number] | MutatingActi
 export const TAGGING_ACTIONS = ['GetResources'] as const;
 export type TaggingAction = (typeof TAGGING_ACTIONS)[number];
 
-/** Every action the provider calls, as the SDK's commands name them. */
-export type ProviderAction = Elbv2Action | TaggingAction;
+/** EC2's reads of the target groups' VPC (ec2/vpc-reader.ts), unscoped: see the module comment. */
+export const EC2_ACTIONS = ['DescribeSubnets', 'DescribeVpcs'] as const;
+export type Ec2Action = (typeof EC2_ACTIONS)[number];
 
-/** An action as IAM names it: `tag:GetResources`, `elasticloadbalancing:<action>` for the rest. */
+/** Every action the provider calls, as the SDK's commands name them. */
+export type ProviderAction = Elbv2Action | TaggingAction | Ec2Action;
+
+/** An action as IAM names it: `tag:GetResources`, `ec2:Describe…`, `elasticloadbalancing:<action>`. */
 export function iamActionName(action: ProviderAction): string {
-  return (TAGGING_ACTIONS as readonly string[]).includes(action)
-    ? `tag:${action}`
-    : `elasticloadbalancing:${action}`;
+  if ((TAGGING_ACTIONS as readonly string[]).includes(action)) return `tag:${action}`;
+  if ((EC2_ACTIONS as readonly string[]).includes(action)) return `ec2:${action}`;
+  return `elasticloadbalancing:${action}`;
 }
 
 /** ELBv2's resource types, as the Service Authorization Reference names them. */
@@ -154,6 +162,14 @@ const STATEMENTS: StatementSpec[] = [
     // Resource "*". It only reads tags (the stack's ARNs and tags, deploy/stack-tags.ts).
     Sid: 'TaggingReadStacks',
     actions: TAGGING_ACTIONS,
+    resources: ['*'],
+  },
+  {
+    // SAR (EC2): DescribeVpcs and DescribeSubnets list no resource type and no condition key
+    // (no ec2:Describe* action can be scoped by tag): Resource "*", unscoped. They only read the
+    // VPC's CIDRs and its subnets' zones (ec2/vpc-reader.ts).
+    Sid: 'Ec2DescribeVpcNetwork',
+    actions: EC2_ACTIONS,
     resources: ['*'],
   },
   {
@@ -287,7 +303,8 @@ export const ELBV2_MUTATING_ACTIONS: readonly MutatingAction[] = [
     STATEMENTS.flatMap((s) => s.actions).filter(
       (a): a is MutatingAction =>
         !(ELBV2_DESCRIBE_ACTIONS as readonly string[]).includes(a) &&
-        !(TAGGING_ACTIONS as readonly string[]).includes(a),
+        !(TAGGING_ACTIONS as readonly string[]).includes(a) &&
+        !(EC2_ACTIONS as readonly string[]).includes(a),
     ),
   ),
 ].sort();
@@ -298,12 +315,19 @@ export const ELBV2_MUTATING_ACTIONS: readonly MutatingAction[] = [
  * deletes orphaned load balancers and target groups (lib/providers/aws/deploy/deletion.ts's
  * planDeletion emits nothing else): it can never create or change anything. `resync` reads every
  * load balancer's fingerprint tag in bulk (lib/providers/aws/fingerprints.ts): GetResources, or
- * when the Tagging API fails, two Describe actions.
+ * when the Tagging API fails, two Describe actions; and, as its desired fingerprints hold the
+ * targets' zones, the VPC's network (EC2's two reads). The sweep builds models for their target
+ * group names only, without the network.
  */
 export type Elbv2Access = 'reconcile' | 'sweep' | 'resync';
 
 export const ELBV2_ACCESS: Record<Elbv2Access, readonly ProviderAction[]> = {
-  reconcile: [...ELBV2_DESCRIBE_ACTIONS, ...ELBV2_MUTATING_ACTIONS, ...TAGGING_ACTIONS].sort(),
+  reconcile: [
+    ...ELBV2_DESCRIBE_ACTIONS,
+    ...ELBV2_MUTATING_ACTIONS,
+    ...TAGGING_ACTIONS,
+    ...EC2_ACTIONS,
+  ].sort(),
   sweep: [
     'DeleteLoadBalancer',
     'DeleteTargetGroup',
@@ -311,7 +335,7 @@ export const ELBV2_ACCESS: Record<Elbv2Access, readonly ProviderAction[]> = {
     'DescribeTags',
     'DescribeTargetGroups',
   ],
-  resync: ['DescribeLoadBalancers', 'DescribeTags', 'GetResources'],
+  resync: ['DescribeLoadBalancers', 'DescribeSubnets', 'DescribeTags', 'DescribeVpcs', 'GetResources'],
 };
 
 /** The statements for one access level; each keeps only the actions that level needs. */

@@ -58,8 +58,16 @@ export interface IngressGroupDeps {
   policy: TenantPolicy | undefined;
   /** Whether a group stack has been deployed (it has a targets record). */
   deployed(ref: StackRef): Promise<boolean>;
-  /** The group's model from its members' inputs read through `kube`; with `ctx`, the account's quotas apply. */
-  build(resolution: GroupResolution, kube: KubeClient, ctx?: ProviderContext): Promise<IngressGroupModel>;
+  /**
+   * The group's model from its members' inputs read through `kube`; with `ctx`, the account's
+   * quotas apply; `network: false` builds without the VPC's network (target group names only).
+   */
+  build(
+    resolution: GroupResolution,
+    kube: KubeClient,
+    ctx?: ProviderContext,
+    network?: boolean,
+  ): Promise<IngressGroupModel>;
   /** The tenant policy's rules for `subject`, on the stack it is served by. */
   checkPolicy(subject: Readonly<MultiClusterIngress>, stack: Stack): Promise<void>;
 }
@@ -315,7 +323,7 @@ export class AwsIngressBalancer extends AwsBalancer<MultiClusterIngress> {
         (r) => this.groups.deployed(r),
       );
       if (resolution.ref.stackId !== ref.stackId) return new Set();
-      const { stack } = await this.groups.build(resolution, this.groups.kube);
+      const { stack } = await this.groups.build(resolution, this.groups.kube, undefined, false);
       return new Set(stack ? resourcesOf(stack, ResourceTypes.TargetGroup).map((t) => t.spec.name) : []);
     } catch {
       return undefined;

@@ -12,3 +12,12 @@ export const loadFullPath = lazy(
   () => import('./deploy/full-path.js'),
   "the aws provider's full deploy path (deploy/full-path.ts)",
 );
+
+/**
+ * The EC2 client and the VPC reads (ec2/vpc-reader.ts): about 1 MiB of bundle, loaded by the first
+ * reconcile of a container whose configuration does not list the VPC's CIDRs, then cached.
+ */
+export const loadEc2 = lazy(
+  () => import('./ec2/vpc-reader.js'),
+  "the aws provider's EC2 client (ec2/vpc-reader.ts)",
+);

@@ -7,6 +7,7 @@ import { AwsBalancer, type PlanResult } from './balancer.js';
 import { AwsIngressBalancer } from './ingress-balancer.js';
 import { buildIngressGroupStack } from './model/ingress-group.js';
 import type { IngressMember } from './model/ingress.js';
+import type { EC2Client } from '@aws-sdk/client-ec2';
 import type { ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
 import type { KubeClient } from '../../kube/client.js';
 import type { Logger } from '../../log/logger.js';
@@ -34,6 +35,8 @@ import {
   type DeployOptions,
 } from './deploy/context.js';
 import { limitCallsPerSecond, TokenBucket } from './deploy/rate-limit.js';
+import { loadEc2 } from './lazy-parts.js';
+import { VpcNetworkSource, type VpcNetworkCacheOptions } from './vpc-network.js';
 import { readIngressInputs, readServiceInputs, type ServiceReads } from './inputs.js';
 import { buildIngressStack, ingressLoadBalancerNames } from './model/ingress.js';
 import { buildServiceStack, serviceLoadBalancerNames } from './model/service.js';
@@ -41,7 +44,7 @@ import { stackOwner } from './model/stack.js';
 import { AwsInventory } from './inventory.js';
 import { AccountQuotas } from './account-quotas.js';
 import type { ElbQuotas } from './model/limits.js';
-import { type Stack } from './model/types.js';
+import { type ModelVpc, type Stack } from './model/types.js';
 import { type StackOwner } from './tagging.js';
 import type { PolicySubject } from './tenant-policy.js';
 import { MCI_FINALIZER, MCS_FINALIZER } from '../../karmada/constants.js';
@@ -51,9 +54,15 @@ export { AwsBalancer, ingressStatus, type AwsLoadBalancerStatus, type PlanResult
 export const AWS_PROVIDER_NAME = 'aws';
 
 /** The model's configuration with the account's quotas, when they have been read. */
-function withQuotas(config: AwsProviderConfig, accountQuotas: Readonly<ElbQuotas> | undefined) {
+function withQuotas<C extends object>(config: C, accountQuotas: Readonly<ElbQuotas> | undefined) {
   return accountQuotas ? { ...config, accountQuotas } : config;
 }
+
+/** The configuration the model is built from: the provider's, with the VPC's network resolved. */
+export type ResolvedConfig = Omit<AwsProviderConfig, 'vpc'> & { vpc: ModelVpc };
+
+/** A read of the VPC's network outside a reconcile (resync fingerprints, topology) gives up after this. */
+const NETWORK_READ_TIMEOUT_MS = 20_000;
 
 export interface AwsProviderOptions {
   client: ElasticLoadBalancingV2Client;
@@ -62,6 +71,13 @@ export interface AwsProviderOptions {
   deploy?: Partial<DeployOptions>;
   /** The Karmada instance (instance.ts): every owner this provider acts as carries it. */
   instanceId?: string;
+  /**
+   * The EC2 client for the VPC's network (vpc-network.ts) when the configuration lists no CIDRs;
+   * without it one is built from the configuration at the first read.
+   */
+  ec2?: EC2Client;
+  /** How long and how many VPC network answers are kept (vpc-network.ts's defaults). */
+  network?: VpcNetworkCacheOptions;
 }
 
 export class AwsProvider implements MultiClusterProvider {
@@ -75,6 +91,8 @@ export class AwsProvider implements MultiClusterProvider {
   private readonly records: KubeTargetRecords;
   /** Outlives reconciles: read at most once per container (account-quotas.ts). */
   private readonly quotas: AccountQuotas;
+  /** The target groups' VPC: the configured CIDRs, or EC2's answer kept per container. */
+  private readonly network: VpcNetworkSource;
 
   constructor(
     readonly config: AwsProviderConfig,
@@ -83,6 +101,12 @@ export class AwsProvider implements MultiClusterProvider {
   ) {
     this.kube = deps.kube;
     this.quotas = new AccountQuotas(options.client);
+    this.network = new VpcNetworkSource(
+      config.vpc,
+      async () => (await loadEc2()).configuredNetworkReader(config, options.ec2),
+      options.network,
+      deps.logger,
+    );
     this.records = new KubeTargetRecords(deps.kube, config.recordNamespace, config.ownerId, deps.logger);
     if (config.maxCallsPerSecond !== undefined) {
       limitCallsPerSecond(options.client, new TokenBucket(config.maxCallsPerSecond));
@@ -97,12 +121,13 @@ export class AwsProvider implements MultiClusterProvider {
       {
         owner: (mci) => stackOwner('mci', mci, config.ownerId),
         names: (mci) => ingressLoadBalancerNames(mci, config),
-        build: async (mci, kube = deps.kube, ctx) => {
+        build: async (mci, kube = deps.kube, ctx, network = true) => {
           const inputs = await readIngressInputs(kube, mci);
+          const resolved = await this.modelConfig(ctx, network);
           return this.withinTenantPolicy(
             ingressSubject(mci),
             await this.quotas.within(ctx, (accountQuotas) =>
-              buildIngressStack({ mci, ...inputs, config: withQuotas(config, accountQuotas) }),
+              buildIngressStack({ mci, ...inputs, config: withQuotas(resolved, accountQuotas) }),
             ),
           );
         },
@@ -111,7 +136,8 @@ export class AwsProvider implements MultiClusterProvider {
         kube: deps.kube,
         policy: config.tenantPolicy,
         deployed: async (ref) => (await this.records.read(ref.stackId)) !== undefined,
-        build: async (resolution, kube, ctx) => {
+        build: async (resolution, kube, ctx, network = true) => {
+          const resolved = await this.modelConfig(ctx, network);
           const members: IngressMember[] = [];
           // Members often route to the same Services: each is read once per build.
           const reads: ServiceReads = new Map();
@@ -122,7 +148,7 @@ export class AwsProvider implements MultiClusterProvider {
               ref: resolution.ref,
               group: resolution.group,
               members,
-              config: withQuotas(config, accountQuotas),
+              config: withQuotas(resolved, accountQuotas),
             }),
           );
         },
@@ -134,12 +160,13 @@ export class AwsProvider implements MultiClusterProvider {
     this.service = new AwsBalancer<MultiClusterService>(this, {
       owner: (mcs) => stackOwner('mcs', mcs, config.ownerId),
       names: (mcs) => serviceLoadBalancerNames(mcs, config),
-      build: async (mcs, kube = deps.kube, ctx) => {
+      build: async (mcs, kube = deps.kube, ctx, network = true) => {
         const inputs = await readServiceInputs(kube, mcs);
+        const resolved = await this.modelConfig(ctx, network);
         return this.withinTenantPolicy(
           { kind: 'MultiClusterService', metadata: mcs.metadata },
           await this.quotas.within(ctx, (accountQuotas) =>
-            buildServiceStack({ mcs, ...inputs, config: withQuotas(config, accountQuotas) }),
+            buildServiceStack({ mcs, ...inputs, config: withQuotas(resolved, accountQuotas) }),
           ),
         );
       },
@@ -158,6 +185,23 @@ export class AwsProvider implements MultiClusterProvider {
       context: (ctx, owner) => this.context(ctx, owner),
       wantedTargetGroupNames: (stack, logger) => this.wantedTargetGroupNames(stack, logger),
     });
+  }
+
+  /**
+   * The configuration the model is built from, with the VPC's CIDRs and subnets (vpc-network.ts):
+   * the configured list, or EC2's answer (read at most once per container per TTL). Read before
+   * the model is built, so a failed read fails the reconcile before any ELBv2 call. Without the
+   * network (`network: false`, for the target group names alone) every target is off the VPC.
+   */
+  async modelConfig(ctx: { signal: AbortSignal } | undefined, network = true): Promise<ResolvedConfig> {
+    if (!network) return this.config;
+    const signal = ctx?.signal ?? AbortSignal.timeout(NETWORK_READ_TIMEOUT_MS);
+    const { cidrs, ipv6Cidrs, subnets } = await this.network.network({ signal });
+    return {
+      ...this.config,
+      // A configured IPv6 list wins over EC2's, as `cidrs` does over its IPv4 blocks.
+      vpc: { id: this.config.vpc.id, cidrs, ipv6Cidrs: this.config.vpc.ipv6Cidrs ?? ipv6Cidrs, subnets },
+    };
   }
 
   /** The model build step's last part: the operator's tenant policy, before anything is deployed. */

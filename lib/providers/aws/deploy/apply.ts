@@ -28,7 +28,7 @@ import {
   SetSubnetsCommand,
   type CreateTargetGroupCommandInput,
 } from '@aws-sdk/client-elastic-load-balancing-v2';
-import { RetryLaterError } from '../../../errors.js';
+import { RetryLaterError, errorMessage } from '../../../errors.js';
 import { CREATED_AT_TAG, INSTANCE_TAG } from '../tagging.js';
 import { call, checkAborted, isAwsError, sleep, type DeployContext } from './context.js';
 import { resolveRefs, type Operation, type PlannedCall } from './operations.js';
@@ -126,6 +126,17 @@ function send(ctx: DeployContext, c: PlannedCall, o: { abortSignal: AbortSignal 
   }
 }
 
+/**
+ * What AWS answers a registration of `all` that needs a zone (an ALB target group with cross-zone
+ * off and a target outside its VPC); matched as LBC matches it (resource_manager.go
+ * `isAZValidationError`: code ValidationError, message containing these words).
+ */
+export function isZoneRequiredError(err: unknown): boolean {
+  return (
+    isAwsError(err, 'ValidationError') && errorMessage(err).includes('you must specify an Availability Zone')
+  );
+}
+
 /** Deletions of something already gone are done; a target group still in use is retried (bounded). */
 async function runOne(ctx: DeployContext, c: PlannedCall): Promise<Created> {
   const { resourceInUseAttempts, resourceInUseDelayMs } = ctx.options;
@@ -133,6 +144,13 @@ async function runOne(ctx: DeployContext, c: PlannedCall): Promise<Created> {
     try {
       return await call(ctx, c.action, (o) => send(ctx, c, o));
     } catch (err) {
+      if (c.action === 'RegisterTargets' && c.ifZoneRequired && isZoneRequiredError(err)) {
+        ctx.logger.info('AWS needs a zone for targets outside the VPC; registering them in their own zones', {
+          targetGroup: c.input.TargetGroupArn,
+        });
+        const zoned = { ...c, input: { ...c.input, Targets: c.ifZoneRequired }, ifZoneRequired: undefined };
+        return await call(ctx, c.action, (o) => send(ctx, zoned, o));
+      }
       if (c.action === 'DeleteLoadBalancer' && isAwsError(err, 'LoadBalancerNotFound')) return {};
       if (c.action === 'DeleteTargetGroup' && isAwsError(err, 'TargetGroupNotFound')) return {};
       if (c.action === 'DeleteRule' && isAwsError(err, 'RuleNotFound')) return {};

@@ -163,11 +163,15 @@ export function retryAfterFor(err: unknown, random: () => number = Math.random):
   return base + Math.floor(random() * base);
 }
 
-/** Runs one ELBv2 call under the context's signal; see the module comment for error mapping. */
+/**
+ * Runs one ELBv2 call under the context's signal; see the module comment for error mapping.
+ * `service` names the API in the messages (EC2's reads go through here too).
+ */
 export async function call<T>(
   ctx: Pick<DeployContext, 'signal'>,
   operation: string,
   send: (options: { abortSignal: AbortSignal }) => Promise<T>,
+  service = 'ELBv2',
 ): Promise<T> {
   checkAborted(ctx);
   try {
@@ -178,19 +182,19 @@ export async function call<T>(
     if (isThrottling(err)) {
       const retryAfterSeconds = retryAfterFor(err);
       throw new RetryLaterError(
-        `ELBv2 throttled ${operation} through the SDK's retries (the account's API rate is shared); retrying in about ${retryAfterSeconds} s`,
+        `${service} throttled ${operation} through the SDK's retries (the account's API rate is shared); retrying in about ${retryAfterSeconds} s`,
         { cause: err, retryAfterSeconds, reason: 'Throttled' },
       );
     }
     if (isTransient(err)) {
-      throw new RetryLaterError(`ELBv2 ${operation} failed after retries: ${errorMessage(err)}`, {
+      throw new RetryLaterError(`${service} ${operation} failed after retries: ${errorMessage(err)}`, {
         cause: err,
         retryAfterSeconds: retryAfterFor(err),
       });
     }
     if (isConflict(err)) {
       throw new RetryLaterError(
-        `ELBv2 ${operation} conflicted with the current state, reconcile again: ${errorMessage(err)}`,
+        `${service} ${operation} conflicted with the current state, reconcile again: ${errorMessage(err)}`,
         { cause: err, retryAfterSeconds: 1 },
       );
     }

@@ -65,7 +65,15 @@ export type PlannedCall = {
     input: MutatingInputs[A];
     /** For Create* calls: the resource ID whose ARN the response carries (fills placeholders). */
     produces?: string;
-  };
+  } & (A extends 'RegisterTargets'
+    ? {
+        /**
+         * The targets to send instead when AWS answers that an Availability Zone must be
+         * specified: off-VPC ones in their endpoints' zones (deploy/targets.ts `zonedRetryOf`).
+         */
+        ifZoneRequired?: NonNullable<MutatingInputs[A]['Targets']>;
+      }
+    : unknown);
 }[MutatingAction];
 
 export type OperationKind = 'create' | 'modify' | 'delete' | 'replace';

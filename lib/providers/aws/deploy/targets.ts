@@ -20,6 +20,36 @@ export interface TargetDiff {
 const keyOf = (id: string | undefined, port: number | undefined) => `${id ?? ''}:${port ?? ''}`;
 
 /**
+ * An off-VPC target AWS made us register in its endpoint's zone instead of `all` (see
+ * zonedRetryOf): as wanted, or every reconcile would move it back to `all` and fail again.
+ */
+function registeredInOwnZone(d: TargetSpec, a: TargetDescription): boolean {
+  return (
+    d.availabilityZone === 'all' && d.endpointZone !== undefined && a.AvailabilityZone === d.endpointZone
+  );
+}
+
+/**
+ * The same registrations with each off-VPC target in its endpoint's zone instead of `all`: what
+ * is sent again when AWS answers that an Availability Zone must be specified (an ALB target group
+ * with cross-zone load balancing off), as LBC's `registerPodEndpoints` retries with the pods'
+ * zones. Undefined when no target of the batch has a zone to offer.
+ */
+export function zonedRetryOf(
+  batch: readonly TargetDescription[],
+  desired: ReadonlyMap<string, TargetSpec>,
+): TargetDescription[] | undefined {
+  let changed = false;
+  const zoned = batch.map((t) => {
+    const zone = desired.get(keyOf(t.Id, t.Port))?.endpointZone;
+    if (t.AvailabilityZone !== 'all' || zone === undefined) return t;
+    changed = true;
+    return { ...t, AvailabilityZone: zone };
+  });
+  return changed ? zoned : undefined;
+}
+
+/**
  * What to register and deregister. An in-VPC target matches whatever zone AWS assigned it; an
  * off-VPC one must be registered with zone `all`, so a zone mismatch means re-registering.
  */
@@ -36,7 +66,9 @@ export function diffTargets(
     const key = keyOf(d.id, d.port);
     desiredKeys.add(key);
     const a = actualByKey.get(key);
-    const zoneOk = a !== undefined && (d.availabilityZone === 'all') === (a.AvailabilityZone === 'all');
+    const zoneOk =
+      a !== undefined &&
+      ((d.availabilityZone === 'all') === (a.AvailabilityZone === 'all') || registeredInOwnZone(d, a));
     if (a && !zoneOk) rezone.push({ Id: a.Id, Port: a.Port, AvailabilityZone: a.AvailabilityZone });
     if (!zoneOk) {
       register.push({
@@ -64,15 +96,20 @@ export function planTargets(
   actual: readonly TargetDescription[] | undefined,
 ): Operation[] {
   const diff = diffTargets(desired, actual ?? []);
+  const byKey = new Map(desired.map((d) => [keyOf(d.id, d.port), d]));
   const calls: PlannedCall[] = [
     ...chunks(diff.rezone, TARGETS_PER_CALL).map((batch): PlannedCall => ({
       action: 'DeregisterTargets',
       input: { TargetGroupArn: targetGroupArn, Targets: batch },
     })),
-    ...chunks(diff.register, TARGETS_PER_CALL).map((batch): PlannedCall => ({
-      action: 'RegisterTargets',
-      input: { TargetGroupArn: targetGroupArn, Targets: batch },
-    })),
+    ...chunks(diff.register, TARGETS_PER_CALL).map((batch): PlannedCall => {
+      const zoned = zonedRetryOf(batch, byKey);
+      return {
+        action: 'RegisterTargets',
+        input: { TargetGroupArn: targetGroupArn, Targets: batch },
+        ...(zoned ? { ifZoneRequired: zoned } : {}),
+      };
+    }),
     ...chunks(diff.deregister, TARGETS_PER_CALL).map((batch): PlannedCall => ({
       action: 'DeregisterTargets',
       input: { TargetGroupArn: targetGroupArn, Targets: batch },

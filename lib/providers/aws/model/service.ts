@@ -182,7 +182,8 @@ function memberPorts(
           blockedClusters: new Set(),
           ...(allowed ? { allowedClusters: new Set(allowed) } : {}),
           knownClusters: allowed ?? [],
-          vpcCidrs: source.placement.vpc.cidrs,
+          vpcCidrs: source.placement.vpc.cidrs ?? [],
+          vpcSubnets: source.placement.vpc.subnets ?? [],
         }),
       }),
     );

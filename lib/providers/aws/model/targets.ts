@@ -17,9 +17,11 @@
  */
 import { InvalidObjectError } from '../../../errors.js';
 import type { EndpointSlice, ServicePort } from '../../../karmada/types.js';
+import type { VpcSubnet } from '../vpc-network.js';
 import {
   formatIPv6,
   inAnyCidr,
+  inCidr,
   inCidr6,
   isRegistrableIPv6,
   isRegistrablePrivateAddress,
@@ -73,20 +75,55 @@ export interface TargetsInput {
   allowedClusters?: ReadonlySet<string>;
   knownClusters: readonly string[];
   vpcCidrs: readonly string[];
+  /** The VPC's subnets (vpc-network.ts), when known: where its zones come from. */
+  vpcSubnets?: readonly VpcSubnet[];
   /** The target group's family (absent: ipv4): only slices of that address type give targets. */
   ipAddressType?: 'ipv4' | 'ipv6';
   /** The VPC's IPv6 blocks: an IPv6 target outside them is registered with zone `all`. */
   vpcIpv6Cidrs?: readonly string[];
 }
 
-/** One endpoint address as a target of the group's family: its sort key and whether it is in the VPC. */
+type Zone = Pick<TargetSpec, 'availabilityZone' | 'endpointZone'>;
+
+/** Off the VPC: `all` (LBC's rule), keeping the endpoint's own zone for when AWS insists on one. */
+const offVpc = (endpointZone: string | undefined): Zone => ({
+  availabilityZone: 'all',
+  ...(endpointZone ? { endpointZone } : {}),
+});
+
+/**
+ * The zone an IPv4 target is registered with (API_TargetDescription). Off the VPC's CIDRs: `all`.
+ * Inside: the zone of the subnet holding the address (what AWS detects, and the only one it
+ * accepts), else the endpoint's zone if it is one of the VPC's (an address in a VPC CIDR but in no
+ * subnet is "not in the VPC" for AWS, which then needs a zone), else none (AWS detects it).
+ */
+export function targetZone(
+  address: number,
+  endpointZone: string | undefined,
+  vpcCidrs: readonly string[],
+  vpcSubnets: readonly VpcSubnet[],
+): Zone {
+  if (!inAnyCidr(address, vpcCidrs)) return offVpc(endpointZone);
+  const subnet = vpcSubnets.find((s) => inCidr(address, s.cidr));
+  if (subnet) return { availabilityZone: subnet.zone };
+  if (endpointZone && vpcSubnets.some((s) => s.zone === endpointZone))
+    return { availabilityZone: endpointZone };
+  return {};
+}
+
+/** One endpoint address as a target of the group's family: its sort key and its zone. */
 interface Placed {
   n: bigint;
   id: string;
-  inVpc: boolean;
+  zone: Zone;
 }
 
-function placeIPv4(input: TargetsInput, slice: EndpointSlice, address: string): Placed {
+function placeIPv4(
+  input: TargetsInput,
+  slice: EndpointSlice,
+  address: string,
+  endpointZone: string | undefined,
+): Placed {
   const n = parseIPv4(address);
   if (n === undefined || !isRegistrablePrivateAddress(n)) {
     throw new InvalidObjectError(
@@ -94,10 +131,20 @@ function placeIPv4(input: TargetsInput, slice: EndpointSlice, address: string): 
       { reason: 'UnregistrableTarget' },
     );
   }
-  return { n: BigInt(n), id: address, inVpc: inAnyCidr(n, input.vpcCidrs) };
+  return {
+    n: BigInt(n),
+    id: address,
+    zone: targetZone(n, endpointZone, input.vpcCidrs, input.vpcSubnets ?? []),
+  };
 }
 
-function placeIPv6(input: TargetsInput, slice: EndpointSlice, address: string): Placed {
+/** IPv6: in the VPC's IPv6 blocks, no zone (AWS detects it from the subnet); outside, `all`. */
+function placeIPv6(
+  input: TargetsInput,
+  slice: EndpointSlice,
+  address: string,
+  endpointZone: string | undefined,
+): Placed {
   const n = parseIPv6(address);
   if (n === undefined || !isRegistrableIPv6(n)) {
     throw new InvalidObjectError(
@@ -105,8 +152,9 @@ function placeIPv6(input: TargetsInput, slice: EndpointSlice, address: string): 
       { reason: 'UnregistrableTarget' },
     );
   }
+  const inVpc = (input.vpcIpv6Cidrs ?? []).some((c) => inCidr6(n, c));
   // AWS reports targets in their canonical form; registering that form keeps the diff exact.
-  return { n, id: formatIPv6(n), inVpc: (input.vpcIpv6Cidrs ?? []).some((c) => inCidr6(n, c)) };
+  return { n, id: formatIPv6(n), zone: inVpc ? {} : offVpc(endpointZone) };
 }
 
 export function buildTargets(input: TargetsInput): TargetSpec[] {
@@ -124,8 +172,9 @@ export function buildTargets(input: TargetsInput): TargetSpec[] {
       // EndpointSlice semantics: an unset `ready` means ready.
       if (ep.conditions?.ready === false) continue;
       for (const address of ep.addresses) {
-        const { n, id, inVpc } = v6 ? placeIPv6(input, slice, address) : placeIPv4(input, slice, address);
-        const target: TargetSpec = inVpc ? { id, port } : { id, port, availabilityZone: 'all' };
+        const place = v6 ? placeIPv6 : placeIPv4;
+        const { n, id, zone } = place(input, slice, address, ep.zone);
+        const target: TargetSpec = { id, port, ...zone };
         byKey.set(`${id}:${port}`, { n, target });
       }
     }

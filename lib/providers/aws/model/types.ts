@@ -5,20 +5,28 @@
  * exists in AWS; the deployer resolves references to ARNs as it creates resources.
  */
 import type { AwsProviderConfig } from '../config.js';
+import type { VpcSubnet } from '../vpc-network.js';
 import type { ElbQuotas } from './limits.js';
+
+/**
+ * The target groups' VPC as the model sees it: the provider resolves `cidrs` and `subnets`
+ * (vpc-network.ts: EC2, or the configured override) before it builds. Without `cidrs` nothing is
+ * known of the network and every address is taken as off the VPC (zone `all`).
+ */
+export interface ModelVpc {
+  id: string;
+  cidrs?: readonly string[];
+  /** The VPC's IPv6 blocks, for IPv6 targets (absent: none known, every IPv6 target off the VPC). */
+  ipv6Cidrs?: readonly string[];
+  subnets?: readonly VpcSubnet[];
+}
 
 /** The configuration the model reads (a subset of the provider configuration). */
 export type ModelConfig = Pick<
   AwsProviderConfig,
-  | 'ownerId'
-  | 'scheme'
-  | 'subnets'
-  | 'securityGroups'
-  | 'vpc'
-  | 'defaultTags'
-  | 'externalManagedTags'
-  | 'healthCheck'
+  'ownerId' | 'scheme' | 'subnets' | 'securityGroups' | 'defaultTags' | 'externalManagedTags' | 'healthCheck'
 > & {
+  vpc: ModelVpc;
   /** The account's quotas in the Region, once read (DescribeAccountLimits); AWS's defaults when unset. */
   accountQuotas?: Readonly<ElbQuotas>;
 };
@@ -80,8 +88,17 @@ export interface TargetSpec {
   /** An IPv4 address, or an IPv6 one in RFC 5952 form for an ipv6 target group (target type ip). */
   id: string;
   port: number;
-  /** `all` for addresses outside the target group's VPC (peered VPCs, other clusters' networks). */
-  availabilityZone?: 'all';
+  /**
+   * `all` for addresses outside the target group's VPC (peered VPCs, other clusters' networks);
+   * inside it, the zone of the address's subnet or else the endpoint's zone when it is one of the
+   * VPC's (model/targets.ts); absent when neither is known (AWS detects it).
+   */
+  availabilityZone?: string;
+  /**
+   * An off-VPC target's own zone (its EndpointSlice endpoint's `zone`): what it is registered with
+   * instead of `all` when AWS answers that an Availability Zone must be specified (deploy/apply.ts).
+   */
+  endpointZone?: string;
 }
 
 export interface TargetGroupSpec {

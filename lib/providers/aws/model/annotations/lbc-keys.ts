@@ -72,7 +72,7 @@ export const LBC_INGRESS_KEYS: readonly LbcKey[] = [
     support: {
       status: 'supported',
       differs:
-        "as in LBC, a Service with the IPv6 family gets an ipv6 target group of its IPv6 EndpointSlices; IPv6 targets outside the configuration's `vpc.ipv6Cidrs` are registered with zone `all`",
+        "as in LBC, a Service with the IPv6 family gets an ipv6 target group of its IPv6 EndpointSlices; IPv6 targets outside the VPC's IPv6 blocks (from EC2, or the configuration's `vpc.ipv6Cidrs`) are registered with zone `all`",
     },
   },
   {

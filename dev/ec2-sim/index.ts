@@ -1,0 +1,65 @@
+import type { AddressInfo } from 'node:net';
+import { CallCounters } from '../elbv2-sim/calls.js';
+import { SIM_ACCOUNT_ID, SIM_NETWORK, SIM_REGION, type SimNetwork } from '../elbv2-sim/config.js';
+import { Faults, type FaultOptions } from '../elbv2-sim/faults.js';
+import { startServer, SUPPORTED_ACTIONS } from './server.js';
+import { Ec2State } from './state.js';
+
+export { ec2ClientFor } from './client.js';
+export { Ec2Error } from './errors.js';
+export { Ec2State } from './state.js';
+export { subnetTags, ZONE_IDS } from './resources.js';
+export { EC2_API_VERSION, SUPPORTED_ACTIONS } from './server.js';
+
+export interface Ec2SimulatorOptions {
+  /** Loopback by default; the simulator has no auth. */
+  host?: string;
+  /** 0 (default) picks a free port. */
+  port?: number;
+  /** Seeds the fault dice (default 1). */
+  seed?: number;
+  faults?: FaultOptions;
+}
+
+export interface Ec2Simulator {
+  /** Endpoint for the SDK's `endpoint` setting (and the provider's `ec2Endpoint`). */
+  readonly url: string;
+  readonly port: number;
+  readonly region: string;
+  readonly accountId: string;
+  readonly network: SimNetwork;
+  readonly supportedActions: readonly string[];
+  readonly state: Ec2State;
+  readonly faults: Faults;
+  readonly calls: CallCounters;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the EC2 simulator over the network the ELBv2 simulator knows (SIM_NETWORK). It has no
+ * state of its own to lose, so nothing is persisted: a restart serves the same VPC and subnets.
+ */
+export async function startEc2Simulator(options: Ec2SimulatorOptions = {}): Promise<Ec2Simulator> {
+  const state = new Ec2State(SIM_NETWORK);
+  const faults = new Faults(options.seed ?? 1, options.faults);
+  const calls = new CallCounters();
+  const host = options.host ?? '127.0.0.1';
+  const server = await startServer({ state, faults, calls }, host, options.port ?? 0);
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    region: SIM_REGION,
+    accountId: SIM_ACCOUNT_ID,
+    network: SIM_NETWORK,
+    supportedActions: SUPPORTED_ACTIONS,
+    state,
+    faults,
+    calls,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((err) => (err ? reject(err) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}
