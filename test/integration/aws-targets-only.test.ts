@@ -172,6 +172,46 @@ describe('endpoint churn (ALB)', () => {
     expect(e.state()).toStrictEqual(await e.expectedForMci(mci));
   });
 
+  it("a structure change takes unchanged groups' targets from the record, and reads the truth of a changed group", async () => {
+    const { e, measured } = await setup();
+    const mci = minimalIngress();
+    await measured(mci);
+    setSlice(e, ['10.0.2.10', '10.0.2.11']);
+    await measured(mci);
+    const withRule = (extra: string): MultiClusterIngress => ({
+      ...mci,
+      spec: {
+        rules: [
+          {
+            http: {
+              paths: [path('/testpath', 'Prefix', 'serve', 80), path(extra, 'Prefix', 'serve', 80)],
+            },
+          },
+        ],
+      },
+    });
+    // A rule added: the full path, but the group's targets come from the record, not ELBv2.
+    const first = await measured(withRule('/a'));
+    expect(first.elbv2.CreateRule).toBe(1);
+    expect(first.elbv2.DescribeTargetHealth).toBeUndefined();
+    expect(e.state()).toStrictEqual(await e.expectedForMci(withRule('/a')));
+
+    // A recorded target deregistered by hand, then a rule change that also drops it: the group's
+    // targets changed, so its truth is read and nothing deregisters a target that is gone.
+    const tg = e.sim.snapshot().targetGroups[0]!;
+    e.sim.state.deregisterTargets({
+      TargetGroupArn: tg.TargetGroupArn,
+      Targets: [{ Id: '10.0.2.11', Port: 8080 }],
+    });
+    setSlice(e, ['10.0.2.10']);
+    const second = await measured(withRule('/b'));
+    expect(second.elbv2.DescribeTargetHealth).toBe(1);
+    expect(second.elbv2.DeregisterTargets).toBeUndefined();
+    expect(e.state()).toStrictEqual(await e.expectedForMci(withRule('/b')));
+    // Recorded again: the next reconcile of the same state is free.
+    expect((await measured(withRule('/b'))).elbv2).toEqual({});
+  });
+
   it('a structure change, or no Tagging API answer, takes the full path and still converges', async () => {
     const { e, measured } = await setup();
     const mci = minimalIngress();

@@ -146,7 +146,7 @@ describe('Integration: 10,000 objects, sink outages and watch gaps', () => {
           sink.received.slice(before).some((n) => n.ref.name === 'svc-1' && n.change === 'deleted'),
           'deleted after gap',
         ).toBe(true),
-      { timeout: 20_000, interval: 20 },
+      { timeout: 50_000, interval: 20 },
     );
     await vi.waitFor(
       () =>
@@ -154,11 +154,11 @@ describe('Integration: 10,000 objects, sink outages and watch gaps', () => {
           sink.received.slice(before).some((n) => n.ref.name === 'born-in-gap' && n.change === 'added'),
           'added',
         ).toBe(true),
-      { timeout: 20_000, interval: 20 },
+      { timeout: 50_000, interval: 20 },
     );
     const deleted = sink.received.slice(before).find((n) => n.ref.name === 'svc-1' && n.change === 'deleted');
     expect(deleted?.object?.metadata.name).toBe('svc-1');
-  }, 60_000);
+  }, 120_000);
 });
 
 describe('Integration: 100,000 changes to 10,000 objects through the queue, dispatcher and HTTP sink', () => {

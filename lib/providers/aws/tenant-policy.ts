@@ -28,6 +28,7 @@ import type { IngressClass } from '../../karmada/types.js';
 import type { KubeClient } from '../../kube/client.js';
 import { DEFAULT_INGRESS_CLASS_ANNOTATION } from '../../karmada/constants.js';
 import { Resources } from '../../kube/resources.js';
+import { validGroupNameOf } from '../../karmada/ingress-group.js';
 import type { KubeObject } from '../../kube/types.js';
 import { ALB_KEYS, NLB_KEYS, type CommonKeys } from './model/annotations/keys.js';
 import { LOAD_BALANCER_ID, resourcesOf, ResourceTypes, type Stack } from './model/types.js';
@@ -283,9 +284,17 @@ const CHECKS: Array<(c: Check) => void | Promise<void>> = [
     const holders = (await c.reads.loadBalancerHolders(ns)).filter(
       (o) => `${o.kind}/${o.metadata.name}` !== self,
     );
+    // The members of an IngressGroup share one load balancer: it counts once, and joining a group
+    // that has one already adds none.
+    const balancerOf = (o: Pick<KubeObject, 'metadata'> & { kind?: string }) => {
+      const group = o.kind === 'MultiClusterIngress' ? validGroupNameOf(o as KubeObject) : undefined;
+      return group !== undefined ? `group/${group}` : `${o.kind ?? ''}/${o.metadata.name ?? ''}`;
+    };
+    const own = balancerOf(c.subject);
+    if (own.startsWith('group/') && holders.some((o) => balancerOf(o) === own)) return;
     // The oldest objects keep their load balancers; this one counts after every older holder.
     const mine = `${c.subject.metadata.creationTimestamp ?? ''}|${self}`;
-    const older = holders.filter((o) => order(o) < mine).length;
+    const older = new Set(holders.filter((o) => order(o) < mine).map(balancerOf)).size;
     if (older >= max) {
       throw new TenantPolicyError(
         'metadata.namespace',

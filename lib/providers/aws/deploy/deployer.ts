@@ -9,7 +9,7 @@ import { stackFingerprint } from '../model/fingerprint.js';
 import { LOAD_BALANCER_ID, resourcesOf, ResourceTypes, type Stack } from '../model/types.js';
 import { applyPlan } from './apply.js';
 import { findStackByTags } from './stack-tags.js';
-import { recordHolds, recordOf, type TargetRecord } from './target-records.js';
+import { recordHolds, recordOf, unchangedGroupTargets, type TargetRecord } from './target-records.js';
 import { deployTargetsOnly, viewFromTags, type TargetsOnlyResult } from './targets-only.js';
 import type { DeployContext } from './context.js';
 import { formatPlan, operationSubject, type Operation } from './operations.js';
@@ -64,6 +64,7 @@ export async function deployStack(
     previousNames: options.previousNames ?? [],
     resync: options.resync === true,
     targetsRecorded: recorded,
+    ...(record ? { recordedTargets: unchangedGroupTargets(record, fresh) } : {}),
   });
   if (found.upToDate) {
     ctx.logger.info('stack unchanged', { stack: stack.id, fingerprint });

@@ -66,6 +66,12 @@ export interface DeployTarget {
   resync: boolean;
   /** The targets record (target-records.ts) says every group holds the desired targets. */
   targetsRecorded: boolean;
+  /**
+   * By target group name, the targets the record holds for the groups whose desired targets are
+   * the recorded ones: a structure change (a rule added to a group of 50 members) then reads
+   * no group's targets but the changed ones'. Never on a resync, which reads them all.
+   */
+  recordedTargets?: ReadonlyMap<string, TargetDescription[]>;
 }
 
 /** An object's deletion, without a model (its spec may no longer build one). */
@@ -206,7 +212,8 @@ async function discoverForDeploy(ctx: DeployContext, target: DeployTarget): Prom
     const k = kept.get(tg.id);
     const arn = k?.tg.TargetGroupArn;
     if (!k || !arn) continue;
-    targets.set(arn, liveTargets(await describeTargets(ctx, arn)));
+    const recorded = target.resync ? undefined : target.recordedTargets?.get(tg.spec.name);
+    targets.set(arn, recorded ?? liveTargets(await describeTargets(ctx, arn)));
     if (tg.spec.attributes) k.attributes = await describeTargetGroupAttributes(ctx, arn);
   }
   checkAborted(ctx);

@@ -82,6 +82,23 @@ export function recordHolds(record: TargetRecord, fresh: TargetRecord): boolean 
   );
 }
 
+/**
+ * The recorded targets of each group whose desired targets are the recorded ones, by group name.
+ * The record is written only after a deploy completed (and forgotten before one starts), so for
+ * those groups it says what ELBv2 holds, as far as anything short of a resync can know.
+ */
+export function unchangedGroupTargets(
+  record: TargetRecord,
+  fresh: TargetRecord,
+): Map<string, TargetDescription[]> {
+  const out = new Map<string, TargetDescription[]>();
+  for (const [name, group] of Object.entries(fresh.groups)) {
+    const recorded = record.groups[name];
+    if (recorded && recorded.fingerprint === group.fingerprint) out.set(name, recorded.targets);
+  }
+  return out;
+}
+
 /** Each group's targets fingerprint, by group name (what the fingerprint pass compares). */
 export function groupFingerprints(record: TargetRecord): Record<string, string> {
   return Object.fromEntries(Object.entries(record.groups).map(([name, g]) => [name, g.fingerprint]));
