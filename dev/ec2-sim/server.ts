@@ -1,3 +1,5 @@
+import { readBody } from '../shared/http-body.js';
+import { sleep } from '../../lib/util/sleep.js';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { CallCounters } from '../elbv2-sim/calls.js';
 import type { Faults } from '../elbv2-sim/faults.js';
@@ -24,21 +26,7 @@ export interface ServerDeps {
 
 const MAX_BODY_BYTES = 1024 * 1024;
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) reject(new Ec2Error('InvalidParameterValue', 'Request body too large'));
-      else chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+const tooLarge = () => new Ec2Error('InvalidParameterValue', 'Request body too large');
 
 function serve(params: Ec2Params, deps: ServerDeps): { action: string; result: XmlTree } {
   const action = params.get('Action');
@@ -68,7 +56,9 @@ export function startServer(deps: ServerDeps, host: string, port: number): Promi
     let params: Ec2Params;
     try {
       const query = req.url?.includes('?') ? req.url.slice(req.url.indexOf('?') + 1) : '';
-      params = new Ec2Params([query, await readBody(req)].filter(Boolean).join('&'));
+      params = new Ec2Params(
+        [query, await readBody(req, MAX_BODY_BYTES, tooLarge)].filter(Boolean).join('&'),
+      );
     } catch (err) {
       const e = err instanceof Ec2Error ? err : new Ec2Error('InternalError', String(err), 500);
       send(res, e.status, errorXml(e, requestId));

@@ -1,3 +1,5 @@
+import { readBody } from '../shared/http-body.js';
+import { sleep } from '../../lib/util/sleep.js';
 import { createServer } from 'node:http';
 import { TAGGING_TARGET_PREFIX, TaggingError, taggingRequest } from './tagging.js';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
@@ -23,21 +25,7 @@ export const SUPPORTED_ACTIONS: readonly string[] = Object.keys(INPUT_SHAPES).so
 
 const MAX_BODY_BYTES = 5 * 1024 * 1024;
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) reject(new SimError('ValidationError', 'Request body too large'));
-      else chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+const tooLarge = () => new SimError('ValidationError', 'Request body too large');
 
 function invoke(state: Elbv2State, action: string, params: QueryParams): unknown {
   const shape = INPUT_SHAPES[action];
@@ -110,7 +98,7 @@ export function startServer(deps: ServerDeps, host: string, port: number): Promi
     const requestId = `51a0e1b5-0000-4000-8000-${String(++requestSeq).padStart(12, '0')}`;
     let body: string;
     try {
-      body = await readBody(req);
+      body = await readBody(req, MAX_BODY_BYTES, tooLarge);
     } catch (err) {
       const e = err instanceof SimError ? err : new SimError('InternalFailure', String(err), 500);
       send(res, e.status, errorXml(e, requestId), requestId);
