@@ -5,7 +5,7 @@
  * indexes in its informer cache, which a stateless function does not have).
  *
  *   backend.multicluster.karmada.io/<service>: "true"   one per backend Service
- *   tls.multicluster.karmada.io/<secret>: "true"        one per TLS Secret
+ *   tls.multicluster.karmada.io/<secret>: "true"        one per TLS Secret, and the OIDC Secret of auth-idp-oidc
  *
  * Names longer than a label name allows (63) are replaced by a hash of the name.
  */

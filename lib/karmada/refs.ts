@@ -69,5 +69,25 @@ export function serviceRefs(mci: Readonly<MultiClusterIngress>): string[] {
 export function secretRefs(mci: Readonly<MultiClusterIngress>): string[] {
   const names = new Set<string>();
   for (const tls of mci.spec?.tls ?? []) if (tls.secretName) names.add(tls.secretName);
+  const oidc = oidcSecretRef(mci);
+  if (oidc) names.add(oidc);
   return [...names].sort();
+}
+
+const AUTH_IDP_OIDC = 'alb.ingress.kubernetes.io/auth-idp-oidc';
+
+/**
+ * The OIDC client Secret the MCI's own `auth-idp-oidc` names (`secretName`): its change must
+ * re-reconcile the MCI like a TLS Secret's. One a backend Service's annotation names is not
+ * indexed (the MCI does not say it); the periodic resync picks its change up.
+ */
+function oidcSecretRef(mci: Readonly<MultiClusterIngress>): string | undefined {
+  const value = mci.metadata.annotations?.[AUTH_IDP_OIDC];
+  if (!value) return undefined;
+  try {
+    const name = member(JSON.parse(value), 'secretName');
+    return typeof name === 'string' && name !== '' ? name : undefined;
+  } catch {
+    return undefined; // the model reports the bad JSON
+  }
 }

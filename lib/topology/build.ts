@@ -76,8 +76,12 @@ function action(a: Action | undefined): ActionNode {
       statusCode: a.redirect.statusCode.replace('HTTP_', ''),
     };
   }
+  if (a.type !== 'fixed-response') return { type: 'fixed-response', statusCode: '404' };
   return { type: 'fixed-response', statusCode: a.fixedResponse.statusCode };
 }
+
+/** What a rule (or a listener by default) does in the end: its terminal action, after any authentication. */
+const terminal = (actions: readonly Action[]) => actions[actions.length - 1];
 
 function conditionNode(c: RuleCondition): RuleNode['conditions'][number] {
   const regex = 'regex' in c && c.regex ? ' ~' : '';
@@ -222,7 +226,7 @@ export function buildTopology(input: TopologyInput): Topology {
         id: r.id,
         priority: r.spec.priority,
         conditions: r.spec.conditions.map(conditionNode),
-        action: action(r.spec.actions[0]),
+        action: action(terminal(r.spec.actions)),
         ...(pending.byId.get(r.id) ? { pending: pending.byId.get(r.id) } : {}),
       }));
     return {
@@ -231,7 +235,7 @@ export function buildTopology(input: TopologyInput): Topology {
       port: l.spec.port,
       certificates: [...(l.spec.certificates ?? [])],
       ...(l.spec.sslPolicy ? { sslPolicy: l.spec.sslPolicy } : {}),
-      defaultAction: action(l.spec.defaultActions[0]),
+      defaultAction: action(terminal(l.spec.defaultActions)),
       rules: ruleNodes,
       ...(pending.byId.get(l.id) ? { pending: pending.byId.get(l.id) } : {}),
     };

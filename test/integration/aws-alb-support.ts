@@ -7,7 +7,8 @@ import type { Action as SdkAction } from '@aws-sdk/client-elastic-load-balancing
 import type { Elbv2Snapshot } from '../../dev/elbv2-sim/index.js';
 import { stackFingerprint } from '../../lib/providers/aws/model/fingerprint.js';
 import { resourcesOf, ResourceTypes, type Action, type Stack } from '../../lib/providers/aws/model/types.js';
-import { CREATED_AT_TAG, FINGERPRINT_TAG } from '../../lib/providers/aws/tagging.js';
+import { CREATED_AT_TAG, FINGERPRINT_TAG, OIDC_SECRETS_TAG } from '../../lib/providers/aws/tagging.js';
+import { oidcSecretsVersion } from '../../lib/providers/aws/deploy/plan.js';
 import { DNS_NAME_TAG } from '../../lib/providers/aws/deploy/targets-only.js';
 
 export interface StateSummary {
@@ -160,11 +161,14 @@ export function expectedSummary(stack: Stack): StateSummary {
               port: a.redirect.port ?? '#{port}',
               statusCode: a.redirect.statusCode,
             }
-          : {
-              type: 'fixed-response',
-              statusCode: a.fixedResponse.statusCode,
-              contentType: a.fixedResponse.contentType,
-            },
+          : a.type === 'fixed-response'
+            ? {
+                type: 'fixed-response',
+                statusCode: a.fixedResponse.statusCode,
+                contentType: a.fixedResponse.contentType,
+              }
+            : // An authentication action: summarize() reports its type alone.
+              { type: a.type, statusCode: undefined, contentType: undefined },
     );
   const referenced = new Set(
     [...listeners.flatMap((l) => l.spec.defaultActions), ...rules.flatMap((r) => r.spec.actions)].flatMap(
@@ -191,6 +195,10 @@ export function expectedSummary(stack: Stack): StateSummary {
               ...lb.spec.tags,
               [DNS_NAME_TAG]: OWN_DNS_NAME,
               [FINGERPRINT_TAG]: stackFingerprint(stack),
+              // With OIDC: the versions of the client Secrets the rules were given.
+              ...(oidcSecretsVersion(stack) !== undefined
+                ? { [OIDC_SECRETS_TAG]: oidcSecretsVersion(stack) }
+                : {}),
             },
           },
         ]

@@ -16,8 +16,9 @@ import { Resources } from '../../kube/resources.js';
 import { importedSlicesOnly } from './imported-slices.js';
 import { actionServiceNames, backendsOf, USE_ANNOTATION_PORT } from '../../karmada/refs.js';
 import { backendServiceNames } from './model/backends.js';
+import { oidcSecretNames, readOidcSecrets, type OidcSecretReads } from './oidc-secrets.js';
 
-export interface IngressInputs {
+export interface IngressInputs extends OidcSecretReads {
   services: Service[];
   endpointSlices: EndpointSlice[];
 }
@@ -62,7 +63,9 @@ export async function readIngressInputs(
     services.push(service);
     endpointSlices.push(...slices);
   }
-  return { services, endpointSlices };
+  // Only the Secrets its authentication names, one GET each (oidc-secrets.ts).
+  const secrets = await readOidcSecrets(kube, namespace, oidcSecretNames(mci, services));
+  return { services, endpointSlices, ...secrets };
 }
 
 async function readService(kube: KubeClient, namespace: string, name: string) {

@@ -38,6 +38,7 @@ import { limitCallsPerSecond, TokenBucket } from './deploy/rate-limit.js';
 import { loadEc2 } from './lazy-parts.js';
 import { VpcNetworkSource, type VpcNetworkCacheOptions } from './vpc-network.js';
 import { readIngressInputs, readServiceInputs, type ServiceReads } from './inputs.js';
+import { ClientSecrets } from './oidc-secrets.js';
 import { buildIngressStack, ingressLoadBalancerNames } from './model/ingress.js';
 import { buildServiceStack, serviceLoadBalancerNames } from './model/service.js';
 import { stackOwner } from './model/stack.js';
@@ -122,14 +123,15 @@ export class AwsProvider implements MultiClusterProvider {
         owner: (mci) => stackOwner('mci', mci, config.ownerId),
         names: (mci) => ingressLoadBalancerNames(mci, config),
         build: async (mci, kube = deps.kube, ctx, network = true) => {
-          const inputs = await readIngressInputs(kube, mci);
+          const { clientSecrets, ...inputs } = await readIngressInputs(kube, mci);
           const resolved = await this.modelConfig(ctx, network);
-          return this.withinTenantPolicy(
+          const stack = await this.withinTenantPolicy(
             ingressSubject(mci),
             await this.quotas.within(ctx, (accountQuotas) =>
               buildIngressStack({ mci, ...inputs, config: withQuotas(resolved, accountQuotas) }),
             ),
           );
+          return withClientSecrets(stack, clientSecrets);
         },
       },
       {
@@ -141,9 +143,13 @@ export class AwsProvider implements MultiClusterProvider {
           const members: IngressMember[] = [];
           // Members often route to the same Services: each is read once per build.
           const reads: ServiceReads = new Map();
-          for (const mci of resolution.members)
-            members.push({ mci, ...(await readIngressInputs(kube, mci, reads)) });
-          return this.quotas.within(ctx, (accountQuotas) =>
+          let secrets = new ClientSecrets();
+          for (const mci of resolution.members) {
+            const { clientSecrets, ...inputs } = await readIngressInputs(kube, mci, reads);
+            secrets = secrets.with(clientSecrets);
+            members.push({ mci, ...inputs });
+          }
+          const model = await this.quotas.within(ctx, (accountQuotas) =>
             buildIngressGroupStack({
               ref: resolution.ref,
               group: resolution.group,
@@ -151,6 +157,7 @@ export class AwsProvider implements MultiClusterProvider {
               config: withQuotas(resolved, accountQuotas),
             }),
           );
+          return model.stack ? { ...model, stack: withClientSecrets(model.stack, secrets) } : model;
         },
         checkPolicy: async (mci, stack) => {
           await this.withinTenantPolicy(ingressSubject(mci), stack);
@@ -285,4 +292,9 @@ export class AwsProvider implements MultiClusterProvider {
     const mcs = await this.kube.get<MultiClusterService>(Resources.MultiClusterService, namespace, name);
     return mcs ? this.service.targetGroupNames(mcs, logger) : new Set<string>();
   }
+}
+
+/** The stack with the client secrets its OIDC actions name, when there are any (Stack.clientSecrets). */
+function withClientSecrets<S extends Stack>(stack: S, secrets: ClientSecrets): S {
+  return secrets.size > 0 ? { ...stack, clientSecrets: secrets } : stack;
 }

@@ -35,7 +35,14 @@ export const CLAIM_TAG = `${TAG_PREFIX}/claim`;
  * DescribeCapacityReservation on every full deploy of every ALB.
  */
 export const CAPACITY_TAG = `${TAG_PREFIX}/capacity-units`;
+/**
+ * On a load balancer whose rules authenticate with OIDC: which versions of the client Secrets the
+ * rules were last given (a hash of them, nothing of the secrets). ELBv2 never returns a client
+ * secret, so this is how a rotated one is told apart (deploy/plan.ts).
+ */
+export const OIDC_SECRETS_TAG = `${TAG_PREFIX}/oidc-secrets`;
 export const RESERVED_TAG_KEYS: readonly string[] = [
+  OIDC_SECRETS_TAG,
   INSTANCE_TAG,
   CLAIM_TAG,
   OWNER_TAG,

@@ -8,7 +8,14 @@ import type {
   RuleCondition as SdkCondition,
   RuleTransform as SdkTransform,
 } from '@aws-sdk/client-elastic-load-balancing-v2';
-import type { Action, RuleCondition, RuleTransform } from '../model/types.js';
+import type {
+  Action,
+  AuthenticationAction,
+  AuthenticationSession,
+  RuleCondition,
+  RuleTransform,
+} from '../model/types.js';
+import { secretRef } from './operations.js';
 
 export type ArnResolver = (resourceId: string) => string;
 
@@ -52,6 +59,7 @@ function toSdkAction(a: Action, order: number, resolve: ArnResolver): SdkAction 
       },
     };
   }
+  if (a.type !== 'fixed-response') return toSdkAuthentication(a, order);
   const f = a.fixedResponse;
   return {
     Type: 'fixed-response',
@@ -62,6 +70,72 @@ function toSdkAction(a: Action, order: number, resolve: ArnResolver): SdkAction 
       ...(f.messageBody !== undefined ? { MessageBody: f.messageBody } : {}),
     },
   };
+}
+
+/**
+ * An authentication action. The OIDC client secret is a placeholder (`secretRef`) that only the
+ * apply step replaces with the value, so that plans, logs and errors never hold it.
+ */
+function toSdkAuthentication(a: AuthenticationAction, order: number): SdkAction {
+  if (a.type === 'jwt-validation') {
+    const j = a.jwt;
+    return {
+      Type: 'jwt-validation',
+      Order: order,
+      JwtValidationConfig: {
+        JwksEndpoint: j.jwksEndpoint,
+        Issuer: j.issuer,
+        ...(j.additionalClaims
+          ? {
+              AdditionalClaims: j.additionalClaims.map((c) => ({
+                Name: c.name,
+                Format: c.format,
+                Values: [...c.values],
+              })),
+            }
+          : {}),
+      },
+    };
+  }
+  const session = (c: AuthenticationSession) => ({
+    OnUnauthenticatedRequest: c.onUnauthenticatedRequest,
+    Scope: c.scope,
+    SessionCookieName: c.sessionCookieName,
+    SessionTimeout: c.sessionTimeout,
+    ...(c.extraParams ? { AuthenticationRequestExtraParams: { ...c.extraParams } } : {}),
+  });
+  if (a.type === 'authenticate-cognito') {
+    const c = a.cognito;
+    return {
+      Type: 'authenticate-cognito',
+      Order: order,
+      AuthenticateCognitoConfig: {
+        UserPoolArn: c.userPoolArn,
+        UserPoolClientId: c.userPoolClientId,
+        UserPoolDomain: c.userPoolDomain,
+        ...session(c),
+      },
+    };
+  }
+  const o = a.oidc;
+  return {
+    Type: 'authenticate-oidc',
+    Order: order,
+    AuthenticateOidcConfig: {
+      Issuer: o.issuer,
+      AuthorizationEndpoint: o.authorizationEndpoint,
+      TokenEndpoint: o.tokenEndpoint,
+      UserInfoEndpoint: o.userInfoEndpoint,
+      ClientId: o.clientId,
+      ClientSecret: secretRef(o.clientSecret.secret),
+      ...session(o),
+    },
+  };
+}
+
+/** Whether the actions authenticate with OIDC (their client secret is write-only in ELBv2). */
+export function usesOidc(actions: readonly Action[]): boolean {
+  return actions.some((a) => a.type === 'authenticate-oidc');
 }
 
 export function toSdkActions(actions: readonly Action[], resolve: ArnResolver): SdkAction[] {
@@ -143,9 +217,38 @@ export function actionsKey(actions: readonly SdkAction[] | undefined): string {
           r?.StatusCode ?? '',
         ];
       }
+      if (a.Type === 'authenticate-oidc' || a.Type === 'authenticate-cognito') return authenticationKey(a);
+      if (a.Type === 'jwt-validation') {
+        const j = a.JwtValidationConfig;
+        const claims = (j?.AdditionalClaims ?? []).map((c) => [c.Name ?? '', c.Format ?? '', c.Values ?? []]);
+        return ['jwt-validation', j?.JwksEndpoint ?? '', j?.Issuer ?? '', claims];
+      }
       return [a.Type ?? '', JSON.stringify(a)];
     });
   return JSON.stringify(canon);
+}
+
+/**
+ * An authenticate action without its client secret (DescribeRules never returns it; the deploy
+ * tells a rotated one by the Secret's version, deploy/plan.ts) and with ELBv2's defaults.
+ */
+function authenticationKey(a: SdkAction): unknown[] {
+  const c = a.AuthenticateOidcConfig ?? a.AuthenticateCognitoConfig;
+  const o = a.AuthenticateOidcConfig;
+  const g = a.AuthenticateCognitoConfig;
+  const extra = Object.entries(c?.AuthenticationRequestExtraParams ?? {}).sort(([x], [y]) =>
+    x < y ? -1 : 1,
+  );
+  return [
+    a.Type ?? '',
+    o ? [o.Issuer, o.AuthorizationEndpoint, o.TokenEndpoint, o.UserInfoEndpoint, o.ClientId] : [],
+    g ? [g.UserPoolArn, g.UserPoolClientId, g.UserPoolDomain] : [],
+    c?.OnUnauthenticatedRequest ?? 'authenticate',
+    c?.Scope ?? 'openid',
+    c?.SessionCookieName ?? 'AWSELBAuthSessionCookie',
+    c?.SessionTimeout ?? 604800,
+    extra,
+  ];
 }
 
 /** What a condition matches, as sortable text; ELBv2 reports host/path values in two places. */

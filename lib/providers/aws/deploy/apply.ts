@@ -34,7 +34,7 @@ import { RetryLaterError, errorMessage } from '../../../errors.js';
 import { CREATED_AT_TAG, INSTANCE_TAG } from '../tagging.js';
 import { capacityFailure } from './capacity.js';
 import { call, checkAborted, isAwsError, sleep, type DeployContext } from './context.js';
-import { resolveRefs, type Operation, type PlannedCall } from './operations.js';
+import { resolveRefs, type Operation, type PlannedCall, type SecretValues } from './operations.js';
 
 interface Created {
   arn?: string;
@@ -182,13 +182,18 @@ export interface ApplyResult {
   dnsNames: Map<string, string>;
 }
 
-export async function applyPlan(ctx: DeployContext, plan: readonly Operation[]): Promise<ApplyResult> {
+export async function applyPlan(
+  ctx: DeployContext,
+  plan: readonly Operation[],
+  /** The OIDC client secrets the plan's `secretRef`s name, put in as each call is sent. */
+  secrets?: SecretValues,
+): Promise<ApplyResult> {
   const arns = new Map<string, string>();
   const dnsNames = new Map<string, string>();
   for (const op of plan) {
     for (const planned of op.calls) {
       checkAborted(ctx);
-      const c = { ...planned, input: resolveRefs(planned.input, arns, dnsNames) } as PlannedCall;
+      const c = { ...planned, input: resolveRefs(planned.input, arns, dnsNames, secrets) } as PlannedCall;
       const created = await runOne(ctx, c);
       if (c.produces !== undefined) {
         if (!created.arn) throw new Error(`${c.action} for ${c.produces} returned no ARN`);

@@ -98,7 +98,7 @@ export async function deployStack(
   }
   // Forgotten first: if this deploy stops half-way, no record claims what ELBv2 may not hold.
   if (plan.length > 0 && record) await ctx.records.forget(ctx.owner.stackId);
-  const applied = await applyPlan(ctx, plan);
+  const applied = await applyPlan(ctx, plan, stack.clientSecrets);
   // Discovery read every group's targets and the plan made them the desired ones.
   if (plan.length > 0 || !recorded) await ctx.records.write(ctx.owner.stackId, fresh);
   return {

@@ -14,6 +14,7 @@ import {
   toSdkConditions,
   toSdkTransforms,
   transformsKey,
+  usesOidc,
   type ArnResolver,
 } from './actions.js';
 import { ruleText } from './rule-text.js';
@@ -44,15 +45,19 @@ export function planListenerRules(
   resolve: ArnResolver,
   /** Actual tags by rule ARN, when described (resync): kept rules get theirs repaired. */
   actualTags?: ReadonlyMap<string, Record<string, string>>,
+  /** An OIDC client Secret changed: rules that authenticate with OIDC are modified in place. */
+  secretsRotated = false,
 ): Operation[] {
   const desired: DesiredRule[] = desiredRules.map((r) => {
     const conditions = toSdkConditions(r.spec.conditions);
     const actions = toSdkActions(r.spec.actions, resolve);
     const transforms = toSdkTransforms(r.spec.transforms);
+    // No actual rule has these settings, so the rule is given its (new) client secret.
+    const rotated = secretsRotated && usesOidc(r.spec.actions) ? '|oidc client secret changed' : '';
     return {
       id: r.id,
       priority: r.spec.priority,
-      settings: settingsOf(conditions, actions, transforms),
+      settings: settingsOf(conditions, actions, transforms) + rotated,
       conditions,
       actions,
       transforms,

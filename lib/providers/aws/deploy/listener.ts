@@ -6,7 +6,7 @@ import type {
 } from '@aws-sdk/client-elastic-load-balancing-v2';
 import type { ListenerResource, MutualAuthenticationSpec } from '../model/types.js';
 import { recordToTags } from '../tagging.js';
-import { actionsKey, toSdkActions, type ArnResolver } from './actions.js';
+import { actionsKey, toSdkActions, usesOidc, type ArnResolver } from './actions.js';
 import { arnRef, planTags, type Operation, type PlanContext, type PlannedCall } from './operations.js';
 import { attributesToSet } from './target-group.js';
 
@@ -80,6 +80,8 @@ export function planListeners(
   resolve: ArnResolver,
   /** Trust store names the stack uses → their ARNs (discovery resolved them). */
   trustStores: ReadonlyMap<string, string> = new Map(),
+  /** An OIDC client Secret changed: default actions that authenticate with OIDC are sent again. */
+  secretsRotated = false,
 ): ListenerPlan {
   const operations: Operation[] = [];
   const deployed: ListenerPlan['deployed'] = new Map();
@@ -118,6 +120,8 @@ export function planListeners(
         changes.push(`protocol ${a.listener.Protocol ?? ''} → ${d.spec.protocol}`);
       if (actionsKey(a.listener.DefaultActions) !== actionsKey(defaultActions))
         changes.push('default action');
+      else if (secretsRotated && usesOidc(d.spec.defaultActions))
+        changes.push('default action (OIDC client secret changed)');
       if (secure && a.listener.Certificates?.[0]?.CertificateArn !== defaultCert)
         changes.push('default certificate');
       if (secure && d.spec.sslPolicy !== undefined && a.listener.SslPolicy !== d.spec.sslPolicy)

@@ -135,23 +135,44 @@ export function dnsRef(resourceId: string): string {
 }
 
 /**
- * Replaces every placeholder in `value` with the ARN in `arns` (or the DNS name in `dnsNames`);
- * throws on an unknown one.
+ * An OIDC client secret by the `<namespace>/<name>` of its Kubernetes Secret: what plans hold in
+ * its place (plans are printed and logged); only applyPlan puts the value in, as it sends the call.
+ */
+export function secretRef(secret: string): string {
+  return `{{secret:${secret}}}`;
+}
+
+/** Secret values by `<namespace>/<name>`; never printed (toJSON and inspection show only a count). */
+export interface SecretValues {
+  get(secret: string): string | undefined;
+}
+
+/**
+ * Replaces every placeholder in `value` with the ARN in `arns` (or the DNS name in `dnsNames`, or
+ * the secret in `secrets`); throws on an unknown one (naming the placeholder, never a value).
  */
 export function resolveRefs<T>(
   value: T,
   arns: ReadonlyMap<string, string>,
   dnsNames: ReadonlyMap<string, string> = new Map(),
+  secrets?: SecretValues,
 ): T {
   // Only a whole value is a placeholder. Built per call, not at module level: mutation testing
   // can only switch what runs inside a test (test/mutation/README.md).
-  const REF = /^\{\{(arn|dns):(.+)\}\}$/;
+  const REF = /^\{\{(arn|dns|secret):(.+)\}\}$/;
   const walk = (v: unknown): unknown => {
     if (typeof v === 'string') {
       const m = REF.exec(v);
       if (!m) return v;
-      const resolved = (m[1] === 'dns' ? dnsNames : arns).get(m[2] ?? '');
-      if (resolved === undefined) throw new Error(`plan refers to ${m[2] ?? ''} before it exists`);
+      const key = m[2] ?? '';
+      if (m[1] === 'secret') {
+        const secret = secrets?.get(key);
+        if (secret === undefined)
+          throw new Error(`plan needs the client secret of Secret ${key}, which was not read`);
+        return secret;
+      }
+      const resolved = (m[1] === 'dns' ? dnsNames : arns).get(key);
+      if (resolved === undefined) throw new Error(`plan refers to ${key} before it exists`);
       return resolved;
     }
     if (Array.isArray(v)) return v.map(walk);

@@ -5,7 +5,8 @@
  * invalidated first and written last. Pure: discovery (discover.ts) gathers the `ActualStack`.
  */
 import { resourcesOf, ResourceTypes, type Stack } from '../model/types.js';
-import { FINGERPRINT_PENDING, FINGERPRINT_TAG, recordToTags } from '../tagging.js';
+import { createHash } from 'node:crypto';
+import { FINGERPRINT_PENDING, FINGERPRINT_TAG, OIDC_SECRETS_TAG, recordToTags } from '../tagging.js';
 import { DNS_NAME_TAG, legacyTargetTags } from './targets-only.js';
 import { planListenerRules } from './listener-rule.js';
 import type { ActualStack } from './discover.js';
@@ -33,6 +34,10 @@ export function planStack(stack: Stack, actual: ActualStack, pc: StackPlanContex
   const tgs = planTargetGroups(pc, desiredTgs, actual.targetGroups);
   const resolve = (id: string) => tgs.kept.get(id)?.tg.TargetGroupArn ?? arnRef(id);
 
+  // A rotated OIDC client secret is invisible in DescribeRules: the Secrets' versions recorded on
+  // the load balancer tell whether the rules that authenticate must be given the secret again.
+  const secrets = oidcSecretsVersion(stack);
+  const rotated = secrets !== undefined && actual.loadBalancer?.tags[OIDC_SECRETS_TAG] !== secrets;
   const lbOps = planLoadBalancer(pc, lbRes, actual.loadBalancer, actual.staleLoadBalancers);
   const ipType = planIpAddressType(lbRes, actual.loadBalancer);
   const lbArn = actual.loadBalancer?.lb.LoadBalancerArn ?? arnRef(lbRes.id);
@@ -43,6 +48,7 @@ export function planStack(stack: Stack, actual: ActualStack, pc: StackPlanContex
     actual.loadBalancer ? actual.listeners : [],
     resolve,
     actual.trustStores,
+    rotated,
   );
   const rules = resourcesOf(stack, ResourceTypes.ListenerRule);
   // A listener with no rules of ours and none described (a TCP listener) plans nothing.
@@ -54,6 +60,7 @@ export function planStack(stack: Stack, actual: ActualStack, pc: StackPlanContex
       l.rules,
       resolve,
       l.tags,
+      rotated,
     ),
   );
   const targetOps = desiredTgs.flatMap((tg) => {
@@ -97,10 +104,14 @@ export function planStack(stack: Stack, actual: ActualStack, pc: StackPlanContex
   const record = {
     [DNS_NAME_TAG]: actual.loadBalancer?.lb.DNSName ?? dnsRef(lbRes.id),
     ...pc.record,
+    ...(secrets !== undefined ? { [OIDC_SECRETS_TAG]: secrets } : {}),
     [FINGERPRINT_TAG]: fingerprint,
   };
   const tags = actual.loadBalancer?.tags ?? {};
-  const stale = legacyTargetTags(tags);
+  const stale = [
+    ...legacyTargetTags(tags),
+    ...(secrets === undefined && tags[OIDC_SECRETS_TAG] !== undefined ? [OIDC_SECRETS_TAG] : []),
+  ];
   if (changes.length > 0 || Object.entries(record).some(([k, v]) => tags[k] !== v) || stale.length > 0) {
     plan.push({
       op: 'modify',
@@ -116,6 +127,31 @@ export function planStack(stack: Stack, actual: ActualStack, pc: StackPlanContex
     });
   }
   return plan;
+}
+
+/**
+ * The versions of every OIDC client Secret the stack's actions use, hashed (undefined: none is
+ * used). Recorded on the load balancer with the fingerprint.
+ */
+export function oidcSecretsVersion(stack: Stack): string | undefined {
+  const refs = new Set<string>();
+  for (const r of stack.resources) {
+    const actions =
+      r.type === ResourceTypes.Listener
+        ? r.spec.defaultActions
+        : r.type === ResourceTypes.ListenerRule
+          ? r.spec.actions
+          : [];
+    for (const a of actions) {
+      if (a.type === 'authenticate-oidc')
+        refs.add(`${a.oidc.clientSecret.secret}@${a.oidc.clientSecret.version}`);
+    }
+  }
+  if (refs.size === 0) return undefined;
+  return createHash('sha256')
+    .update([...refs].sort().join(','))
+    .digest('hex')
+    .slice(0, 32);
 }
 
 /**

@@ -37,6 +37,9 @@ export function actionText(a: Action): string {
     const target = `${r.protocol ?? '#{protocol}'}://${r.host ?? '#{host}'}:${r.port ?? '#{port}'}${r.path ?? '/#{path}'}?${r.query ?? '#{query}'}`;
     return `redirect ${r.statusCode.replace('HTTP_', '')} to ${target}`;
   }
+  if (a.type === 'authenticate-oidc') return `authenticate-oidc ${a.oidc.issuer} (client ${a.oidc.clientId})`;
+  if (a.type === 'authenticate-cognito') return `authenticate-cognito ${a.cognito.userPoolArn}`;
+  if (a.type === 'jwt-validation') return `jwt-validation ${a.jwt.issuer}`;
   const f = a.fixedResponse;
   return `fixed-response ${f.statusCode}${f.contentType ? ` ${f.contentType}` : ''}${
     f.messageBody !== undefined ? ` ${JSON.stringify(f.messageBody)}` : ''

@@ -2,11 +2,14 @@
  * An ALB's listeners (one per listen-port) and their rules: every listener that serves traffic
  * gets the same host/path rules, as LBC does; with ssl-redirect, HTTP listeners only redirect.
  */
+import { InvalidObjectError } from '../../../errors.js';
 import type { AlbListenerSettings } from './annotations/listeners.js';
+import { INVALID_ANNOTATION } from './annotations/parse.js';
 import {
   ref,
   ResourceTypes,
   type Action,
+  type AuthenticationAction,
   type ListenerResource,
   type ListenerRuleResource,
   type RuleCondition,
@@ -26,15 +29,24 @@ export interface Route {
   annotations?: string[];
   conditions: RuleCondition[];
   action: Action;
+  /** Authentication in front of `action`, on HTTPS listeners (none can be had on HTTP). */
+  authentication?: RouteAuthentication;
   /** The listeners (by port) it goes on; absent: every listener (one MCI's own ALB). */
   ports?: readonly number[];
   transforms?: RuleTransform[];
+}
+
+/** An authentication action and the annotation that asked for it (for errors). */
+export interface RouteAuthentication {
+  action: AuthenticationAction;
+  key: string;
 }
 
 export interface AlbListenerInput {
   settings: AlbListenerSettings;
   routes: readonly Route[];
   defaultAction: Action;
+  defaultAuthentication?: RouteAuthentication | undefined;
   loadBalancer: string;
   tags: (resourceId: string) => Tags;
 }
@@ -57,6 +69,18 @@ export function albListenerResources(input: AlbListenerInput): {
       type: 'redirect',
       redirect: { protocol: 'HTTPS', port: String(settings.sslRedirectPort), statusCode: 'HTTP_301' },
     };
+    const routes = input.routes.filter((route) => route.ports?.includes(l.port) ?? true);
+    // ELBv2 authenticates on HTTPS listeners only: serving the route on HTTP would skip it.
+    const withAuthentication = (action: Action, auth: RouteAuthentication | undefined, field: string) => {
+      if (!auth) return [action];
+      if (l.protocol !== 'HTTPS') {
+        throw new InvalidObjectError(
+          `annotation ${auth.key}: authentication needs HTTPS, but listener HTTP:${l.port} would serve ${field} without it; listen on HTTPS only (listen-ports) or redirect HTTP to HTTPS (ssl-redirect)`,
+          { field: auth.key, reason: INVALID_ANNOTATION },
+        );
+      }
+      return [auth.action, action];
+    };
     listeners.push({
       id: listenerId,
       type: ResourceTypes.Listener,
@@ -64,7 +88,9 @@ export function albListenerResources(input: AlbListenerInput): {
         loadBalancer: ref(input.loadBalancer),
         port: l.port,
         protocol: l.protocol,
-        defaultActions: [redirects ? redirect : input.defaultAction],
+        defaultActions: redirects
+          ? [redirect]
+          : withAuthentication(input.defaultAction, input.defaultAuthentication, 'spec.defaultBackend'),
         ...(tls ? { certificates: [...tls.certificates], sslPolicy: tls.sslPolicy } : {}),
         ...(l.attributes ? { attributes: l.attributes } : {}),
         ...(l.mutualAuthentication ? { mutualAuthentication: l.mutualAuthentication } : {}),
@@ -77,11 +103,13 @@ export function albListenerResources(input: AlbListenerInput): {
       l.port,
       l.protocol,
       // A group member's rules go only on the listeners of its own listen-ports (LBC).
-      input.routes
-        .filter((route) => route.ports?.includes(l.port) ?? true)
-        .map((route) => ({ route, conditions: route.conditions, actions: [route.action] })),
+      routes.map((route) => ({
+        route,
+        conditions: route.conditions,
+        actions: withAuthentication(route.action, route.authentication, route.field),
+      })),
     );
-    kept.forEach(({ route }, i) => {
+    kept.forEach(({ route, actions }, i) => {
       const base = `${listenerId}:${route.key}`;
       let id = base;
       for (let n = 2; usedIds.has(id); n++) id = `${base}#${n}`;
@@ -97,7 +125,7 @@ export function albListenerResources(input: AlbListenerInput): {
           listener: ref(listenerId),
           priority: i + 1,
           conditions: route.conditions,
-          actions: [route.action],
+          actions: [...actions],
           ...(route.transforms ? { transforms: route.transforms } : {}),
           tags: tags(id),
         },

@@ -21,13 +21,19 @@ import {
   useRegexPathMatch,
 } from './annotations/routing.js';
 import { minimumCapacityUnits } from './annotations/capacity.js';
+import {
+  authAnnotations,
+  authenticateAction,
+  jwtValidation,
+  type OidcSecretInfo,
+} from './annotations/auth.js';
 import { ALB_KEYS } from './annotations/keys.js';
 import { invalid, oneOf, raw } from './annotations/parse.js';
 import { albTargetGroupSettings, serviceTargetGroupSettings } from './annotations/target-group.js';
 import { ignoredKeysWarning } from './annotations/unknown-keys.js';
 import type { HealthCheckConfig } from '../config.js';
 import { albListeners } from './annotations/listeners.js';
-import { albListenerResources, type Route } from './alb-listeners.js';
+import { albListenerResources, type Route, type RouteAuthentication } from './alb-listeners.js';
 import { ruleConditions, sortPaths } from './rules.js';
 import {
   assembleStack,
@@ -60,6 +66,8 @@ export interface IngressMember {
   services: readonly Service[];
   /** EndpointSlices Karmada collected for those Services (`kubernetes.io/service-name: derived-<svc>`). */
   endpointSlices: readonly EndpointSlice[];
+  /** The OIDC Secrets its authentication names that exist (oidc-secrets.ts); never their secrets. */
+  oidcSecrets?: readonly OidcSecretInfo[];
 }
 
 export interface IngressStackInput extends IngressMember {
@@ -113,6 +121,8 @@ function checkIpAddressType(settings: AlbSettings): void {
 export interface MemberRoutes {
   routes: Route[];
   defaultAction: Action | undefined;
+  /** The default backend's authentication (HTTPS listeners only). */
+  defaultAuthentication?: RouteAuthentication | undefined;
   /** What the member asked for that cannot be honoured (target-type instance). */
   warnings: ModelWarning[];
 }
@@ -158,12 +168,14 @@ export function assembleAlb(
   members: readonly MemberRoutes[],
   targetGroups: ReadonlyMap<string, TargetGroupResource>,
 ): Stack {
-  const defaultAction = members.find((m) => m.defaultAction)?.defaultAction ?? FIXED_404;
+  const defaulting = members.find((m) => m.defaultAction);
+  const defaultAction = defaulting?.defaultAction ?? FIXED_404;
 
   const { listeners, rules, ruleFields } = albListenerResources({
     settings: settings.particular.listeners,
     routes: members.flatMap((m) => m.routes),
     defaultAction,
+    defaultAuthentication: defaulting?.defaultAuthentication,
     loadBalancer: LOAD_BALANCER_ID,
     tags: settings.tags,
   });
@@ -309,6 +321,32 @@ export function memberRoutes(
   };
 
   const annotations = mci.metadata.annotations;
+  const jwt = jwtValidation(annotations, ALB_KEYS);
+  const authentications = new Map<string, RouteAuthentication | undefined>();
+  /**
+   * A backend's authentication: its Service's auth keys over the MCI's (an action annotation's
+   * backend: the MCI's alone), or the MCI's jwt-validation; ELBv2 takes one per rule.
+   */
+  const authenticationOf = (backend: IngressBackend): RouteAuthentication | undefined => {
+    const name = backend.service?.port?.name === USE_ANNOTATION ? '' : (backend.service?.name ?? '');
+    if (authentications.has(name)) return authentications.get(name);
+    const seen = authAnnotations(ALB_KEYS, annotations, services.get(name)?.metadata.annotations);
+    const auth = authenticateAction(seen, ALB_KEYS, namespace, member.oidcSecrets ?? []);
+    if (auth && jwt) {
+      throw invalid(
+        ALB_KEYS.jwtValidation,
+        raw(annotations, ALB_KEYS.jwtValidation) ?? '',
+        `cannot be combined with ${ALB_KEYS.authType}: ${seen[ALB_KEYS.authType] ?? ''}${name ? ` (Service ${name})` : ''}: ELBv2 takes one authentication action per rule`,
+      );
+    }
+    const found: RouteAuthentication | undefined = auth
+      ? { action: auth, key: ALB_KEYS.authType }
+      : jwt
+        ? { action: { type: 'jwt-validation', jwt }, key: ALB_KEYS.jwtValidation }
+        : undefined;
+    authentications.set(name, found);
+    return found;
+  };
   // What a backend does: forward to its Service, or (port `use-annotation`) the actions annotation's.
   const actionOf = (backend: IngressBackend, field: string): { action: Action; key?: string } => {
     const name = backend.service?.name;
@@ -348,6 +386,9 @@ export function memberRoutes(
   const defaultAction = mci.spec?.defaultBackend
     ? actionOf(mci.spec.defaultBackend, 'spec.defaultBackend').action
     : undefined;
+  const defaultAuthentication = mci.spec?.defaultBackend
+    ? authenticationOf(mci.spec.defaultBackend)
+    : undefined;
 
   // Rules are resolved once (so target groups and errors do not depend on the listener count),
   // then copied onto every listener that serves traffic, as LBC does for each listen-port.
@@ -366,6 +407,7 @@ export function memberRoutes(
       });
       const transforms = name ? annotationTransforms(annotations, ALB_KEYS, name) : [];
       const { action, key: actionKey } = actionOf(path.backend, `${field}.backend`);
+      const authentication = authenticationOf(path.backend);
       const sources = [
         ...(actionKey ? [actionKey] : []),
         ...(name && raw(annotations, conditionsKey) !== undefined ? [conditionsKey] : []),
@@ -378,6 +420,7 @@ export function memberRoutes(
         ...(sources.length > 0 ? { annotations: sources } : {}),
         conditions,
         action,
+        ...(authentication ? { authentication } : {}),
         ...(scope ? { ports: scope.ports } : {}),
         ...(transforms.length > 0 ? { transforms } : {}),
       });
@@ -402,5 +445,5 @@ export function memberRoutes(
       object: self,
     });
   }
-  return { routes, defaultAction, warnings };
+  return { routes, defaultAction, ...(defaultAuthentication ? { defaultAuthentication } : {}), warnings };
 }

@@ -171,7 +171,64 @@ export type Action =
       type: 'fixed-response';
       fixedResponse: { statusCode: string; contentType?: string; messageBody?: string };
     }
-  | { type: 'redirect'; redirect: RedirectSpec };
+  | { type: 'redirect'; redirect: RedirectSpec }
+  | AuthenticationAction;
+
+/** What ELBv2 does with a request that has no valid session (API_AuthenticateOidcActionConfig). */
+export type OnUnauthenticatedRequest = 'authenticate' | 'allow' | 'deny';
+
+/** The session settings OIDC and Cognito share, with LBC's (and ELBv2's) defaults filled in. */
+export interface AuthenticationSession {
+  onUnauthenticatedRequest: OnUnauthenticatedRequest;
+  scope: string;
+  sessionCookieName: string;
+  sessionTimeout: number;
+  /** Query parameters for the IdP's authorization endpoint (at most 10). */
+  extraParams?: Record<string, string>;
+}
+
+/**
+ * The OIDC client secret as the model sees it: which Secret holds it and which version of that
+ * Secret was read. Never the secret itself: the stack is logged, fingerprinted and printed by the
+ * plan, and the value is put into the request only when it is sent (deploy/apply.ts).
+ */
+export interface ClientSecretRef {
+  /** `<namespace>/<name>` of the Kubernetes Secret. */
+  secret: string;
+  /** Changes whenever the Secret does (a rotated secret changes the stack and its fingerprint). */
+  version: string;
+}
+
+export interface AuthenticateOidcSpec extends AuthenticationSession {
+  issuer: string;
+  authorizationEndpoint: string;
+  tokenEndpoint: string;
+  userInfoEndpoint: string;
+  clientId: string;
+  clientSecret: ClientSecretRef;
+}
+
+export interface AuthenticateCognitoSpec extends AuthenticationSession {
+  userPoolArn: string;
+  userPoolClientId: string;
+  userPoolDomain: string;
+}
+
+export interface JwtValidationSpec {
+  jwksEndpoint: string;
+  issuer: string;
+  additionalClaims?: Array<{
+    name: string;
+    format: 'single-string' | 'string-array' | 'space-separated-values';
+    values: string[];
+  }>;
+}
+
+/** An action in front of the terminal one (HTTPS listeners only). */
+export type AuthenticationAction =
+  | { type: 'authenticate-oidc'; oidc: AuthenticateOidcSpec }
+  | { type: 'authenticate-cognito'; cognito: AuthenticateCognitoSpec }
+  | { type: 'jwt-validation'; jwt: JwtValidationSpec };
 
 /**
  * A rule condition, as ELBv2 names its fields. `regex`: the values are regular expressions
@@ -318,6 +375,12 @@ export interface Stack {
   resources: StackResource[];
   /** Not part of the desired state (nor of its fingerprint): what the reconcile must report. */
   warnings?: ModelWarning[];
+  /**
+   * The OIDC client secrets the stack's authenticate actions name (ClientSecretRef), by
+   * `<namespace>/<name>`: attached by the provider after the model is built, read only when a
+   * call is sent; not part of the desired state, and never printed (oidc-secrets.ts).
+   */
+  clientSecrets?: { get(secret: string): string | undefined };
 }
 
 type ResourceOfType<T extends StackResource['type']> = Extract<StackResource, { type: T }>;

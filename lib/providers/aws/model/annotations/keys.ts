@@ -63,6 +63,15 @@ export const ALB_KEYS = {
   transforms: `${ALB}transforms.`,
   useRegexPathMatch: `${ALB}use-regex-path-match`,
   mutualAuthentication: `${ALB}mutual-authentication`,
+  /** Authentication (annotations/auth.ts): on the MCI, and on a backend Service over the MCI's. */
+  authType: `${ALB}auth-type`,
+  authIdpOidc: `${ALB}auth-idp-oidc`,
+  authIdpCognito: `${ALB}auth-idp-cognito`,
+  authOnUnauthenticatedRequest: `${ALB}auth-on-unauthenticated-request`,
+  authScope: `${ALB}auth-scope`,
+  authSessionCookie: `${ALB}auth-session-cookie`,
+  authSessionTimeout: `${ALB}auth-session-timeout`,
+  jwtValidation: `${ALB}jwt-validation`,
   minimumCapacity: `${ALB}minimum-load-balancer-capacity`,
   /** One key per listener, as LBC documents it: `${Protocol}-${Port}` stands for e.g. `HTTPS-443`. */
   listenerAttributes: `${ALB}listener-attributes.\${Protocol}-\${Port}`,

@@ -207,18 +207,37 @@ export const LBC_INGRESS_KEYS: readonly LbcKey[] = [
   { key: 'healthy-threshold-count', type: 'integer', support: AS_LBC },
   { key: 'unhealthy-threshold-count', type: 'integer', support: AS_LBC },
   { key: 'success-codes', type: 'string', support: AS_LBC },
-  { key: 'auth-type', type: 'none | oidc | cognito', support: EDGE('Authentication') },
-  { key: 'auth-idp-cognito', type: 'json', support: EDGE('Authentication') },
-  { key: 'auth-idp-oidc', type: 'json', support: EDGE('Authentication') },
   {
-    key: 'auth-on-unauthenticated-request',
-    type: 'authenticate | allow | deny',
-    support: EDGE('Authentication'),
+    key: 'auth-type',
+    type: 'none | oidc | cognito',
+    support: {
+      status: 'supported',
+      differs:
+        'on the MCI or a backend Service (whose keys win, as in LBC); a route served on an HTTP listener (no ssl-redirect) is refused, where LBC serves it unauthenticated',
+    },
   },
-  { key: 'auth-scope', type: 'string', support: EDGE('Authentication') },
-  { key: 'auth-session-cookie', type: 'string', support: EDGE('Authentication') },
-  { key: 'auth-session-timeout', type: 'integer', support: EDGE('Authentication') },
-  { key: 'jwt-validation', type: 'json', support: EDGE('JWT validation') },
+  { key: 'auth-idp-cognito', type: 'json', support: AS_LBC },
+  {
+    key: 'auth-idp-oidc',
+    type: 'json',
+    support: {
+      status: 'supported',
+      differs:
+        "the Secret (`clientID` or `clientId`, and `clientSecret`) is read by name in the MCI's namespace, which needs the opt-in Role of infra/functions-rbac/oidc-secrets there; a missing Secret or key is an error naming this key; unknown JSON fields are refused",
+    },
+  },
+  { key: 'auth-on-unauthenticated-request', type: 'authenticate | allow | deny', support: AS_LBC },
+  { key: 'auth-scope', type: 'string', support: AS_LBC },
+  { key: 'auth-session-cookie', type: 'string', support: AS_LBC },
+  { key: 'auth-session-timeout', type: 'integer', support: AS_LBC },
+  {
+    key: 'jwt-validation',
+    type: 'json',
+    support: {
+      status: 'supported',
+      differs: 'on the MCI only (as LBC); refused together with auth-type oidc or cognito on the same route',
+    },
+  },
   {
     key: 'actions.${action-name}',
     type: 'json',
