@@ -1,6 +1,6 @@
 /**
  * Reads what the model needs for one MCI from the Karmada API: the Services its backends name and
- * the EndpointSlices Karmada collected for them. Slices are listed per Service with a label
+ * the EndpointSlices Karmada collected for them, and the parts of the model its annotations need. Slices are listed per Service with a label
  * selector (`kubernetes.io/service-name=derived-<svc>`), never by listing everything, and only the
  * ones Karmada imported from a member are kept (imported-slices.ts).
  */
@@ -17,10 +17,13 @@ import { importedSlicesOnly } from './imported-slices.js';
 import { actionServiceNames, backendsOf, USE_ANNOTATION_PORT } from '../../karmada/refs.js';
 import { backendServiceNames } from './model/backends.js';
 import { oidcSecretNames, readOidcSecrets, type OidcSecretReads } from './oidc-secrets.js';
+import { modelPartsFor, type ModelParts } from './model/parts.js';
 
 export interface IngressInputs extends OidcSecretReads {
   services: Service[];
   endpointSlices: EndpointSlice[];
+  /** The parts of the model the MCI's annotations need (model/parts.ts). */
+  parts: ModelParts;
 }
 
 /**
@@ -65,7 +68,7 @@ export async function readIngressInputs(
   }
   // Only the Secrets its authentication names, one GET each (oidc-secrets.ts).
   const secrets = await readOidcSecrets(kube, namespace, oidcSecretNames(mci, services));
-  return { services, endpointSlices, ...secrets };
+  return { services, endpointSlices, ...secrets, parts: await modelPartsFor(mci) };
 }
 
 async function readService(kube: KubeClient, namespace: string, name: string) {
