@@ -384,8 +384,77 @@ describe('RBAC: the functions get exactly the access they use', () => {
     });
   });
 
-  it('the functions never read Secrets', () => {
+  it('the functions read no Secret unless an MCI authenticates with OIDC', () => {
     expect(seen.filter((r) => accessOf(r).includes('/secrets'))).toEqual([]);
+  });
+});
+
+describe('RBAC: an OIDC client Secret is read by name only, as the opt-in Role grants', () => {
+  const seen: RequestRecord[] = [];
+  let h: Harness;
+  let sim: Elbv2Simulator;
+  const A = 'alb.ingress.kubernetes.io/';
+
+  beforeAll(async () => {
+    process.env.AWS_ACCESS_KEY_ID ??= 'rbac';
+    process.env.AWS_SECRET_ACCESS_KEY ??= 'rbac';
+    sim = await startElbv2Simulator();
+    h = await startHarness({
+      provider: 'aws',
+      providerConfig: awsConfigFor(sim, { recordNamespace: LOCK_NAMESPACE }),
+      runtime: { lockNamespace: LOCK_NAMESPACE },
+    });
+    await h.seed([{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: LOCK_NAMESPACE } } as KubeObject]);
+    await h.seed(upstreamScenario());
+    const b64 = (v: string) => Buffer.from(v).toString('base64');
+    await h.seed([
+      {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name: 'oidc-client', namespace: 'default' },
+        data: { clientID: b64('client'), clientSecret: b64('secret') },
+      } as KubeObject,
+      {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name: 'unrelated', namespace: 'default' },
+        data: { token: b64('nobody reads this') },
+      } as KubeObject,
+    ]);
+    const mci = minimalIngress('authenticated');
+    mci.metadata.annotations = {
+      [`${A}listen-ports`]: '[{"HTTPS":443}]',
+      [`${A}certificate-arn`]: 'arn:aws:acm:us-east-1:123456789012:certificate/aaaa-1111',
+      [`${A}auth-type`]: 'oidc',
+      [`${A}auth-idp-oidc`]: JSON.stringify({
+        issuer: 'https://idp.example.com',
+        authorizationEndpoint: 'https://idp.example.com/authorize',
+        tokenEndpoint: 'https://idp.example.com/token',
+        userInfoEndpoint: 'https://idp.example.com/userinfo',
+        secretName: 'oidc-client',
+      }),
+    };
+    await h.seed([mci]);
+    await observe(h, seen, () => h.deliver(notify(mci, 'added')));
+    await observe(h, seen, () => h.deliver(notify(mci, 'resync')));
+  }, 60_000);
+  afterAll(async () => {
+    await h.close();
+    await sim.close();
+  });
+
+  it('GETs exactly the named Secret in the MCI namespace, and infra/functions-rbac/oidc-secrets grants exactly that', () => {
+    const secrets = seen.filter((r) => accessOf(r).includes('/secrets'));
+    expect(secrets.length).toBeGreaterThan(0);
+    expect(new Set(secrets.map((r) => `${r.method} ${r.path} ${r.status}`))).toEqual(
+      new Set(['GET /api/v1/namespaces/default/secrets/oidc-client 200']),
+    );
+    const roles = readRoles('infra/functions-rbac/oidc-secrets/role.yaml');
+    expect(roles.map((r) => r.kind)).toEqual(['Role']);
+    expect(sorted(granted(roles))).toEqual(sorted(new Set(secrets.map(accessOf))));
+    // The MCI was served: the authenticate action is in front of its rule.
+    const rules = sim.snapshot().rules.filter((r) => !r.IsDefault);
+    expect(rules.map((r) => r.Actions?.map((a) => a.Type))).toEqual([['authenticate-oidc', 'forward']]);
   });
 });
 

@@ -68,7 +68,7 @@ export async function readIngressInputs(
   }
   // Only the Secrets its authentication names, one GET each (oidc-secrets.ts).
   const secrets = await readOidcSecrets(kube, namespace, oidcSecretNames(mci, services));
-  return { services, endpointSlices, ...secrets, parts: await modelPartsFor(mci) };
+  return { services, endpointSlices, ...secrets, parts: await modelPartsFor(mci, services) };
 }
 
 async function readService(kube: KubeClient, namespace: string, name: string) {

@@ -10,7 +10,7 @@ import type { MultiClusterIngress, Secret, Service } from '../../karmada/types.j
 import type { KubeClient } from '../../kube/client.js';
 import { Resources } from '../../kube/resources.js';
 import type { SecretValues } from './deploy/operations.js';
-import { authAnnotations, oidcSecretName, type OidcSecretInfo } from './model/annotations/auth.js';
+import { authAnnotations, oidcSecretName, type OidcSecretInfo } from './model/annotations/auth-keys.js';
 import { ALB_KEYS } from './model/annotations/keys.js';
 
 /**

@@ -12,12 +12,7 @@ import { resolveHealthCheckPort } from './annotations/health-check.js';
 import { annotationActionToModel, USE_ANNOTATION } from './actions.js';
 import { resolveBackend, resolveServicePort, type ResolvedBackend } from './backends.js';
 import { minimumCapacityUnits } from './annotations/capacity.js';
-import {
-  authAnnotations,
-  authenticateAction,
-  jwtValidation,
-  type OidcSecretInfo,
-} from './annotations/auth.js';
+import { authAnnotations, needsAuthentication, type OidcSecretInfo } from './annotations/auth-keys.js';
 import { ALB_KEYS } from './annotations/keys.js';
 import { invalid, oneOf, raw } from './annotations/parse.js';
 import { albTargetGroupSettings, serviceTargetGroupSettings } from './annotations/target-group.js';
@@ -315,7 +310,10 @@ export function memberRoutes(
   };
 
   const annotations = mci.metadata.annotations;
-  const jwt = jwtValidation(annotations, ALB_KEYS);
+  const auth = needsAuthentication(ALB_KEYS, annotations, member.services)
+    ? requirePart(member.parts, 'auth', mci)
+    : undefined;
+  const jwt = auth?.jwtValidation(annotations, ALB_KEYS);
   const authentications = new Map<string, RouteAuthentication | undefined>();
   /**
    * A backend's authentication: its Service's auth keys over the MCI's (an action annotation's
@@ -323,18 +321,19 @@ export function memberRoutes(
    */
   const authenticationOf = (backend: IngressBackend): RouteAuthentication | undefined => {
     const name = backend.service?.port?.name === USE_ANNOTATION ? '' : (backend.service?.name ?? '');
+    if (!auth) return undefined;
     if (authentications.has(name)) return authentications.get(name);
     const seen = authAnnotations(ALB_KEYS, annotations, services.get(name)?.metadata.annotations);
-    const auth = authenticateAction(seen, ALB_KEYS, namespace, member.oidcSecrets ?? []);
-    if (auth && jwt) {
+    const authenticate = auth.authenticateAction(seen, ALB_KEYS, namespace, member.oidcSecrets ?? []);
+    if (authenticate && jwt) {
       throw invalid(
         ALB_KEYS.jwtValidation,
         raw(annotations, ALB_KEYS.jwtValidation) ?? '',
         `cannot be combined with ${ALB_KEYS.authType}: ${seen[ALB_KEYS.authType] ?? ''}${name ? ` (Service ${name})` : ''}: ELBv2 takes one authentication action per rule`,
       );
     }
-    const found: RouteAuthentication | undefined = auth
-      ? { action: auth, key: ALB_KEYS.authType }
+    const found: RouteAuthentication | undefined = authenticate
+      ? { action: authenticate, key: ALB_KEYS.authType }
       : jwt
         ? { action: { type: 'jwt-validation', jwt }, key: ALB_KEYS.jwtValidation }
         : undefined;

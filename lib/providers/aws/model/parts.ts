@@ -13,6 +13,8 @@ import { lazy } from '../../../util/lazy.js';
 import { ALB_KEYS } from './annotations/keys.js';
 import type { Annotations } from './annotations/parse.js';
 import type * as Routing from './annotations/routing.js';
+import type * as Auth from './annotations/auth.js';
+import { needsAuthentication } from './annotations/auth-keys.js';
 
 /** `actions.*`, `conditions.*`, `transforms.*` and `use-regex-path-match` (annotations/routing.ts). */
 export type RoutingPart = Pick<
@@ -26,8 +28,12 @@ export type RoutingPart = Pick<
   | 'UNUSED_ROUTING_ANNOTATION'
 >;
 
+/** auth-type, auth-idp-*, the auth session keys and jwt-validation (annotations/auth.ts). */
+export type AuthPart = Pick<typeof Auth, 'authenticateAction' | 'jwtValidation'>;
+
 export interface ModelParts {
   routing?: RoutingPart;
+  auth?: AuthPart;
 }
 
 const ROUTING_PREFIXES = [ALB_KEYS.actions, ALB_KEYS.conditions, ALB_KEYS.transforms];
@@ -44,14 +50,29 @@ const loadRouting = lazy(
   "the model's routing annotations (model/annotations/routing.ts)",
 );
 
-/** The parts `obj`'s annotations need, loaded (each once per container). */
-export async function modelPartsFor(obj: Readonly<KubeObject>): Promise<ModelParts> {
-  return needsRouting(obj.metadata.annotations) ? { routing: await loadRouting() } : {};
+const loadAuth = lazy(
+  () => import('./annotations/auth.js'),
+  "the model's authentication annotations (model/annotations/auth.ts)",
+);
+
+/**
+ * The parts `obj`'s annotations need, loaded (each once per container); `services`: its backend
+ * Services, whose own auth keys need the authentication part too.
+ */
+export async function modelPartsFor(
+  obj: Readonly<KubeObject>,
+  services: ReadonlyArray<Readonly<KubeObject>> = [],
+): Promise<ModelParts> {
+  const annotations = obj.metadata.annotations;
+  return {
+    ...(needsRouting(annotations) ? { routing: await loadRouting() } : {}),
+    ...(needsAuthentication(ALB_KEYS, annotations, services) ? { auth: await loadAuth() } : {}),
+  };
 }
 
 /** Every part: for callers that build models of objects they have not looked at (tests, tools). */
 export async function allModelParts(): Promise<Required<ModelParts>> {
-  return { routing: await loadRouting() };
+  return { routing: await loadRouting(), auth: await loadAuth() };
 }
 
 /** The part, which the member's annotations need: an error naming it when it was not loaded. */

@@ -11,57 +11,12 @@ import type { AuthenticationAction, AuthenticationSession, JwtValidationSpec } f
 import { annotationError, JsonObject, parseJson } from './json-config.js';
 import type { ALB_KEYS } from './keys.js';
 import { integer, oneOf, raw, type Annotations } from './parse.js';
+import type { OidcSecretInfo } from './auth-keys.js';
 
 type Keys = typeof ALB_KEYS;
 
-/** What the model knows of an OIDC Secret the provider read (inputs.ts); never the secret. */
-export interface OidcSecretInfo {
-  name: string;
-  /** `clientID` (or the legacy `clientId`), trailing whitespace dropped, as LBC does. */
-  clientId: string | undefined;
-  hasClientSecret: boolean;
-  /** Changes whenever the Secret changes (its UID and resourceVersion, hashed). */
-  version: string;
-}
-
 export const SECRET_NOT_FOUND = 'AuthSecretNotFound';
 export const INVALID_AUTH_SECRET = 'InvalidAuthSecret';
-
-const AUTH_KEYS = (k: Keys) =>
-  [
-    k.authType,
-    k.authIdpOidc,
-    k.authIdpCognito,
-    k.authOnUnauthenticatedRequest,
-    k.authScope,
-    k.authSessionCookie,
-    k.authSessionTimeout,
-  ] as const;
-
-/** The auth keys a backend sees: its Service's, over the MCI's (LBC's svcAndIngAnnotations). */
-export function authAnnotations(keys: Keys, mci: Annotations, service: Annotations): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const key of AUTH_KEYS(keys)) {
-    const v = raw(service, key) ?? raw(mci, key);
-    if (v !== undefined) out[key] = v;
-  }
-  return out;
-}
-
-/** The Secret an `auth-idp-oidc` value names, if it parses that far (inputs.ts reads it). */
-export function oidcSecretName(keys: Keys, annotations: Annotations): string | undefined {
-  if (raw(annotations, keys.authType)?.toLowerCase() !== 'oidc') return undefined;
-  const v = raw(annotations, keys.authIdpOidc);
-  if (v === undefined) return undefined;
-  try {
-    const parsed = JSON.parse(v) as unknown;
-    if (typeof parsed !== 'object' || parsed === null) return undefined;
-    const entry = Object.entries(parsed).find(([k]) => k.toLowerCase() === 'secretname');
-    return typeof entry?.[1] === 'string' && entry[1] !== '' ? entry[1] : undefined;
-  } catch {
-    return undefined; // the model reports the bad JSON
-  }
-}
 
 const SESSION_TIMEOUT: [number, number] = [1, 604800];
 
