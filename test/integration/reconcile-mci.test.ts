@@ -203,6 +203,27 @@ describe('triggers on the objects a MultiClusterIngress depends on', () => {
     expect(ran(await h.deliver(notify(other, 'added')))).toEqual([]);
   });
 
+  it('the OIDC Secret its auth-idp-oidc names re-reconciles the MCI (the same label index)', async () => {
+    await edit<MultiClusterIngress>(h, MCI, 'default', 'minimal-ingress', (m) => {
+      m.metadata.annotations = {
+        ...m.metadata.annotations,
+        'alb.ingress.kubernetes.io/auth-type': 'oidc',
+        'alb.ingress.kubernetes.io/auth-idp-oidc': '{"issuer":"https://idp","SecretName":"oidc-client"}',
+      };
+    });
+    await h.deliver(notify(mciRef));
+    const secret = {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'oidc-client', namespace: 'default' },
+    };
+    expect(ran(await h.deliver(notify(secret, 'modified')))).toEqual([
+      'multiclusteringress default/minimal-ingress',
+    ]);
+    const other = { ...secret, metadata: { name: 'unrelated', namespace: 'default' } };
+    expect(ran(await h.deliver(notify(other, 'modified')))).toEqual([]);
+  });
+
   it('an IngressClass change re-reconciles every MultiClusterIngress (and re-decides exports)', async () => {
     const [old, now] = await edit<KubeObject & { spec: { controller: string } }>(
       h,
