@@ -14,6 +14,8 @@ export const EC2_API_VERSION = '2016-11-15';
 const ACTIONS: Readonly<Record<string, (state: Ec2State, params: Ec2Params) => XmlTree>> = {
   DescribeVpcs: (state, params) => state.describeVpcs(params.describe('VpcId')),
   DescribeSubnets: (state, params) => state.describeSubnets(params.describe('SubnetId')),
+  CreateTags: (state, params) => state.createTags(params.list('ResourceId'), params.tags(), params.dryRun()),
+  DeleteTags: (state, params) => state.deleteTags(params.list('ResourceId'), params.tags(), params.dryRun()),
 };
 
 export const SUPPORTED_ACTIONS: readonly string[] = Object.keys(ACTIONS).sort();

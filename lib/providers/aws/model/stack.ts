@@ -20,6 +20,7 @@ import {
 } from './annotations/load-balancer.js';
 import type { Annotations } from './annotations/parse.js';
 import { candidateLoadBalancerNames } from './lb-names.js';
+import { resolveSubnets } from './subnets.js';
 import { checkLimits, type LimitFields } from './limits.js';
 import {
   LOAD_BALANCER_ID,
@@ -54,7 +55,8 @@ export interface StackSource<M> {
 export function configuredPlacement(config: ModelConfig): Placement {
   return {
     vpc: config.vpc,
-    subnets: config.subnets,
+    ...(config.subnets ? { subnets: config.subnets } : {}),
+    ...(config.allowedSubnets ? { allowedSubnets: config.allowedSubnets } : {}),
     ...(config.securityGroups ? { securityGroups: config.securityGroups } : {}),
     ...(config.accountQuotas ? { accountQuotas: config.accountQuotas } : {}),
   };
@@ -145,6 +147,8 @@ export interface StackSettings<P> {
   loadBalancerAttributes: Record<string, string> | undefined;
   /** The full tag set of one resource of the stack. */
   tags: (resourceId: string) => Tags;
+  /** The subnets annotation of this type (named when subnets cannot be resolved). */
+  subnetsKey: string;
 }
 
 /**
@@ -178,6 +182,7 @@ export function readStackSettings<P>(
     targetGroupAttributes: tgAttributes,
     loadBalancerAttributes: lbAttributes,
     tags: (resourceId) => resourceTags(owner, resourceId, userTags),
+    subnetsKey: keys.subnets,
   };
 }
 
@@ -278,7 +283,16 @@ export function assembleStack(
         type: loadBalancer.type,
         scheme,
         ipAddressType: loadBalancer.ipAddressType,
-        subnets: settings.loadBalancer.subnets ?? source.placement.subnets,
+        subnets: resolveSubnets({
+          key: settings.subnetsKey,
+          listed: settings.loadBalancer.subnets ?? source.placement.subnets,
+          listedBy: settings.loadBalancer.subnets ? 'annotation' : 'configuration',
+          scheme,
+          type: loadBalancer.type,
+          ipAddressType: loadBalancer.ipAddressType ?? 'ipv4',
+          catalog: source.placement.vpc.subnets,
+          allowed: source.placement.allowedSubnets,
+        }),
         securityGroups: loadBalancer.securityGroups,
         attributes: settings.loadBalancerAttributes,
         minimumCapacityUnits: loadBalancer.minimumCapacityUnits,
