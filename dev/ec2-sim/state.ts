@@ -7,6 +7,7 @@ import { SIM_NETWORK, type SimNetwork } from '../elbv2-sim/config.js';
 import { Ec2Error, invalidParameter } from './errors.js';
 import { checkFilters, matches } from './filters.js';
 import type { DescribeInput } from './query.js';
+import { DEFAULT_SG_LIMITS, SecurityGroupState, type SecurityGroupLimits } from './security-groups.js';
 import { subnetResources, subnetTags, vpcResource, type Ec2Resource, type XmlTree } from './resources.js';
 
 const VPC_FILTERS = new Set([
@@ -88,8 +89,14 @@ const dryRunError = (): Ec2Error =>
 export class Ec2State {
   /** The subnets' tags once CreateTags/DeleteTags touched them (the rest keep their initial ones). */
   private readonly subnetTagsById = new Map<string, Record<string, string>>();
+  readonly securityGroups: SecurityGroupState;
 
-  constructor(readonly network: SimNetwork = SIM_NETWORK) {}
+  constructor(
+    readonly network: SimNetwork = SIM_NETWORK,
+    limits: Partial<SecurityGroupLimits> = {},
+  ) {
+    this.securityGroups = new SecurityGroupState(network, { ...DEFAULT_SG_LIMITS, ...limits });
+  }
 
   vpcs(): Ec2Resource[] {
     return [vpcResource(this.network)];
@@ -104,12 +111,14 @@ export class Ec2State {
 
   /** The tags of a taggable resource by ID, or undefined when there is none. */
   private tagsOf(id: string): Record<string, string> | undefined {
+    if (id.startsWith('sg-')) return this.securityGroups.tagsOf(id);
     const subnet = this.subnets().find((r) => r.id === id);
     return subnet ? { ...subnet.tags } : undefined;
   }
 
   private setTags(id: string, tags: Record<string, string>): void {
-    this.subnetTagsById.set(id, tags);
+    if (id.startsWith('sg-')) this.securityGroups.setTags(id, tags);
+    else this.subnetTagsById.set(id, tags);
   }
 
   /** The resources of a CreateTags/DeleteTags call, all of them known, or the error EC2 gives. */
