@@ -40,7 +40,7 @@ export const NEXT_STEPS: Readonly<Record<string, string>> = {
   SubnetNotFound: `list subnet IDs, or names (Name tags) of subnets in the configured VPC, in the subnets annotation named above; ${RECONCILED_ON_CHANGE}`,
   SubnetsNotDiscovered:
     'tag subnets of the configured VPC with the role tag named above (kubernetes.io/role/elb for internet-facing, kubernetes.io/role/internal-elb for internal), one per Availability Zone, or list subnets in the annotation named above; tags are read again within 10 minutes',
-  DualstackRequired: `set alb.ingress.kubernetes.io/ip-address-type: dualstack on the MultiClusterIngress, or drop IPv6 from the Service's spec.ipFamilies; ${RECONCILED_ON_CHANGE}`,
+  DualstackRequired: `set alb.ingress.kubernetes.io/ip-address-type: dualstack on the MultiClusterIngress (service.beta.kubernetes.io/aws-load-balancer-ip-address-type: dualstack on a MultiClusterService), or drop IPv6 from the Service's spec.ipFamilies; ${RECONCILED_ON_CHANGE}`,
   ReplacingLoadBalancer:
     'the load balancer is recreated and its DNS name changes: point DNS records and clients at the new hostname in status.loadBalancer once the object is ready (revert the change named above to keep the old one)',
   IngressGroupConflict:
@@ -85,7 +85,7 @@ const FAILURE_STEPS: Array<{ matches: (err: unknown) => boolean; step: string }>
         err,
         /^(SubnetNotFound|InvalidSubnet|InvalidSecurityGroup|InvalidScheme|AllocationIdNotFound)/,
       ),
-    step: 'the subnets or security groups named above are wrong for this load balancer: fix the subnets/security-groups annotation or the provider configuration (one subnet per availability zone, in the configured VPC)',
+    step: 'the subnets, security groups or Elastic IPs named above are wrong for this load balancer: fix the subnets/security-groups/eip-allocations annotation or the provider configuration (one subnet per availability zone, in the configured VPC; each Elastic IP allocation in the Region and associated with nothing else)',
   },
   {
     matches: (err) => awsErrorName(err, /^TooMany/),

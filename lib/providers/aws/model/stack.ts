@@ -33,6 +33,7 @@ import {
   type Placement,
   type Stack,
   type StackResource,
+  type SubnetMappingSpec,
   type Tags,
   type TargetGroupResource,
   type TargetGroupSpec,
@@ -255,6 +256,28 @@ export function ipTargetGroup(
 }
 
 /**
+ * The load balancer's subnets: the annotation's, else the placement's, names resolved; else
+ * discovered by tags (model/subnets.ts). Pure: the same stack always gets the same list.
+ */
+export function stackSubnets(
+  source: StackSource<unknown>,
+  settings: StackSettings<unknown>,
+  type: LoadBalancerSpec['type'],
+  ipAddressType: LoadBalancerSpec['ipAddressType'],
+): readonly string[] {
+  return resolveSubnets({
+    key: settings.subnetsKey,
+    listed: settings.loadBalancer.subnets ?? source.placement.subnets,
+    listedBy: settings.loadBalancer.subnets ? 'annotation' : 'configuration',
+    scheme: settings.scheme,
+    type,
+    ipAddressType,
+    catalog: source.placement.vpc.subnets,
+    allowed: source.placement.allowedSubnets,
+  });
+}
+
+/**
  * The stack: its load balancer (named by the annotation, else derived from the stack), then the
  * builder's resources in the order given; refused when it breaks an ELBv2 quota.
  */
@@ -265,6 +288,8 @@ export function assembleStack(
     type: LoadBalancerSpec['type'];
     /** Absent: ipv4. */
     ipAddressType?: LoadBalancerSpec['ipAddressType'] | undefined;
+    /** NLB static addresses, one per subnet of `stackSubnets`. */
+    subnetMappings?: readonly SubnetMappingSpec[] | undefined;
     securityGroups: readonly string[] | undefined;
     minimumCapacityUnits?: number | undefined;
   },
@@ -272,6 +297,7 @@ export function assembleStack(
   limits: LimitFields,
 ): Stack {
   const { scheme } = settings;
+  const subnets = stackSubnets(source, settings, loadBalancer.type, loadBalancer.ipAddressType ?? 'ipv4');
   const stack: Stack = {
     id: source.ref.stackId,
     ownerId: source.ownerId,
@@ -283,16 +309,8 @@ export function assembleStack(
         type: loadBalancer.type,
         scheme,
         ipAddressType: loadBalancer.ipAddressType,
-        subnets: resolveSubnets({
-          key: settings.subnetsKey,
-          listed: settings.loadBalancer.subnets ?? source.placement.subnets,
-          listedBy: settings.loadBalancer.subnets ? 'annotation' : 'configuration',
-          scheme,
-          type: loadBalancer.type,
-          ipAddressType: loadBalancer.ipAddressType ?? 'ipv4',
-          catalog: source.placement.vpc.subnets,
-          allowed: source.placement.allowedSubnets,
-        }),
+        subnets,
+        subnetMappings: loadBalancer.subnetMappings,
         securityGroups: loadBalancer.securityGroups,
         attributes: settings.loadBalancerAttributes,
         minimumCapacityUnits: loadBalancer.minimumCapacityUnits,
