@@ -37,6 +37,9 @@ export const NEXT_STEPS: Readonly<Record<string, string>> = {
     'remove * and ? from Exact and Prefix paths, or use pathType ImplementationSpecific to pass an ELBv2 path pattern as it is',
   UnregistrableTarget:
     'only private addresses (RFC 1918, 100.64.0.0/10) can be IPv4 targets, and no link-local, loopback or multicast address an IPv6 one: check the member cluster`s EndpointSlice for that Service (pods on public addresses cannot sit behind the load balancer)',
+  SubnetNotFound: `list subnet IDs, or names (Name tags) of subnets in the configured VPC, in the subnets annotation named above; ${RECONCILED_ON_CHANGE}`,
+  SubnetsNotDiscovered:
+    'tag subnets of the configured VPC with the role tag named above (kubernetes.io/role/elb for internet-facing, kubernetes.io/role/internal-elb for internal), one per Availability Zone, or list subnets in the annotation named above; tags are read again within 10 minutes',
   DualstackRequired: `set alb.ingress.kubernetes.io/ip-address-type: dualstack on the MultiClusterIngress (service.beta.kubernetes.io/aws-load-balancer-ip-address-type: dualstack on a MultiClusterService), or drop IPv6 from the Service's spec.ipFamilies; ${RECONCILED_ON_CHANGE}`,
   AuthSecretNotFound: `create the Secret named in auth-idp-oidc's secretName in the MultiClusterIngress's namespace, with keys clientID and clientSecret (kubectl create secret generic <name> --from-literal=clientID=… --from-literal=clientSecret=…), or fix the name; if the Secret exists, apply infra/functions-rbac/oidc-secrets in that namespace so the functions may read it; ${RECONCILED_ON_CHANGE}`,
   InvalidAuthSecret: `add the missing key to the Secret named in auth-idp-oidc (it needs clientID and clientSecret, both non-empty); ${RECONCILED_ON_CHANGE}`,
