@@ -178,6 +178,26 @@ describe('the managed frontend security group', () => {
     expect(built.warnings?.map((w) => w.reason)).toContain('SecurityGroupSourcesIgnored');
   });
 
+  it("the orphan sweep deletes an orphaned stack's group too, once its load balancer let go of it", async () => {
+    const { e, provider, ctx, managed } = await setup();
+    await provider.ingress.ensure(ctx(), minimalIngress());
+    const inventory = provider.inventory();
+    const stacks = await inventory.listOwnedStacks(ctx(true));
+    expect(stacks.map((s) => s.stackId)).toEqual(['mci/default/minimal-ingress']);
+    // The first sweep deletes the load balancer; the group is still held: the next sweep retries.
+    await expect(inventory.deleteOwnedStack(ctx(true), 'mci/default/minimal-ingress')).rejects.toBeInstanceOf(
+      RetryLaterError,
+    );
+    expect(e.sim.snapshot().loadBalancers).toEqual([]);
+    // The group alone still makes a stack of the inventory, so the next sweep finds it.
+    expect((await inventory.listOwnedStacks(ctx(true))).map((s) => s.stackId)).toEqual([
+      'mci/default/minimal-ingress',
+    ]);
+    await inventory.deleteOwnedStack(ctx(true), 'mci/default/minimal-ingress');
+    expect(managed()).toEqual([]);
+    expect(await inventory.listOwnedStacks(ctx(true))).toEqual([]);
+  });
+
   it('a bad CIDR in inbound-cidrs names the key before any call', async () => {
     const { e, ec2, provider, ctx } = await setup();
     const err = await provider.ingress
