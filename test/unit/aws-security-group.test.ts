@@ -193,3 +193,40 @@ describe('the managed group in the plan', () => {
     expect(none.deletes).toHaveLength(1);
   });
 });
+
+describe('the managed group under a tenant policy', () => {
+  it('is refused by a rule that pins the security groups, naming the annotation to set', async () => {
+    const { buildIngressStack } = await import('../../lib/providers/aws/model/ingress.js');
+    const { checkTenantPolicy } = await import('../../lib/providers/aws/tenant-policy.js');
+    const { config, minimalIngress, service, collectedSlice } = await import('../fixtures/aws/objects.js');
+    const mci = minimalIngress();
+    const stack = buildIngressStack({
+      mci,
+      services: [service('serve')],
+      endpointSlices: [collectedSlice('member1', 'serve', { addresses: ['10.0.1.10'] })],
+      config: { ...config, securityGroups: undefined },
+    });
+    expect(stack.securityGroup).toBeDefined();
+    const reads = {
+      namespaceLabels: () => Promise.resolve({}),
+      loadBalancerHolders: () => Promise.resolve([]),
+      defaultIngressClassName: () => Promise.resolve(undefined),
+    };
+    const subject = { kind: 'MultiClusterIngress' as const, metadata: mci.metadata };
+    await expect(
+      checkTenantPolicy(
+        { rules: [{ name: 'pinned', securityGroups: ['sg-0123456789abcdef0'] }] },
+        subject,
+        stack,
+        reads,
+      ),
+    ).rejects.toMatchObject({
+      field: 'alb.ingress.kubernetes.io/security-groups',
+      message:
+        'a managed security group (no annotation alb.ingress.kubernetes.io/security-groups, none configured) is not allowed; name allowed groups in alb.ingress.kubernetes.io/security-groups: forbidden by tenant policy rule "pinned"',
+    });
+    await expect(
+      checkTenantPolicy({ rules: [{ name: 'open', schemes: ['internal'] }] }, subject, stack, reads),
+    ).resolves.toBeUndefined();
+  });
+});
