@@ -41,9 +41,17 @@ export const CAPACITY_TAG = `${TAG_PREFIX}/capacity-units`;
  * secret, so this is how a rotated one is told apart (deploy/plan.ts).
  */
 export const OIDC_SECRETS_TAG = `${TAG_PREFIX}/oidc-secrets`;
+/**
+ * On a load balancer with a managed security group (model/security-group.ts): the group's ID,
+ * written with the fingerprint. When the group is no longer wanted the tag says there is one to
+ * delete, and it goes only once the group is gone (a deletion refused while the load balancer's
+ * interfaces linger is retried by the next deploy, which the tag makes look for it).
+ */
+export const SECURITY_GROUP_TAG = `${TAG_PREFIX}/security-group`;
 export const RESERVED_TAG_KEYS: readonly string[] = [
   OIDC_SECRETS_TAG,
   INSTANCE_TAG,
+  SECURITY_GROUP_TAG,
   CLAIM_TAG,
   OWNER_TAG,
   STACK_TAG,
