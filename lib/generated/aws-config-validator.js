@@ -54,7 +54,7 @@ vErrors.push(err3);
 errors++;
 }
 for(const key0 in data){
-if(!(func2.call({"region":true,"endpoint":true,"taggingEndpoint":true,"ec2Endpoint":true,"vpc":true,"subnets":true,"securityGroups":true,"scheme":true,"ownerId":true,"recordNamespace":true,"defaultTags":true,"externalManagedTags":true,"healthCheck":true,"maxAttempts":true,"maxCallsPerSecond":true,"dryRun":true,"tenantPolicy":true}, key0))){
+if(!(func2.call({"region":true,"endpoint":true,"taggingEndpoint":true,"ec2Endpoint":true,"wafv2Endpoint":true,"shieldEndpoint":true,"acmEndpoint":true,"vpc":true,"subnets":true,"securityGroups":true,"scheme":true,"ownerId":true,"recordNamespace":true,"defaultTags":true,"externalManagedTags":true,"healthCheck":true,"maxAttempts":true,"maxCallsPerSecond":true,"dryRun":true,"tenantPolicy":true}, key0))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
 vErrors = [err4];
@@ -126,11 +126,9 @@ vErrors.push(err9);
 errors++;
 }
 }
-if(data.vpc !== undefined){
-let data4 = data.vpc;
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(data4.id === undefined){
-const err10 = {instancePath:instancePath+"/vpc",keyword:"required",params:{missingProperty: "id"}};
+if(data.wafv2Endpoint !== undefined){
+if(typeof data.wafv2Endpoint !== "string"){
+const err10 = {instancePath:instancePath+"/wafv2Endpoint",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -139,9 +137,10 @@ vErrors.push(err10);
 }
 errors++;
 }
-for(const key1 in data4){
-if(!(((key1 === "id") || (key1 === "cidrs")) || (key1 === "ipv6Cidrs"))){
-const err11 = {instancePath:instancePath+"/vpc",keyword:"additionalProperties",params:{additionalProperty: key1}};
+}
+if(data.shieldEndpoint !== undefined){
+if(typeof data.shieldEndpoint !== "string"){
+const err11 = {instancePath:instancePath+"/shieldEndpoint",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -151,11 +150,9 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data4.id !== undefined){
-let data5 = data4.id;
-if(typeof data5 === "string"){
-if(data5.length < 1){
-const err12 = {instancePath:instancePath+"/vpc/id",keyword:"minLength",params:{limit: 1}};
+if(data.acmEndpoint !== undefined){
+if(typeof data.acmEndpoint !== "string"){
+const err12 = {instancePath:instancePath+"/acmEndpoint",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -165,8 +162,11 @@ vErrors.push(err12);
 errors++;
 }
 }
-else {
-const err13 = {instancePath:instancePath+"/vpc/id",keyword:"type",params:{type: "string"}};
+if(data.vpc !== undefined){
+let data7 = data.vpc;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+if(data7.id === undefined){
+const err13 = {instancePath:instancePath+"/vpc",keyword:"required",params:{missingProperty: "id"}};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -175,12 +175,9 @@ vErrors.push(err13);
 }
 errors++;
 }
-}
-if(data4.cidrs !== undefined){
-let data6 = data4.cidrs;
-if(Array.isArray(data6)){
-if(data6.length < 1){
-const err14 = {instancePath:instancePath+"/vpc/cidrs",keyword:"minItems",params:{limit: 1}};
+for(const key1 in data7){
+if(!(((key1 === "id") || (key1 === "cidrs")) || (key1 === "ipv6Cidrs"))){
+const err14 = {instancePath:instancePath+"/vpc",keyword:"additionalProperties",params:{additionalProperty: key1}};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -189,12 +186,12 @@ vErrors.push(err14);
 }
 errors++;
 }
-const len0 = data6.length;
-for(let i0=0; i0<len0; i0++){
-let data7 = data6[i0];
-if(typeof data7 === "string"){
-if(!pattern0.test(data7)){
-const err15 = {instancePath:instancePath+"/vpc/cidrs/" + i0,keyword:"pattern",params:{pattern: "^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])/(?:3[0-2]|[12]?[0-9])$"}};
+}
+if(data7.id !== undefined){
+let data8 = data7.id;
+if(typeof data8 === "string"){
+if(data8.length < 1){
+const err15 = {instancePath:instancePath+"/vpc/id",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -205,7 +202,7 @@ errors++;
 }
 }
 else {
-const err16 = {instancePath:instancePath+"/vpc/cidrs/" + i0,keyword:"type",params:{type: "string"}};
+const err16 = {instancePath:instancePath+"/vpc/id",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -215,9 +212,11 @@ vErrors.push(err16);
 errors++;
 }
 }
-}
-else {
-const err17 = {instancePath:instancePath+"/vpc/cidrs",keyword:"type",params:{type: "array"}};
+if(data7.cidrs !== undefined){
+let data9 = data7.cidrs;
+if(Array.isArray(data9)){
+if(data9.length < 1){
+const err17 = {instancePath:instancePath+"/vpc/cidrs",keyword:"minItems",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -226,16 +225,12 @@ vErrors.push(err17);
 }
 errors++;
 }
-}
-if(data4.ipv6Cidrs !== undefined){
-let data8 = data4.ipv6Cidrs;
-if(Array.isArray(data8)){
-const len1 = data8.length;
-for(let i1=0; i1<len1; i1++){
-let data9 = data8[i1];
-if(typeof data9 === "string"){
-if(!pattern1.test(data9)){
-const err18 = {instancePath:instancePath+"/vpc/ipv6Cidrs/" + i1,keyword:"pattern",params:{pattern: "^(?=.*:)[0-9a-fA-F:]{2,39}/(?:12[0-8]|1[01][0-9]|[1-9]?[0-9])$"}};
+const len0 = data9.length;
+for(let i0=0; i0<len0; i0++){
+let data10 = data9[i0];
+if(typeof data10 === "string"){
+if(!pattern0.test(data10)){
+const err18 = {instancePath:instancePath+"/vpc/cidrs/" + i0,keyword:"pattern",params:{pattern: "^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])/(?:3[0-2]|[12]?[0-9])$"}};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -246,7 +241,7 @@ errors++;
 }
 }
 else {
-const err19 = {instancePath:instancePath+"/vpc/ipv6Cidrs/" + i1,keyword:"type",params:{type: "string"}};
+const err19 = {instancePath:instancePath+"/vpc/cidrs/" + i0,keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -258,7 +253,7 @@ errors++;
 }
 }
 else {
-const err20 = {instancePath:instancePath+"/vpc/ipv6Cidrs",keyword:"type",params:{type: "array"}};
+const err20 = {instancePath:instancePath+"/vpc/cidrs",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -268,9 +263,15 @@ vErrors.push(err20);
 errors++;
 }
 }
-}
-else {
-const err21 = {instancePath:instancePath+"/vpc",keyword:"type",params:{type: "object"}};
+if(data7.ipv6Cidrs !== undefined){
+let data11 = data7.ipv6Cidrs;
+if(Array.isArray(data11)){
+const len1 = data11.length;
+for(let i1=0; i1<len1; i1++){
+let data12 = data11[i1];
+if(typeof data12 === "string"){
+if(!pattern1.test(data12)){
+const err21 = {instancePath:instancePath+"/vpc/ipv6Cidrs/" + i1,keyword:"pattern",params:{pattern: "^(?=.*:)[0-9a-fA-F:]{2,39}/(?:12[0-8]|1[01][0-9]|[1-9]?[0-9])$"}};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -280,11 +281,8 @@ vErrors.push(err21);
 errors++;
 }
 }
-if(data.subnets !== undefined){
-let data10 = data.subnets;
-if(Array.isArray(data10)){
-if(data10.length < 1){
-const err22 = {instancePath:instancePath+"/subnets",keyword:"minItems",params:{limit: 1}};
+else {
+const err22 = {instancePath:instancePath+"/vpc/ipv6Cidrs/" + i1,keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -293,12 +291,10 @@ vErrors.push(err22);
 }
 errors++;
 }
-const len2 = data10.length;
-for(let i2=0; i2<len2; i2++){
-let data11 = data10[i2];
-if(typeof data11 === "string"){
-if(data11.length < 1){
-const err23 = {instancePath:instancePath+"/subnets/" + i2,keyword:"minLength",params:{limit: 1}};
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/vpc/ipv6Cidrs",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -308,8 +304,9 @@ vErrors.push(err23);
 errors++;
 }
 }
+}
 else {
-const err24 = {instancePath:instancePath+"/subnets/" + i2,keyword:"type",params:{type: "string"}};
+const err24 = {instancePath:instancePath+"/vpc",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -319,9 +316,11 @@ vErrors.push(err24);
 errors++;
 }
 }
-}
-else {
-const err25 = {instancePath:instancePath+"/subnets",keyword:"type",params:{type: "array"}};
+if(data.subnets !== undefined){
+let data13 = data.subnets;
+if(Array.isArray(data13)){
+if(data13.length < 1){
+const err25 = {instancePath:instancePath+"/subnets",keyword:"minItems",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -330,16 +329,12 @@ vErrors.push(err25);
 }
 errors++;
 }
-}
-if(data.securityGroups !== undefined){
-let data12 = data.securityGroups;
-if(Array.isArray(data12)){
-const len3 = data12.length;
-for(let i3=0; i3<len3; i3++){
-let data13 = data12[i3];
-if(typeof data13 === "string"){
-if(data13.length < 1){
-const err26 = {instancePath:instancePath+"/securityGroups/" + i3,keyword:"minLength",params:{limit: 1}};
+const len2 = data13.length;
+for(let i2=0; i2<len2; i2++){
+let data14 = data13[i2];
+if(typeof data14 === "string"){
+if(data14.length < 1){
+const err26 = {instancePath:instancePath+"/subnets/" + i2,keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -350,7 +345,7 @@ errors++;
 }
 }
 else {
-const err27 = {instancePath:instancePath+"/securityGroups/" + i3,keyword:"type",params:{type: "string"}};
+const err27 = {instancePath:instancePath+"/subnets/" + i2,keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -362,7 +357,7 @@ errors++;
 }
 }
 else {
-const err28 = {instancePath:instancePath+"/securityGroups",keyword:"type",params:{type: "array"}};
+const err28 = {instancePath:instancePath+"/subnets",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -372,10 +367,15 @@ vErrors.push(err28);
 errors++;
 }
 }
-if(data.scheme !== undefined){
-let data14 = data.scheme;
-if(!((data14 === "internal") || (data14 === "internet-facing"))){
-const err29 = {instancePath:instancePath+"/scheme",keyword:"enum",params:{allowedValues: ["internal","internet-facing"]}};
+if(data.securityGroups !== undefined){
+let data15 = data.securityGroups;
+if(Array.isArray(data15)){
+const len3 = data15.length;
+for(let i3=0; i3<len3; i3++){
+let data16 = data15[i3];
+if(typeof data16 === "string"){
+if(data16.length < 1){
+const err29 = {instancePath:instancePath+"/securityGroups/" + i3,keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -385,11 +385,8 @@ vErrors.push(err29);
 errors++;
 }
 }
-if(data.ownerId !== undefined){
-let data15 = data.ownerId;
-if(typeof data15 === "string"){
-if(data15.length > 63){
-const err30 = {instancePath:instancePath+"/ownerId",keyword:"maxLength",params:{limit: 63}};
+else {
+const err30 = {instancePath:instancePath+"/securityGroups/" + i3,keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -398,8 +395,10 @@ vErrors.push(err30);
 }
 errors++;
 }
-if(data15.length < 1){
-const err31 = {instancePath:instancePath+"/ownerId",keyword:"minLength",params:{limit: 1}};
+}
+}
+else {
+const err31 = {instancePath:instancePath+"/securityGroups",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -408,8 +407,11 @@ vErrors.push(err31);
 }
 errors++;
 }
-if(!pattern2.test(data15)){
-const err32 = {instancePath:instancePath+"/ownerId",keyword:"pattern",params:{pattern: "^[a-z0-9](?:[-a-z0-9]*[a-z0-9])?$"}};
+}
+if(data.scheme !== undefined){
+let data17 = data.scheme;
+if(!((data17 === "internal") || (data17 === "internet-facing"))){
+const err32 = {instancePath:instancePath+"/scheme",keyword:"enum",params:{allowedValues: ["internal","internet-facing"]}};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -419,8 +421,11 @@ vErrors.push(err32);
 errors++;
 }
 }
-else {
-const err33 = {instancePath:instancePath+"/ownerId",keyword:"type",params:{type: "string"}};
+if(data.ownerId !== undefined){
+let data18 = data.ownerId;
+if(typeof data18 === "string"){
+if(data18.length > 63){
+const err33 = {instancePath:instancePath+"/ownerId",keyword:"maxLength",params:{limit: 63}};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -429,12 +434,8 @@ vErrors.push(err33);
 }
 errors++;
 }
-}
-if(data.recordNamespace !== undefined){
-let data16 = data.recordNamespace;
-if(typeof data16 === "string"){
-if(data16.length > 63){
-const err34 = {instancePath:instancePath+"/recordNamespace",keyword:"maxLength",params:{limit: 63}};
+if(data18.length < 1){
+const err34 = {instancePath:instancePath+"/ownerId",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -443,8 +444,8 @@ vErrors.push(err34);
 }
 errors++;
 }
-if(data16.length < 1){
-const err35 = {instancePath:instancePath+"/recordNamespace",keyword:"minLength",params:{limit: 1}};
+if(!pattern2.test(data18)){
+const err35 = {instancePath:instancePath+"/ownerId",keyword:"pattern",params:{pattern: "^[a-z0-9](?:[-a-z0-9]*[a-z0-9])?$"}};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -453,8 +454,9 @@ vErrors.push(err35);
 }
 errors++;
 }
-if(!pattern2.test(data16)){
-const err36 = {instancePath:instancePath+"/recordNamespace",keyword:"pattern",params:{pattern: "^[a-z0-9](?:[-a-z0-9]*[a-z0-9])?$"}};
+}
+else {
+const err36 = {instancePath:instancePath+"/ownerId",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -464,8 +466,11 @@ vErrors.push(err36);
 errors++;
 }
 }
-else {
-const err37 = {instancePath:instancePath+"/recordNamespace",keyword:"type",params:{type: "string"}};
+if(data.recordNamespace !== undefined){
+let data19 = data.recordNamespace;
+if(typeof data19 === "string"){
+if(data19.length > 63){
+const err37 = {instancePath:instancePath+"/recordNamespace",keyword:"maxLength",params:{limit: 63}};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -474,15 +479,8 @@ vErrors.push(err37);
 }
 errors++;
 }
-}
-if(data.defaultTags !== undefined){
-let data17 = data.defaultTags;
-if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-for(const key2 in data17){
-const _errs38 = errors;
-if(typeof key2 === "string"){
-if(key2.length > 128){
-const err38 = {instancePath:instancePath+"/defaultTags",keyword:"maxLength",params:{limit: 128},propertyName:key2};
+if(data19.length < 1){
+const err38 = {instancePath:instancePath+"/recordNamespace",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -491,8 +489,8 @@ vErrors.push(err38);
 }
 errors++;
 }
-if(key2.length < 1){
-const err39 = {instancePath:instancePath+"/defaultTags",keyword:"minLength",params:{limit: 1},propertyName:key2};
+if(!pattern2.test(data19)){
+const err39 = {instancePath:instancePath+"/recordNamespace",keyword:"pattern",params:{pattern: "^[a-z0-9](?:[-a-z0-9]*[a-z0-9])?$"}};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -502,9 +500,8 @@ vErrors.push(err39);
 errors++;
 }
 }
-var valid10 = _errs38 === errors;
-if(!valid10){
-const err40 = {instancePath:instancePath+"/defaultTags",keyword:"propertyNames",params:{propertyName: key2}};
+else {
+const err40 = {instancePath:instancePath+"/recordNamespace",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -514,11 +511,14 @@ vErrors.push(err40);
 errors++;
 }
 }
-for(const key3 in data17){
-let data18 = data17[key3];
-if(typeof data18 === "string"){
-if(data18.length > 256){
-const err41 = {instancePath:instancePath+"/defaultTags/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),keyword:"maxLength",params:{limit: 256}};
+if(data.defaultTags !== undefined){
+let data20 = data.defaultTags;
+if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
+for(const key2 in data20){
+const _errs44 = errors;
+if(typeof key2 === "string"){
+if(key2.length > 128){
+const err41 = {instancePath:instancePath+"/defaultTags",keyword:"maxLength",params:{limit: 128},propertyName:key2};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -527,9 +527,8 @@ vErrors.push(err41);
 }
 errors++;
 }
-}
-else {
-const err42 = {instancePath:instancePath+"/defaultTags/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),keyword:"type",params:{type: "string"}};
+if(key2.length < 1){
+const err42 = {instancePath:instancePath+"/defaultTags",keyword:"minLength",params:{limit: 1},propertyName:key2};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -539,9 +538,9 @@ vErrors.push(err42);
 errors++;
 }
 }
-}
-else {
-const err43 = {instancePath:instancePath+"/defaultTags",keyword:"type",params:{type: "object"}};
+var valid10 = _errs44 === errors;
+if(!valid10){
+const err43 = {instancePath:instancePath+"/defaultTags",keyword:"propertyNames",params:{propertyName: key2}};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -551,15 +550,11 @@ vErrors.push(err43);
 errors++;
 }
 }
-if(data.externalManagedTags !== undefined){
-let data19 = data.externalManagedTags;
-if(Array.isArray(data19)){
-const len4 = data19.length;
-for(let i4=0; i4<len4; i4++){
-let data20 = data19[i4];
-if(typeof data20 === "string"){
-if(data20.length > 128){
-const err44 = {instancePath:instancePath+"/externalManagedTags/" + i4,keyword:"maxLength",params:{limit: 128}};
+for(const key3 in data20){
+let data21 = data20[key3];
+if(typeof data21 === "string"){
+if(data21.length > 256){
+const err44 = {instancePath:instancePath+"/defaultTags/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),keyword:"maxLength",params:{limit: 256}};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -568,8 +563,9 @@ vErrors.push(err44);
 }
 errors++;
 }
-if(data20.length < 1){
-const err45 = {instancePath:instancePath+"/externalManagedTags/" + i4,keyword:"minLength",params:{limit: 1}};
+}
+else {
+const err45 = {instancePath:instancePath+"/defaultTags/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -579,8 +575,9 @@ vErrors.push(err45);
 errors++;
 }
 }
+}
 else {
-const err46 = {instancePath:instancePath+"/externalManagedTags/" + i4,keyword:"type",params:{type: "string"}};
+const err46 = {instancePath:instancePath+"/defaultTags",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -590,9 +587,15 @@ vErrors.push(err46);
 errors++;
 }
 }
-}
-else {
-const err47 = {instancePath:instancePath+"/externalManagedTags",keyword:"type",params:{type: "array"}};
+if(data.externalManagedTags !== undefined){
+let data22 = data.externalManagedTags;
+if(Array.isArray(data22)){
+const len4 = data22.length;
+for(let i4=0; i4<len4; i4++){
+let data23 = data22[i4];
+if(typeof data23 === "string"){
+if(data23.length > 128){
+const err47 = {instancePath:instancePath+"/externalManagedTags/" + i4,keyword:"maxLength",params:{limit: 128}};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -601,13 +604,8 @@ vErrors.push(err47);
 }
 errors++;
 }
-}
-if(data.healthCheck !== undefined){
-let data21 = data.healthCheck;
-if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
-for(const key4 in data21){
-if(!((((((((key4 === "path") || (key4 === "port")) || (key4 === "protocol")) || (key4 === "intervalSeconds")) || (key4 === "timeoutSeconds")) || (key4 === "healthyThresholdCount")) || (key4 === "unhealthyThresholdCount")) || (key4 === "matcher"))){
-const err48 = {instancePath:instancePath+"/healthCheck",keyword:"additionalProperties",params:{additionalProperty: key4}};
+if(data23.length < 1){
+const err48 = {instancePath:instancePath+"/externalManagedTags/" + i4,keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -617,11 +615,8 @@ vErrors.push(err48);
 errors++;
 }
 }
-if(data21.path !== undefined){
-let data22 = data21.path;
-if(typeof data22 === "string"){
-if(!pattern4.test(data22)){
-const err49 = {instancePath:instancePath+"/healthCheck/path",keyword:"pattern",params:{pattern: "^/"}};
+else {
+const err49 = {instancePath:instancePath+"/externalManagedTags/" + i4,keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -631,8 +626,9 @@ vErrors.push(err49);
 errors++;
 }
 }
+}
 else {
-const err50 = {instancePath:instancePath+"/healthCheck/path",keyword:"type",params:{type: "string"}};
+const err50 = {instancePath:instancePath+"/externalManagedTags",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -642,13 +638,12 @@ vErrors.push(err50);
 errors++;
 }
 }
-if(data21.port !== undefined){
-let data23 = data21.port;
-const _errs52 = errors;
-let valid15 = false;
-const _errs53 = errors;
-if("traffic-port" !== data23){
-const err51 = {instancePath:instancePath+"/healthCheck/port",keyword:"const",params:{allowedValue: "traffic-port"}};
+if(data.healthCheck !== undefined){
+let data24 = data.healthCheck;
+if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
+for(const key4 in data24){
+if(!((((((((key4 === "path") || (key4 === "port")) || (key4 === "protocol")) || (key4 === "intervalSeconds")) || (key4 === "timeoutSeconds")) || (key4 === "healthyThresholdCount")) || (key4 === "unhealthyThresholdCount")) || (key4 === "matcher"))){
+const err51 = {instancePath:instancePath+"/healthCheck",keyword:"additionalProperties",params:{additionalProperty: key4}};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -657,12 +652,12 @@ vErrors.push(err51);
 }
 errors++;
 }
-var _valid0 = _errs53 === errors;
-valid15 = valid15 || _valid0;
-if(!valid15){
-const _errs54 = errors;
-if(!((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23)))){
-const err52 = {instancePath:instancePath+"/healthCheck/port",keyword:"type",params:{type: "integer"}};
+}
+if(data24.path !== undefined){
+let data25 = data24.path;
+if(typeof data25 === "string"){
+if(!pattern4.test(data25)){
+const err52 = {instancePath:instancePath+"/healthCheck/path",keyword:"pattern",params:{pattern: "^/"}};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -671,9 +666,9 @@ vErrors.push(err52);
 }
 errors++;
 }
-if(typeof data23 == "number"){
-if(data23 > 65535 || isNaN(data23)){
-const err53 = {instancePath:instancePath+"/healthCheck/port",keyword:"maximum",params:{comparison: "<=", limit: 65535}};
+}
+else {
+const err53 = {instancePath:instancePath+"/healthCheck/path",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -682,8 +677,14 @@ vErrors.push(err53);
 }
 errors++;
 }
-if(data23 < 1 || isNaN(data23)){
-const err54 = {instancePath:instancePath+"/healthCheck/port",keyword:"minimum",params:{comparison: ">=", limit: 1}};
+}
+if(data24.port !== undefined){
+let data26 = data24.port;
+const _errs58 = errors;
+let valid15 = false;
+const _errs59 = errors;
+if("traffic-port" !== data26){
+const err54 = {instancePath:instancePath+"/healthCheck/port",keyword:"const",params:{allowedValue: "traffic-port"}};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -692,12 +693,12 @@ vErrors.push(err54);
 }
 errors++;
 }
-}
-var _valid0 = _errs54 === errors;
+var _valid0 = _errs59 === errors;
 valid15 = valid15 || _valid0;
-}
 if(!valid15){
-const err55 = {instancePath:instancePath+"/healthCheck/port",keyword:"anyOf",params:{}};
+const _errs60 = errors;
+if(!((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26)))){
+const err55 = {instancePath:instancePath+"/healthCheck/port",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -706,22 +707,9 @@ vErrors.push(err55);
 }
 errors++;
 }
-else {
-errors = _errs52;
-if(vErrors !== null){
-if(_errs52){
-vErrors.length = _errs52;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data21.protocol !== undefined){
-let data24 = data21.protocol;
-if(!((data24 === "HTTP") || (data24 === "HTTPS"))){
-const err56 = {instancePath:instancePath+"/healthCheck/protocol",keyword:"enum",params:{allowedValues: ["HTTP","HTTPS"]}};
+if(typeof data26 == "number"){
+if(data26 > 65535 || isNaN(data26)){
+const err56 = {instancePath:instancePath+"/healthCheck/port",keyword:"maximum",params:{comparison: "<=", limit: 65535}};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -730,11 +718,8 @@ vErrors.push(err56);
 }
 errors++;
 }
-}
-if(data21.intervalSeconds !== undefined){
-let data25 = data21.intervalSeconds;
-if(!((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25)))){
-const err57 = {instancePath:instancePath+"/healthCheck/intervalSeconds",keyword:"type",params:{type: "integer"}};
+if(data26 < 1 || isNaN(data26)){
+const err57 = {instancePath:instancePath+"/healthCheck/port",keyword:"minimum",params:{comparison: ">=", limit: 1}};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -743,9 +728,12 @@ vErrors.push(err57);
 }
 errors++;
 }
-if(typeof data25 == "number"){
-if(data25 > 300 || isNaN(data25)){
-const err58 = {instancePath:instancePath+"/healthCheck/intervalSeconds",keyword:"maximum",params:{comparison: "<=", limit: 300}};
+}
+var _valid0 = _errs60 === errors;
+valid15 = valid15 || _valid0;
+}
+if(!valid15){
+const err58 = {instancePath:instancePath+"/healthCheck/port",keyword:"anyOf",params:{}};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -754,8 +742,22 @@ vErrors.push(err58);
 }
 errors++;
 }
-if(data25 < 5 || isNaN(data25)){
-const err59 = {instancePath:instancePath+"/healthCheck/intervalSeconds",keyword:"minimum",params:{comparison: ">=", limit: 5}};
+else {
+errors = _errs58;
+if(vErrors !== null){
+if(_errs58){
+vErrors.length = _errs58;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data24.protocol !== undefined){
+let data27 = data24.protocol;
+if(!((data27 === "HTTP") || (data27 === "HTTPS"))){
+const err59 = {instancePath:instancePath+"/healthCheck/protocol",keyword:"enum",params:{allowedValues: ["HTTP","HTTPS"]}};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -765,11 +767,10 @@ vErrors.push(err59);
 errors++;
 }
 }
-}
-if(data21.timeoutSeconds !== undefined){
-let data26 = data21.timeoutSeconds;
-if(!((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26)))){
-const err60 = {instancePath:instancePath+"/healthCheck/timeoutSeconds",keyword:"type",params:{type: "integer"}};
+if(data24.intervalSeconds !== undefined){
+let data28 = data24.intervalSeconds;
+if(!((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28)))){
+const err60 = {instancePath:instancePath+"/healthCheck/intervalSeconds",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -778,9 +779,9 @@ vErrors.push(err60);
 }
 errors++;
 }
-if(typeof data26 == "number"){
-if(data26 > 120 || isNaN(data26)){
-const err61 = {instancePath:instancePath+"/healthCheck/timeoutSeconds",keyword:"maximum",params:{comparison: "<=", limit: 120}};
+if(typeof data28 == "number"){
+if(data28 > 300 || isNaN(data28)){
+const err61 = {instancePath:instancePath+"/healthCheck/intervalSeconds",keyword:"maximum",params:{comparison: "<=", limit: 300}};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -789,8 +790,8 @@ vErrors.push(err61);
 }
 errors++;
 }
-if(data26 < 2 || isNaN(data26)){
-const err62 = {instancePath:instancePath+"/healthCheck/timeoutSeconds",keyword:"minimum",params:{comparison: ">=", limit: 2}};
+if(data28 < 5 || isNaN(data28)){
+const err62 = {instancePath:instancePath+"/healthCheck/intervalSeconds",keyword:"minimum",params:{comparison: ">=", limit: 5}};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -801,10 +802,10 @@ errors++;
 }
 }
 }
-if(data21.healthyThresholdCount !== undefined){
-let data27 = data21.healthyThresholdCount;
-if(!((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27)))){
-const err63 = {instancePath:instancePath+"/healthCheck/healthyThresholdCount",keyword:"type",params:{type: "integer"}};
+if(data24.timeoutSeconds !== undefined){
+let data29 = data24.timeoutSeconds;
+if(!((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29)))){
+const err63 = {instancePath:instancePath+"/healthCheck/timeoutSeconds",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -813,9 +814,9 @@ vErrors.push(err63);
 }
 errors++;
 }
-if(typeof data27 == "number"){
-if(data27 > 10 || isNaN(data27)){
-const err64 = {instancePath:instancePath+"/healthCheck/healthyThresholdCount",keyword:"maximum",params:{comparison: "<=", limit: 10}};
+if(typeof data29 == "number"){
+if(data29 > 120 || isNaN(data29)){
+const err64 = {instancePath:instancePath+"/healthCheck/timeoutSeconds",keyword:"maximum",params:{comparison: "<=", limit: 120}};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -824,8 +825,8 @@ vErrors.push(err64);
 }
 errors++;
 }
-if(data27 < 2 || isNaN(data27)){
-const err65 = {instancePath:instancePath+"/healthCheck/healthyThresholdCount",keyword:"minimum",params:{comparison: ">=", limit: 2}};
+if(data29 < 2 || isNaN(data29)){
+const err65 = {instancePath:instancePath+"/healthCheck/timeoutSeconds",keyword:"minimum",params:{comparison: ">=", limit: 2}};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -836,10 +837,10 @@ errors++;
 }
 }
 }
-if(data21.unhealthyThresholdCount !== undefined){
-let data28 = data21.unhealthyThresholdCount;
-if(!((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28)))){
-const err66 = {instancePath:instancePath+"/healthCheck/unhealthyThresholdCount",keyword:"type",params:{type: "integer"}};
+if(data24.healthyThresholdCount !== undefined){
+let data30 = data24.healthyThresholdCount;
+if(!((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30)))){
+const err66 = {instancePath:instancePath+"/healthCheck/healthyThresholdCount",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -848,9 +849,9 @@ vErrors.push(err66);
 }
 errors++;
 }
-if(typeof data28 == "number"){
-if(data28 > 10 || isNaN(data28)){
-const err67 = {instancePath:instancePath+"/healthCheck/unhealthyThresholdCount",keyword:"maximum",params:{comparison: "<=", limit: 10}};
+if(typeof data30 == "number"){
+if(data30 > 10 || isNaN(data30)){
+const err67 = {instancePath:instancePath+"/healthCheck/healthyThresholdCount",keyword:"maximum",params:{comparison: "<=", limit: 10}};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -859,8 +860,8 @@ vErrors.push(err67);
 }
 errors++;
 }
-if(data28 < 2 || isNaN(data28)){
-const err68 = {instancePath:instancePath+"/healthCheck/unhealthyThresholdCount",keyword:"minimum",params:{comparison: ">=", limit: 2}};
+if(data30 < 2 || isNaN(data30)){
+const err68 = {instancePath:instancePath+"/healthCheck/healthyThresholdCount",keyword:"minimum",params:{comparison: ">=", limit: 2}};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -871,11 +872,10 @@ errors++;
 }
 }
 }
-if(data21.matcher !== undefined){
-let data29 = data21.matcher;
-if(typeof data29 === "string"){
-if(!pattern5.test(data29)){
-const err69 = {instancePath:instancePath+"/healthCheck/matcher",keyword:"pattern",params:{pattern: "^[0-9]{3}(?:[-,][0-9]{3})*$"}};
+if(data24.unhealthyThresholdCount !== undefined){
+let data31 = data24.unhealthyThresholdCount;
+if(!((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31)))){
+const err69 = {instancePath:instancePath+"/healthCheck/unhealthyThresholdCount",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -884,9 +884,9 @@ vErrors.push(err69);
 }
 errors++;
 }
-}
-else {
-const err70 = {instancePath:instancePath+"/healthCheck/matcher",keyword:"type",params:{type: "string"}};
+if(typeof data31 == "number"){
+if(data31 > 10 || isNaN(data31)){
+const err70 = {instancePath:instancePath+"/healthCheck/unhealthyThresholdCount",keyword:"maximum",params:{comparison: "<=", limit: 10}};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -895,10 +895,8 @@ vErrors.push(err70);
 }
 errors++;
 }
-}
-}
-else {
-const err71 = {instancePath:instancePath+"/healthCheck",keyword:"type",params:{type: "object"}};
+if(data31 < 2 || isNaN(data31)){
+const err71 = {instancePath:instancePath+"/healthCheck/unhealthyThresholdCount",keyword:"minimum",params:{comparison: ">=", limit: 2}};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -908,10 +906,12 @@ vErrors.push(err71);
 errors++;
 }
 }
-if(data.maxAttempts !== undefined){
-let data30 = data.maxAttempts;
-if(!((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30)))){
-const err72 = {instancePath:instancePath+"/maxAttempts",keyword:"type",params:{type: "integer"}};
+}
+if(data24.matcher !== undefined){
+let data32 = data24.matcher;
+if(typeof data32 === "string"){
+if(!pattern5.test(data32)){
+const err72 = {instancePath:instancePath+"/healthCheck/matcher",keyword:"pattern",params:{pattern: "^[0-9]{3}(?:[-,][0-9]{3})*$"}};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -920,9 +920,9 @@ vErrors.push(err72);
 }
 errors++;
 }
-if(typeof data30 == "number"){
-if(data30 > 20 || isNaN(data30)){
-const err73 = {instancePath:instancePath+"/maxAttempts",keyword:"maximum",params:{comparison: "<=", limit: 20}};
+}
+else {
+const err73 = {instancePath:instancePath+"/healthCheck/matcher",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -931,8 +931,10 @@ vErrors.push(err73);
 }
 errors++;
 }
-if(data30 <= 0 || isNaN(data30)){
-const err74 = {instancePath:instancePath+"/maxAttempts",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
+}
+}
+else {
+const err74 = {instancePath:instancePath+"/healthCheck",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -942,12 +944,10 @@ vErrors.push(err74);
 errors++;
 }
 }
-}
-if(data.maxCallsPerSecond !== undefined){
-let data31 = data.maxCallsPerSecond;
-if(typeof data31 == "number"){
-if(data31 > 1000 || isNaN(data31)){
-const err75 = {instancePath:instancePath+"/maxCallsPerSecond",keyword:"maximum",params:{comparison: "<=", limit: 1000}};
+if(data.maxAttempts !== undefined){
+let data33 = data.maxAttempts;
+if(!((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33)))){
+const err75 = {instancePath:instancePath+"/maxAttempts",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -956,8 +956,9 @@ vErrors.push(err75);
 }
 errors++;
 }
-if(data31 <= 0 || isNaN(data31)){
-const err76 = {instancePath:instancePath+"/maxCallsPerSecond",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
+if(typeof data33 == "number"){
+if(data33 > 20 || isNaN(data33)){
+const err76 = {instancePath:instancePath+"/maxAttempts",keyword:"maximum",params:{comparison: "<=", limit: 20}};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -966,9 +967,8 @@ vErrors.push(err76);
 }
 errors++;
 }
-}
-else {
-const err77 = {instancePath:instancePath+"/maxCallsPerSecond",keyword:"type",params:{type: "number"}};
+if(data33 <= 0 || isNaN(data33)){
+const err77 = {instancePath:instancePath+"/maxAttempts",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -978,9 +978,12 @@ vErrors.push(err77);
 errors++;
 }
 }
-if(data.dryRun !== undefined){
-if(typeof data.dryRun !== "boolean"){
-const err78 = {instancePath:instancePath+"/dryRun",keyword:"type",params:{type: "boolean"}};
+}
+if(data.maxCallsPerSecond !== undefined){
+let data34 = data.maxCallsPerSecond;
+if(typeof data34 == "number"){
+if(data34 > 1000 || isNaN(data34)){
+const err78 = {instancePath:instancePath+"/maxCallsPerSecond",keyword:"maximum",params:{comparison: "<=", limit: 1000}};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -989,11 +992,8 @@ vErrors.push(err78);
 }
 errors++;
 }
-}
-if(data.tenantPolicy !== undefined){
-let data33 = data.tenantPolicy;
-if(!(data33 && typeof data33 == "object" && !Array.isArray(data33))){
-const err79 = {instancePath:instancePath+"/tenantPolicy",keyword:"type",params:{type: "object"}};
+if(data34 <= 0 || isNaN(data34)){
+const err79 = {instancePath:instancePath+"/maxCallsPerSecond",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -1003,14 +1003,50 @@ vErrors.push(err79);
 errors++;
 }
 }
-}
 else {
-const err80 = {instancePath,keyword:"type",params:{type: "object"}};
+const err80 = {instancePath:instancePath+"/maxCallsPerSecond",keyword:"type",params:{type: "number"}};
 if(vErrors === null){
 vErrors = [err80];
 }
 else {
 vErrors.push(err80);
+}
+errors++;
+}
+}
+if(data.dryRun !== undefined){
+if(typeof data.dryRun !== "boolean"){
+const err81 = {instancePath:instancePath+"/dryRun",keyword:"type",params:{type: "boolean"}};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+}
+if(data.tenantPolicy !== undefined){
+let data36 = data.tenantPolicy;
+if(!(data36 && typeof data36 == "object" && !Array.isArray(data36))){
+const err82 = {instancePath:instancePath+"/tenantPolicy",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+}
+}
+else {
+const err83 = {instancePath,keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
 }
 errors++;
 }

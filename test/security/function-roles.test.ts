@@ -278,6 +278,8 @@ describe('each function role holds only what its code calls', () => {
       deleted = (await handler({}, lambdaContext('sweep'))).deleted;
     });
     expect(deleted.sort()).toEqual(['mci/default/orphan', 'mcs/default/serve']);
-    expect(sorted(seen)).toEqual(sorted(roleActions('sweep')));
+    // These stacks have no Shield protection: the sweep's Shield reads and deletion (of a swept
+    // load balancer's protection of ours) are exercised in test/integration/aws-edge.test.ts.
+    expect(sorted(seen)).toEqual(sorted([...roleActions('sweep')].filter((a) => !a.startsWith('shield:'))));
   }, 60_000);
 });

@@ -21,6 +21,19 @@
  *   list no resource type and support no tag condition key (EC2's Describe* cannot be scoped by
  *   tag at all): Resource "*", unscoped, and they only read. A configuration that lists
  *   `vpc.cidrs` never calls them.
+ * - WAFv2 (service-authorization .../list_awswafv2): ListWebACLs lists no resource type
+ *   (Resource "*"); GetWebACLForResource, AssociateWebACL and DisassociateWebACL are authorised on
+ *   the web ACL (regional/webacl) and the resource (ELBv2's loadbalancer/app), and support no
+ *   condition key that reads the load balancer's tags: UNSCOPED by tag. What scopes them is the
+ *   permission WAFv2 checks on the load balancer itself when associating or disassociating,
+ *   elasticloadbalancing:SetWebAcl, which supports aws:ResourceTag: only our load balancers.
+ *   The code never sends SetWebAcl itself (IMPLIED_ACTIONS).
+ * - Shield Advanced (list_awsshield): GetSubscriptionState and DescribeProtection (by resource
+ *   ARN: the protection is not known yet) list no resource type that can be narrowed (Resource
+ *   "*"), and only read; ListTagsForResource is authorised on the protection. CreateProtection
+ *   supports aws:RequestTag (our owner tag in the request), DeleteProtection aws:ResourceTag (ours
+ *   only). Tags on create are authorised as shield:TagResource, with aws:RequestTag
+ *   (IMPLIED_ACTIONS). Shield's ARNs have no Region: protection/<id> in the account.
  * - CreateLoadBalancer supports elasticloadbalancing:Scheme, :Subnet and :SecurityGroup, SetSubnets
  *   :Subnet, SetSecurityGroups :SecurityGroup; the operator's tenant policy pins them here too.
  *
@@ -57,13 +70,49 @@ export type TaggingAction = (typeof TAGGING_ACTIONS)[number];
 export const EC2_ACTIONS = ['DescribeSubnets', 'DescribeVpcs'] as const;
 export type Ec2Action = (typeof EC2_ACTIONS)[number];
 
-/** Every action the provider calls, as the SDK's commands name them. */
-export type ProviderAction = Elbv2Action | TaggingAction | Ec2Action;
+/** WAFv2's calls (edge/wafv2-client.ts, deploy/apply.ts): the load balancer's web ACL. */
+export const WAFV2_ACTIONS = [
+  'AssociateWebACL',
+  'DisassociateWebACL',
+  'GetWebACLForResource',
+  'ListWebACLs',
+] as const;
+export type Wafv2Action = (typeof WAFV2_ACTIONS)[number];
+
+/** Shield's calls (edge/shield-client.ts, deploy/apply.ts): the load balancer's protection. */
+export const SHIELD_ACTIONS = [
+  'CreateProtection',
+  'DeleteProtection',
+  'DescribeProtection',
+  'GetSubscriptionState',
+  'ListTagsForResource',
+] as const;
+export type ShieldAction = (typeof SHIELD_ACTIONS)[number];
+
+/**
+ * Permissions AWS checks for a call the code makes, under another name: no command of the code
+ * is named after them (test/unit/aws-iam.test.ts knows them from this list).
+ */
+export const IMPLIED_ACTIONS = {
+  // WAFv2 checks it on the load balancer when associating or disassociating a web ACL.
+  SetWebAcl: 'AssociateWebACL',
+  // Shield checks it for the tags of CreateProtection.
+  TagResource: 'CreateProtection',
+} as const;
+export type ImpliedAction = keyof typeof IMPLIED_ACTIONS;
+
+/** Every action the provider calls, as the SDK's commands name them, and the implied ones. */
+export type ProviderAction =
+  Elbv2Action | TaggingAction | Ec2Action | Wafv2Action | ShieldAction | ImpliedAction;
 
 /** An action as IAM names it: `tag:GetResources`, `ec2:Describe…`, `elasticloadbalancing:<action>`. */
 export function iamActionName(action: ProviderAction): string {
   if ((TAGGING_ACTIONS as readonly string[]).includes(action)) return `tag:${action}`;
   if ((EC2_ACTIONS as readonly string[]).includes(action)) return `ec2:${action}`;
+  if ((WAFV2_ACTIONS as readonly string[]).includes(action)) return `wafv2:${action}`;
+  if ((SHIELD_ACTIONS as readonly string[]).includes(action) || action === 'TagResource') {
+    return `shield:${action}`;
+  }
   return `elasticloadbalancing:${action}`;
 }
 
@@ -154,6 +203,13 @@ function guardrailConditions(g: Elbv2Guardrails | undefined, keys: Array<keyof E
   return out;
 }
 
+/** The deployment's ALBs (WAFv2 associates web ACLs with ALBs only). */
+const ALB_ARNS = [deploymentArn('elasticloadbalancing', 'loadbalancer/app/*/*')];
+/** Shield's protections: account-wide, no Region in the ARN. */
+const PROTECTION_ARNS: PolicyResource[] = [
+  { 'Fn::Sub': 'arn:${AWS::Partition}:shield::${AWS::AccountId}:protection/*' },
+];
+
 const STATEMENTS: StatementSpec[] = [
   {
     // SAR: the Describe* actions list no resource type and no condition key: Resource "*".
@@ -175,6 +231,56 @@ const STATEMENTS: StatementSpec[] = [
     Sid: 'Ec2DescribeVpcNetwork',
     actions: EC2_ACTIONS,
     resources: ['*'],
+  },
+  {
+    // SAR (WAFv2): ListWebACLs lists no resource type: Resource "*". It only reads the Region's
+    // web ACLs' names and ARNs (wafv2-acl-name).
+    Sid: 'Wafv2ListWebAcls',
+    actions: ['ListWebACLs'],
+    resources: ['*'],
+  },
+  {
+    // SAR (WAFv2): GetWebACLForResource, AssociateWebACL, DisassociateWebACL are authorised on the
+    // web ACL and the load balancer, with no condition key on the load balancer's tags: unscoped
+    // by tag (see the module comment; SetWebAcl below is what confines them to our ALBs).
+    Sid: 'Wafv2AssociateWebAcls',
+    actions: ['AssociateWebACL', 'DisassociateWebACL', 'GetWebACLForResource'],
+    resources: [deploymentArn('wafv2', 'regional/webacl/*/*'), ...ALB_ARNS],
+  },
+  {
+    // SAR: SetWebAcl, resource loadbalancer/app, aws:ResourceTag: WAFv2 checks it on the ALB.
+    Sid: 'ElbV2SetWebAclOnOwned',
+    actions: ['SetWebAcl'],
+    resources: ALB_ARNS,
+    condition: (o) => ({ StringEquals: ownedResource(o) }),
+  },
+  {
+    // SAR (Shield): GetSubscriptionState and DescribeProtection (by resource ARN) cannot be
+    // narrowed: Resource "*". They only read.
+    Sid: 'ShieldReadProtections',
+    actions: ['DescribeProtection', 'GetSubscriptionState'],
+    resources: ['*'],
+  },
+  {
+    // SAR (Shield): ListTagsForResource, resource protection: whether a protection is ours.
+    Sid: 'ShieldReadProtectionTags',
+    actions: ['ListTagsForResource'],
+    resources: PROTECTION_ARNS,
+  },
+  {
+    // SAR (Shield): CreateProtection and its tag-on-create TagResource, resource protection; keys
+    // aws:RequestTag, aws:TagKeys.
+    Sid: 'ShieldCreateProtectionTaggedAsOurs',
+    actions: ['CreateProtection', 'TagResource'],
+    resources: PROTECTION_ARNS,
+    condition: (o) => ({ StringEquals: ownedRequest(o) }),
+  },
+  {
+    // SAR (Shield): DeleteProtection, resource protection, aws:ResourceTag.
+    Sid: 'ShieldDeleteOwnedProtections',
+    actions: ['DeleteProtection'],
+    resources: PROTECTION_ARNS,
+    condition: (o) => ({ StringEquals: ownedResource(o) }),
   },
   {
     // SAR: CreateLoadBalancer, resource loadbalancer/app | loadbalancer/net; keys aws:RequestTag,
@@ -316,7 +422,10 @@ export const ELBV2_MUTATING_ACTIONS: readonly MutatingAction[] = [
       (a): a is MutatingAction =>
         !(ELBV2_DESCRIBE_ACTIONS as readonly string[]).includes(a) &&
         !(TAGGING_ACTIONS as readonly string[]).includes(a) &&
-        !(EC2_ACTIONS as readonly string[]).includes(a),
+        !(EC2_ACTIONS as readonly string[]).includes(a) &&
+        !(WAFV2_ACTIONS as readonly string[]).includes(a) &&
+        !(SHIELD_ACTIONS as readonly string[]).includes(a) &&
+        !Object.hasOwn(IMPLIED_ACTIONS, a),
     ),
   ),
 ].sort();
@@ -339,13 +448,20 @@ export const ELBV2_ACCESS: Record<Elbv2Access, readonly ProviderAction[]> = {
     ...ELBV2_MUTATING_ACTIONS,
     ...TAGGING_ACTIONS,
     ...EC2_ACTIONS,
+    ...WAFV2_ACTIONS,
+    ...SHIELD_ACTIONS,
+    ...(Object.keys(IMPLIED_ACTIONS) as ImpliedAction[]),
   ].sort(),
+  // A swept load balancer's protection of ours is deleted first (deploy/edge.ts).
   sweep: [
     'DeleteLoadBalancer',
+    'DeleteProtection',
     'DeleteTargetGroup',
     'DescribeLoadBalancers',
+    'DescribeProtection',
     'DescribeTags',
     'DescribeTargetGroups',
+    'ListTagsForResource',
   ],
   resync: ['DescribeLoadBalancers', 'DescribeSubnets', 'DescribeTags', 'DescribeVpcs', 'GetResources'],
 };

@@ -21,3 +21,15 @@ export const loadEc2 = lazy(
   () => import('./ec2/vpc-reader.js'),
   "the aws provider's EC2 client (ec2/vpc-reader.ts)",
 );
+
+/** The WAFv2 client (edge/wafv2-client.ts): loaded by the first stack that names a web ACL or had one. */
+export const loadWafv2 = lazy(
+  () => import('./edge/wafv2-client.js'),
+  "the aws provider's WAFv2 client (edge/wafv2-client.ts)",
+);
+
+/** The Shield client (edge/shield-client.ts): loaded by the first stack that asks for protection or had one. */
+export const loadShield = lazy(
+  () => import('./edge/shield-client.js'),
+  "the aws provider's Shield client (edge/shield-client.ts)",
+);

@@ -36,6 +36,7 @@ import {
 } from './deploy/context.js';
 import { limitCallsPerSecond, TokenBucket } from './deploy/rate-limit.js';
 import { loadEc2 } from './lazy-parts.js';
+import { EdgeServices, type EdgeClients } from './edge/services.js';
 import { VpcNetworkSource, type VpcNetworkCacheOptions } from './vpc-network.js';
 import { readIngressInputs, readServiceInputs, type ServiceReads } from './inputs.js';
 import { buildIngressStack, ingressLoadBalancerNames } from './model/ingress.js';
@@ -78,6 +79,8 @@ export interface AwsProviderOptions {
   ec2?: EC2Client;
   /** How long and how many VPC network answers are kept (vpc-network.ts's defaults). */
   network?: VpcNetworkCacheOptions;
+  /** WAFv2, Shield and ACM clients; each one absent is built from the configuration at its first use. */
+  edge?: EdgeClients;
 }
 
 export class AwsProvider implements MultiClusterProvider {
@@ -93,6 +96,8 @@ export class AwsProvider implements MultiClusterProvider {
   private readonly quotas: AccountQuotas;
   /** The target groups' VPC: the configured CIDRs, or EC2's answer kept per container. */
   private readonly network: VpcNetworkSource;
+  /** WAFv2 and Shield (and their per-container answers), each client loaded at its first use. */
+  private readonly edge: EdgeServices;
 
   constructor(
     readonly config: AwsProviderConfig,
@@ -107,6 +112,7 @@ export class AwsProvider implements MultiClusterProvider {
       options.network,
       deps.logger,
     );
+    this.edge = new EdgeServices(config, options.edge);
     this.records = new KubeTargetRecords(deps.kube, config.recordNamespace, config.ownerId, deps.logger);
     if (config.maxCallsPerSecond !== undefined) {
       limitCallsPerSecond(options.client, new TokenBucket(config.maxCallsPerSecond));
@@ -228,6 +234,7 @@ export class AwsProvider implements MultiClusterProvider {
       client: this.options.client,
       ...(this.options.tagging ? { tagging: this.options.tagging } : {}),
       lookups,
+      edge: this.edge,
       records: this.records,
       signal: ctx.signal,
       logger: ctx.logger.child({ provider: AWS_PROVIDER_NAME, stack: owner.stackId }),

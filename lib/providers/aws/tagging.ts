@@ -35,6 +35,18 @@ export const CLAIM_TAG = `${TAG_PREFIX}/claim`;
  * DescribeCapacityReservation on every full deploy of every ALB.
  */
 export const CAPACITY_TAG = `${TAG_PREFIX}/capacity-units`;
+/**
+ * On a load balancer whose WAFv2 web ACL we manage (wafv2-acl-arn / wafv2-acl-name): an
+ * association cannot be tagged, so the load balancer records it, like CAPACITY_TAG. Removing the
+ * annotation then disassociates the ACL; without the tag an association is someone else's.
+ */
+export const WAF_TAG = `${TAG_PREFIX}/wafv2-acl`;
+/**
+ * On a load balancer whose Shield Advanced protection we manage (shield-advanced-protection:
+ * true). The protection carries our ownership tags too; this record spares a Shield call (and
+ * loading its client) for every load balancer that never asked for one.
+ */
+export const SHIELD_TAG = `${TAG_PREFIX}/shield-protection`;
 export const RESERVED_TAG_KEYS: readonly string[] = [
   INSTANCE_TAG,
   CLAIM_TAG,

@@ -32,6 +32,7 @@ import { requiresReplacement, type OwnedLoadBalancer } from './load-balancer.js'
 import { ownedByName } from './lookup.js';
 import { matchTargetGroups, type OwnedTargetGroup } from './target-group.js';
 import { liveTargets } from './targets.js';
+import { discoverEdge, discoverProtections, resolveWebAcl } from './edge.js';
 
 /** What exists of one stack, as the planners compare it. */
 export interface ActualStack {
@@ -50,6 +51,8 @@ export interface ActualStack {
   targets: ReadonlyMap<string, TargetDescription[]>;
   /** The trust stores the stack names (mutual TLS) → their ARNs. */
   trustStores?: ReadonlyMap<string, string>;
+  /** The web ACL the stack names, its name resolved (deploy/edge.ts). */
+  webAclArn?: string;
 }
 
 /** A deploy (or its dry run): everything the plan of `stack` compares against. */
@@ -101,8 +104,10 @@ export async function discover(
   if ('inventory' in target) {
     const mine = <T extends { tags: Record<string, string> }>(all: readonly T[]) =>
       all.filter((e) => isOwnedBy(e.tags, ctx.owner));
+    const loadBalancers = mine(target.inventory.loadBalancers).map((l) => ({ ...l }));
+    await discoverProtections(ctx, loadBalancers);
     return {
-      staleLoadBalancers: mine(target.inventory.loadBalancers),
+      staleLoadBalancers: loadBalancers,
       listeners: [],
       targetGroups: mine(target.inventory.targetGroups),
       targets: new Map(),
@@ -116,6 +121,7 @@ export async function discover(
     if (isOwnedBy(found.tags, ctx.owner)) loadBalancers.push(found);
     else ctx.logger.warn('a load balancer with our name is not ours; leaving it alone', { name });
   }
+  await discoverProtections(ctx, loadBalancers);
   return {
     staleLoadBalancers: loadBalancers,
     listeners: [],
@@ -143,8 +149,10 @@ async function discoverForDeploy(ctx: DeployContext, target: DeployTarget): Prom
   ) {
     return { upToDate: true, loadBalancer: found };
   }
-  // Trust stores named (not by ARN) are resolved first: a missing one fails before any change.
+  // Trust stores and web ACLs named (not by ARN) are resolved first: a missing one fails before
+  // any change.
   const trustStores = await resolveTrustStores(ctx, stack);
+  const webAclArn = await resolveWebAcl(ctx, lbRes);
   const current: OwnedLoadBalancer | undefined = found && !replace ? { ...found } : undefined;
   const stale: OwnedLoadBalancer[] = found && replace ? [found] : [];
   if (!found) {
@@ -206,6 +214,9 @@ async function discoverForDeploy(ctx: DeployContext, target: DeployTarget): Prom
       current.capacity = await describeCapacityReservation(ctx, current.lb.LoadBalancerArn ?? '');
     }
   }
+  await discoverEdge(ctx, lbRes, current);
+  // A replaced load balancer's protection is ours to delete with it.
+  await discoverProtections(ctx, stale);
   const kept = matchTargetGroups(desiredTgs, owned);
   const targets = new Map<string, TargetDescription[]>();
   for (const tg of desiredTgs) {
@@ -226,6 +237,7 @@ async function discoverForDeploy(ctx: DeployContext, target: DeployTarget): Prom
       targetGroups: owned,
       targets,
       ...(trustStores.size > 0 ? { trustStores } : {}),
+      ...(webAclArn !== undefined ? { webAclArn } : {}),
     },
   };
 }

@@ -30,6 +30,8 @@ import type {
   SetSecurityGroupsCommandInput,
   SetSubnetsCommandInput,
 } from '@aws-sdk/client-elastic-load-balancing-v2';
+import type { CreateProtectionCommandInput, DeleteProtectionCommandInput } from '@aws-sdk/client-shield';
+import type { AssociateWebACLCommandInput, DisassociateWebACLCommandInput } from '@aws-sdk/client-wafv2';
 import { recordToTags, tagsToRemove, tagsToUpsert } from '../tagging.js';
 
 /** Every mutating ELBv2 action the provider may call (the IAM policy is checked against the code). */
@@ -59,7 +61,21 @@ export interface MutatingInputs {
   SetRulePriorities: SetRulePrioritiesCommandInput;
   AddTags: AddTagsCommandInput;
   RemoveTags: RemoveTagsCommandInput;
+  /** WAFv2 (deploy/edge.ts): the load balancer's web ACL. */
+  AssociateWebACL: AssociateWebACLCommandInput;
+  DisassociateWebACL: DisassociateWebACLCommandInput;
+  /** Shield Advanced (deploy/edge.ts): the load balancer's protection. */
+  CreateProtection: CreateProtectionCommandInput;
+  DeleteProtection: DeleteProtectionCommandInput;
 }
+
+/** The mutating calls that are not ELBv2's, by the API they go to. */
+export const EDGE_ACTIONS = {
+  AssociateWebACL: 'WAFv2',
+  DisassociateWebACL: 'WAFv2',
+  CreateProtection: 'Shield',
+  DeleteProtection: 'Shield',
+} as const satisfies Partial<Record<keyof MutatingInputs, string>>;
 
 export type MutatingAction = keyof MutatingInputs;
 
@@ -81,7 +97,14 @@ export type PlannedCall = {
 }[MutatingAction];
 
 export type OperationKind = 'create' | 'modify' | 'delete' | 'replace';
-export type OperationResource = 'LoadBalancer' | 'TargetGroup' | 'Listener' | 'ListenerRule' | 'Targets';
+export type OperationResource =
+  | 'LoadBalancer'
+  | 'TargetGroup'
+  | 'Listener'
+  | 'ListenerRule'
+  | 'Targets'
+  | 'WebACLAssociation'
+  | 'ShieldProtection';
 
 export interface Operation {
   op: OperationKind;

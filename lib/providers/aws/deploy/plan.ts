@@ -14,6 +14,7 @@ import { planIpAddressType, planLoadBalancer } from './load-balancer.js';
 import { arnRef, dnsRef, type Operation, type PlanContext } from './operations.js';
 import { planTargetGroups } from './target-group.js';
 import { planTargets } from './targets.js';
+import { planEdge, planProtectionDeletions } from './edge.js';
 
 /**
  * A stack's plan context: the fingerprint the deploy records when it is done, and the other tags
@@ -36,6 +37,7 @@ export function planStack(stack: Stack, actual: ActualStack, pc: StackPlanContex
   const lbOps = planLoadBalancer(pc, lbRes, actual.loadBalancer, actual.staleLoadBalancers);
   const ipType = planIpAddressType(lbRes, actual.loadBalancer);
   const lbArn = actual.loadBalancer?.lb.LoadBalancerArn ?? arnRef(lbRes.id);
+  const edge = planEdge(lbRes, lbArn, actual.loadBalancer, actual.webAclArn);
   const listeners = planListeners(
     pc,
     lbArn,
@@ -67,8 +69,11 @@ export function planStack(stack: Stack, actual: ActualStack, pc: StackPlanContex
     );
   });
   const changes = [
+    ...planProtectionDeletions(actual.staleLoadBalancers),
+    ...edge.release,
     ...tgs.upserts,
     ...lbOps,
+    ...edge.ensure,
     ...ipType.early,
     ...listeners.operations,
     ...ruleOps,
@@ -127,6 +132,8 @@ export function planDeletion(
 ): Operation[] {
   const loadBalancers = [...(actual.loadBalancer ? [actual.loadBalancer] : []), ...actual.staleLoadBalancers];
   return [
+    // Shield keeps a protection whose load balancer is gone: ours go first.
+    ...planProtectionDeletions(loadBalancers),
     ...loadBalancers.map((l): Operation => ({
       op: 'delete',
       resource: 'LoadBalancer',

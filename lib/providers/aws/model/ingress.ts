@@ -21,6 +21,7 @@ import {
   useRegexPathMatch,
 } from './annotations/routing.js';
 import { minimumCapacityUnits } from './annotations/capacity.js';
+import { edgeSettings, type EdgeSettings } from './annotations/edge.js';
 import { ALB_KEYS } from './annotations/keys.js';
 import { invalid, oneOf, raw } from './annotations/parse.js';
 import { albTargetGroupSettings, serviceTargetGroupSettings } from './annotations/target-group.js';
@@ -93,6 +94,8 @@ export type AlbSettings = StackSettings<{
   /** The configured health-check defaults, which every target group starts from. */
   healthCheckDefaults: HealthCheckConfig;
   minimumCapacityUnits: number | undefined;
+  /** WAFv2 and Shield Advanced (annotations/edge.ts). */
+  edge: EdgeSettings;
 }>;
 
 const IP_ADDRESS_TYPES = ['ipv4', 'dualstack', 'dualstack-without-public-ipv4'] as const;
@@ -138,6 +141,7 @@ export function readAlbSettings(source: StackSource<unknown>, config: ModelConfi
     ipAddressType: oneOf(annotations, ALB_KEYS.ipAddressType, IP_ADDRESS_TYPES),
     healthCheckDefaults: config.healthCheck,
     minimumCapacityUnits: minimumCapacityUnits(annotations, ALB_KEYS.minimumCapacity),
+    edge: edgeSettings(annotations, ALB_KEYS, config.region),
   }));
   checkIpAddressType(settings);
   return settings;
@@ -175,6 +179,7 @@ export function assembleAlb(
       ipAddressType: settings.particular.ipAddressType,
       securityGroups: settings.loadBalancer.securityGroups ?? source.placement.securityGroups,
       minimumCapacityUnits: settings.particular.minimumCapacityUnits,
+      ...settings.particular.edge,
     },
     [
       // IDs are unique: no two compare equal.

@@ -9,7 +9,7 @@ import type { ServicePort } from '../../../karmada/types.js';
 import type { KubeObject } from '../../../kube/types.js';
 import { stackId, type StackKind, type StackRef } from '../../../provider/stack-id.js';
 import { loadBalancerName, targetGroupName } from '../naming.js';
-import { CAPACITY_TAG, resourceTags, type StackOwner } from '../tagging.js';
+import { CAPACITY_TAG, resourceTags, SHIELD_TAG, WAF_TAG, type StackOwner } from '../tagging.js';
 import { loadBalancerAttributes, targetGroupAttributes } from './annotations/attributes.js';
 import type { CommonKeys } from './annotations/keys.js';
 import {
@@ -262,6 +262,8 @@ export function assembleStack(
     ipAddressType?: LoadBalancerSpec['ipAddressType'] | undefined;
     securityGroups: readonly string[] | undefined;
     minimumCapacityUnits?: number | undefined;
+    webAcl?: LoadBalancerSpec['webAcl'];
+    shieldAdvanced?: boolean | undefined;
   },
   resources: readonly StackResource[],
   limits: LimitFields,
@@ -282,10 +284,16 @@ export function assembleStack(
         securityGroups: loadBalancer.securityGroups,
         attributes: settings.loadBalancerAttributes,
         minimumCapacityUnits: loadBalancer.minimumCapacityUnits,
-        // The record that a reservation is ours: removing the annotation then resets it.
-        tags: loadBalancer.minimumCapacityUnits
-          ? { ...settings.tags(LOAD_BALANCER_ID), [CAPACITY_TAG]: String(loadBalancer.minimumCapacityUnits) }
-          : settings.tags(LOAD_BALANCER_ID),
+        webAcl: loadBalancer.webAcl,
+        shieldAdvanced: loadBalancer.shieldAdvanced,
+        // The records that a reservation, a web ACL association or a protection is ours:
+        // removing the annotation then undoes it.
+        tags: {
+          ...settings.tags(LOAD_BALANCER_ID),
+          ...(loadBalancer.minimumCapacityUnits ? { [CAPACITY_TAG]: String(loadBalancer.minimumCapacityUnits) } : {}),
+          ...(loadBalancer.webAcl && loadBalancer.webAcl.kind !== 'none' ? { [WAF_TAG]: 'managed' } : {}),
+          ...(loadBalancer.shieldAdvanced ? { [SHIELD_TAG]: 'managed' } : {}),
+        },
       }),
       ...resources,
     ],

@@ -26,6 +26,8 @@ export type ModelConfig = Pick<
   AwsProviderConfig,
   'ownerId' | 'scheme' | 'subnets' | 'securityGroups' | 'defaultTags' | 'externalManagedTags' | 'healthCheck'
 > & {
+  /** The load balancers' Region: a web ACL ARN of another one is refused (absent: not checked). */
+  region?: string;
   vpc: ModelVpc;
   /** The account's quotas in the Region, once read (DescribeAccountLimits); AWS's defaults when unset. */
   accountQuotas?: Readonly<ElbQuotas>;
@@ -58,6 +60,12 @@ export type Tags = Record<string, string>;
 /** ELBv2's load balancer IP address types that this provider sets (ALBs: every one; NLBs: ipv4). */
 export type LoadBalancerIpAddressType = 'ipv4' | 'dualstack' | 'dualstack-without-public-ipv4';
 
+/**
+ * The regional WAFv2 web ACL a load balancer is to have: by ARN, by name (resolved when deployed,
+ * ListWebACLs), or none (whatever is associated is removed).
+ */
+export type WebAclSpec = { kind: 'arn'; arn: string } | { kind: 'name'; name: string } | { kind: 'none' };
+
 export interface LoadBalancerSpec {
   name: string;
   type: 'application' | 'network';
@@ -73,6 +81,13 @@ export interface LoadBalancerSpec {
    * reset if we reserved some before (CAPACITY_TAG says so), else left alone.
    */
   minimumCapacityUnits?: number;
+  /** ALBs only. Absent: left as it is, unless we associated one (WAF_TAG): then disassociated. */
+  webAcl?: WebAclSpec;
+  /**
+   * Shield Advanced protection wanted or not. Absent: left as it is, unless we created one
+   * (SHIELD_TAG): then deleted. Only a protection carrying our ownership tags is ever deleted.
+   */
+  shieldAdvanced?: boolean;
   tags: Tags;
 }
 
@@ -237,6 +252,8 @@ export function loadBalancerResource(spec: {
   securityGroups?: readonly string[] | undefined;
   attributes?: Record<string, string> | undefined;
   minimumCapacityUnits?: number | undefined;
+  webAcl?: WebAclSpec | undefined;
+  shieldAdvanced?: boolean | undefined;
   tags: Tags;
 }): LoadBalancerResource {
   return {
@@ -251,6 +268,8 @@ export function loadBalancerResource(spec: {
       ...(spec.securityGroups ? { securityGroups: [...spec.securityGroups] } : {}),
       ...(spec.attributes ? { attributes: spec.attributes } : {}),
       ...(spec.minimumCapacityUnits !== undefined ? { minimumCapacityUnits: spec.minimumCapacityUnits } : {}),
+      ...(spec.webAcl ? { webAcl: spec.webAcl } : {}),
+      ...(spec.shieldAdvanced !== undefined ? { shieldAdvanced: spec.shieldAdvanced } : {}),
       tags: spec.tags,
     },
   };

@@ -64,6 +64,9 @@ export const ALB_KEYS = {
   useRegexPathMatch: `${ALB}use-regex-path-match`,
   mutualAuthentication: `${ALB}mutual-authentication`,
   minimumCapacity: `${ALB}minimum-load-balancer-capacity`,
+  wafv2AclArn: `${ALB}wafv2-acl-arn`,
+  wafv2AclName: `${ALB}wafv2-acl-name`,
+  shieldAdvancedProtection: `${ALB}shield-advanced-protection`,
   /** One key per listener, as LBC documents it: `${Protocol}-${Port}` stands for e.g. `HTTPS-443`. */
   listenerAttributes: `${ALB}listener-attributes.\${Protocol}-\${Port}`,
 } as const satisfies CommonKeys & Record<string, unknown>;
