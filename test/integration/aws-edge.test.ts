@@ -11,7 +11,7 @@ import { shieldClientFor, startShieldSimulator, type ShieldSimulator } from '../
 import { startWafv2Simulator, wafv2ClientFor, type Wafv2Simulator } from '../../dev/wafv2-sim/index.js';
 import type { MultiClusterIngress } from '../../lib/karmada/types.js';
 import type { ProviderContext } from '../../lib/provider/contract.js';
-import { AwsProvider, type AwsProviderConfig } from '../../lib/providers/aws/index.js';
+import { AwsProvider, formatPlan, type AwsProviderConfig } from '../../lib/providers/aws/index.js';
 import { SHIELD_TAG, WAF_TAG } from '../../lib/providers/aws/tagging.js';
 import { collectedSlice, minimalIngress, service } from '../fixtures/aws/objects.js';
 import { startAwsEnv, type AwsEnv } from './aws-env.js';
@@ -75,9 +75,22 @@ const withAnnotations = (annotations: Record<string, string>) => {
 
 describe('WAFv2 web ACL of an ALB', () => {
   it('associates, swaps, repairs on resync and disassociates when the annotation goes', async () => {
-    const { e, w, reconcile, lb, lbTags } = await setup();
+    const { e, w, provider, reconcile, lb, lbTags } = await setup();
     const a = w.state.addWebAcl('edge-a');
     const b = w.state.addWebAcl('edge-b');
+    // The plan says what will happen, in order: the ALB first, then its web ACL.
+    const planned = await provider.plan(
+      { ...e.ctx, signal: new AbortController().signal },
+      withAnnotations({ [`${ALB}wafv2-acl-arn`]: a.ARN }),
+    );
+    const lines = formatPlan(planned.plan);
+    const created = lines.findIndex((l) => l.startsWith('+ create LoadBalancer'));
+    const associated = lines.indexOf(
+      `+ create WebACLAssociation LoadBalancer: web ACL ${a.ARN} [AssociateWebACL]`,
+    );
+    expect(created).toBeGreaterThanOrEqual(0);
+    expect(associated).toBeGreaterThan(created);
+    expect(w.calls.total()).toBe(0);
     await reconcile(withAnnotations({ [`${ALB}wafv2-acl-arn`]: a.ARN }));
     const arn = lb()!.LoadBalancerArn!;
     expect(w.state.aclOf(arn)).toBe(a.ARN);
