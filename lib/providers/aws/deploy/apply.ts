@@ -133,13 +133,25 @@ function send(ctx: DeployContext, c: PlannedCall, o: { abortSignal: AbortSignal 
     case 'RemoveTags':
       return client.send(new RemoveTagsCommand(c.input), o).then(none);
     case 'AssociateWebACL':
-      return edge(ctx).wafv2().then((w) => w.associate(c.input, o)).then(none);
+      return edge(ctx)
+        .wafv2()
+        .then((w) => w.associate(c.input, o))
+        .then(none);
     case 'DisassociateWebACL':
-      return edge(ctx).wafv2().then((w) => w.disassociate(c.input, o)).then(none);
+      return edge(ctx)
+        .wafv2()
+        .then((w) => w.disassociate(c.input, o))
+        .then(none);
     case 'CreateProtection':
-      return edge(ctx).shield().then((s) => s.create(withInstance(c.input, ctx), o)).then(none);
+      return edge(ctx)
+        .shield()
+        .then((s) => s.create(withInstance(c.input, ctx), o))
+        .then(none);
     case 'DeleteProtection':
-      return edge(ctx).shield().then((s) => s.delete(c.input, o)).then(none);
+      return edge(ctx)
+        .shield()
+        .then((s) => s.delete(c.input, o))
+        .then(none);
   }
 }
 
@@ -196,10 +208,13 @@ async function runOne(ctx: DeployContext, c: PlannedCall): Promise<Created> {
       // WAFv2 answers so while a just-created ALB is still being set up (LBC retries it too).
       if (c.action === 'AssociateWebACL' && isAwsError(err, 'WAFUnavailableEntityException')) {
         if (attempt >= resourceInUseAttempts) {
-          throw new RetryLaterError(`WAFv2 cannot associate a web ACL with ${c.input.ResourceArn ?? ''} yet`, {
-            cause: err,
-            retryAfterSeconds: 10,
-          });
+          throw new RetryLaterError(
+            `WAFv2 cannot associate a web ACL with ${c.input.ResourceArn ?? ''} yet`,
+            {
+              cause: err,
+              retryAfterSeconds: 10,
+            },
+          );
         }
         await sleep(resourceInUseDelayMs, ctx.signal);
         continue;

@@ -14,14 +14,7 @@
 import { InvalidObjectError } from '../../../errors.js';
 import { ALB_KEYS } from '../model/annotations/keys.js';
 import type { LoadBalancerResource } from '../model/types.js';
-import {
-  isOwnedBy,
-  RESOURCE_TAG,
-  SHIELD_TAG,
-  WAF_TAG,
-  CAPACITY_TAG,
-  recordToTags,
-} from '../tagging.js';
+import { isOwnedBy, RESOURCE_TAG, SHIELD_TAG, WAF_TAG, CAPACITY_TAG, recordToTags } from '../tagging.js';
 import type { DeployContext } from './context.js';
 import type { OwnedLoadBalancer } from './load-balancer.js';
 import type { Operation } from './operations.js';
@@ -36,7 +29,10 @@ function wafRelevant(spec: LoadBalancerResource['spec'], tags: Readonly<Record<s
   return spec.webAcl !== undefined || tags?.[WAF_TAG] !== undefined;
 }
 
-function shieldRelevant(spec: LoadBalancerResource['spec'] | undefined, tags: Readonly<Record<string, string>>) {
+function shieldRelevant(
+  spec: LoadBalancerResource['spec'] | undefined,
+  tags: Readonly<Record<string, string>>,
+) {
   return spec?.shieldAdvanced !== undefined || tags[SHIELD_TAG] !== undefined;
 }
 
@@ -44,7 +40,10 @@ function shieldRelevant(spec: LoadBalancerResource['spec'] | undefined, tags: Re
  * The ARN of the web ACL the stack names, resolving a name (ListWebACLs, kept per container);
  * undefined when it names none. A name the Region does not have fails here, before any change.
  */
-export async function resolveWebAcl(ctx: DeployContext, lb: LoadBalancerResource): Promise<string | undefined> {
+export async function resolveWebAcl(
+  ctx: DeployContext,
+  lb: LoadBalancerResource,
+): Promise<string | undefined> {
   const acl = lb.spec.webAcl;
   if (acl?.kind === 'arn') return acl.arn;
   if (acl?.kind !== 'name') return undefined;

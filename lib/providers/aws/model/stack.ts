@@ -290,7 +290,9 @@ export function assembleStack(
         // removing the annotation then undoes it.
         tags: {
           ...settings.tags(LOAD_BALANCER_ID),
-          ...(loadBalancer.minimumCapacityUnits ? { [CAPACITY_TAG]: String(loadBalancer.minimumCapacityUnits) } : {}),
+          ...(loadBalancer.minimumCapacityUnits
+            ? { [CAPACITY_TAG]: String(loadBalancer.minimumCapacityUnits) }
+            : {}),
           ...(loadBalancer.webAcl && loadBalancer.webAcl.kind !== 'none' ? { [WAF_TAG]: 'managed' } : {}),
           ...(loadBalancer.shieldAdvanced ? { [SHIELD_TAG]: 'managed' } : {}),
         },
