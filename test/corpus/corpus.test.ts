@@ -10,7 +10,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startElbv2Simulator, type Elbv2Simulator } from '../../dev/elbv2-sim/index.js';
-import { awsConfigFor, seed } from '../../dev/local/pipeline.js';
+import { awsConfigFor, seed, startEdgeSimulators, type EdgeSimulators } from '../../dev/local/pipeline.js';
 import { minimalIngress, serveService, collectedSlice } from '../../dev/local/scenario.js';
 import type { Condition, MultiClusterIngress, MultiClusterService } from '../../lib/karmada/types.js';
 import { Resources } from '../../lib/kube/resources.js';
@@ -300,14 +300,17 @@ describe('invalid specs with the fake provider: a Warning Event and LoadBalancer
 
 describe('invalid specs with the aws provider: also no AWS state and no mutating call', () => {
   const t = {} as ObjectChecks;
+  let edge: EdgeSimulators | undefined;
   beforeAll(async () => {
     process.env.AWS_ACCESS_KEY_ID ??= 'corpus';
     process.env.AWS_SECRET_ACCESS_KEY ??= 'corpus';
     t.sim = await startElbv2Simulator();
+    // WAFv2, Shield and ACM as `npm start` has them (a web ACL, a certificate for *.example.com).
+    edge = await startEdgeSimulators(t.sim);
     t.env = await startHarness({
       lax: true,
       provider: 'aws',
-      providerConfig: awsConfigFor(t.sim, { maxAttempts: 2 }),
+      providerConfig: awsConfigFor(t.sim, { maxAttempts: 2 }, undefined, edge),
       objects: [...baseObjects(), ...extraBase(), VALID],
     });
     const [first] = await t.env.run([validItem()]);
@@ -316,6 +319,9 @@ describe('invalid specs with the aws provider: also no AWS state and no mutating
   afterAll(async () => {
     await t.env.close();
     await t.sim?.close();
+    await edge?.wafv2.close();
+    await edge?.shield.close();
+    await edge?.acm.close();
   });
   it.each(ofKind('object', 'aws').map((c) => [c.file, c] as const))('%s', (_f, c) => checkObjectCase(t, c));
 });

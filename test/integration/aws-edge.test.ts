@@ -8,23 +8,26 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { elbv2ClientFor, taggingClientFor } from '../../dev/elbv2-sim/index.js';
 import { shieldClientFor, startShieldSimulator, type ShieldSimulator } from '../../dev/shield-sim/index.js';
+import { acmClientFor, startAcmSimulator, type AcmSimulator } from '../../dev/acm-sim/index.js';
 import { startWafv2Simulator, wafv2ClientFor, type Wafv2Simulator } from '../../dev/wafv2-sim/index.js';
 import type { MultiClusterIngress } from '../../lib/karmada/types.js';
 import type { ProviderContext } from '../../lib/provider/contract.js';
 import { AwsProvider, formatPlan, type AwsProviderConfig } from '../../lib/providers/aws/index.js';
 import { SHIELD_TAG, WAF_TAG } from '../../lib/providers/aws/tagging.js';
 import { collectedSlice, minimalIngress, service } from '../fixtures/aws/objects.js';
-import { startAwsEnv, type AwsEnv } from './aws-env.js';
+import { PUBLIC_SUBNETS, startAwsEnv, type AwsEnv } from './aws-env.js';
 
 const ALB = 'alb.ingress.kubernetes.io/';
 let env: AwsEnv | undefined;
 let waf: Wafv2Simulator | undefined;
 let shield: ShieldSimulator | undefined;
+let acm: AcmSimulator | undefined;
 afterEach(async () => {
   await env?.close();
   await waf?.close();
   await shield?.close();
-  env = waf = shield = undefined;
+  await acm?.close();
+  env = waf = shield = acm = undefined;
 });
 
 async function setup(
@@ -40,6 +43,7 @@ async function setup(
     unavailableForMs: o.unavailableForMs ?? 0,
   }));
   const s = (shield = await startShieldSimulator({ loadBalancers: lbs, subscribed: o.subscribed ?? true }));
+  const c = (acm = await startAcmSimulator({ maxPage: 2 }));
   const provider = new AwsProvider(
     { ...e.config, ...o.config },
     { kube: e.kube, logger: e.logger },
@@ -50,6 +54,7 @@ async function setup(
       edge: {
         wafv2: wafv2ClientFor(w, { retryDelayMs: 1 }),
         shield: shieldClientFor(s, { retryDelayMs: 1 }),
+        acm: acmClientFor(c, { retryDelayMs: 1 }),
       },
     },
   );
@@ -65,7 +70,7 @@ async function setup(
     const arn = lb()?.LoadBalancerArn ?? '';
     return Object.fromEntries([...(e.sim.state.store.tags.get(arn) ?? new Map<string, string>())]);
   };
-  return { e, w, s, provider, reconcile, remove, lb, lbTags };
+  return { e, w, s, c, provider, reconcile, remove, lb, lbTags };
 }
 
 const withAnnotations = (annotations: Record<string, string>) => {
@@ -195,5 +200,84 @@ describe('Shield Advanced protection of an ALB', () => {
       /annotation alb\.ingress\.kubernetes\.io\/shield-advanced-protection: "true" needs a Shield Advanced subscription/,
     );
     expect(e.mutatingCalls()).toEqual([]);
+  });
+});
+
+describe('an internet-facing ALB with a web ACL and a discovered certificate, end to end', () => {
+  it('creates it, changes the ACL, repairs drift on resync, and deletes it leaving nothing behind', async () => {
+    const { e, w, s, c, reconcile, remove, lb } = await setup();
+    const a = w.state.addWebAcl('edge-a');
+    const b = w.state.addWebAcl('edge-b');
+    // Paged (two a page): the wildcard covers one label, the ECDSA one needs every key type asked for.
+    c.state.addCertificate('other.test');
+    const wildcard = c.state.addCertificate('*.example.com', { KeyAlgorithm: 'EC_prime256v1' });
+    const exact = c.state.addCertificate('shop.example.net', { alternativeNames: ['www.shop.example.net'] });
+    c.state.addCertificate('pending.example.com', { Status: 'PENDING_VALIDATION' });
+    const mci = (acl: string): MultiClusterIngress => ({
+      ...minimalIngress({
+        spec: {
+          tls: [{ hosts: ['www.example.com'] }],
+          rules: [
+            {
+              host: 'www.shop.example.net',
+              http: {
+                paths: [
+                  {
+                    path: '/',
+                    pathType: 'Prefix',
+                    backend: { service: { name: 'serve', port: { number: 80 } } },
+                  },
+                ],
+              },
+            },
+          ],
+        },
+      }),
+      metadata: {
+        name: 'minimal-ingress',
+        namespace: 'default',
+        uid: 'mci-uid-1',
+        annotations: {
+          [`${ALB}scheme`]: 'internet-facing',
+          [`${ALB}subnets`]: PUBLIC_SUBNETS.join(','),
+          [`${ALB}listen-ports`]: '[{"HTTPS": 443}]',
+          [`${ALB}wafv2-acl-arn`]: acl,
+          [`${ALB}shield-advanced-protection`]: 'true',
+        },
+      },
+    });
+    await reconcile(mci(a.ARN));
+    const arn = lb()!.LoadBalancerArn!;
+    expect(lb()?.Scheme).toBe('internet-facing');
+    const [listener] = e.sim.snapshot().listeners;
+    const certificates = [wildcard.CertificateArn, exact.CertificateArn].sort();
+    expect(listener?.Certificates?.map((x) => x.CertificateArn)).toEqual([certificates[0]]);
+    expect(
+      e.sim.state
+        .describeListenerCertificates({ ListenerArn: listener!.ListenerArn })
+        .Certificates?.map((x) => x.CertificateArn)
+        .sort(),
+    ).toEqual(certificates);
+    expect(w.state.aclOf(arn)).toBe(a.ARN);
+    expect(s.state.protections.size).toBe(1);
+    // Listed once (two pages) and each certificate described once per container.
+    expect(c.calls.get('ListCertificates').ok).toBe(2);
+    expect(c.calls.get('DescribeCertificate').ok).toBe(3);
+
+    await reconcile(mci(b.ARN));
+    expect(w.state.aclOf(arn)).toBe(b.ARN);
+    expect(c.calls.get('DescribeCertificate').ok).toBe(3);
+
+    w.state.associations.delete(arn);
+    s.state.protections.clear();
+    await reconcile(mci(b.ARN), true);
+    expect(w.state.aclOf(arn)).toBe(b.ARN);
+    expect(s.state.protections.size).toBe(1);
+
+    await remove(mci(b.ARN));
+    expect(lb()).toBeUndefined();
+    expect(w.state.aclOf(arn)).toBeUndefined();
+    expect(s.state.protections.size).toBe(0);
+    expect(e.sim.snapshot().targetGroups).toEqual([]);
   });
 });

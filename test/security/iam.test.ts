@@ -156,6 +156,7 @@ const RESOURCE_TYPE_OF: Record<string, string | string[]> = {
   'shield:TagResource': 'protection',
   'shield:DeleteProtection': 'protection',
   'shield:ListTagsForResource': 'protection',
+  'acm:DescribeCertificate': 'certificate',
   'elasticloadbalancing:CreateLoadBalancer': 'loadbalancer',
   'elasticloadbalancing:DeleteLoadBalancer': 'loadbalancer',
   'elasticloadbalancing:ModifyLoadBalancerAttributes': 'loadbalancer',

@@ -13,6 +13,7 @@ import {
   OWNER_TAG,
 } from '../../lib/providers/aws/index.js';
 import {
+  ACM_ACTIONS,
   EC2_ACTIONS,
   IMPLIED_ACTIONS,
   SHIELD_ACTIONS,
@@ -45,7 +46,7 @@ describe('IAM policy for the ELBv2 calls', () => {
   it('lists exactly the actions the code calls', () => {
     const inPolicy = elbv2PolicyStatements('o')
       .flatMap((s) => s.Action)
-      .map((a) => a.replace(/^(elasticloadbalancing|tag|ec2|wafv2|shield):/, ''));
+      .map((a) => a.replace(/^(elasticloadbalancing|tag|ec2|wafv2|shield|acm):/, ''));
     const code = actionsInCode();
     expect(code.length).toBeGreaterThan(20);
     // Besides the commands, the permissions AWS checks under another name for one of them.
@@ -63,6 +64,7 @@ describe('IAM policy for the ELBv2 calls', () => {
         ...EC2_ACTIONS,
         ...WAFV2_ACTIONS,
         ...SHIELD_ACTIONS,
+        ...ACM_ACTIONS,
       ].sort(),
     ).toStrictEqual(code);
     expect(
@@ -84,6 +86,9 @@ describe('IAM policy for the ELBv2 calls', () => {
     'shield:DescribeProtection': 'by resource ARN the protection is not known yet; only reads',
     'shield:GetSubscriptionState': 'lists no resource type; only reads',
     'shield:ListTagsForResource': 'reads whether a protection is ours, before anything else is done to it',
+    'acm:ListCertificates': 'lists no resource type; reads the Region’s issued certificates (discovery)',
+    'acm:DescribeCertificate':
+      'the certificates are the account’s, not ours, so there is no tag of ours to scope by; only reads their names',
   };
 
   it('scopes by tag every action but the reads and the WAFv2 ones it names, with why', () => {

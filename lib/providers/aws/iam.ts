@@ -34,6 +34,9 @@
  *   supports aws:RequestTag (our owner tag in the request), DeleteProtection aws:ResourceTag (ours
  *   only). Tags on create are authorised as shield:TagResource, with aws:RequestTag
  *   (IMPLIED_ACTIONS). Shield's ARNs have no Region: protection/<id> in the account.
+ * - ACM (list_awscertificatemanager): ListCertificates lists no resource type (Resource "*");
+ *   DescribeCertificate is authorised on the certificate, which is the account's (not ours): not
+ *   scoped by our tag. Both only read, for certificate discovery.
  * - CreateLoadBalancer supports elasticloadbalancing:Scheme, :Subnet and :SecurityGroup, SetSubnets
  *   :Subnet, SetSecurityGroups :SecurityGroup; the operator's tenant policy pins them here too.
  *
@@ -89,6 +92,10 @@ export const SHIELD_ACTIONS = [
 ] as const;
 export type ShieldAction = (typeof SHIELD_ACTIONS)[number];
 
+/** ACM's reads (edge/acm-client.ts): certificate discovery for HTTPS listeners without certificate-arn. */
+export const ACM_ACTIONS = ['DescribeCertificate', 'ListCertificates'] as const;
+export type AcmAction = (typeof ACM_ACTIONS)[number];
+
 /**
  * Permissions AWS checks for a call the code makes, under another name: no command of the code
  * is named after them (test/unit/aws-iam.test.ts knows them from this list).
@@ -103,13 +110,14 @@ export type ImpliedAction = keyof typeof IMPLIED_ACTIONS;
 
 /** Every action the provider calls, as the SDK's commands name them, and the implied ones. */
 export type ProviderAction =
-  Elbv2Action | TaggingAction | Ec2Action | Wafv2Action | ShieldAction | ImpliedAction;
+  Elbv2Action | TaggingAction | Ec2Action | Wafv2Action | ShieldAction | AcmAction | ImpliedAction;
 
 /** An action as IAM names it: `tag:GetResources`, `ec2:Describe…`, `elasticloadbalancing:<action>`. */
 export function iamActionName(action: ProviderAction): string {
   if ((TAGGING_ACTIONS as readonly string[]).includes(action)) return `tag:${action}`;
   if ((EC2_ACTIONS as readonly string[]).includes(action)) return `ec2:${action}`;
   if ((WAFV2_ACTIONS as readonly string[]).includes(action)) return `wafv2:${action}`;
+  if ((ACM_ACTIONS as readonly string[]).includes(action)) return `acm:${action}`;
   if ((SHIELD_ACTIONS as readonly string[]).includes(action) || action === 'TagResource') {
     return `shield:${action}`;
   }
@@ -231,6 +239,19 @@ const STATEMENTS: StatementSpec[] = [
     Sid: 'Ec2DescribeVpcNetwork',
     actions: EC2_ACTIONS,
     resources: ['*'],
+  },
+  {
+    // SAR (ACM): ListCertificates lists no resource type: Resource "*". DescribeCertificate is
+    // authorised on the certificate; the certificates are the account's, not ours, so it is not
+    // scoped by our tag. Both only read (certificate discovery).
+    Sid: 'AcmListCertificates',
+    actions: ['ListCertificates'],
+    resources: ['*'],
+  },
+  {
+    Sid: 'AcmDescribeCertificates',
+    actions: ['DescribeCertificate'],
+    resources: [deploymentArn('acm', 'certificate/*')],
   },
   {
     // SAR (WAFv2): ListWebACLs lists no resource type: Resource "*". It only reads the Region's
@@ -425,6 +446,7 @@ export const ELBV2_MUTATING_ACTIONS: readonly MutatingAction[] = [
         !(EC2_ACTIONS as readonly string[]).includes(a) &&
         !(WAFV2_ACTIONS as readonly string[]).includes(a) &&
         !(SHIELD_ACTIONS as readonly string[]).includes(a) &&
+        !(ACM_ACTIONS as readonly string[]).includes(a) &&
         !Object.hasOwn(IMPLIED_ACTIONS, a),
     ),
   ),
@@ -450,6 +472,7 @@ export const ELBV2_ACCESS: Record<Elbv2Access, readonly ProviderAction[]> = {
     ...EC2_ACTIONS,
     ...WAFV2_ACTIONS,
     ...SHIELD_ACTIONS,
+    ...ACM_ACTIONS,
     ...(Object.keys(IMPLIED_ACTIONS) as ImpliedAction[]),
   ].sort(),
   // A swept load balancer's protection of ours is deleted first (deploy/edge.ts).
@@ -463,7 +486,16 @@ export const ELBV2_ACCESS: Record<Elbv2Access, readonly ProviderAction[]> = {
     'DescribeTargetGroups',
     'ListTagsForResource',
   ],
-  resync: ['DescribeLoadBalancers', 'DescribeSubnets', 'DescribeTags', 'DescribeVpcs', 'GetResources'],
+  // The desired fingerprints hold discovered certificates too: ACM's two reads, for such stacks.
+  resync: [
+    'DescribeCertificate',
+    'DescribeLoadBalancers',
+    'DescribeSubnets',
+    'DescribeTags',
+    'DescribeVpcs',
+    'GetResources',
+    'ListCertificates',
+  ],
 };
 
 /** The statements for one access level; each keeps only the actions that level needs. */

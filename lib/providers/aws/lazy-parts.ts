@@ -33,3 +33,9 @@ export const loadShield = lazy(
   () => import('./edge/shield-client.js'),
   "the aws provider's Shield client (edge/shield-client.ts)",
 );
+
+/** The ACM client (edge/acm-client.ts): loaded by the first stack whose HTTPS listeners have no certificate-arn. */
+export const loadAcm = lazy(
+  () => import('./edge/acm-client.js'),
+  "the aws provider's ACM client (edge/acm-client.ts)",
+);

@@ -45,7 +45,9 @@ import { stackOwner } from './model/stack.js';
 import { AwsInventory } from './inventory.js';
 import { AccountQuotas } from './account-quotas.js';
 import type { ElbQuotas } from './model/limits.js';
-import { type ModelVpc, type Stack } from './model/types.js';
+import { type ModelConfig, type ModelVpc, type Stack } from './model/types.js';
+import { wantsCertificateDiscovery } from './model/annotations/listeners.js';
+import { ALB_KEYS } from './model/annotations/keys.js';
 import { type StackOwner } from './tagging.js';
 import type { PolicySubject } from './tenant-policy.js';
 import { MCI_FINALIZER, MCS_FINALIZER } from '../../karmada/constants.js';
@@ -129,7 +131,12 @@ export class AwsProvider implements MultiClusterProvider {
         names: (mci) => ingressLoadBalancerNames(mci, config),
         build: async (mci, kube = deps.kube, ctx, network = true) => {
           const inputs = await readIngressInputs(kube, mci);
-          const resolved = await this.modelConfig(ctx, network);
+          const resolved = await this.withCertificates(
+            await this.modelConfig(ctx, network),
+            [mci],
+            ctx,
+            network,
+          );
           return this.withinTenantPolicy(
             ingressSubject(mci),
             await this.quotas.within(ctx, (accountQuotas) =>
@@ -143,7 +150,12 @@ export class AwsProvider implements MultiClusterProvider {
         policy: config.tenantPolicy,
         deployed: async (ref) => (await this.records.read(ref.stackId)) !== undefined,
         build: async (resolution, kube, ctx, network = true) => {
-          const resolved = await this.modelConfig(ctx, network);
+          const resolved = await this.withCertificates(
+            await this.modelConfig(ctx, network),
+            resolution.members,
+            ctx,
+            network,
+          );
           const members: IngressMember[] = [];
           // Members often route to the same Services: each is read once per build.
           const reads: ServiceReads = new Map();
@@ -208,6 +220,24 @@ export class AwsProvider implements MultiClusterProvider {
       // A configured IPv6 list wins over EC2's, as `cidrs` does over its IPv4 blocks.
       vpc: { id: this.config.vpc.id, cidrs, ipv6Cidrs: this.config.vpc.ipv6Cidrs ?? ipv6Cidrs, subnets },
     };
+  }
+
+  /**
+   * The configuration with the Region's issued ACM certificates, when one of `mcis` has HTTPS
+   * listen-ports without certificate-arn (model/certificates.ts): read through the per-container
+   * cache (edge/services.ts) before the model is built, so a failed read fails the reconcile
+   * before any ELBv2 call. A model for target group names only (`network: false`) reads none.
+   */
+  private async withCertificates(
+    config: ResolvedConfig,
+    mcis: readonly Readonly<MultiClusterIngress>[],
+    ctx: { signal: AbortSignal } | undefined,
+    network: boolean,
+  ): Promise<ResolvedConfig & Pick<ModelConfig, 'certificates'>> {
+    if (!mcis.some((m) => wantsCertificateDiscovery(m.metadata.annotations, ALB_KEYS))) return config;
+    if (!network) return { ...config, certificates: 'not-read' };
+    const signal = ctx?.signal ?? AbortSignal.timeout(NETWORK_READ_TIMEOUT_MS);
+    return { ...config, certificates: await this.edge.certificates({ signal }) };
   }
 
   /** The model build step's last part: the operator's tenant policy, before anything is deployed. */

@@ -16,7 +16,8 @@ import type {
   WAFV2Client,
 } from '@aws-sdk/client-wafv2';
 import type { AwsProviderConfig } from '../config.js';
-import { loadShield, loadWafv2 } from '../lazy-parts.js';
+import { loadAcm, loadShield, loadWafv2 } from '../lazy-parts.js';
+import type { CatalogCertificate } from '../model/certificates.js';
 
 type Ctx = { signal: AbortSignal };
 type SendOptions = { abortSignal: AbortSignal };
@@ -44,6 +45,13 @@ export interface ShieldApi {
   delete(input: DeleteProtectionCommandInput, o: SendOptions): Promise<void>;
 }
 
+export interface AcmApi {
+  /** The ARNs of the Region's issued certificates, of every key type. */
+  issuedCertificates(ctx: Ctx): Promise<string[]>;
+  /** A certificate's names (SubjectAlternativeNames), and whether it was imported. */
+  certificate(arn: string, ctx: Ctx): Promise<{ names: string[]; imported: boolean }>;
+}
+
 export type EdgeConfig = Pick<
   AwsProviderConfig,
   'region' | 'wafv2Endpoint' | 'shieldEndpoint' | 'acmEndpoint' | 'maxAttempts'
@@ -54,6 +62,17 @@ export interface EdgeClients {
   shield?: ShieldClient;
   acm?: ACMClient;
 }
+
+/**
+ * How long the certificate list and each certificate's names are used: LBC's 1 minute for the
+ * list, 5 minutes for an imported certificate's names (it can be re-imported with others) and 10
+ * hours for an ACM-issued one's (its names never change).
+ */
+export const CERTIFICATE_LIST_TTL_MS = 60_000;
+export const IMPORTED_NAMES_TTL_MS = 5 * 60_000;
+export const ISSUED_NAMES_TTL_MS = 10 * 60 * 60_000;
+/** At most this many certificates' names are kept (the oldest goes first). */
+export const MAX_CERTIFICATES_KEPT = 2000;
 
 /** How long a web ACL name's ARN is used (ACLs are renamed or replaced rarely). */
 export const WEB_ACL_NAMES_TTL_MS = 5 * 60_000;
@@ -67,6 +86,9 @@ export class EdgeServices {
   private wafv2Api: Promise<Wafv2Api> | undefined;
   private shieldApi: Promise<ShieldApi> | undefined;
   private names: { at: number; value: Promise<Map<string, string>> } | undefined;
+  private acmApi: Promise<AcmApi> | undefined;
+  private certificateList: { at: number; value: Promise<string[]> } | undefined;
+  private readonly certificateNames = new Map<string, { until: number; names: readonly string[] }>();
 
   constructor(
     private readonly config: EdgeConfig,
@@ -84,6 +106,53 @@ export class EdgeServices {
     this.shieldApi ??= loadShield().then((m) => m.configuredShield(this.config, this.clients.shield));
     this.shieldApi.catch(() => (this.shieldApi = undefined));
     return this.shieldApi;
+  }
+
+  acm(): Promise<AcmApi> {
+    this.acmApi ??= loadAcm().then((m) => m.configuredAcm(this.config, this.clients.acm));
+    this.acmApi.catch(() => (this.acmApi = undefined));
+    return this.acmApi;
+  }
+
+  /**
+   * The Region's issued certificates with their names, for certificate discovery: the list read
+   * at most once a minute, each certificate's names kept per CERTIFICATE TTLs above (bounded), so
+   * a reconcile costs at most one ListCertificates page walk and a DescribeCertificate per new
+   * certificate. A failed read is not kept.
+   */
+  async certificates(ctx: Ctx): Promise<CatalogCertificate[]> {
+    const api = await this.acm();
+    const now = this.now();
+    let list =
+      this.certificateList && now - this.certificateList.at < CERTIFICATE_LIST_TTL_MS
+        ? this.certificateList
+        : undefined;
+    if (!list) {
+      const entry = { at: now, value: api.issuedCertificates(ctx) };
+      this.certificateList = list = entry;
+      entry.value.catch(() => {
+        if (this.certificateList === entry) this.certificateList = undefined;
+      });
+    }
+    const arns = await list.value;
+    const out: CatalogCertificate[] = [];
+    for (const arn of arns) {
+      let kept = this.certificateNames.get(arn);
+      if (!kept || kept.until <= this.now()) {
+        const c = await api.certificate(arn, ctx);
+        kept = {
+          until: this.now() + (c.imported ? IMPORTED_NAMES_TTL_MS : ISSUED_NAMES_TTL_MS),
+          names: c.names,
+        };
+        this.certificateNames.delete(arn);
+        this.certificateNames.set(arn, kept);
+        while (this.certificateNames.size > MAX_CERTIFICATES_KEPT) {
+          this.certificateNames.delete(this.certificateNames.keys().next().value as string);
+        }
+      }
+      out.push({ arn, names: kept.names });
+    }
+    return out;
   }
 
   /** The ARN of the Region's web ACL `name`, or undefined when there is none. */

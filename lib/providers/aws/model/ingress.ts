@@ -28,6 +28,7 @@ import { albTargetGroupSettings, serviceTargetGroupSettings } from './annotation
 import { ignoredKeysWarning } from './annotations/unknown-keys.js';
 import type { HealthCheckConfig } from '../config.js';
 import { albListeners } from './annotations/listeners.js';
+import { discoverCertificates, discoveryHosts } from './certificates.js';
 import { albListenerResources, type Route } from './alb-listeners.js';
 import { ruleConditions, sortPaths } from './rules.js';
 import {
@@ -165,7 +166,7 @@ export function assembleAlb(
   const defaultAction = members.find((m) => m.defaultAction)?.defaultAction ?? FIXED_404;
 
   const { listeners, rules, ruleFields } = albListenerResources({
-    settings: settings.particular.listeners,
+    settings: withDiscoveredCertificates(source, settings.particular.listeners),
     routes: members.flatMap((m) => m.routes),
     defaultAction,
     loadBalancer: LOAD_BALANCER_ID,
@@ -197,6 +198,33 @@ export function assembleAlb(
     ...source.members.flatMap((m) => ignoredKeysWarning(m.mci)),
     ...members.flatMap((m) => m.warnings),
   ]);
+}
+
+/**
+ * The listener settings with the certificates discovered for the members' hosts, when no
+ * certificate-arn names them (model/certificates.ts); refused when the account's certificates
+ * were not read.
+ */
+function withDiscoveredCertificates(
+  source: StackSource<IngressMember>,
+  listeners: AlbListenerSettings,
+): AlbListenerSettings {
+  if (!listeners.tls?.discover) return listeners;
+  const catalog = source.placement.certificates;
+  const { discover: _discover, ...tls } = listeners.tls;
+  if (catalog === 'not-read') return { ...listeners, tls };
+  if (!catalog) {
+    throw invalid(
+      ALB_KEYS.certificates,
+      '',
+      'is required for HTTPS listen-ports (no ACM certificates were read to discover one)',
+    );
+  }
+  const hosts = discoveryHosts(source.members.map((m) => m.mci));
+  return {
+    ...listeners,
+    tls: { ...tls, certificates: discoverCertificates(hosts, catalog, ALB_KEYS.certificates) },
+  };
 }
 
 /**

@@ -57,6 +57,7 @@ export function configuredPlacement(config: ModelConfig): Placement {
     subnets: config.subnets,
     ...(config.securityGroups ? { securityGroups: config.securityGroups } : {}),
     ...(config.accountQuotas ? { accountQuotas: config.accountQuotas } : {}),
+    ...(config.certificates ? { certificates: config.certificates } : {}),
   };
 }
 

@@ -7,6 +7,7 @@
 import type { AwsProviderConfig } from '../config.js';
 import type { VpcSubnet } from '../vpc-network.js';
 import type { ElbQuotas } from './limits.js';
+import type { CatalogCertificate } from './certificates.js';
 
 /**
  * The target groups' VPC as the model sees it: the provider resolves `cidrs` and `subnets`
@@ -31,6 +32,12 @@ export type ModelConfig = Pick<
   vpc: ModelVpc;
   /** The account's quotas in the Region, once read (DescribeAccountLimits); AWS's defaults when unset. */
   accountQuotas?: Readonly<ElbQuotas>;
+  /**
+   * The Region's issued ACM certificates, read when a stack's HTTPS listeners have no
+   * certificate-arn (model/certificates.ts); absent: none read, and such a listener is refused.
+   * `not-read`: a model for its target group names only (they do not depend on certificates).
+   */
+  certificates?: readonly CatalogCertificate[] | 'not-read';
 };
 
 /** Where a stack's load balancer lives: one Region's VPC, its subnets and security groups. */
@@ -41,6 +48,8 @@ export interface Placement {
   securityGroups?: readonly string[];
   /** The account's quotas in this Region, if read; otherwise AWS's defaults apply. */
   accountQuotas?: Readonly<ElbQuotas>;
+  /** The Region's issued ACM certificates, when read (certificate discovery); see ModelConfig. */
+  certificates?: readonly CatalogCertificate[] | 'not-read';
 }
 
 export const ResourceTypes = {
