@@ -62,6 +62,11 @@ export interface CheckInput {
   servesMcs: boolean;
   /** `mci/<name>` / `mcs/<name>` the workload left in place. */
   present: ReadonlySet<string>;
+  /**
+   * The WAFv2 simulator's view: the web ACL a load balancer has, and the ARNs of the web ACLs by
+   * name. Every ALB must have exactly the web ACL its stack names (none when it names none).
+   */
+  webAcls?: { of: (lbArn: string) => string | undefined; byName: ReadonlyMap<string, string> };
 }
 
 interface Expected {
@@ -466,9 +471,29 @@ export async function checkInvariants(input: CheckInput): Promise<InvariantRepor
           `targets ${JSON.stringify(targets)}, expected ${JSON.stringify(want.targets)}`,
         );
     }
+    if (input.webAcls) checkWebAcl(stackId, want.stack, sub, input.webAcls, find);
     checkStatus(stackId, want, sub, find);
   }
   return report;
+}
+
+/** The stack's ALB has the web ACL its model names (by ARN or name), and none otherwise. */
+function checkWebAcl(
+  stackId: string,
+  stack: Stack,
+  sub: Elbv2Snapshot,
+  webAcls: NonNullable<CheckInput['webAcls']>,
+  find: (kind: FindingKind, subject: string, detail: string) => void,
+): void {
+  const [lb] = resourcesOf(stack, ResourceTypes.LoadBalancer);
+  const spec = lb?.spec.webAcl;
+  const wanted =
+    spec?.kind === 'arn' ? spec.arn : spec?.kind === 'name' ? webAcls.byName.get(spec.name) : undefined;
+  for (const actual of sub.loadBalancers) {
+    if (actual.Type !== 'application' || !actual.LoadBalancerArn) continue;
+    const got = webAcls.of(actual.LoadBalancerArn);
+    if (got !== wanted) find('diverged', stackId, `web ACL ${got ?? 'none'}, expected ${wanted ?? 'none'}`);
+  }
 }
 
 function checkStatus(

@@ -98,6 +98,9 @@ const ANNOTATION_CHOICES: Record<string, string[]> = {
   // One value per tag key: members of one group merge their tags.
   [`${ALB}tags`]: ['team=a', 'team=a,env=chaos'],
   [`${ALB}healthcheck-interval-seconds`]: ['10', '30'],
+  // The web ACL `npm start`'s WAFv2 simulator has (dev/local/pipeline.ts): associated, and
+  // disassociated when the annotation goes. One value: group members never conflict on it.
+  [`${ALB}wafv2-acl-name`]: ['local-web-acl'],
 };
 
 export interface WorkloadStats {

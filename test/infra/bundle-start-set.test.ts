@@ -34,6 +34,8 @@ const LAZY = [
   // lib/providers/aws/lazy-parts.ts: the first stack with a web ACL or a Shield protection.
   'lib/providers/aws/edge/wafv2-client.ts',
   'lib/providers/aws/edge/shield-client.ts',
+  // lib/providers/aws/lazy-parts.ts: the first stack whose HTTPS listeners discover certificates.
+  'lib/providers/aws/edge/acm-client.ts',
   // lib/providers/aws/config.ts: a configured tenant policy.
   'lib/providers/aws/tenant-policy.ts',
   'lib/generated/tenant-policy-validator.js',
@@ -95,7 +97,7 @@ describe.each(FUNCTIONS)('the %s function as it ships', (fn) => {
     // do the WAFv2 and Shield clients.
     expect(
       [...start.inputs].filter((m) =>
-        /@aws-sdk\/(client-ec2|middleware-sdk-ec2|client-wafv2|client-shield)\//.test(m),
+        /@aws-sdk\/(client-ec2|middleware-sdk-ec2|client-wafv2|client-shield|client-acm)\//.test(m),
       ),
     ).toEqual([]);
   });

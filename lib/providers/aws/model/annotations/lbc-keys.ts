@@ -182,7 +182,8 @@ export const LBC_INGRESS_KEYS: readonly LbcKey[] = [
     type: 'stringList',
     support: {
       status: 'supported',
-      differs: 'required for HTTPS listeners: certificate discovery from ACM is planned with the edge issue',
+      differs:
+        'without it, HTTPS listen-ports get the issued ACM certificates covering the rule hosts and spec.tls hosts (LBC’s discovery and wildcard rule); HTTPS:443 is the default listener only when it is given (LBC also when spec.tls is set); a host no certificate covers is an error naming this key before any change',
     },
   },
   { key: 'ssl-policy', type: 'string', support: AS_LBC },
