@@ -12,6 +12,7 @@ import { acmClientFor, startAcmSimulator, type AcmSimulator } from '../../dev/ac
 import { startWafv2Simulator, wafv2ClientFor, type Wafv2Simulator } from '../../dev/wafv2-sim/index.js';
 import type { MultiClusterIngress } from '../../lib/karmada/types.js';
 import type { ProviderContext } from '../../lib/provider/contract.js';
+import { sweepOrphans } from '../../lib/maintenance/sweep.js';
 import { AwsProvider, formatPlan, type AwsProviderConfig } from '../../lib/providers/aws/index.js';
 import { SHIELD_TAG, WAF_TAG } from '../../lib/providers/aws/tagging.js';
 import { collectedSlice, minimalIngress, service } from '../fixtures/aws/objects.js';
@@ -190,6 +191,22 @@ describe('Shield Advanced protection of an ALB', () => {
     expect(lb()).toBeUndefined();
     // The association went with the load balancer, as in AWS.
     expect(w.state.aclOf(arn)).toBeUndefined();
+  });
+
+  it('the orphan sweep deletes our protection before the orphaned ALB', async () => {
+    const { e, s, provider, reconcile, lb } = await setup();
+    // Not in Kubernetes: an orphan as soon as it is built.
+    await reconcile(withAnnotations({ [`${ALB}shield-advanced-protection`]: 'true' }));
+    expect(s.state.protections.size).toBe(1);
+    const result = await sweepOrphans(e.kube, provider, {
+      graceSeconds: 0,
+      signal: new AbortController().signal,
+      logger: e.logger,
+    });
+    expect(result).toMatchObject({ deleted: ['mci/default/minimal-ingress'], errors: [] });
+    expect(lb()).toBeUndefined();
+    expect(s.state.protections.size).toBe(0);
+    expect(s.calls.get('DeleteProtection').ok).toBe(1);
   });
 
   it('without a subscription, says so naming the key before any change', async () => {
