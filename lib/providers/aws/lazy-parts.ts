@@ -39,3 +39,9 @@ export const loadAcm = lazy(
   () => import('./edge/acm-client.js'),
   "the aws provider's ACM client (edge/acm-client.ts)",
 );
+
+/** IngressGroups (ingress-groups-part.ts): only an MCI that is, or was, in a group needs them. */
+export const loadIngressGroups = lazy(
+  () => import('./ingress-groups-part.js'),
+  "the aws provider's IngressGroups (ingress-groups-part.ts)",
+);

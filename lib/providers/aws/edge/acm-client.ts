@@ -5,6 +5,9 @@
  * which include its DomainName). Its own chunk in the function bundles (lazy-parts.ts): loaded
  * only by a container with a stack whose HTTPS listeners have no certificate-arn.
  */
+// Costs nothing at run time (the factory is loaded before anything can load this chunk): it keeps
+// esbuild from splitting the start set's chunks around what this one shares with them (full-path.ts).
+import '../factory.js';
 import {
   ACMClient,
   DescribeCertificateCommand,

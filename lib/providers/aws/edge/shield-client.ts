@@ -5,6 +5,9 @@
  * in the function bundles (lazy-parts.ts): loaded only by a container whose stacks ask for
  * protection or had one of ours.
  */
+// Costs nothing at run time (the factory is loaded before anything can load this chunk): it keeps
+// esbuild from splitting the start set's chunks around what this one shares with them (full-path.ts).
+import '../factory.js';
 import {
   CreateProtectionCommand,
   DeleteProtectionCommand,
