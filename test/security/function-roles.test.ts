@@ -225,9 +225,12 @@ describe('each function role holds only what its code calls', () => {
   it('resync: reads fingerprint tags in bulk (Tagging API, else ELBv2) and sends to the queue, within its role', async () => {
     const { handler } = await import('../../functions/resync.js');
     // EC2's reads: its desired fingerprints hold the targets' zones, from the VPC's network when
-    // the configuration lists no CIDRs (this one does: no EC2 call below).
+    // the configuration lists no CIDRs (this one does: no EC2 call below). ACM's reads: they hold
+    // the certificates discovered for HTTPS listeners without certificate-arn (none here).
     expect(sorted(roleActions('resync'))).toEqual(
       sorted([
+        'acm:DescribeCertificate',
+        'acm:ListCertificates',
         'ec2:DescribeSubnets',
         'ec2:DescribeVpcs',
         'elasticloadbalancing:DescribeLoadBalancers',
