@@ -23,16 +23,33 @@ function tuplesOf(action: Action): TargetGroupTuple[] {
   return action.TargetGroupArn ? [{ TargetGroupArn: action.TargetGroupArn }] : [];
 }
 
-function checkTargetGroup(store: Store, lb: LoadBalancerRecord, arn: string | undefined): void {
+/**
+ * What an NLB listener may forward to, by its protocol (API_CreateListener / CreateTargetGroup):
+ * a TLS listener terminates TLS and forwards over TCP or TLS again; TCP_UDP needs TCP_UDP.
+ */
+const NLB_TG_PROTOCOLS: Readonly<Record<string, readonly string[]>> = {
+  TCP: ['TCP', 'TCP_UDP'],
+  TLS: ['TCP', 'TLS'],
+  UDP: ['UDP', 'TCP_UDP'],
+  TCP_UDP: ['TCP_UDP'],
+};
+
+function checkTargetGroup(
+  store: Store,
+  lb: LoadBalancerRecord,
+  arn: string | undefined,
+  listenerProtocol: string | undefined,
+): void {
   const tg = store.targetGroup(arn, 'targetGroupArn');
+  const nlbAllowed = listenerProtocol ? NLB_TG_PROTOCOLS[listenerProtocol] : undefined;
   const compatible =
     lb.type === 'application'
       ? ALB_TG_PROTOCOLS.has(tg.protocol ?? 'HTTP')
-      : !ALB_TG_PROTOCOLS.has(tg.protocol ?? '');
+      : !ALB_TG_PROTOCOLS.has(tg.protocol ?? '') && (!nlbAllowed || nlbAllowed.includes(tg.protocol ?? ''));
   if (!compatible) {
     throw new SimError(
       'IncompatibleProtocols',
-      `Target group '${tg.arn}' uses protocol ${tg.protocol}, incompatible with a ${lb.type} load balancer`,
+      `Target group '${tg.arn}' uses protocol ${tg.protocol}, incompatible with a ${lb.type} load balancer${lb.type === 'network' && listenerProtocol ? ` listener of protocol ${listenerProtocol}` : ''}`,
     );
   }
   if (tg.ipAddressType === 'ipv6' && lb.ipAddressType === 'ipv4') {
@@ -48,7 +65,13 @@ function checkTargetGroup(store: Store, lb: LoadBalancerRecord, arn: string | un
   }
 }
 
-export function normalizeForward(store: Store, lb: LoadBalancerRecord, action: Action): Action {
+export function normalizeForward(
+  store: Store,
+  lb: LoadBalancerRecord,
+  action: Action,
+  /** The listener's protocol (an NLB listener forwards only to some protocols). */
+  listenerProtocol?: string,
+): Action {
   const groups = tuplesOf(action);
   if (groups.length === 0) throw required('targetGroupArn');
   const maxGroups = lb.type === 'network' ? 1 : store.limits.targetGroupsPerAction;
@@ -68,7 +91,7 @@ export function normalizeForward(store: Store, lb: LoadBalancerRecord, action: A
         `Target group '${g.TargetGroupArn}' is specified more than once in the forward action`,
       );
     seen.add(g.TargetGroupArn);
-    checkTargetGroup(store, lb, g.TargetGroupArn);
+    checkTargetGroup(store, lb, g.TargetGroupArn, listenerProtocol);
   }
   const stickiness = action.ForwardConfig?.TargetGroupStickinessConfig;
   checkRange(stickiness?.DurationSeconds, 'durationSeconds', 1, 604800);
