@@ -171,7 +171,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
     const handDrift: string[] = driftByHand(sim, Rng.derive(seed, 'hand-drift')).map((e) => e.kind);
     // A web ACL disassociated in the console: only the deep check sees it.
     const associated = [...edge.wafv2.state.associations.keys()].filter((arn) => edge.wafv2.state.aclOf(arn));
-    const unhooked = associated[Rng.derive(seed, 'hand-drift-waf').int(0, Math.max(0, associated.length - 1))];
+    const unhooked =
+      associated[Rng.derive(seed, 'hand-drift-waf').int(0, Math.max(0, associated.length - 1))];
     if (unhooked) {
       edge.wafv2.state.associations.delete(unhooked);
       handDrift.push('disassociate-web-acl');
