@@ -33,8 +33,8 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.subnets === undefined){
-const err2 = {instancePath,keyword:"required",params:{missingProperty: "subnets"}};
+if(data.ownerId === undefined){
+const err2 = {instancePath,keyword:"required",params:{missingProperty: "ownerId"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -43,8 +43,9 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(data.ownerId === undefined){
-const err3 = {instancePath,keyword:"required",params:{missingProperty: "ownerId"}};
+for(const key0 in data){
+if(!(func2.call({"region":true,"endpoint":true,"taggingEndpoint":true,"ec2Endpoint":true,"wafv2Endpoint":true,"shieldEndpoint":true,"acmEndpoint":true,"vpc":true,"subnets":true,"securityGroups":true,"scheme":true,"ownerId":true,"recordNamespace":true,"defaultTags":true,"externalManagedTags":true,"healthCheck":true,"maxAttempts":true,"maxCallsPerSecond":true,"dryRun":true,"tenantPolicy":true}, key0))){
+const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -53,9 +54,12 @@ vErrors.push(err3);
 }
 errors++;
 }
-for(const key0 in data){
-if(!(func2.call({"region":true,"endpoint":true,"taggingEndpoint":true,"ec2Endpoint":true,"wafv2Endpoint":true,"shieldEndpoint":true,"acmEndpoint":true,"vpc":true,"subnets":true,"securityGroups":true,"scheme":true,"ownerId":true,"recordNamespace":true,"defaultTags":true,"externalManagedTags":true,"healthCheck":true,"maxAttempts":true,"maxCallsPerSecond":true,"dryRun":true,"tenantPolicy":true}, key0))){
-const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
+}
+if(data.region !== undefined){
+let data0 = data.region;
+if(typeof data0 === "string"){
+if(data0.length < 1){
+const err4 = {instancePath:instancePath+"/region",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -65,11 +69,8 @@ vErrors.push(err4);
 errors++;
 }
 }
-if(data.region !== undefined){
-let data0 = data.region;
-if(typeof data0 === "string"){
-if(data0.length < 1){
-const err5 = {instancePath:instancePath+"/region",keyword:"minLength",params:{limit: 1}};
+else {
+const err5 = {instancePath:instancePath+"/region",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -79,8 +80,9 @@ vErrors.push(err5);
 errors++;
 }
 }
-else {
-const err6 = {instancePath:instancePath+"/region",keyword:"type",params:{type: "string"}};
+if(data.endpoint !== undefined){
+if(typeof data.endpoint !== "string"){
+const err6 = {instancePath:instancePath+"/endpoint",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -90,9 +92,9 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data.endpoint !== undefined){
-if(typeof data.endpoint !== "string"){
-const err7 = {instancePath:instancePath+"/endpoint",keyword:"type",params:{type: "string"}};
+if(data.taggingEndpoint !== undefined){
+if(typeof data.taggingEndpoint !== "string"){
+const err7 = {instancePath:instancePath+"/taggingEndpoint",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -102,9 +104,9 @@ vErrors.push(err7);
 errors++;
 }
 }
-if(data.taggingEndpoint !== undefined){
-if(typeof data.taggingEndpoint !== "string"){
-const err8 = {instancePath:instancePath+"/taggingEndpoint",keyword:"type",params:{type: "string"}};
+if(data.ec2Endpoint !== undefined){
+if(typeof data.ec2Endpoint !== "string"){
+const err8 = {instancePath:instancePath+"/ec2Endpoint",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -114,9 +116,9 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.ec2Endpoint !== undefined){
-if(typeof data.ec2Endpoint !== "string"){
-const err9 = {instancePath:instancePath+"/ec2Endpoint",keyword:"type",params:{type: "string"}};
+if(data.wafv2Endpoint !== undefined){
+if(typeof data.wafv2Endpoint !== "string"){
+const err9 = {instancePath:instancePath+"/wafv2Endpoint",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -126,9 +128,9 @@ vErrors.push(err9);
 errors++;
 }
 }
-if(data.wafv2Endpoint !== undefined){
-if(typeof data.wafv2Endpoint !== "string"){
-const err10 = {instancePath:instancePath+"/wafv2Endpoint",keyword:"type",params:{type: "string"}};
+if(data.shieldEndpoint !== undefined){
+if(typeof data.shieldEndpoint !== "string"){
+const err10 = {instancePath:instancePath+"/shieldEndpoint",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -138,9 +140,9 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data.shieldEndpoint !== undefined){
-if(typeof data.shieldEndpoint !== "string"){
-const err11 = {instancePath:instancePath+"/shieldEndpoint",keyword:"type",params:{type: "string"}};
+if(data.acmEndpoint !== undefined){
+if(typeof data.acmEndpoint !== "string"){
+const err11 = {instancePath:instancePath+"/acmEndpoint",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -150,9 +152,11 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data.acmEndpoint !== undefined){
-if(typeof data.acmEndpoint !== "string"){
-const err12 = {instancePath:instancePath+"/acmEndpoint",keyword:"type",params:{type: "string"}};
+if(data.vpc !== undefined){
+let data7 = data.vpc;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+if(data7.id === undefined){
+const err12 = {instancePath:instancePath+"/vpc",keyword:"required",params:{missingProperty: "id"}};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -161,12 +165,9 @@ vErrors.push(err12);
 }
 errors++;
 }
-}
-if(data.vpc !== undefined){
-let data7 = data.vpc;
-if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-if(data7.id === undefined){
-const err13 = {instancePath:instancePath+"/vpc",keyword:"required",params:{missingProperty: "id"}};
+for(const key1 in data7){
+if(!(((key1 === "id") || (key1 === "cidrs")) || (key1 === "ipv6Cidrs"))){
+const err13 = {instancePath:instancePath+"/vpc",keyword:"additionalProperties",params:{additionalProperty: key1}};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -175,9 +176,12 @@ vErrors.push(err13);
 }
 errors++;
 }
-for(const key1 in data7){
-if(!(((key1 === "id") || (key1 === "cidrs")) || (key1 === "ipv6Cidrs"))){
-const err14 = {instancePath:instancePath+"/vpc",keyword:"additionalProperties",params:{additionalProperty: key1}};
+}
+if(data7.id !== undefined){
+let data8 = data7.id;
+if(typeof data8 === "string"){
+if(data8.length < 1){
+const err14 = {instancePath:instancePath+"/vpc/id",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -187,11 +191,8 @@ vErrors.push(err14);
 errors++;
 }
 }
-if(data7.id !== undefined){
-let data8 = data7.id;
-if(typeof data8 === "string"){
-if(data8.length < 1){
-const err15 = {instancePath:instancePath+"/vpc/id",keyword:"minLength",params:{limit: 1}};
+else {
+const err15 = {instancePath:instancePath+"/vpc/id",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -201,8 +202,11 @@ vErrors.push(err15);
 errors++;
 }
 }
-else {
-const err16 = {instancePath:instancePath+"/vpc/id",keyword:"type",params:{type: "string"}};
+if(data7.cidrs !== undefined){
+let data9 = data7.cidrs;
+if(Array.isArray(data9)){
+if(data9.length < 1){
+const err16 = {instancePath:instancePath+"/vpc/cidrs",keyword:"minItems",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -211,12 +215,12 @@ vErrors.push(err16);
 }
 errors++;
 }
-}
-if(data7.cidrs !== undefined){
-let data9 = data7.cidrs;
-if(Array.isArray(data9)){
-if(data9.length < 1){
-const err17 = {instancePath:instancePath+"/vpc/cidrs",keyword:"minItems",params:{limit: 1}};
+const len0 = data9.length;
+for(let i0=0; i0<len0; i0++){
+let data10 = data9[i0];
+if(typeof data10 === "string"){
+if(!pattern0.test(data10)){
+const err17 = {instancePath:instancePath+"/vpc/cidrs/" + i0,keyword:"pattern",params:{pattern: "^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])/(?:3[0-2]|[12]?[0-9])$"}};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -225,12 +229,9 @@ vErrors.push(err17);
 }
 errors++;
 }
-const len0 = data9.length;
-for(let i0=0; i0<len0; i0++){
-let data10 = data9[i0];
-if(typeof data10 === "string"){
-if(!pattern0.test(data10)){
-const err18 = {instancePath:instancePath+"/vpc/cidrs/" + i0,keyword:"pattern",params:{pattern: "^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])/(?:3[0-2]|[12]?[0-9])$"}};
+}
+else {
+const err18 = {instancePath:instancePath+"/vpc/cidrs/" + i0,keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -240,25 +241,14 @@ vErrors.push(err18);
 errors++;
 }
 }
+}
 else {
-const err19 = {instancePath:instancePath+"/vpc/cidrs/" + i0,keyword:"type",params:{type: "string"}};
+const err19 = {instancePath:instancePath+"/vpc/cidrs",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err19];
 }
 else {
 vErrors.push(err19);
-}
-errors++;
-}
-}
-}
-else {
-const err20 = {instancePath:instancePath+"/vpc/cidrs",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
 }
 errors++;
 }
@@ -271,7 +261,18 @@ for(let i1=0; i1<len1; i1++){
 let data12 = data11[i1];
 if(typeof data12 === "string"){
 if(!pattern1.test(data12)){
-const err21 = {instancePath:instancePath+"/vpc/ipv6Cidrs/" + i1,keyword:"pattern",params:{pattern: "^(?=.*:)[0-9a-fA-F:]{2,39}/(?:12[0-8]|1[01][0-9]|[1-9]?[0-9])$"}};
+const err20 = {instancePath:instancePath+"/vpc/ipv6Cidrs/" + i1,keyword:"pattern",params:{pattern: "^(?=.*:)[0-9a-fA-F:]{2,39}/(?:12[0-8]|1[01][0-9]|[1-9]?[0-9])$"}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/vpc/ipv6Cidrs/" + i1,keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -281,8 +282,9 @@ vErrors.push(err21);
 errors++;
 }
 }
+}
 else {
-const err22 = {instancePath:instancePath+"/vpc/ipv6Cidrs/" + i1,keyword:"type",params:{type: "string"}};
+const err22 = {instancePath:instancePath+"/vpc/ipv6Cidrs",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -294,7 +296,7 @@ errors++;
 }
 }
 else {
-const err23 = {instancePath:instancePath+"/vpc/ipv6Cidrs",keyword:"type",params:{type: "array"}};
+const err23 = {instancePath:instancePath+"/vpc",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -304,9 +306,11 @@ vErrors.push(err23);
 errors++;
 }
 }
-}
-else {
-const err24 = {instancePath:instancePath+"/vpc",keyword:"type",params:{type: "object"}};
+if(data.subnets !== undefined){
+let data13 = data.subnets;
+if(Array.isArray(data13)){
+if(data13.length < 1){
+const err24 = {instancePath:instancePath+"/subnets",keyword:"minItems",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -315,12 +319,12 @@ vErrors.push(err24);
 }
 errors++;
 }
-}
-if(data.subnets !== undefined){
-let data13 = data.subnets;
-if(Array.isArray(data13)){
-if(data13.length < 1){
-const err25 = {instancePath:instancePath+"/subnets",keyword:"minItems",params:{limit: 1}};
+const len2 = data13.length;
+for(let i2=0; i2<len2; i2++){
+let data14 = data13[i2];
+if(typeof data14 === "string"){
+if(data14.length < 1){
+const err25 = {instancePath:instancePath+"/subnets/" + i2,keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -329,12 +333,9 @@ vErrors.push(err25);
 }
 errors++;
 }
-const len2 = data13.length;
-for(let i2=0; i2<len2; i2++){
-let data14 = data13[i2];
-if(typeof data14 === "string"){
-if(data14.length < 1){
-const err26 = {instancePath:instancePath+"/subnets/" + i2,keyword:"minLength",params:{limit: 1}};
+}
+else {
+const err26 = {instancePath:instancePath+"/subnets/" + i2,keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -344,25 +345,14 @@ vErrors.push(err26);
 errors++;
 }
 }
+}
 else {
-const err27 = {instancePath:instancePath+"/subnets/" + i2,keyword:"type",params:{type: "string"}};
+const err27 = {instancePath:instancePath+"/subnets",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err27];
 }
 else {
 vErrors.push(err27);
-}
-errors++;
-}
-}
-}
-else {
-const err28 = {instancePath:instancePath+"/subnets",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
 }
 errors++;
 }
@@ -375,7 +365,18 @@ for(let i3=0; i3<len3; i3++){
 let data16 = data15[i3];
 if(typeof data16 === "string"){
 if(data16.length < 1){
-const err29 = {instancePath:instancePath+"/securityGroups/" + i3,keyword:"minLength",params:{limit: 1}};
+const err28 = {instancePath:instancePath+"/securityGroups/" + i3,keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+else {
+const err29 = {instancePath:instancePath+"/securityGroups/" + i3,keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -385,8 +386,9 @@ vErrors.push(err29);
 errors++;
 }
 }
+}
 else {
-const err30 = {instancePath:instancePath+"/securityGroups/" + i3,keyword:"type",params:{type: "string"}};
+const err30 = {instancePath:instancePath+"/securityGroups",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -396,9 +398,10 @@ vErrors.push(err30);
 errors++;
 }
 }
-}
-else {
-const err31 = {instancePath:instancePath+"/securityGroups",keyword:"type",params:{type: "array"}};
+if(data.scheme !== undefined){
+let data17 = data.scheme;
+if(!((data17 === "internal") || (data17 === "internet-facing"))){
+const err31 = {instancePath:instancePath+"/scheme",keyword:"enum",params:{allowedValues: ["internal","internet-facing"]}};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -408,10 +411,11 @@ vErrors.push(err31);
 errors++;
 }
 }
-if(data.scheme !== undefined){
-let data17 = data.scheme;
-if(!((data17 === "internal") || (data17 === "internet-facing"))){
-const err32 = {instancePath:instancePath+"/scheme",keyword:"enum",params:{allowedValues: ["internal","internet-facing"]}};
+if(data.ownerId !== undefined){
+let data18 = data.ownerId;
+if(typeof data18 === "string"){
+if(data18.length > 63){
+const err32 = {instancePath:instancePath+"/ownerId",keyword:"maxLength",params:{limit: 63}};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -420,12 +424,8 @@ vErrors.push(err32);
 }
 errors++;
 }
-}
-if(data.ownerId !== undefined){
-let data18 = data.ownerId;
-if(typeof data18 === "string"){
-if(data18.length > 63){
-const err33 = {instancePath:instancePath+"/ownerId",keyword:"maxLength",params:{limit: 63}};
+if(data18.length < 1){
+const err33 = {instancePath:instancePath+"/ownerId",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -434,8 +434,8 @@ vErrors.push(err33);
 }
 errors++;
 }
-if(data18.length < 1){
-const err34 = {instancePath:instancePath+"/ownerId",keyword:"minLength",params:{limit: 1}};
+if(!pattern2.test(data18)){
+const err34 = {instancePath:instancePath+"/ownerId",keyword:"pattern",params:{pattern: "^[a-z0-9](?:[-a-z0-9]*[a-z0-9])?$"}};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -444,8 +444,9 @@ vErrors.push(err34);
 }
 errors++;
 }
-if(!pattern2.test(data18)){
-const err35 = {instancePath:instancePath+"/ownerId",keyword:"pattern",params:{pattern: "^[a-z0-9](?:[-a-z0-9]*[a-z0-9])?$"}};
+}
+else {
+const err35 = {instancePath:instancePath+"/ownerId",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -455,8 +456,11 @@ vErrors.push(err35);
 errors++;
 }
 }
-else {
-const err36 = {instancePath:instancePath+"/ownerId",keyword:"type",params:{type: "string"}};
+if(data.recordNamespace !== undefined){
+let data19 = data.recordNamespace;
+if(typeof data19 === "string"){
+if(data19.length > 63){
+const err36 = {instancePath:instancePath+"/recordNamespace",keyword:"maxLength",params:{limit: 63}};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -465,12 +469,8 @@ vErrors.push(err36);
 }
 errors++;
 }
-}
-if(data.recordNamespace !== undefined){
-let data19 = data.recordNamespace;
-if(typeof data19 === "string"){
-if(data19.length > 63){
-const err37 = {instancePath:instancePath+"/recordNamespace",keyword:"maxLength",params:{limit: 63}};
+if(data19.length < 1){
+const err37 = {instancePath:instancePath+"/recordNamespace",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -479,8 +479,8 @@ vErrors.push(err37);
 }
 errors++;
 }
-if(data19.length < 1){
-const err38 = {instancePath:instancePath+"/recordNamespace",keyword:"minLength",params:{limit: 1}};
+if(!pattern2.test(data19)){
+const err38 = {instancePath:instancePath+"/recordNamespace",keyword:"pattern",params:{pattern: "^[a-z0-9](?:[-a-z0-9]*[a-z0-9])?$"}};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -489,24 +489,14 @@ vErrors.push(err38);
 }
 errors++;
 }
-if(!pattern2.test(data19)){
-const err39 = {instancePath:instancePath+"/recordNamespace",keyword:"pattern",params:{pattern: "^[a-z0-9](?:[-a-z0-9]*[a-z0-9])?$"}};
+}
+else {
+const err39 = {instancePath:instancePath+"/recordNamespace",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err39];
 }
 else {
 vErrors.push(err39);
-}
-errors++;
-}
-}
-else {
-const err40 = {instancePath:instancePath+"/recordNamespace",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
 }
 errors++;
 }
@@ -518,7 +508,17 @@ for(const key2 in data20){
 const _errs44 = errors;
 if(typeof key2 === "string"){
 if(key2.length > 128){
-const err41 = {instancePath:instancePath+"/defaultTags",keyword:"maxLength",params:{limit: 128},propertyName:key2};
+const err40 = {instancePath:instancePath+"/defaultTags",keyword:"maxLength",params:{limit: 128},propertyName:key2};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+if(key2.length < 1){
+const err41 = {instancePath:instancePath+"/defaultTags",keyword:"minLength",params:{limit: 1},propertyName:key2};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -527,8 +527,10 @@ vErrors.push(err41);
 }
 errors++;
 }
-if(key2.length < 1){
-const err42 = {instancePath:instancePath+"/defaultTags",keyword:"minLength",params:{limit: 1},propertyName:key2};
+}
+var valid10 = _errs44 === errors;
+if(!valid10){
+const err42 = {instancePath:instancePath+"/defaultTags",keyword:"propertyNames",params:{propertyName: key2}};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -538,9 +540,11 @@ vErrors.push(err42);
 errors++;
 }
 }
-var valid10 = _errs44 === errors;
-if(!valid10){
-const err43 = {instancePath:instancePath+"/defaultTags",keyword:"propertyNames",params:{propertyName: key2}};
+for(const key3 in data20){
+let data21 = data20[key3];
+if(typeof data21 === "string"){
+if(data21.length > 256){
+const err43 = {instancePath:instancePath+"/defaultTags/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),keyword:"maxLength",params:{limit: 256}};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -550,11 +554,8 @@ vErrors.push(err43);
 errors++;
 }
 }
-for(const key3 in data20){
-let data21 = data20[key3];
-if(typeof data21 === "string"){
-if(data21.length > 256){
-const err44 = {instancePath:instancePath+"/defaultTags/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),keyword:"maxLength",params:{limit: 256}};
+else {
+const err44 = {instancePath:instancePath+"/defaultTags/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -564,25 +565,14 @@ vErrors.push(err44);
 errors++;
 }
 }
+}
 else {
-const err45 = {instancePath:instancePath+"/defaultTags/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),keyword:"type",params:{type: "string"}};
+const err45 = {instancePath:instancePath+"/defaultTags",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err45];
 }
 else {
 vErrors.push(err45);
-}
-errors++;
-}
-}
-}
-else {
-const err46 = {instancePath:instancePath+"/defaultTags",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err46];
-}
-else {
-vErrors.push(err46);
 }
 errors++;
 }
@@ -595,7 +585,17 @@ for(let i4=0; i4<len4; i4++){
 let data23 = data22[i4];
 if(typeof data23 === "string"){
 if(data23.length > 128){
-const err47 = {instancePath:instancePath+"/externalManagedTags/" + i4,keyword:"maxLength",params:{limit: 128}};
+const err46 = {instancePath:instancePath+"/externalManagedTags/" + i4,keyword:"maxLength",params:{limit: 128}};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+if(data23.length < 1){
+const err47 = {instancePath:instancePath+"/externalManagedTags/" + i4,keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -604,8 +604,9 @@ vErrors.push(err47);
 }
 errors++;
 }
-if(data23.length < 1){
-const err48 = {instancePath:instancePath+"/externalManagedTags/" + i4,keyword:"minLength",params:{limit: 1}};
+}
+else {
+const err48 = {instancePath:instancePath+"/externalManagedTags/" + i4,keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -615,8 +616,9 @@ vErrors.push(err48);
 errors++;
 }
 }
+}
 else {
-const err49 = {instancePath:instancePath+"/externalManagedTags/" + i4,keyword:"type",params:{type: "string"}};
+const err49 = {instancePath:instancePath+"/externalManagedTags",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -626,9 +628,12 @@ vErrors.push(err49);
 errors++;
 }
 }
-}
-else {
-const err50 = {instancePath:instancePath+"/externalManagedTags",keyword:"type",params:{type: "array"}};
+if(data.healthCheck !== undefined){
+let data24 = data.healthCheck;
+if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
+for(const key4 in data24){
+if(!((((((((key4 === "path") || (key4 === "port")) || (key4 === "protocol")) || (key4 === "intervalSeconds")) || (key4 === "timeoutSeconds")) || (key4 === "healthyThresholdCount")) || (key4 === "unhealthyThresholdCount")) || (key4 === "matcher"))){
+const err50 = {instancePath:instancePath+"/healthCheck",keyword:"additionalProperties",params:{additionalProperty: key4}};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -638,12 +643,11 @@ vErrors.push(err50);
 errors++;
 }
 }
-if(data.healthCheck !== undefined){
-let data24 = data.healthCheck;
-if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
-for(const key4 in data24){
-if(!((((((((key4 === "path") || (key4 === "port")) || (key4 === "protocol")) || (key4 === "intervalSeconds")) || (key4 === "timeoutSeconds")) || (key4 === "healthyThresholdCount")) || (key4 === "unhealthyThresholdCount")) || (key4 === "matcher"))){
-const err51 = {instancePath:instancePath+"/healthCheck",keyword:"additionalProperties",params:{additionalProperty: key4}};
+if(data24.path !== undefined){
+let data25 = data24.path;
+if(typeof data25 === "string"){
+if(!pattern4.test(data25)){
+const err51 = {instancePath:instancePath+"/healthCheck/path",keyword:"pattern",params:{pattern: "^/"}};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -653,27 +657,13 @@ vErrors.push(err51);
 errors++;
 }
 }
-if(data24.path !== undefined){
-let data25 = data24.path;
-if(typeof data25 === "string"){
-if(!pattern4.test(data25)){
-const err52 = {instancePath:instancePath+"/healthCheck/path",keyword:"pattern",params:{pattern: "^/"}};
+else {
+const err52 = {instancePath:instancePath+"/healthCheck/path",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err52];
 }
 else {
 vErrors.push(err52);
-}
-errors++;
-}
-}
-else {
-const err53 = {instancePath:instancePath+"/healthCheck/path",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err53];
-}
-else {
-vErrors.push(err53);
 }
 errors++;
 }
@@ -684,12 +674,12 @@ const _errs58 = errors;
 let valid15 = false;
 const _errs59 = errors;
 if("traffic-port" !== data26){
-const err54 = {instancePath:instancePath+"/healthCheck/port",keyword:"const",params:{allowedValue: "traffic-port"}};
+const err53 = {instancePath:instancePath+"/healthCheck/port",keyword:"const",params:{allowedValue: "traffic-port"}};
 if(vErrors === null){
-vErrors = [err54];
+vErrors = [err53];
 }
 else {
-vErrors.push(err54);
+vErrors.push(err53);
 }
 errors++;
 }
@@ -698,7 +688,18 @@ valid15 = valid15 || _valid0;
 if(!valid15){
 const _errs60 = errors;
 if(!((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26)))){
-const err55 = {instancePath:instancePath+"/healthCheck/port",keyword:"type",params:{type: "integer"}};
+const err54 = {instancePath:instancePath+"/healthCheck/port",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+if(typeof data26 == "number"){
+if(data26 > 65535 || isNaN(data26)){
+const err55 = {instancePath:instancePath+"/healthCheck/port",keyword:"maximum",params:{comparison: "<=", limit: 65535}};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -707,9 +708,8 @@ vErrors.push(err55);
 }
 errors++;
 }
-if(typeof data26 == "number"){
-if(data26 > 65535 || isNaN(data26)){
-const err56 = {instancePath:instancePath+"/healthCheck/port",keyword:"maximum",params:{comparison: "<=", limit: 65535}};
+if(data26 < 1 || isNaN(data26)){
+const err56 = {instancePath:instancePath+"/healthCheck/port",keyword:"minimum",params:{comparison: ">=", limit: 1}};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -718,27 +718,17 @@ vErrors.push(err56);
 }
 errors++;
 }
-if(data26 < 1 || isNaN(data26)){
-const err57 = {instancePath:instancePath+"/healthCheck/port",keyword:"minimum",params:{comparison: ">=", limit: 1}};
-if(vErrors === null){
-vErrors = [err57];
-}
-else {
-vErrors.push(err57);
-}
-errors++;
-}
 }
 var _valid0 = _errs60 === errors;
 valid15 = valid15 || _valid0;
 }
 if(!valid15){
-const err58 = {instancePath:instancePath+"/healthCheck/port",keyword:"anyOf",params:{}};
+const err57 = {instancePath:instancePath+"/healthCheck/port",keyword:"anyOf",params:{}};
 if(vErrors === null){
-vErrors = [err58];
+vErrors = [err57];
 }
 else {
-vErrors.push(err58);
+vErrors.push(err57);
 }
 errors++;
 }
@@ -757,7 +747,20 @@ vErrors = null;
 if(data24.protocol !== undefined){
 let data27 = data24.protocol;
 if(!((data27 === "HTTP") || (data27 === "HTTPS"))){
-const err59 = {instancePath:instancePath+"/healthCheck/protocol",keyword:"enum",params:{allowedValues: ["HTTP","HTTPS"]}};
+const err58 = {instancePath:instancePath+"/healthCheck/protocol",keyword:"enum",params:{allowedValues: ["HTTP","HTTPS"]}};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+if(data24.intervalSeconds !== undefined){
+let data28 = data24.intervalSeconds;
+if(!((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28)))){
+const err59 = {instancePath:instancePath+"/healthCheck/intervalSeconds",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -766,11 +769,9 @@ vErrors.push(err59);
 }
 errors++;
 }
-}
-if(data24.intervalSeconds !== undefined){
-let data28 = data24.intervalSeconds;
-if(!((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28)))){
-const err60 = {instancePath:instancePath+"/healthCheck/intervalSeconds",keyword:"type",params:{type: "integer"}};
+if(typeof data28 == "number"){
+if(data28 > 300 || isNaN(data28)){
+const err60 = {instancePath:instancePath+"/healthCheck/intervalSeconds",keyword:"maximum",params:{comparison: "<=", limit: 300}};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -779,9 +780,8 @@ vErrors.push(err60);
 }
 errors++;
 }
-if(typeof data28 == "number"){
-if(data28 > 300 || isNaN(data28)){
-const err61 = {instancePath:instancePath+"/healthCheck/intervalSeconds",keyword:"maximum",params:{comparison: "<=", limit: 300}};
+if(data28 < 5 || isNaN(data28)){
+const err61 = {instancePath:instancePath+"/healthCheck/intervalSeconds",keyword:"minimum",params:{comparison: ">=", limit: 5}};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -790,8 +790,12 @@ vErrors.push(err61);
 }
 errors++;
 }
-if(data28 < 5 || isNaN(data28)){
-const err62 = {instancePath:instancePath+"/healthCheck/intervalSeconds",keyword:"minimum",params:{comparison: ">=", limit: 5}};
+}
+}
+if(data24.timeoutSeconds !== undefined){
+let data29 = data24.timeoutSeconds;
+if(!((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29)))){
+const err62 = {instancePath:instancePath+"/healthCheck/timeoutSeconds",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -800,12 +804,9 @@ vErrors.push(err62);
 }
 errors++;
 }
-}
-}
-if(data24.timeoutSeconds !== undefined){
-let data29 = data24.timeoutSeconds;
-if(!((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29)))){
-const err63 = {instancePath:instancePath+"/healthCheck/timeoutSeconds",keyword:"type",params:{type: "integer"}};
+if(typeof data29 == "number"){
+if(data29 > 120 || isNaN(data29)){
+const err63 = {instancePath:instancePath+"/healthCheck/timeoutSeconds",keyword:"maximum",params:{comparison: "<=", limit: 120}};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -814,9 +815,8 @@ vErrors.push(err63);
 }
 errors++;
 }
-if(typeof data29 == "number"){
-if(data29 > 120 || isNaN(data29)){
-const err64 = {instancePath:instancePath+"/healthCheck/timeoutSeconds",keyword:"maximum",params:{comparison: "<=", limit: 120}};
+if(data29 < 2 || isNaN(data29)){
+const err64 = {instancePath:instancePath+"/healthCheck/timeoutSeconds",keyword:"minimum",params:{comparison: ">=", limit: 2}};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -825,8 +825,12 @@ vErrors.push(err64);
 }
 errors++;
 }
-if(data29 < 2 || isNaN(data29)){
-const err65 = {instancePath:instancePath+"/healthCheck/timeoutSeconds",keyword:"minimum",params:{comparison: ">=", limit: 2}};
+}
+}
+if(data24.healthyThresholdCount !== undefined){
+let data30 = data24.healthyThresholdCount;
+if(!((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30)))){
+const err65 = {instancePath:instancePath+"/healthCheck/healthyThresholdCount",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -835,12 +839,9 @@ vErrors.push(err65);
 }
 errors++;
 }
-}
-}
-if(data24.healthyThresholdCount !== undefined){
-let data30 = data24.healthyThresholdCount;
-if(!((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30)))){
-const err66 = {instancePath:instancePath+"/healthCheck/healthyThresholdCount",keyword:"type",params:{type: "integer"}};
+if(typeof data30 == "number"){
+if(data30 > 10 || isNaN(data30)){
+const err66 = {instancePath:instancePath+"/healthCheck/healthyThresholdCount",keyword:"maximum",params:{comparison: "<=", limit: 10}};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -849,9 +850,8 @@ vErrors.push(err66);
 }
 errors++;
 }
-if(typeof data30 == "number"){
-if(data30 > 10 || isNaN(data30)){
-const err67 = {instancePath:instancePath+"/healthCheck/healthyThresholdCount",keyword:"maximum",params:{comparison: "<=", limit: 10}};
+if(data30 < 2 || isNaN(data30)){
+const err67 = {instancePath:instancePath+"/healthCheck/healthyThresholdCount",keyword:"minimum",params:{comparison: ">=", limit: 2}};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -860,8 +860,12 @@ vErrors.push(err67);
 }
 errors++;
 }
-if(data30 < 2 || isNaN(data30)){
-const err68 = {instancePath:instancePath+"/healthCheck/healthyThresholdCount",keyword:"minimum",params:{comparison: ">=", limit: 2}};
+}
+}
+if(data24.unhealthyThresholdCount !== undefined){
+let data31 = data24.unhealthyThresholdCount;
+if(!((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31)))){
+const err68 = {instancePath:instancePath+"/healthCheck/unhealthyThresholdCount",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -870,12 +874,9 @@ vErrors.push(err68);
 }
 errors++;
 }
-}
-}
-if(data24.unhealthyThresholdCount !== undefined){
-let data31 = data24.unhealthyThresholdCount;
-if(!((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31)))){
-const err69 = {instancePath:instancePath+"/healthCheck/unhealthyThresholdCount",keyword:"type",params:{type: "integer"}};
+if(typeof data31 == "number"){
+if(data31 > 10 || isNaN(data31)){
+const err69 = {instancePath:instancePath+"/healthCheck/unhealthyThresholdCount",keyword:"maximum",params:{comparison: "<=", limit: 10}};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -884,24 +885,13 @@ vErrors.push(err69);
 }
 errors++;
 }
-if(typeof data31 == "number"){
-if(data31 > 10 || isNaN(data31)){
-const err70 = {instancePath:instancePath+"/healthCheck/unhealthyThresholdCount",keyword:"maximum",params:{comparison: "<=", limit: 10}};
+if(data31 < 2 || isNaN(data31)){
+const err70 = {instancePath:instancePath+"/healthCheck/unhealthyThresholdCount",keyword:"minimum",params:{comparison: ">=", limit: 2}};
 if(vErrors === null){
 vErrors = [err70];
 }
 else {
 vErrors.push(err70);
-}
-errors++;
-}
-if(data31 < 2 || isNaN(data31)){
-const err71 = {instancePath:instancePath+"/healthCheck/unhealthyThresholdCount",keyword:"minimum",params:{comparison: ">=", limit: 2}};
-if(vErrors === null){
-vErrors = [err71];
-}
-else {
-vErrors.push(err71);
 }
 errors++;
 }
@@ -911,7 +901,18 @@ if(data24.matcher !== undefined){
 let data32 = data24.matcher;
 if(typeof data32 === "string"){
 if(!pattern5.test(data32)){
-const err72 = {instancePath:instancePath+"/healthCheck/matcher",keyword:"pattern",params:{pattern: "^[0-9]{3}(?:[-,][0-9]{3})*$"}};
+const err71 = {instancePath:instancePath+"/healthCheck/matcher",keyword:"pattern",params:{pattern: "^[0-9]{3}(?:[-,][0-9]{3})*$"}};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+}
+else {
+const err72 = {instancePath:instancePath+"/healthCheck/matcher",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -921,8 +922,9 @@ vErrors.push(err72);
 errors++;
 }
 }
+}
 else {
-const err73 = {instancePath:instancePath+"/healthCheck/matcher",keyword:"type",params:{type: "string"}};
+const err73 = {instancePath:instancePath+"/healthCheck",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -932,9 +934,10 @@ vErrors.push(err73);
 errors++;
 }
 }
-}
-else {
-const err74 = {instancePath:instancePath+"/healthCheck",keyword:"type",params:{type: "object"}};
+if(data.maxAttempts !== undefined){
+let data33 = data.maxAttempts;
+if(!((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33)))){
+const err74 = {instancePath:instancePath+"/maxAttempts",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -943,11 +946,9 @@ vErrors.push(err74);
 }
 errors++;
 }
-}
-if(data.maxAttempts !== undefined){
-let data33 = data.maxAttempts;
-if(!((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33)))){
-const err75 = {instancePath:instancePath+"/maxAttempts",keyword:"type",params:{type: "integer"}};
+if(typeof data33 == "number"){
+if(data33 > 20 || isNaN(data33)){
+const err75 = {instancePath:instancePath+"/maxAttempts",keyword:"maximum",params:{comparison: "<=", limit: 20}};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -956,24 +957,13 @@ vErrors.push(err75);
 }
 errors++;
 }
-if(typeof data33 == "number"){
-if(data33 > 20 || isNaN(data33)){
-const err76 = {instancePath:instancePath+"/maxAttempts",keyword:"maximum",params:{comparison: "<=", limit: 20}};
+if(data33 <= 0 || isNaN(data33)){
+const err76 = {instancePath:instancePath+"/maxAttempts",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
 if(vErrors === null){
 vErrors = [err76];
 }
 else {
 vErrors.push(err76);
-}
-errors++;
-}
-if(data33 <= 0 || isNaN(data33)){
-const err77 = {instancePath:instancePath+"/maxAttempts",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
-if(vErrors === null){
-vErrors = [err77];
-}
-else {
-vErrors.push(err77);
 }
 errors++;
 }
@@ -983,7 +973,17 @@ if(data.maxCallsPerSecond !== undefined){
 let data34 = data.maxCallsPerSecond;
 if(typeof data34 == "number"){
 if(data34 > 1000 || isNaN(data34)){
-const err78 = {instancePath:instancePath+"/maxCallsPerSecond",keyword:"maximum",params:{comparison: "<=", limit: 1000}};
+const err77 = {instancePath:instancePath+"/maxCallsPerSecond",keyword:"maximum",params:{comparison: "<=", limit: 1000}};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+if(data34 <= 0 || isNaN(data34)){
+const err78 = {instancePath:instancePath+"/maxCallsPerSecond",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -992,8 +992,9 @@ vErrors.push(err78);
 }
 errors++;
 }
-if(data34 <= 0 || isNaN(data34)){
-const err79 = {instancePath:instancePath+"/maxCallsPerSecond",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
+}
+else {
+const err79 = {instancePath:instancePath+"/maxCallsPerSecond",keyword:"type",params:{type: "number"}};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -1003,8 +1004,9 @@ vErrors.push(err79);
 errors++;
 }
 }
-else {
-const err80 = {instancePath:instancePath+"/maxCallsPerSecond",keyword:"type",params:{type: "number"}};
+if(data.dryRun !== undefined){
+if(typeof data.dryRun !== "boolean"){
+const err80 = {instancePath:instancePath+"/dryRun",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -1014,9 +1016,10 @@ vErrors.push(err80);
 errors++;
 }
 }
-if(data.dryRun !== undefined){
-if(typeof data.dryRun !== "boolean"){
-const err81 = {instancePath:instancePath+"/dryRun",keyword:"type",params:{type: "boolean"}};
+if(data.tenantPolicy !== undefined){
+let data36 = data.tenantPolicy;
+if(!(data36 && typeof data36 == "object" && !Array.isArray(data36))){
+const err81 = {instancePath:instancePath+"/tenantPolicy",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -1026,27 +1029,14 @@ vErrors.push(err81);
 errors++;
 }
 }
-if(data.tenantPolicy !== undefined){
-let data36 = data.tenantPolicy;
-if(!(data36 && typeof data36 == "object" && !Array.isArray(data36))){
-const err82 = {instancePath:instancePath+"/tenantPolicy",keyword:"type",params:{type: "object"}};
+}
+else {
+const err82 = {instancePath,keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err82];
 }
 else {
 vErrors.push(err82);
-}
-errors++;
-}
-}
-}
-else {
-const err83 = {instancePath,keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err83];
-}
-else {
-vErrors.push(err83);
 }
 errors++;
 }

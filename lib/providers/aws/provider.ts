@@ -61,7 +61,10 @@ function withQuotas<C extends object>(config: C, accountQuotas: Readonly<ElbQuot
 }
 
 /** The configuration the model is built from: the provider's, with the VPC's network resolved. */
-export type ResolvedConfig = Omit<AwsProviderConfig, 'vpc'> & { vpc: ModelVpc };
+export type ResolvedConfig = Omit<AwsProviderConfig, 'vpc'> & {
+  vpc: ModelVpc;
+  allowedSubnets?: readonly string[];
+};
 
 /** A read of the VPC's network outside a reconcile (resync fingerprints, topology) gives up after this. */
 const NETWORK_READ_TIMEOUT_MS = 20_000;
@@ -131,7 +134,7 @@ export class AwsProvider implements MultiClusterProvider {
         build: async (mci, kube = deps.kube, ctx, network = true) => {
           const inputs = await readIngressInputs(kube, mci);
           const resolved = await this.withCertificates(
-            await this.modelConfig(ctx, network),
+            await this.withAllowedSubnets(await this.modelConfig(ctx, network), [ingressSubject(mci)]),
             [mci],
             ctx,
             network,
@@ -150,7 +153,10 @@ export class AwsProvider implements MultiClusterProvider {
         deployed: async (ref) => (await this.records.read(ref.stackId)) !== undefined,
         build: async (resolution, kube, ctx, network = true) => {
           const resolved = await this.withCertificates(
-            await this.modelConfig(ctx, network),
+            await this.withAllowedSubnets(
+              await this.modelConfig(ctx, network),
+              resolution.members.map(ingressSubject),
+            ),
             resolution.members,
             ctx,
             network,
@@ -180,7 +186,9 @@ export class AwsProvider implements MultiClusterProvider {
       names: (mcs) => serviceLoadBalancerNames(mcs, config),
       build: async (mcs, kube = deps.kube, ctx, network = true) => {
         const inputs = await readServiceInputs(kube, mcs);
-        const resolved = await this.modelConfig(ctx, network);
+        const resolved = await this.withAllowedSubnets(await this.modelConfig(ctx, network), [
+          { kind: 'MultiClusterService', metadata: mcs.metadata },
+        ]);
         return this.withinTenantPolicy(
           { kind: 'MultiClusterService', metadata: mcs.metadata },
           await this.quotas.within(ctx, (accountQuotas) =>
@@ -212,7 +220,8 @@ export class AwsProvider implements MultiClusterProvider {
    * network (`network: false`, for the target group names alone) every target is off the VPC.
    */
   async modelConfig(ctx: { signal: AbortSignal } | undefined, network = true): Promise<ResolvedConfig> {
-    if (!network) return this.config;
+    // Without configured subnets the load balancer's are discovered from the network's (model/subnets.ts).
+    if (!network && this.config.subnets) return this.config;
     const signal = ctx?.signal ?? AbortSignal.timeout(NETWORK_READ_TIMEOUT_MS);
     const { cidrs, ipv6Cidrs, subnets } = await this.network.network({ signal });
     return {
@@ -238,6 +247,24 @@ export class AwsProvider implements MultiClusterProvider {
     if (!network) return { ...config, certificates: 'not-read' };
     const signal = ctx?.signal ?? AbortSignal.timeout(NETWORK_READ_TIMEOUT_MS);
     return { ...config, certificates: await this.edge.certificates({ signal }) };
+  }
+
+  /**
+   * The configuration with the subnets the tenant policy allows the subjects, for discovery to
+   * keep to; only when discovery may run (no configured subnets) and a rule limits subnets.
+   */
+  private async withAllowedSubnets(
+    resolved: ResolvedConfig,
+    subjects: readonly PolicySubject[],
+  ): Promise<ResolvedConfig> {
+    if (resolved.subnets || !this.config.tenantPolicy?.rules.some((r) => r.subnets)) return resolved;
+    const { allowedSubnets, kubePolicyReads } = await import('./tenant-policy.js');
+    const allowed = await allowedSubnets(
+      this.config.tenantPolicy,
+      subjects,
+      kubePolicyReads(this.kube, [MCI_FINALIZER, MCS_FINALIZER]),
+    );
+    return allowed ? { ...resolved, allowedSubnets: allowed } : resolved;
   }
 
   /** The model build step's last part: the operator's tenant policy, before anything is deployed. */
