@@ -12,6 +12,7 @@ import {
   elbv2PolicyStatements,
   OWNER_TAG,
 } from '../../lib/providers/aws/index.js';
+import { EC2_MUTATING_ACTIONS } from '../../lib/providers/aws/deploy/operations.js';
 import {
   ACM_ACTIONS,
   EC2_ACTIONS,
@@ -65,6 +66,7 @@ describe('IAM policy for the ELBv2 calls', () => {
         ...WAFV2_ACTIONS,
         ...SHIELD_ACTIONS,
         ...ACM_ACTIONS,
+        ...EC2_MUTATING_ACTIONS,
       ].sort(),
     ).toStrictEqual(code);
     expect(
@@ -118,11 +120,26 @@ describe('IAM policy for the ELBv2 calls', () => {
           a.startsWith('elasticloadbalancing:Describe') ||
           a === 'tag:GetResources' ||
           a === 'ec2:DescribeVpcs' ||
-          a === 'ec2:DescribeSubnets',
+          a === 'ec2:DescribeSubnets' ||
+          a === 'ec2:DescribeSecurityGroups',
       );
       if (reads) {
         expect(s.Resource).toEqual(['*']);
         expect(s.Condition).toBeUndefined();
+        continue;
+      }
+      if (s.Sid === 'Ec2CreateSecurityGroupInVpc') {
+        // The one unscoped mutation: CreateSecurityGroup's vpc resource carries no request tags,
+        // and the call is also authorised on the new group, which must be tagged ours.
+        expect(s.Action).toEqual(['ec2:CreateSecurityGroup']);
+        expect(s.Resource).toEqual([
+          { 'Fn::Sub': 'arn:${AWS::Partition}:ec2:${AWS::Region}:${AWS::AccountId}:vpc/*' },
+        ]);
+        expect(s.Condition).toBeUndefined();
+        const group = statements.find((g) => g.Sid === 'Ec2CreateSecurityGroupTaggedAsOurs');
+        expect(group?.Condition).toStrictEqual({
+          StringEquals: { [`aws:RequestTag/${OWNER_TAG}`]: 'team-a' },
+        });
         continue;
       }
       expect(s.Resource.length).toBeGreaterThan(0);

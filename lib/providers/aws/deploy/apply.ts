@@ -1,6 +1,7 @@
 /**
  * Executes a change plan exactly, call by call, filling in the ARNs of resources it creates.
- * The only module that builds mutating ELBv2 commands (iam.ts is checked against this).
+ * The only module that builds mutating ELBv2 commands (iam.ts is checked against this); the EC2
+ * ones (the managed security groups) are ec2/security-groups.ts's, loaded only when a plan has some.
  */
 import {
   AddListenerCertificatesCommand,
@@ -34,7 +35,14 @@ import { RetryLaterError, errorMessage } from '../../../errors.js';
 import { CREATED_AT_TAG, INSTANCE_TAG } from '../tagging.js';
 import { capacityFailure } from './capacity.js';
 import { call, checkAborted, isAwsError, sleep, type DeployContext } from './context.js';
-import { EDGE_ACTIONS, resolveRefs, type Operation, type PlannedCall } from './operations.js';
+import {
+  EDGE_ACTIONS,
+  isEc2Call,
+  resolveRefs,
+  type Ec2PlannedCall,
+  type Operation,
+  type PlannedCall,
+} from './operations.js';
 import { ALB_KEYS } from '../model/annotations/keys.js';
 import { InvalidObjectError } from '../../../errors.js';
 
@@ -70,7 +78,17 @@ export function withInstance<T extends { Tags?: Array<{ Key?: string; Value?: st
   return { ...input, Tags: [...tags, { Key: INSTANCE_TAG, Value: instanceId }] };
 }
 
+async function sendEc2(
+  ctx: DeployContext,
+  c: Ec2PlannedCall,
+  o: { abortSignal: AbortSignal },
+): Promise<Created> {
+  if (!ctx.securityGroups) throw new Error(`${c.action}: this provider manages no security groups`);
+  return (await ctx.securityGroups()).send(ctx, c, o);
+}
+
 function send(ctx: DeployContext, c: PlannedCall, o: { abortSignal: AbortSignal }): Promise<Created> {
+  if (isEc2Call(c)) return sendEc2(ctx, c, o);
   const { client } = ctx;
   const none = (): Created => ({});
   switch (c.action) {
@@ -200,7 +218,7 @@ async function runOne(ctx: DeployContext, c: PlannedCall): Promise<Created> {
   const { resourceInUseAttempts, resourceInUseDelayMs } = ctx.options;
   for (let attempt = 1; ; attempt++) {
     try {
-      return await call(ctx, c.action, (o) => send(ctx, c, o), serviceOf(c.action));
+      return await call(ctx, c.action, (o) => send(ctx, c, o), isEc2Call(c) ? 'EC2' : serviceOf(c.action));
     } catch (err) {
       const outcome = edgeOutcome(c, err);
       if (outcome === 'done') return {};

@@ -36,6 +36,14 @@ import {
 import { buildTargets } from './targets.js';
 import { needsRouting, requirePart, type ModelParts } from './parts.js';
 import {
+  MANAGED_SECURITY_GROUP_ID,
+  managedSecurityGroup,
+  securityGroupRef,
+  securityGroupSources,
+  SOURCES_IGNORED,
+  type SecurityGroupSource,
+} from './security-group.js';
+import {
   LOAD_BALANCER_ID,
   ref,
   type Action,
@@ -91,9 +99,21 @@ export type AlbSettings = StackSettings<{
   minimumCapacityUnits: number | undefined;
   /** WAFv2 and Shield Advanced (annotations/edge.ts). */
   edge: EdgeSettings;
+  /** inbound-cidrs and security-group-prefix-lists: the managed group's sources; absent: none given. */
+  securityGroupSources: SecurityGroupSource[] | undefined;
 }>;
 
 const IP_ADDRESS_TYPES = ['ipv4', 'dualstack', 'dualstack-without-public-ipv4'] as const;
+
+/** inbound-cidrs / security-group-prefix-lists beside named security groups: LBC ignores them too. */
+function sourcesIgnoredWarning(by: 'annotation' | 'configuration'): ModelWarning {
+  const named =
+    by === 'annotation' ? `annotation ${ALB_KEYS.securityGroups}` : "the configuration's securityGroups";
+  return {
+    reason: SOURCES_IGNORED,
+    message: `annotations ${ALB_KEYS.inboundCidrs} and ${ALB_KEYS.securityGroupPrefixLists} restrict the managed security group only; ${named} names the ALB's groups, so they are ignored (as in LBC): put the sources in those groups' rules`,
+  };
+}
 
 /** `dualstack-without-public-ipv4` exists only for internet-facing ALBs (API_CreateLoadBalancer). */
 function checkIpAddressType(settings: AlbSettings): void {
@@ -137,6 +157,11 @@ export function readAlbSettings(source: StackSource<unknown>, config: ModelConfi
     healthCheckDefaults: config.healthCheck,
     minimumCapacityUnits: minimumCapacityUnits(annotations, ALB_KEYS.minimumCapacity),
     edge: edgeSettings(annotations, ALB_KEYS, config.region),
+    securityGroupSources: securityGroupSources(
+      annotations,
+      ALB_KEYS.inboundCidrs,
+      ALB_KEYS.securityGroupPrefixLists,
+    ),
   }));
   checkIpAddressType(settings);
   return settings;
@@ -166,13 +191,22 @@ export function assembleAlb(
     loadBalancer: LOAD_BALANCER_ID,
     tags: settings.tags,
   });
-  const stack = assembleStack(
+  // No group named by the annotation or the configuration: the ALB gets a managed one (LBC's frontend group).
+  const explicitGroups = settings.loadBalancer.securityGroups ?? source.placement.securityGroups;
+  const managedGroup = explicitGroups
+    ? undefined
+    : managedSecurityGroup(source, settings.tags(MANAGED_SECURITY_GROUP_ID), {
+        ports: listeners.map((l) => ({ port: l.spec.port, protocol: 'tcp' as const })),
+        sources: settings.particular.securityGroupSources ?? [],
+        ipAddressType: settings.particular.ipAddressType ?? 'ipv4',
+      });
+  const assembled = assembleStack(
     source,
     settings,
     {
       type: 'application',
       ipAddressType: settings.particular.ipAddressType,
-      securityGroups: settings.loadBalancer.securityGroups ?? source.placement.securityGroups,
+      securityGroups: explicitGroups ?? [securityGroupRef(MANAGED_SECURITY_GROUP_ID)],
       minimumCapacityUnits: settings.particular.minimumCapacityUnits,
       ...settings.particular.edge,
     },
@@ -188,7 +222,11 @@ export function assembleAlb(
       ruleField: (id) => ruleFields.get(id),
     },
   );
+  const stack = managedGroup ? { ...assembled, securityGroup: managedGroup } : assembled;
   return withWarnings(stack, [
+    ...(explicitGroups && settings.particular.securityGroupSources
+      ? [sourcesIgnoredWarning(settings.loadBalancer.securityGroups ? 'annotation' : 'configuration')]
+      : []),
     ...source.members.flatMap((m) => ignoredKeysWarning(m.mci)),
     ...members.flatMap((m) => m.warnings),
   ]);
