@@ -48,16 +48,29 @@ function checkTargetGroup(store: Store, lb: LoadBalancerRecord, arn: string | un
   }
 }
 
+/**
+ * An NLB forward across several groups: they must use one protocol (AWS requires it of TLS
+ * listeners' actions) and one IP address type (of any dualstack NLB's), as LBC's documentation of
+ * `actions.${protocol}-${port}` says; the simulator asks both of every NLB forward.
+ */
+function checkNlbGroupsAgree(store: Store, groups: readonly TargetGroupTuple[]): void {
+  const tgs = groups.map((g) => store.targetGroup(g.TargetGroupArn, 'targetGroupArn'));
+  if (new Set(tgs.map((t) => t.protocol)).size > 1) {
+    throw validation('All target groups in the default action must use the same protocol');
+  }
+  if (new Set(tgs.map((t) => t.ipAddressType ?? 'ipv4')).size > 1) {
+    throw validation('All target groups in the default action must use the same IP address type');
+  }
+}
+
 export function normalizeForward(store: Store, lb: LoadBalancerRecord, action: Action): Action {
   const groups = tuplesOf(action);
   if (groups.length === 0) throw required('targetGroupArn');
-  const maxGroups = lb.type === 'network' ? 1 : store.limits.targetGroupsPerAction;
+  // NLB listeners take weighted target groups too (what LBC's `actions.${protocol}-${port}`
+  // Service annotation builds), within the same per-action quota as ALB rules.
+  const maxGroups = store.limits.targetGroupsPerAction;
   if (groups.length > maxGroups) {
-    throw validation(
-      lb.type === 'network'
-        ? 'Network Load Balancer listeners forward to one target group'
-        : `A forward action can have at most ${maxGroups} target groups`,
-    );
+    throw validation(`A forward action can have at most ${maxGroups} target groups`);
   }
   const seen = new Set<string>();
   for (const g of groups) {
@@ -70,6 +83,7 @@ export function normalizeForward(store: Store, lb: LoadBalancerRecord, action: A
     seen.add(g.TargetGroupArn);
     checkTargetGroup(store, lb, g.TargetGroupArn);
   }
+  if (lb.type === 'network' && groups.length > 1) checkNlbGroupsAgree(store, groups);
   const stickiness = action.ForwardConfig?.TargetGroupStickinessConfig;
   checkRange(stickiness?.DurationSeconds, 'durationSeconds', 1, 604800);
   if (stickiness?.Enabled && stickiness.DurationSeconds === undefined)
