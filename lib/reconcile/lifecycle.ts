@@ -277,8 +277,14 @@ async function serve<T extends KubeObject, S>(
     message: `Load balancer ready: ${spec.describe(status)}${details.map((d) => `; ${d}`).join('')}`,
   };
   const written = await writeStatus(deps, spec, obj, status, ready);
+  if (written.gone) {
+    // Deleted (or deleted and created anew under its name) while the provider worked: nothing of
+    // this pass belongs on what is there now, and what it made is the orphan sweep's.
+    log.info('object gone while its load balancer was served; status not written');
+    return result('gone', 'the object was deleted while its load balancer was served');
+  }
   log.info(created ? 'load balancer created' : 'load balancer updated', {
-    statusWritten: written !== undefined,
+    statusWritten: written.object !== undefined,
   });
   return result(
     created ? 'created' : 'updated',
@@ -289,7 +295,9 @@ async function serve<T extends KubeObject, S>(
 /**
  * Applies `change` to the object and writes it (main resource or status), re-reading and
  * re-applying on 409 Conflict. `change` returns undefined when there is nothing to write.
- * Resolves to the object as written (or as read when nothing was written), undefined if it is gone.
+ * Resolves to the object as written (or as read when nothing was written), undefined if it is gone:
+ * deleted, or deleted and created anew under the same name (another UID), which is another object
+ * that nothing read for this one may be written onto.
  */
 async function writeWithRetry<T extends KubeObject, S>(
   deps: ReconcileDeps,
@@ -303,7 +311,7 @@ async function writeWithRetry<T extends KubeObject, S>(
     const current =
       first ?? (await deps.kube.get<T>(spec.type, obj.metadata.namespace, obj.metadata.name ?? ''));
     first = undefined;
-    if (!current) return undefined;
+    if (!current || current.metadata.uid !== obj.metadata.uid) return undefined;
     const next = change(current);
     if (!next) return current;
     return target === 'update'
@@ -323,7 +331,7 @@ async function writeStatus<T extends KubeObject, S>(
   status: S | undefined,
   condition?: ConditionUpdate,
   clear = false,
-): Promise<T | undefined> {
+): Promise<{ object?: T; gone: boolean }> {
   let wrote = false;
   const written = await writeWithRetry(deps, spec, obj, 'status', (current) => {
     let next = current;
@@ -342,10 +350,10 @@ async function writeStatus<T extends KubeObject, S>(
     wrote = next !== current;
     return wrote ? next : undefined;
   });
-  if (condition && spec.condition.target === 'update' && written)
-    await reportCondition(deps, spec, written, condition);
+  if (!written) return { gone: true };
+  if (condition && spec.condition.target === 'update') await reportCondition(deps, spec, written, condition);
   // The object as the status write left it (a condition kept in metadata is written after it).
-  return wrote ? written : undefined;
+  return { ...(wrote ? { object: written } : {}), gone: false };
 }
 
 /** Records the LoadBalancerReady condition where the kind keeps it, when it changed. */
@@ -378,7 +386,8 @@ async function removeFinalizer<T extends KubeObject, S>(
   const cleared = clearsStatusAfterDelete(deleting, spec.loadBalancerStatus(obj))
     ? await writeStatus(deps, spec, obj, undefined, undefined, true)
     : undefined;
-  return writeWithRetry(deps, spec, cleared ?? obj, 'update', (current) => {
+  if (cleared?.gone) return undefined;
+  return writeWithRetry(deps, spec, cleared?.object ?? obj, 'update', (current) => {
     const ours = [spec.finalizer, ...(spec.extraFinalizers?.(current) ?? [])].filter((f) =>
       hasFinalizer(current, f),
     );

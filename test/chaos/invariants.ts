@@ -25,6 +25,7 @@ import type { AwsProviderConfig } from '../../lib/providers/aws/config.js';
 import { canonicalJson } from '../../lib/providers/aws/model/fingerprint.js';
 import { buildIngressStack } from '../../lib/providers/aws/model/ingress.js';
 import { buildIngressGroupStack } from '../../lib/providers/aws/model/ingress-group.js';
+import { modelPartsFor } from '../../lib/providers/aws/model/parts.js';
 import { groupStackRef } from '../../lib/providers/aws/ingress-groups.js';
 import { finalizerGroups, groupFinalizer, validGroupNameOf } from '../../lib/karmada/ingress-group.js';
 import { buildServiceStack } from '../../lib/providers/aws/model/service.js';
@@ -338,9 +339,11 @@ export async function checkInvariants(input: CheckInput): Promise<InvariantRepor
       groups.set(group, [...(groups.get(group) ?? []), { obj: mci, blocked }]);
       continue;
     }
+    const parts = await modelPartsFor(mci);
     const stack = build(key, () =>
       buildIngressStack({
         mci: { ...mci, status: blocked.length ? { ...rest, trafficBlockClusters: blocked } : rest },
+        parts,
         services,
         endpointSlices: slices,
         config,
@@ -356,13 +359,15 @@ export async function checkInvariants(input: CheckInput): Promise<InvariantRepor
   }
   for (const [group, members] of groups) {
     const ref = groupStackRef(group, NAMESPACE);
+    const parts = await Promise.all(members.map(({ obj }) => modelPartsFor(obj)));
     const model = buildIngressGroupStack({
       ref,
       group,
-      members: members.map(({ obj, blocked }) => {
+      members: members.map(({ obj, blocked }, i) => {
         const { trafficBlockClusters: _tb, ...rest } = obj.status ?? {};
         return {
           mci: { ...obj, status: blocked.length ? { ...rest, trafficBlockClusters: blocked } : rest },
+          parts: parts[i],
           services,
           endpointSlices: slices,
         };

@@ -34,6 +34,12 @@ const LAZY = [
   // lib/providers/aws/config.ts: a configured tenant policy.
   'lib/providers/aws/tenant-policy.ts',
   'lib/generated/tenant-policy-validator.js',
+  // lib/providers/aws/model/annotations/unknown-keys.ts: the first warning about an ignored key.
+  'lib/providers/aws/model/annotations/ignored-keys.ts',
+  'lib/providers/aws/model/annotations/lbc-keys.ts',
+  // lib/providers/aws/model/parts.ts: the first object with LBC's routing annotations.
+  'lib/providers/aws/model/annotations/routing.ts',
+  'lib/providers/aws/model/annotations/json-config.ts',
   // lib/reconcile/lifecycle.ts: the first warning.
   'lib/reconcile/next-steps.ts',
   // lib/reconcile/run.ts: the first request of a controller other than the MCI's.

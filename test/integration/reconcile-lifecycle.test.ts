@@ -475,6 +475,31 @@ describe('writes that meet a concurrent writer', () => {
     expect(mcs?.metadata.finalizers).toEqual([MCS_FINALIZER]);
     expect(mcs?.status?.loadBalancer).toEqual({ ingress: [{ ip: '1.2.3.4' }] });
   });
+  it('the object is force-deleted and re-created under its name while the provider works → the new one gets nothing of the old one', async () => {
+    await h.seed([mcsRef]);
+    const ref = mcsRef as MultiClusterService;
+    // Someone strips the finalizers and deletes the object the reconcile is serving, then creates a
+    // new one of the same name that wants no load balancer (chaos seed 16 found this interleaving).
+    const { provider } = wrapped({
+      async ensure(ctx, obj) {
+        const status = await fake.mcsLoadBalancer().ensure(ctx, obj as MultiClusterService);
+        await edit<MultiClusterService>(h, MCS, 'default', 'serve', (m) => {
+          m.metadata.finalizers = [];
+        });
+        await h.kube.delete(MCS, 'default', 'serve');
+        await h.kube.create(MCS, { ...ref, spec: { ...ref.spec, types: ['CrossCluster'] } } as KubeObject);
+        return status;
+      },
+    });
+    const before = (await getMcs())!.metadata.uid;
+    const res = await reconcileMultiClusterService(deps(provider), 'default', 'serve');
+    expect(res.outcome).toBe('gone');
+    const mcs = await getMcs();
+    expect(mcs?.metadata.uid).not.toBe(before);
+    expect(mcs?.metadata.finalizers).toBeUndefined();
+    expect(mcs?.status?.loadBalancer).toBeUndefined();
+    expect(mcs?.status?.conditions?.find((c) => c.type === 'LoadBalancerReady')).toBeUndefined();
+  });
 });
 
 describe('what the kinds bring to the lifecycle', () => {

@@ -247,14 +247,25 @@ async function runScenarios(h: Harness, seen: RequestRecord[]): Promise<void> {
   await observe(h, seen, () =>
     enqueueResync(h.kube, { send: async () => ({ failed: [] }) }, logger, namespaces),
   );
-  await observe(h, seen, () =>
-    resyncPass(h.kube, h.runtime.provider, { send: async () => ({ failed: [] }) }, logger, {
-      ...namespaces,
-      providerIngressClass: h.runtime.config.providerIngressClass,
-      ctx: { signal, logger },
-      deep: { intervalMs: 36_000_000, periodMs: 600_000 },
-    }),
-  );
+  // Both halves of the resync, whatever the clock says: a pass whose turn deep-checks nobody (60
+  // slots, the last one's turn, fewer objects than slots) compares every fingerprint, and a pass
+  // with one slot deep-checks everybody.
+  const periodMs = 600_000;
+  const lastTurn = new Date((Math.floor(Date.now() / (60 * periodMs)) * 60 - 1) * periodMs);
+  for (const [deep, now] of [
+    [{ intervalMs: 60 * periodMs, periodMs }, lastTurn],
+    [{ intervalMs: periodMs, periodMs }, new Date()],
+  ] as const) {
+    await observe(h, seen, () =>
+      resyncPass(h.kube, h.runtime.provider, { send: async () => ({ failed: [] }) }, logger, {
+        ...namespaces,
+        providerIngressClass: h.runtime.config.providerIngressClass,
+        ctx: { signal, logger },
+        deep,
+        now,
+      }),
+    );
+  }
   await observe(h, seen, () =>
     sweepOrphans(h.kube, h.runtime.provider, { graceSeconds: 0, signal, logger, ...namespaces }),
   );

@@ -4,7 +4,7 @@
  * the test asserts the exact ELBv2 CreateRule / CreateListener inputs LBC would make.
  */
 import type { Action as SdkAction, CreateRuleCommandInput } from '@aws-sdk/client-elastic-load-balancing-v2';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { describePlan } from '../../dev/plan/describe.js';
 import { buildTopology } from '../../lib/topology/build.js';
 import { InvalidObjectError } from '../../lib/errors.js';
@@ -16,6 +16,7 @@ import { planListenerRules } from '../../lib/providers/aws/deploy/listener-rule.
 import { ingressBackendServiceNames } from '../../lib/providers/aws/inputs.js';
 import { buildIngressStack } from '../../lib/providers/aws/model/ingress.js';
 import { DEFAULT_QUOTAS } from '../../lib/providers/aws/model/limits.js';
+import { allModelParts, type ModelParts } from '../../lib/providers/aws/model/parts.js';
 import { coversConditions, isInfiniteRedirect } from '../../lib/providers/aws/model/rule-optimizer.js';
 import { resourcesOf, ResourceTypes, type Stack } from '../../lib/providers/aws/model/types.js';
 import { collectedSlice, config, minimalIngress, path, service } from '../fixtures/aws/objects.js';
@@ -42,9 +43,16 @@ const services = [
   service('my-service'),
 ];
 
+// What inputs.ts loads for an object with these annotations.
+let parts: ModelParts;
+beforeAll(async () => {
+  parts = await allModelParts();
+});
+
 function build(mci: MultiClusterIngress, quotas = config.accountQuotas): Stack {
   return buildIngressStack({
     mci,
+    parts,
     services,
     endpointSlices: [
       collectedSlice('member1', 'service-1', { addresses: ['10.0.1.10'] }),
@@ -356,6 +364,7 @@ describe("LBC's actions annotation", () => {
     const names = Array.from({ length: 6 }, (_, i) => `s${i}`);
     const err = refused(() =>
       buildIngressStack({
+        parts,
         mci: ingress(
           {
             [`${A}actions.wide`]: JSON.stringify({

@@ -15,9 +15,15 @@ import {
   SERVICE_PREFIX,
 } from '../../lib/providers/aws/model/annotations/lbc-keys.js';
 import {
-  ignoredKeys,
+  ACTED_INGRESS_KEYS,
+  ACTED_SERVICE_KEYS,
+  unactedKeys,
+} from '../../lib/providers/aws/model/annotations/acted-keys.js';
+import { ignoredKeys } from '../../lib/providers/aws/model/annotations/ignored-keys.js';
+import {
   ignoredKeysWarning,
   UNSUPPORTED_ANNOTATION,
+  wordWarnings,
 } from '../../lib/providers/aws/model/annotations/unknown-keys.js';
 import { README, withKeyTables } from '../../scripts/gen-readme-keys.js';
 
@@ -51,6 +57,16 @@ describe.each([
     expect(new Set(names).size).toBe(names.length);
     // `${Protocol}-${Port}` keeps LBC's own capitals inside the placeholder only.
     for (const n of names) expect(n.replace(/\$\{[^}]+\}/g, '')).toMatch(/^[a-z0-9.-]+$/);
+  });
+
+  it('is what the model tells from the keys it reads: an instance of each key is ignored unless supported', () => {
+    const acted = family === INGRESS_KEY_FAMILY ? ACTED_INGRESS_KEYS : ACTED_SERVICE_KEYS;
+    for (const k of family.keys) {
+      const key = `${family.prefix}${k.key.replace(/\$\{[^}]+\}/g, 'x-1')}`;
+      expect(unactedKeys({ [key]: 'v' }, acted), key).toStrictEqual(
+        k.support.status === 'supported' ? [] : [key],
+      );
+    }
   });
 
   it('gives every key that is not supported a reason', () => {
@@ -115,16 +131,33 @@ describe('ignoredKeys', () => {
     expect(ignoredKeysWarning(obj(undefined))).toStrictEqual([]);
   });
 
-  it('makes one warning, about the object, for all of its ignored keys', () => {
-    const [warning, ...rest] = ignoredKeysWarning({
+  it('makes one warning, about the object, naming all of its ignored keys; reported, each gets its reason', async () => {
+    const warnings = ignoredKeysWarning({
       metadata: { namespace: 'team-a', name: 'shop', annotations: { [A('sheme')]: 'a', [A('shceme')]: 'b' } },
     });
+    const [warning, ...rest] = warnings;
     expect(rest).toStrictEqual([]);
     expect(warning?.reason).toBe(UNSUPPORTED_ANNOTATION);
     expect(warning?.object).toStrictEqual({ namespace: 'team-a', name: 'shop' });
-    expect(warning?.message).toBe(
-      `annotations ignored by the aws provider: ${A('shceme')} (not a key AWS Load Balancer Controller documents: check its spelling); ${A('sheme')} (not a key AWS Load Balancer Controller documents: check its spelling)`,
-    );
+    expect(warning?.message).toBe(`annotations ignored by the aws provider: ${A('shceme')}; ${A('sheme')}`);
+    const failures: unknown[] = [];
+    const [worded, ...none] = await wordWarnings(warnings, (err) => failures.push(err));
+    expect(none).toStrictEqual([]);
+    expect(failures).toStrictEqual([]);
+    expect(worded).toStrictEqual({
+      reason: UNSUPPORTED_ANNOTATION,
+      object: { namespace: 'team-a', name: 'shop' },
+      message: `annotations ignored by the aws provider: ${A('shceme')} (not a key AWS Load Balancer Controller documents: check its spelling); ${A('sheme')} (not a key AWS Load Balancer Controller documents: check its spelling)`,
+    });
+  });
+
+  it('leaves other warnings as they are, and loads nothing for them', async () => {
+    const other = {
+      reason: 'UnsupportedTargetType',
+      message: 'instance targets',
+      object: { namespace: 'n', name: 'a' },
+    };
+    expect(await wordWarnings([other], () => undefined)).toStrictEqual([other]);
   });
 });
 
@@ -141,7 +174,7 @@ describe('ignoredKeys on a MultiClusterService', () => {
           [S('azure-load-balancer-internal')]: 'true',
           [`${ALB_PREFIX}scheme`]: 'internal',
         },
-        SERVICE_KEY_FAMILY,
+        'service',
       ),
     ).toStrictEqual([
       `${S('aws-load-balancer-internal')} (not supported yet: deprecated by LBC in favour of \`aws-load-balancer-scheme\`, which is supported: use that)`,

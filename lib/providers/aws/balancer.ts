@@ -18,6 +18,7 @@ import { deployStack, type DeployResult } from './deploy/deployer.js';
 import { findOwnedLoadBalancer } from './deploy/lookup.js';
 import type { Operation } from './deploy/operations.js';
 import { resourcesOf, ResourceTypes, type ModelWarning, type Stack } from './model/types.js';
+import { wordWarnings } from './model/annotations/unknown-keys.js';
 import { isOwnedBy, type StackOwner } from './tagging.js';
 
 /** Whether a warning is the reconciled object's to report: its own, or the whole stack's. */
@@ -122,7 +123,7 @@ export class AwsBalancer<O extends KubeObject> implements Balancer<O, AwsLoadBal
   async plan(ctx: ProviderContext, obj: Readonly<O>): Promise<PlanResult> {
     // A plan tells its reader about the warnings; it records no Events, as it changes nothing.
     const { plan, skipped, warnings } = await this.deploy(ctx, obj, true, false);
-    return { plan, skipped, warnings };
+    return { plan, skipped, warnings: await this.worded(ctx, warnings) };
   }
 
   protected async deploy(
@@ -142,7 +143,7 @@ export class AwsBalancer<O extends KubeObject> implements Balancer<O, AwsLoadBal
 
   /** Each warning becomes an Event (repeats aggregate into its count) and a log line. */
   protected async reportAll(ctx: ProviderContext, warnings: readonly ModelWarning[]): Promise<void> {
-    for (const warning of warnings) {
+    for (const warning of await this.worded(ctx, warnings)) {
       ctx.logger.warn(warning.message, { reason: warning.reason });
       try {
         await ctx.announce?.(warning.reason, warning.message);
@@ -151,6 +152,13 @@ export class AwsBalancer<O extends KubeObject> implements Balancer<O, AwsLoadBal
         ctx.logger.warn('could not record a warning Event', { error: errorMessage(err) });
       }
     }
+  }
+
+  /** The warnings as their reader sees them (ignored annotations each with its reason). */
+  private worded(ctx: ProviderContext, warnings: readonly ModelWarning[]): Promise<ModelWarning[]> {
+    return wordWarnings(warnings, (err) =>
+      ctx.logger.warn('ignored annotations reported without their reasons', { error: errorMessage(err) }),
+    );
   }
 
   /** Deploys a stack built already; `names`: those a previous spec may have given its load balancer. */

@@ -1,6 +1,6 @@
 /**
  * Reads what the model needs for one MCI from the Karmada API: the Services its backends name and
- * the EndpointSlices Karmada collected for them. Slices are listed per Service with a label
+ * the EndpointSlices Karmada collected for them, and the parts of the model its annotations need. Slices are listed per Service with a label
  * selector (`kubernetes.io/service-name=derived-<svc>`), never by listing everything, and only the
  * ones Karmada imported from a member are kept (imported-slices.ts).
  */
@@ -16,10 +16,13 @@ import { Resources } from '../../kube/resources.js';
 import { importedSlicesOnly } from './imported-slices.js';
 import { actionServiceNames, backendsOf, USE_ANNOTATION_PORT } from '../../karmada/refs.js';
 import { backendServiceNames } from './model/backends.js';
+import { modelPartsFor, type ModelParts } from './model/parts.js';
 
 export interface IngressInputs {
   services: Service[];
   endpointSlices: EndpointSlice[];
+  /** The parts of the model the MCI's annotations need (model/parts.ts). */
+  parts: ModelParts;
 }
 
 /**
@@ -62,7 +65,7 @@ export async function readIngressInputs(
     services.push(service);
     endpointSlices.push(...slices);
   }
-  return { services, endpointSlices };
+  return { services, endpointSlices, parts: await modelPartsFor(mci) };
 }
 
 async function readService(kube: KubeClient, namespace: string, name: string) {

@@ -11,15 +11,6 @@ import { DERIVED_SERVICE_PREFIX, SERVICE_NAME_LABEL } from '../../../karmada/con
 import { resolveHealthCheckPort } from './annotations/health-check.js';
 import { annotationActionToModel, USE_ANNOTATION } from './actions.js';
 import { resolveBackend, resolveServicePort, type ResolvedBackend } from './backends.js';
-import {
-  annotationAction,
-  annotationConditions,
-  annotationTransforms,
-  routingKey,
-  UNUSED_ROUTING_ANNOTATION,
-  unusedRoutingAnnotations,
-  useRegexPathMatch,
-} from './annotations/routing.js';
 import { minimumCapacityUnits } from './annotations/capacity.js';
 import { ALB_KEYS } from './annotations/keys.js';
 import { invalid, oneOf, raw } from './annotations/parse.js';
@@ -49,6 +40,7 @@ import {
   sliceClusters,
   type ClusterSlice,
 } from './cluster-weights.js';
+import { needsRouting, requirePart, type ModelParts } from './parts.js';
 import {
   LOAD_BALANCER_ID,
   ref,
@@ -68,6 +60,8 @@ export interface IngressMember {
   services: readonly Service[];
   /** EndpointSlices Karmada collected for those Services (`kubernetes.io/service-name: derived-<svc>`). */
   endpointSlices: readonly EndpointSlice[];
+  /** The model's parts its annotations need (parts.ts), loaded with its inputs. */
+  parts?: ModelParts;
 }
 
 export interface IngressStackInput extends IngressMember {
@@ -381,14 +375,15 @@ export function memberRoutes(
   };
 
   const annotations = mci.metadata.annotations;
+  const routing = needsRouting(annotations) ? requirePart(member.parts, 'routing', mci) : undefined;
   // What a backend does: forward to its Service, or (port `use-annotation`) the actions annotation's.
   const actionOf = (backend: IngressBackend, field: string): { action: Action; key?: string } => {
     const name = backend.service?.name;
     if (!name || backend.service?.port?.name !== USE_ANNOTATION) {
       return { action: forwardTo(resolveBackend(backend, field, services), field) };
     }
-    const key = routingKey(ALB_KEYS.actions, name);
-    const config = annotationAction(annotations, ALB_KEYS, name);
+    const key = `${ALB_KEYS.actions}${name}`;
+    const config = routing?.annotationAction(annotations, ALB_KEYS, name);
     if (!config) {
       throw new InvalidObjectError(
         `${field}.service.port.name: "${USE_ANNOTATION}" takes its action from the annotation ${key}, which the object does not have`,
@@ -418,20 +413,20 @@ export function memberRoutes(
 
   // Rules are resolved once (so target groups and errors do not depend on the listener count),
   // then copied onto every listener that serves traffic, as LBC does for each listen-port.
-  const regexPaths = useRegexPathMatch(annotations, ALB_KEYS);
+  const regexPaths = routing?.useRegexPathMatch(annotations, ALB_KEYS) ? routing.unsupportedRegex : undefined;
   const routes: Route[] = [];
   mci.spec?.rules?.forEach((rule, ri) => {
     for (const { index, path } of sortPaths(rule.http?.paths ?? [])) {
       const field = `spec.rules[${ri}].http.paths[${index}]`;
       const name = path.backend.service?.name;
-      const conditionsKey = name ? routingKey(ALB_KEYS.conditions, name) : '';
-      const transformsKey = name ? routingKey(ALB_KEYS.transforms, name) : '';
+      const conditionsKey = name ? `${ALB_KEYS.conditions}${name}` : '';
+      const transformsKey = name ? `${ALB_KEYS.transforms}${name}` : '';
       const conditions = ruleConditions(rule.host, path, field, {
-        conditions: name ? annotationConditions(annotations, ALB_KEYS, name) : [],
+        conditions: name && routing ? routing.annotationConditions(annotations, ALB_KEYS, name) : [],
         conditionsKey,
-        regexPaths,
+        ...(regexPaths ? { regexPaths } : {}),
       });
-      const transforms = name ? annotationTransforms(annotations, ALB_KEYS, name) : [];
+      const transforms = name && routing ? routing.annotationTransforms(annotations, ALB_KEYS, name) : [];
       const { action, key: actionKey } = actionOf(path.backend, `${field}.backend`);
       const sources = [
         ...(actionKey ? [actionKey] : []),
@@ -450,21 +445,23 @@ export function memberRoutes(
       });
     }
   });
-  const unused = unusedRoutingAnnotations(annotations, ALB_KEYS, {
-    actions: new Set(
-      backendsOf(mci).flatMap((b) =>
-        b.service?.name && b.service.port?.name === USE_ANNOTATION ? [b.service.name] : [],
-      ),
-    ),
-    paths: new Set(
-      (mci.spec?.rules ?? []).flatMap((r) =>
-        (r.http?.paths ?? []).flatMap((p) => p.backend.service?.name ?? []),
-      ),
-    ),
-  });
-  if (unused.length > 0) {
+  const unused = !routing
+    ? []
+    : routing.unusedRoutingAnnotations(annotations, ALB_KEYS, {
+        actions: new Set(
+          backendsOf(mci).flatMap((b) =>
+            b.service?.name && b.service.port?.name === USE_ANNOTATION ? [b.service.name] : [],
+          ),
+        ),
+        paths: new Set(
+          (mci.spec?.rules ?? []).flatMap((r) =>
+            (r.http?.paths ?? []).flatMap((p) => p.backend.service?.name ?? []),
+          ),
+        ),
+      });
+  if (routing && unused.length > 0) {
     warnings.push({
-      reason: UNUSED_ROUTING_ANNOTATION,
+      reason: routing.UNUSED_ROUTING_ANNOTATION,
       message: `${unused.length === 1 ? 'annotation' : 'annotations'} with no effect: ${unused.join('; ')}`,
       object: self,
     });

@@ -4,8 +4,7 @@
  */
 import { InvalidObjectError } from '../../../errors.js';
 import type { HTTPIngressPath, PathType } from '../../../karmada/types.js';
-import { annotationError } from './annotations/json-config.js';
-import { unsupportedRegex } from './annotations/routing.js';
+import { annotationError } from './annotations/parse.js';
 import type { RuleCondition } from './types.js';
 
 export interface IndexedPath {
@@ -66,11 +65,14 @@ export interface RuleExtras {
   /** `conditions.${service.name}`, and its key for errors. */
   conditions: readonly RuleCondition[];
   conditionsKey: string;
-  /** `use-regex-path-match`: ImplementationSpecific paths are regular expressions. */
-  regexPaths: boolean;
+  /**
+   * `use-regex-path-match`: ImplementationSpecific paths are regular expressions, each checked by
+   * this (why ELBv2 would refuse it, or undefined); absent, paths are patterns.
+   */
+  regexPaths?: (regex: string, max: number) => string | undefined;
 }
 
-const NO_EXTRAS: RuleExtras = { conditions: [], conditionsKey: '', regexPaths: false };
+const NO_EXTRAS: RuleExtras = { conditions: [], conditionsKey: '' };
 
 /** ELBv2: "up to one of each of host-header, http-request-method, path-pattern and source-ip". */
 const ONCE_PER_RULE = new Set(['http-request-method', 'source-ip']);
@@ -111,7 +113,7 @@ export function ruleConditions(
           },
         );
       }
-      const why = unsupportedRegex(regex, 128);
+      const why = extras.regexPaths(regex, 128);
       if (why) {
         throw new InvalidObjectError(`${field}.path: with use-regex-path-match, "${regex}" ${why}`, {
           field: `${field}.path`,

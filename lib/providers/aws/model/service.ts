@@ -21,7 +21,7 @@ import {
   type StackSource,
   withWarnings,
 } from './stack.js';
-import { SERVICE_KEY_FAMILY } from './annotations/lbc-keys.js';
+import { ACTED_SERVICE_KEYS } from './annotations/acted-keys.js';
 import { ignoredKeysWarning } from './annotations/unknown-keys.js';
 import { buildTargets, sourceClusterOf } from './targets.js';
 import {
@@ -143,7 +143,7 @@ function nlbStack(source: StackSource<ServiceMember>, config: ModelConfig): Stac
   return {
     ...withWarnings(
       stack,
-      source.members.flatMap((m) => ignoredKeysWarning(m.mcs, SERVICE_KEY_FAMILY)),
+      source.members.flatMap((m) => ignoredKeysWarning(m.mcs, ACTED_SERVICE_KEYS)),
     ),
     ...(traffic.length > 0 ? { traffic } : {}),
   };

@@ -297,6 +297,11 @@ export interface ModelWarning {
    * absent: the stack as a whole, reported by whichever member is reconciled.
    */
   object?: { namespace: string; name: string };
+  /**
+   * An UnsupportedAnnotation warning's keys, whose reasons are worded when it is reported
+   * (annotations/unknown-keys.ts `wordWarnings`, which loads LBC's key table only then).
+   */
+  ignored?: { family: 'ingress' | 'service'; keys: string[] };
 }
 
 export interface Stack {

@@ -5,15 +5,10 @@
  * refused rather than dropped, so a typo never silently loses a condition or a weight. Every
  * failure names the annotation and the JSON path within it.
  */
-import { InvalidObjectError } from '../../../../errors.js';
-import { INVALID_ANNOTATION } from './parse.js';
+import type { InvalidObjectError } from '../../../../errors.js';
+import { annotationError } from './parse.js';
 
-export function annotationError(key: string, path: string, why: string): InvalidObjectError {
-  return new InvalidObjectError(`annotation ${key}: ${path ? `${path}: ` : ''}${why}`, {
-    field: key,
-    reason: INVALID_ANNOTATION,
-  });
-}
+export { annotationError };
 
 /** The annotation's value as JSON. */
 export function parseJson(key: string, value: string): unknown {

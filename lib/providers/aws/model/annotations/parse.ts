@@ -97,3 +97,11 @@ export function resourceIds(
   if (ids.length === 0) throw invalid(key, v, 'lists no IDs');
   return ids;
 }
+
+/** An error about a structured annotation, naming the key and the path within its value. */
+export function annotationError(key: string, path: string, why: string): InvalidObjectError {
+  return new InvalidObjectError(`annotation ${key}: ${path ? `${path}: ` : ''}${why}`, {
+    field: key,
+    reason: INVALID_ANNOTATION,
+  });
+}
