@@ -52,6 +52,13 @@ export async function deployStack(
   const fingerprint = stackFingerprint(stack);
   const result = await deploySettled(ctx, stack, fingerprint, record, options);
   if (!options.dryRun) await announceDrains(ctx, settled.events);
+  if (settled.dueAt !== undefined) {
+    // Nothing waits for it: the first reconcile after this time (the resync's, at the latest) lets them go.
+    ctx.logger.info('drain pending: targets kept until the deregistration delay has passed', {
+      stack: stack.id,
+      dueAt: new Date(settled.dueAt).toISOString(),
+    });
+  }
   return result;
 }
 

@@ -78,8 +78,14 @@ export function settleDrains(stack: Stack, record: TargetRecord | undefined, now
     drains[name] = since;
     const until = since + delay * 1000;
     if (now >= until) {
-      // Let go: recorded with targets still registered (this deploy deregisters them).
-      if ((record?.groups[name]?.targets.length ?? 0) > 0 && recorded[name] !== undefined) {
+      if (recorded[name] === undefined) {
+        // A delay of 0: held at weight 0 and let go by this one deploy (rule first, targets after).
+        events.push({
+          reason: CLUSTER_DRAINED,
+          message: `cluster ${clustersOf(r)} drained from ${r.id} (target group ${name}): weight 0, and its ${r.spec.targets.length} targets deregistered right after (the deregistration delay is ${delay} s)`,
+        });
+      } else if ((record?.groups[name]?.targets.length ?? 0) > 0) {
+        // Let go: recorded with targets still registered (this deploy deregisters them).
         events.push({
           reason: CLUSTER_DRAINED,
           message: `cluster ${clustersOf(r)} drained from ${r.id} (target group ${name}): held at weight 0 for the deregistration delay (${delay} s), its targets are deregistered`,
