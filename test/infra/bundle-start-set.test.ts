@@ -40,6 +40,10 @@ const LAZY = [
   // lib/providers/aws/model/parts.ts: the first object with LBC's routing annotations.
   'lib/providers/aws/model/annotations/routing.ts',
   'lib/providers/aws/model/annotations/json-config.ts',
+  // lib/providers/aws/lazy-parts.ts: the first MultiClusterIngress that is (or was) in an IngressGroup.
+  'lib/providers/aws/ingress-groups-part.ts',
+  'lib/providers/aws/ingress-groups.ts',
+  'lib/providers/aws/model/ingress-group.ts',
   // lib/reconcile/lifecycle.ts: the first warning.
   'lib/reconcile/next-steps.ts',
   // lib/reconcile/run.ts: the first request of a controller other than the MCI's.

@@ -36,7 +36,8 @@ import { findStackByTags } from './deploy/stack-tags.js';
 import type { Operation } from './deploy/operations.js';
 import { groupFingerprints, recordOf } from './deploy/target-records.js';
 import { recordedState } from './deploy/targets-only.js';
-import { formerGroupRef, resolveGroup, type GroupResolution } from './ingress-groups.js';
+import type { GroupResolution } from './ingress-groups.js';
+import { loadIngressGroups } from './lazy-parts.js';
 import { stackFingerprint } from './model/fingerprint.js';
 import type { IngressGroupModel } from './model/ingress-group.js';
 import { memberWarnings } from './model/ingress.js';
@@ -123,6 +124,7 @@ export class AwsIngressBalancer extends AwsBalancer<MultiClusterIngress> {
     const group = validGroupNameOf(mci);
     if (group === undefined) return super.get(ctx, mci);
     // Only "created" or "updated" depends on it: the group's stack as the policy places it.
+    const { formerGroupRef } = await loadIngressGroups();
     const ref = formerGroupRef(this.groups.policy, group, mci.metadata.namespace ?? '');
     return this.statusOf(ctx, this.owner(ref), this.groupNames(ref, undefined));
   }
@@ -182,6 +184,7 @@ export class AwsIngressBalancer extends AwsBalancer<MultiClusterIngress> {
     group: string,
     dryRun: boolean,
   ): Promise<{ result?: DeployResult; refusal?: InvalidObjectError; warnings?: ModelWarning[] }> {
+    const { resolveGroup } = await loadIngressGroups();
     const resolution = await resolveGroup(
       this.groups.kube,
       this.groups.policy,
@@ -224,6 +227,7 @@ export class AwsIngressBalancer extends AwsBalancer<MultiClusterIngress> {
     dryRun: boolean,
   ): Promise<Operation[]> {
     const namespace = mci.metadata.namespace ?? '';
+    const { formerGroupRef, resolveGroup } = await loadIngressGroups();
     const former = formerGroupRef(this.groups.policy, group, namespace);
     const resolution = await resolveGroup(
       this.groups.kube,
@@ -271,6 +275,7 @@ export class AwsIngressBalancer extends AwsBalancer<MultiClusterIngress> {
   ): Promise<DesiredFingerprint> {
     const group = validGroupNameOf(mci);
     if (group === undefined) return super.desiredFingerprint(mci, kube);
+    const { formerGroupRef, resolveGroup } = await loadIngressGroups();
     const former = formerGroupRef(this.groups.policy, group, mci.metadata.namespace ?? '');
     try {
       const resolution = await resolveGroup(kube, this.groups.policy, { group, subject: mci }, (ref) =>
@@ -319,6 +324,7 @@ export class AwsIngressBalancer extends AwsBalancer<MultiClusterIngress> {
   /** The target group names a group's stack wants now: none when nobody is in it, undefined when unknown. */
   async groupTargetGroupNames(ref: StackRef): Promise<ReadonlySet<string> | undefined> {
     try {
+      const { resolveGroup } = await loadIngressGroups();
       const resolution = await resolveGroup(
         this.groups.kube,
         this.groups.policy,

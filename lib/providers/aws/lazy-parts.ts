@@ -21,3 +21,9 @@ export const loadEc2 = lazy(
   () => import('./ec2/vpc-reader.js'),
   "the aws provider's EC2 client (ec2/vpc-reader.ts)",
 );
+
+/** IngressGroups (ingress-groups-part.ts): only an MCI that is, or was, in a group needs them. */
+export const loadIngressGroups = lazy(
+  () => import('./ingress-groups-part.js'),
+  "the aws provider's IngressGroups (ingress-groups-part.ts)",
+);

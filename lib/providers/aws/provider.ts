@@ -5,7 +5,6 @@
  */
 import { AwsBalancer, type PlanResult } from './balancer.js';
 import { AwsIngressBalancer } from './ingress-balancer.js';
-import { buildIngressGroupStack } from './model/ingress-group.js';
 import type { IngressMember } from './model/ingress.js';
 import type { EC2Client } from '@aws-sdk/client-ec2';
 import type { ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
@@ -35,7 +34,7 @@ import {
   type DeployOptions,
 } from './deploy/context.js';
 import { limitCallsPerSecond, TokenBucket } from './deploy/rate-limit.js';
-import { loadEc2 } from './lazy-parts.js';
+import { loadEc2, loadIngressGroups } from './lazy-parts.js';
 import { VpcNetworkSource, type VpcNetworkCacheOptions } from './vpc-network.js';
 import { readIngressInputs, readServiceInputs, type ServiceReads } from './inputs.js';
 import { buildIngressStack, ingressLoadBalancerNames } from './model/ingress.js';
@@ -139,6 +138,7 @@ export class AwsProvider implements MultiClusterProvider {
         deployed: async (ref) => (await this.records.read(ref.stackId)) !== undefined,
         build: async (resolution, kube, ctx, network = true) => {
           const resolved = await this.modelConfig(ctx, network);
+          const { buildIngressGroupStack } = await loadIngressGroups();
           const members: IngressMember[] = [];
           // Members often route to the same Services: each is read once per build.
           const reads: ServiceReads = new Map();
