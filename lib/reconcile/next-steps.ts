@@ -37,7 +37,7 @@ export const NEXT_STEPS: Readonly<Record<string, string>> = {
     'remove * and ? from Exact and Prefix paths, or use pathType ImplementationSpecific to pass an ELBv2 path pattern as it is',
   UnregistrableTarget:
     'only private addresses (RFC 1918, 100.64.0.0/10) can be IPv4 targets, and no link-local, loopback or multicast address an IPv6 one: check the member cluster`s EndpointSlice for that Service (pods on public addresses cannot sit behind the load balancer)',
-  DualstackRequired: `set alb.ingress.kubernetes.io/ip-address-type: dualstack on the MultiClusterIngress, or drop IPv6 from the Service's spec.ipFamilies; ${RECONCILED_ON_CHANGE}`,
+  DualstackRequired: `set alb.ingress.kubernetes.io/ip-address-type: dualstack on the MultiClusterIngress (service.beta.kubernetes.io/aws-load-balancer-ip-address-type: dualstack on a MultiClusterService), or drop IPv6 from the Service's spec.ipFamilies; ${RECONCILED_ON_CHANGE}`,
   ReplacingLoadBalancer:
     'the load balancer is recreated and its DNS name changes: point DNS records and clients at the new hostname in status.loadBalancer once the object is ready (revert the change named above to keep the old one)',
   IngressGroupConflict:
@@ -87,7 +87,7 @@ const FAILURE_STEPS: Array<{ matches: (err: unknown) => boolean; step: string }>
         err,
         /^(SubnetNotFound|InvalidSubnet|InvalidSecurityGroup|InvalidScheme|AllocationIdNotFound)/,
       ),
-    step: 'the subnets or security groups named above are wrong for this load balancer: fix the subnets/security-groups annotation or the provider configuration (one subnet per availability zone, in the configured VPC)',
+    step: 'the subnets, security groups or Elastic IPs named above are wrong for this load balancer: fix the subnets/security-groups/eip-allocations annotation or the provider configuration (one subnet per availability zone, in the configured VPC; each Elastic IP allocation in the Region and associated with nothing else)',
   },
   {
     matches: (err) => awsErrorName(err, /^TooMany/),

@@ -199,7 +199,7 @@ describe('ELBv2 simulator: listeners', () => {
     const tcp = await Promise.all(
       [1, 2, 3, 4, 5, 6].map((i) => createTg(ctx.client, `tcp-${i}`, { Protocol: 'TCP', Port: 5432 })),
     );
-    const udp = await createTg(ctx.client, 'udp', { Protocol: 'UDP', Port: 5432 });
+    const tls = await createTg(ctx.client, 'tls', { Protocol: 'TLS', Port: 5432 });
     const forward = (tgs: Array<{ TargetGroupArn?: string }>): Action[] => [
       {
         Type: 'forward',
@@ -237,9 +237,16 @@ describe('ELBv2 simulator: listeners', () => {
       'ValidationError',
       'A forward action can have at most 5 target groups',
     ]);
+    // A TLS listener's groups share one protocol (TCP and TLS are each allowed alone).
     const mixed = await sdkError(
       ctx.client.send(
-        new ModifyListenerCommand({ ListenerArn: arn, DefaultActions: forward([tcp[0]!, udp]) }),
+        new CreateListenerCommand({
+          LoadBalancerArn: nlb.LoadBalancerArn,
+          Protocol: 'TLS',
+          Port: 443,
+          Certificates: [{ CertificateArn: CERT }],
+          DefaultActions: forward([tcp[2]!, tls]),
+        }),
       ),
     );
     expect([mixed.name, mixed.message]).toEqual([

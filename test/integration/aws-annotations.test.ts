@@ -267,7 +267,7 @@ describe('NLB annotations (service.beta.kubernetes.io/aws-load-balancer-…)', (
     const m = mcs(
       'serve',
       { ports: [{ port: 80 }] },
-      { [N('proxy-protocol')]: '*', [N('scheme')]: 'internet-facing' },
+      { [N('quic-enabled-ports')]: '80', [N('scheme')]: 'internet-facing' },
     );
     await env.provider.mcsLoadBalancer().ensure(env.ctx, m);
     expect(env.state().loadBalancers).toMatchObject([{ type: 'network', scheme: 'internet-facing' }]);
@@ -275,7 +275,7 @@ describe('NLB annotations (service.beta.kubernetes.io/aws-load-balancer-…)', (
       {
         reason: 'UnsupportedAnnotation',
         message: expect.stringMatching(
-          /^annotation ignored by the aws provider: service\.beta\.kubernetes\.io\/aws-load-balancer-proxy-protocol \(not supported yet: Proxy protocol is planned/,
+          /^annotation ignored by the aws provider: service\.beta\.kubernetes\.io\/aws-load-balancer-quic-enabled-ports \(not supported yet: QUIC listeners are not built/,
         ),
       },
     ]);

@@ -101,11 +101,13 @@ describe('AWS provider: MultiClusterService → NLB (simulator)', () => {
     });
     const resync = await env.measured(() => lb().update({ ...env.ctx, resync: true }, m));
     expect(env.sim.snapshot()).toStrictEqual(before);
-    // No rules on TCP listeners: nothing to describe there.
+    // No rules on TCP listeners: nothing to describe there. Each group's attributes are (its
+    // proxy protocol is always stated, so that removing the annotation turns it off).
     expect(resync).toStrictEqual({
       DescribeLoadBalancers: 1,
       DescribeTags: 3,
       DescribeTargetGroups: 1,
+      DescribeTargetGroupAttributes: 2,
       DescribeListeners: 1,
       DescribeTargetHealth: 2,
     });
@@ -322,6 +324,7 @@ describe('AWS provider: MultiClusterService → NLB (simulator)', () => {
         DescribeLoadBalancers: 1,
         DescribeTags: 3,
         DescribeTargetGroups: 1,
+        DescribeTargetGroupAttributes: 1,
         DescribeListeners: 1,
         DescribeTargetHealth: 1,
       },
@@ -329,6 +332,7 @@ describe('AWS provider: MultiClusterService → NLB (simulator)', () => {
         DescribeLoadBalancers: 1,
         DescribeTags: 2,
         DescribeTargetGroups: 1,
+        DescribeTargetGroupAttributes: 1,
         DescribeListeners: 1,
         DescribeTargetHealth: 1,
         AddTags: 2,

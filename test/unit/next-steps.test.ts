@@ -51,7 +51,8 @@ function warningReasons(): Map<string, string> {
     for (const m of text.matchAll(/'Warning',\s*'([A-Za-z]+)'/g)) found.set(m[1]!, where);
     // Model warnings (lib/providers/aws/model/types.ts ModelWarning) become Warning Events too.
     if (/\bModelWarning\b/.test(text)) {
-      for (const m of text.matchAll(/reason: (?:'([A-Za-z]+)'|([A-Z][A-Z_]+)),\s*message:/g)) {
+      // A constant may be read through a namespace import (`routing.UNUSED_ROUTING_ANNOTATION`).
+      for (const m of text.matchAll(/reason: (?:'([A-Za-z]+)'|(?:\w+\.)?([A-Z][A-Z_]+)),\s*message:/g)) {
         const name = m[1] ?? constants.get(m[2]!);
         expect(name, `${where}: reason constant ${m[2]} not found`).toBeDefined();
         found.set(name!, where);

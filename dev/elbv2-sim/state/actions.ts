@@ -99,7 +99,7 @@ function checkType(ctx: ActionContext, action: Action): void {
 function normalizeAction(store: Store, ctx: ActionContext, action: Action): Action {
   switch (action.Type) {
     case 'forward':
-      return normalizeForward(store, ctx.lb, action);
+      return normalizeForward(store, ctx.lb, action, ctx.protocol);
     case 'redirect':
       return normalizeRedirect(ctx.protocol, action);
     case 'fixed-response': {

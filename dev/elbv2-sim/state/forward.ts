@@ -23,16 +23,33 @@ function tuplesOf(action: Action): TargetGroupTuple[] {
   return action.TargetGroupArn ? [{ TargetGroupArn: action.TargetGroupArn }] : [];
 }
 
-function checkTargetGroup(store: Store, lb: LoadBalancerRecord, arn: string | undefined): void {
+/**
+ * What an NLB listener may forward to, by its protocol (API_CreateListener / CreateTargetGroup):
+ * a TLS listener terminates TLS and forwards over TCP or TLS again; TCP_UDP needs TCP_UDP.
+ */
+const NLB_TG_PROTOCOLS: Readonly<Record<string, readonly string[]>> = {
+  TCP: ['TCP', 'TCP_UDP'],
+  TLS: ['TCP', 'TLS'],
+  UDP: ['UDP', 'TCP_UDP'],
+  TCP_UDP: ['TCP_UDP'],
+};
+
+function checkTargetGroup(
+  store: Store,
+  lb: LoadBalancerRecord,
+  arn: string | undefined,
+  listenerProtocol: string | undefined,
+): void {
   const tg = store.targetGroup(arn, 'targetGroupArn');
+  const nlbAllowed = listenerProtocol ? NLB_TG_PROTOCOLS[listenerProtocol] : undefined;
   const compatible =
     lb.type === 'application'
       ? ALB_TG_PROTOCOLS.has(tg.protocol ?? 'HTTP')
-      : !ALB_TG_PROTOCOLS.has(tg.protocol ?? '');
+      : !ALB_TG_PROTOCOLS.has(tg.protocol ?? '') && (!nlbAllowed || nlbAllowed.includes(tg.protocol ?? ''));
   if (!compatible) {
     throw new SimError(
       'IncompatibleProtocols',
-      `Target group '${tg.arn}' uses protocol ${tg.protocol}, incompatible with a ${lb.type} load balancer`,
+      `Target group '${tg.arn}' uses protocol ${tg.protocol}, incompatible with a ${lb.type} load balancer${lb.type === 'network' && listenerProtocol ? ` listener of protocol ${listenerProtocol}` : ''}`,
     );
   }
   if (tg.ipAddressType === 'ipv6' && lb.ipAddressType === 'ipv4') {
@@ -49,13 +66,17 @@ function checkTargetGroup(store: Store, lb: LoadBalancerRecord, arn: string | un
 }
 
 /**
- * An NLB forward across several groups: they must use one protocol (AWS requires it of TLS
- * listeners' actions) and one IP address type (of any dualstack NLB's), as LBC's documentation of
- * `actions.${protocol}-${port}` says; the simulator asks both of every NLB forward.
+ * An NLB forward across several groups, as LBC's documentation of `actions.${protocol}-${port}`
+ * states AWS's rules: a TLS listener's groups use one protocol, and every NLB forward's groups
+ * one IP address type (a dualstack NLB's could differ).
  */
-function checkNlbGroupsAgree(store: Store, groups: readonly TargetGroupTuple[]): void {
+function checkNlbGroupsAgree(
+  store: Store,
+  groups: readonly TargetGroupTuple[],
+  listenerProtocol: string | undefined,
+): void {
   const tgs = groups.map((g) => store.targetGroup(g.TargetGroupArn, 'targetGroupArn'));
-  if (new Set(tgs.map((t) => t.protocol)).size > 1) {
+  if (listenerProtocol === 'TLS' && new Set(tgs.map((t) => t.protocol)).size > 1) {
     throw validation('All target groups in the default action must use the same protocol');
   }
   if (new Set(tgs.map((t) => t.ipAddressType ?? 'ipv4')).size > 1) {
@@ -63,7 +84,13 @@ function checkNlbGroupsAgree(store: Store, groups: readonly TargetGroupTuple[]):
   }
 }
 
-export function normalizeForward(store: Store, lb: LoadBalancerRecord, action: Action): Action {
+export function normalizeForward(
+  store: Store,
+  lb: LoadBalancerRecord,
+  action: Action,
+  /** The listener's protocol (an NLB listener forwards only to some protocols). */
+  listenerProtocol?: string,
+): Action {
   const groups = tuplesOf(action);
   if (groups.length === 0) throw required('targetGroupArn');
   // NLB listeners take weighted target groups too (what LBC's `actions.${protocol}-${port}`
@@ -81,9 +108,9 @@ export function normalizeForward(store: Store, lb: LoadBalancerRecord, action: A
         `Target group '${g.TargetGroupArn}' is specified more than once in the forward action`,
       );
     seen.add(g.TargetGroupArn);
-    checkTargetGroup(store, lb, g.TargetGroupArn);
+    checkTargetGroup(store, lb, g.TargetGroupArn, listenerProtocol);
   }
-  if (lb.type === 'network' && groups.length > 1) checkNlbGroupsAgree(store, groups);
+  if (lb.type === 'network' && groups.length > 1) checkNlbGroupsAgree(store, groups, listenerProtocol);
   const stickiness = action.ForwardConfig?.TargetGroupStickinessConfig;
   checkRange(stickiness?.DurationSeconds, 'durationSeconds', 1, 604800);
   if (stickiness?.Enabled && stickiness.DurationSeconds === undefined)

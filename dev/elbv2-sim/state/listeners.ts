@@ -24,7 +24,7 @@ import { checkRoutingQuotas } from './quotas.js';
 import { paginate } from './store.js';
 import type { Store } from './store.js';
 import { applyTags, checkTagQuota } from './tags.js';
-import { checkPort, checkTags } from './validate.js';
+import { checkEnum, checkPort, checkTags } from './validate.js';
 
 const PROTOCOLS = { application: ['HTTP', 'HTTPS'], network: ['TCP', 'TLS', 'UDP', 'TCP_UDP'] } as const;
 const SECURE = new Set(['HTTPS', 'TLS']);
@@ -119,7 +119,7 @@ export function createListener(store: Store, input: CreateListenerInput): Create
     sslPolicy: SECURE.has(protocol) ? (input.SslPolicy ?? DEFAULT_SSL_POLICY) : undefined,
     defaultCertificate: certificate,
     extraCertificates: [],
-    alpnPolicy: input.AlpnPolicy?.length ? [...input.AlpnPolicy] : undefined,
+    alpnPolicy: checkAlpnPolicy(protocol, input.AlpnPolicy),
     defaultRuleArn,
     mutualAuthentication,
     attributes: new Map(),
@@ -182,6 +182,7 @@ export function modifyListener(store: Store, input: ModifyListenerInput): Modify
     input.MutualAuthentication,
     listener,
   );
+  const alpnPolicy = checkAlpnPolicy(protocol, input.AlpnPolicy);
   // Everything validated: apply as one step so a failed call changes nothing.
   const protocolChanged = protocol !== listener.protocol;
   listener.protocol = protocol;
@@ -194,7 +195,8 @@ export function modifyListener(store: Store, input: ModifyListenerInput): Modify
     ? (input.SslPolicy ?? listener.sslPolicy ?? DEFAULT_SSL_POLICY)
     : undefined;
   if (!SECURE.has(protocol)) listener.extraCertificates = [];
-  if (input.AlpnPolicy) listener.alpnPolicy = input.AlpnPolicy.length ? [...input.AlpnPolicy] : undefined;
+  if (input.AlpnPolicy) listener.alpnPolicy = alpnPolicy;
+  else if (protocol !== 'TLS') listener.alpnPolicy = undefined;
   if (actions && defaultRule) defaultRule.actions = actions;
   return { Listeners: [renderListener(store, listener)] };
 }
@@ -267,4 +269,16 @@ export function describeListenerCertificates(
     Certificates: page.map(({ CertificateArn, IsDefault }) => ({ CertificateArn, IsDefault })),
     NextMarker: nextMarker,
   };
+}
+
+const ALPN_POLICIES = ['HTTP1Only', 'HTTP2Only', 'HTTP2Optional', 'HTTP2Preferred', 'None'];
+
+/** API_CreateListener: one ALPN policy, for TLS listeners only. */
+function checkAlpnPolicy(protocol: string, policy: readonly string[] | undefined): string[] | undefined {
+  if (!policy?.length) return undefined;
+  if (policy.length > 1) throw validation('Only one ALPN policy can be specified');
+  checkEnum(policy[0], 'alpnPolicy', ALPN_POLICIES);
+  if (protocol !== 'TLS')
+    throw validation(`ALPN policies are supported only for TLS listeners, not ${protocol}`);
+  return [...policy];
 }

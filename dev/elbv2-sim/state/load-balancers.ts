@@ -29,6 +29,7 @@ import { applyTags, checkTagQuota } from './tags.js';
 import { checkEnum, checkName, checkTags, sameSet } from './validate.js';
 import { deleteListenerRecord } from './listeners.js';
 import { defaultLoadBalancerAttributes, modifiedAttributes } from './lb-attributes.js';
+import { checkKeptAddresses, renderAddresses, subnetAddresses } from './subnet-mappings.js';
 
 export function renderLoadBalancer(store: Store, lb: LoadBalancerRecord): LoadBalancer {
   const provisioning = store.now() - lb.createdAt < store.provisioningMs;
@@ -45,7 +46,7 @@ export function renderLoadBalancer(store: Store, lb: LoadBalancerRecord): LoadBa
     AvailabilityZones: lb.subnets.map((subnetId) => ({
       ZoneName: store.network.subnets.find((s) => s.subnetId === subnetId)?.availabilityZone,
       SubnetId: subnetId,
-      LoadBalancerAddresses: lb.type === 'network' ? [] : undefined,
+      LoadBalancerAddresses: lb.type === 'network' ? renderAddresses(lb, subnetId) : undefined,
     })),
     SecurityGroups:
       lb.type === 'application' || lb.securityGroups.length > 0 ? [...lb.securityGroups] : undefined,
@@ -59,7 +60,7 @@ function resolveSubnets(
   type: LoadBalancerKind,
   subnets: readonly string[] | undefined,
   mappings: readonly SubnetMapping[] | undefined,
-): string[] {
+): SimSubnet[] {
   if (subnets?.length && mappings?.length)
     throw validation('You can specify subnets or subnet mappings, not both');
   const ids = subnets?.length ? [...subnets] : (mappings ?? []).map((m) => m.SubnetId ?? '');
@@ -82,7 +83,7 @@ function resolveSubnets(
         : 'At least one subnet must be specified',
     );
   }
-  return found.map((s) => s.subnetId);
+  return found;
 }
 
 function checkSecurityGroups(groups: readonly string[]): void {
@@ -140,7 +141,9 @@ export function createLoadBalancer(store: Store, input: CreateLoadBalancerInput)
   checkEnum(input.Scheme, 'scheme', ['internet-facing', 'internal']);
   const scheme = input.Scheme === 'internal' ? 'internal' : 'internet-facing';
   const ipAddressType = checkIpAddressType(type, scheme, input.IpAddressType) ?? 'ipv4';
-  const subnets = resolveSubnets(store, type, input.Subnets, input.SubnetMappings);
+  const found = resolveSubnets(store, type, input.Subnets, input.SubnetMappings);
+  const subnets = found.map((s) => s.subnetId);
+  const addresses = subnetAddresses({ type, scheme, ipAddressType }, found, input.SubnetMappings);
   const securityGroups = [...(input.SecurityGroups ?? [])];
   checkSecurityGroups(securityGroups);
   if (type === 'application' && securityGroups.length === 0)
@@ -156,7 +159,8 @@ export function createLoadBalancer(store: Store, input: CreateLoadBalancerInput)
       existing.scheme === scheme &&
       existing.ipAddressType === ipAddressType &&
       sameSet(existing.subnets, subnets) &&
-      sameSet(existing.securityGroups, securityGroups);
+      sameSet(existing.securityGroups, securityGroups) &&
+      JSON.stringify([...(existing.addresses ?? new Map())].sort()) === JSON.stringify([...addresses].sort());
     if (!identical)
       throw new SimError(
         'DuplicateLoadBalancerName',
@@ -185,6 +189,7 @@ export function createLoadBalancer(store: Store, input: CreateLoadBalancerInput)
     createdAt: store.now(),
     dnsName,
     subnets,
+    ...(addresses.size > 0 ? { addresses } : {}),
     securityGroups,
     enforcePrivateLinkSg: type === 'network' && securityGroups.length > 0 ? 'on' : undefined,
     attributes: new Map(),
@@ -275,9 +280,21 @@ export function setSecurityGroups(store: Store, input: SetSecurityGroupsInput): 
 
 export function setSubnets(store: Store, input: SetSubnetsInput): SetSubnetsOutput {
   const lb = store.loadBalancer(input.LoadBalancerArn);
-  const subnets = resolveSubnets(store, lb.type, input.Subnets, input.SubnetMappings);
+  const found = resolveSubnets(store, lb.type, input.Subnets, input.SubnetMappings);
+  const addresses = subnetAddresses(
+    { ...lb, ipAddressType: input.IpAddressType ?? lb.ipAddressType },
+    found,
+    input.SubnetMappings,
+  );
+  checkKeptAddresses(lb, addresses);
   setIpAddressTypeOf(store, lb, input.IpAddressType);
+  const subnets = found.map((s) => s.subnetId);
+  // A kept subnet keeps its addresses; an added one takes the request's; a removed one loses them.
+  const kept = new Map([...(lb.addresses ?? [])].filter(([id]) => subnets.includes(id)));
+  for (const [id, a] of addresses) kept.set(id, a);
   lb.subnets = subnets;
+  if (kept.size > 0) lb.addresses = kept;
+  else delete lb.addresses;
   const rendered = renderLoadBalancer(store, lb);
   return { AvailabilityZones: rendered.AvailabilityZones, IpAddressType: lb.ipAddressType };
 }

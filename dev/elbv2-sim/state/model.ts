@@ -29,11 +29,21 @@ export interface LoadBalancerRecord {
   createdAt: number;
   dnsName: string;
   subnets: string[];
+  /** NLB subnets' static addresses (SubnetMappings), by subnet ID; absent or missing: none. */
+  addresses?: Map<string, SubnetAddress>;
   securityGroups: string[];
   enforcePrivateLinkSg?: EnforceSecurityGroupInboundRulesOnPrivateLinkTrafficEnum;
   attributes: Map<string, string>;
   stateOverride?: LoadBalancerStateEnum;
   capacity?: CapacityReservationRecord;
+}
+
+export interface SubnetAddress {
+  allocationId?: string;
+  /** The Elastic IP's public address. */
+  ipAddress?: string;
+  privateIPv4Address?: string;
+  ipv6Address?: string;
 }
 
 export interface HealthOverride {

@@ -60,6 +60,9 @@ function mutualAuthenticationKey(m: MutualAuthenticationAttributes | undefined):
 const mutualAuthenticationText = (m: MutualAuthenticationAttributes) =>
   `mutual authentication ${m.Mode ?? 'off'}${m.TrustStoreArn ? ` (trust store ${m.TrustStoreArn})` : ''}`;
 
+/** A listener's ALPN policy as compared: AWS reports none, `[]` or `['None']` for no ALPN. */
+const alpnKey = (p: readonly string[] | undefined) => (p?.length ? p.join(',') : 'None');
+
 export interface ListenerPlan {
   operations: Operation[];
   /** Listener resource ID → ARN or placeholder, and its actual rules (undefined: created now). */
@@ -102,6 +105,8 @@ export function planListeners(
           ...(d.spec.sslPolicy ? { SslPolicy: d.spec.sslPolicy } : {}),
         }
       : {};
+    // TLS listeners always state their ALPN policy: `None` (AWS's default) when none is asked for.
+    const alpn = d.spec.protocol === 'TLS' ? [d.spec.alpnPolicy ?? 'None'] : undefined;
     const https = d.spec.protocol === 'HTTPS';
     const mtls = https ? toSdkMutualAuthentication(d.spec.mutualAuthentication, trustStores) : undefined;
     const a = actual.find((l) => l.listener.Port === d.spec.port);
@@ -123,6 +128,8 @@ export function planListeners(
           a.listener.Protocol === 'HTTPS' ? a.listener.MutualAuthentication : undefined,
         ) !== mutualAuthenticationKey(mtls);
       if (mtls && mtlsChanged) changes.push(mutualAuthenticationText(mtls));
+      const alpnChanged = alpn !== undefined && alpnKey(a.listener.AlpnPolicy) !== alpnKey(alpn);
+      if (alpnChanged) changes.push(`ALPN policy ${alpn.join(', ')}`);
       if (changes.length > 0) {
         calls.push({
           action: 'ModifyListener',
@@ -134,6 +141,7 @@ export function planListeners(
             ...tls,
             // Sent when it changes or is configured; otherwise AWS keeps what the listener has.
             ...(mtls && (mtlsChanged || d.spec.mutualAuthentication) ? { MutualAuthentication: mtls } : {}),
+            ...(alpn && (alpnChanged || d.spec.alpnPolicy) ? { AlpnPolicy: alpn } : {}),
           },
         });
       }
@@ -180,6 +188,7 @@ export function planListeners(
         DefaultActions: defaultActions,
         ...tls,
         ...(mtls && d.spec.mutualAuthentication ? { MutualAuthentication: mtls } : {}),
+        ...(d.spec.alpnPolicy && alpn ? { AlpnPolicy: alpn } : {}),
         Tags: recordToTags(d.spec.tags),
       },
     });
@@ -207,6 +216,7 @@ export function planListeners(
       detail: [
         `${d.spec.protocol}:${d.spec.port}`,
         ...(mtls && d.spec.mutualAuthentication ? [mutualAuthenticationText(mtls)] : []),
+        ...(d.spec.alpnPolicy && alpn ? [`ALPN policy ${d.spec.alpnPolicy}`] : []),
         ...(attrs.length ? [attributeText(attrs)] : []),
       ].join('; '),
       calls,

@@ -4,8 +4,8 @@
  * created (its target groups can only be attached to one load balancer), as one `replace`
  * operation that the provider announces before applying.
  */
-import type { LoadBalancer } from '@aws-sdk/client-elastic-load-balancing-v2';
-import type { LoadBalancerResource } from '../model/types.js';
+import type { LoadBalancer, SubnetMapping } from '@aws-sdk/client-elastic-load-balancing-v2';
+import type { LoadBalancerResource, SubnetMappingSpec } from '../model/types.js';
 import { recordToTags } from '../tagging.js';
 import { arnRef, planTags, type Operation, type PlanContext, type PlannedCall } from './operations.js';
 import { attributesToSet } from './target-group.js';
@@ -31,7 +31,60 @@ export function requiresReplacement(desired: LoadBalancerResource, lb: LoadBalan
   if (lb.Scheme !== desired.spec.scheme) return `scheme ${lb.Scheme ?? '?'} → ${desired.spec.scheme}`;
   if (lb.LoadBalancerName !== desired.spec.name)
     return `name ${lb.LoadBalancerName ?? '?'} → ${desired.spec.name}`;
+  return changedSubnetAddress(desired.spec.subnetMappings, lb);
+}
+
+/**
+ * ELBv2 fixes an NLB subnet's static addresses when the subnet is attached: a different address
+ * for a subnet it already has needs a new load balancer. Only the addresses we ask for are
+ * compared (AWS reports addresses it picked itself too); a subnet being added takes its own.
+ */
+function changedSubnetAddress(
+  mappings: readonly SubnetMappingSpec[] | undefined,
+  lb: LoadBalancer,
+): string | undefined {
+  for (const m of mappings ?? []) {
+    const zone = lb.AvailabilityZones?.find((az) => az.SubnetId === m.subnetId);
+    if (!zone) continue;
+    const have = zone.LoadBalancerAddresses?.[0];
+    const fields: Array<[string, string | undefined, string | undefined]> = [
+      ['Elastic IP', m.allocationId, have?.AllocationId],
+      ['private IPv4 address', m.privateIPv4Address, have?.PrivateIPv4Address],
+      ['IPv6 address', m.ipv6Address, have?.IPv6Address],
+    ];
+    for (const [what, want, got] of fields) {
+      if (want !== undefined && want !== got)
+        return `${what} of subnet ${m.subnetId} ${got ?? 'none'} → ${want}`;
+    }
+  }
   return undefined;
+}
+
+/** The request's subnets: SubnetMappings when static addresses are asked for, else subnet IDs. */
+export function sdkSubnets(
+  spec: LoadBalancerResource['spec'],
+): { Subnets: string[] } | { SubnetMappings: SubnetMapping[] } {
+  if (!spec.subnetMappings) return { Subnets: spec.subnets };
+  return {
+    SubnetMappings: spec.subnetMappings.map((m) => ({
+      SubnetId: m.subnetId,
+      ...(m.allocationId ? { AllocationId: m.allocationId } : {}),
+      ...(m.privateIPv4Address ? { PrivateIPv4Address: m.privateIPv4Address } : {}),
+      ...(m.ipv6Address ? { IPv6Address: m.ipv6Address } : {}),
+    })),
+  };
+}
+
+/** What the create's plan text adds about static addresses (nothing without any). */
+function addressText(spec: LoadBalancerResource['spec']): string[] {
+  const m = spec.subnetMappings;
+  if (!m) return [];
+  const count = (f: keyof SubnetMappingSpec) => m.filter((x) => x[f] !== undefined).length;
+  return [
+    ...(count('allocationId') ? [`${count('allocationId')} Elastic IP(s)`] : []),
+    ...(count('privateIPv4Address') ? [`${count('privateIPv4Address')} private IPv4 address(es)`] : []),
+    ...(count('ipv6Address') ? [`${count('ipv6Address')} IPv6 address(es)`] : []),
+  ];
 }
 
 export function planLoadBalancer(
@@ -54,7 +107,7 @@ export function planLoadBalancer(
         Type: spec.type,
         Scheme: spec.scheme,
         IpAddressType: spec.ipAddressType,
-        Subnets: spec.subnets,
+        ...sdkSubnets(spec),
         ...(spec.securityGroups ? { SecurityGroups: spec.securityGroups } : {}),
         Tags: recordToTags(spec.tags),
       },
@@ -82,7 +135,12 @@ export function planLoadBalancer(
             op: 'create',
             resource: 'LoadBalancer',
             id: desired.id,
-            detail: [`${spec.type} ${spec.scheme} ${spec.name}`, ...capacity.changes].join('; '),
+            detail: [
+              `${spec.type} ${spec.scheme} ${spec.name}`,
+              ...(spec.ipAddressType !== 'ipv4' ? [spec.ipAddressType] : []),
+              ...addressText(spec),
+              ...capacity.changes,
+            ].join('; '),
             calls,
           },
     ];
@@ -93,7 +151,7 @@ export function planLoadBalancer(
   const subnets = (actual.lb.AvailabilityZones ?? []).flatMap((az) => (az.SubnetId ? [az.SubnetId] : []));
   if (!sameSet(subnets, spec.subnets)) {
     changes.push('subnets');
-    calls.push({ action: 'SetSubnets', input: { LoadBalancerArn: arn, Subnets: spec.subnets } });
+    calls.push({ action: 'SetSubnets', input: { LoadBalancerArn: arn, ...sdkSubnets(spec) } });
   }
   if (spec.securityGroups && !sameSet(actual.lb.SecurityGroups ?? [], spec.securityGroups)) {
     changes.push('security groups');

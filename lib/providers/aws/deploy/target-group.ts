@@ -72,12 +72,26 @@ export function attributesToSet(
     .map(([Key, Value]) => ({ Key, Value }));
 }
 
+/**
+ * The attributes a new group already has that the model always states (NLB groups say
+ * `proxy_protocol_v2.enabled`, so that removing proxy protocol turns it off): not sent at creation.
+ */
+const NLB_CREATED_WITH = { 'proxy_protocol_v2.enabled': 'false' };
+const CREATED_WITH: Record<TargetGroupResource['spec']['protocol'], Record<string, string> | undefined> = {
+  HTTP: undefined,
+  HTTPS: undefined,
+  TCP: NLB_CREATED_WITH,
+  TLS: NLB_CREATED_WITH,
+  UDP: NLB_CREATED_WITH,
+  TCP_UDP: NLB_CREATED_WITH,
+};
+
 const arnOf = (o: OwnedTargetGroup) => o.tg.TargetGroupArn ?? '';
 
 /** The settings a group is created with besides HTTP/1.1 over IPv4, for the plan's text. */
 function createDetail(d: TargetGroupResource): string {
   const extra = [
-    d.spec.protocol === 'HTTPS' ? 'HTTPS' : undefined,
+    d.spec.protocol === 'HTTPS' || d.spec.protocol === 'TLS' ? d.spec.protocol : undefined,
     d.spec.protocolVersion !== undefined && d.spec.protocolVersion !== 'HTTP1'
       ? d.spec.protocolVersion
       : undefined,
@@ -185,7 +199,7 @@ export function planTargetGroups(
         },
       },
     ];
-    const attrs = attributesToSet(d.spec.attributes, undefined);
+    const attrs = attributesToSet(d.spec.attributes, CREATED_WITH[d.spec.protocol]);
     if (attrs.length > 0) {
       calls.push({
         action: 'ModifyTargetGroupAttributes',

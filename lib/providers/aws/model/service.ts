@@ -11,12 +11,25 @@ import { nlbHealthCheck } from './annotations/health-check.js';
 import { NLB_KEYS } from './annotations/keys.js';
 import { nlbTls, type NlbTlsSettings } from './annotations/listeners.js';
 import {
+  alpnPolicy,
+  backendTls,
+  checkPortAttributeKeys,
+  nlbIpAddressType,
+  nlbTargetGroupAttributes,
+  proxyProtocol,
+  subnetMappings,
+  type AlpnPolicy,
+  type NlbIpAddressType,
+  type ProxyProtocol,
+} from './annotations/nlb.js';
+import {
   assembleStack,
   ipTargetGroup,
   objectLoadBalancerNames,
   objectStack,
   objectName,
   readStackSettings,
+  stackSubnets,
   type StackSettings,
   type StackSource,
   withWarnings,
@@ -123,20 +136,45 @@ export function buildServiceStack(input: ServiceStackInput): Stack {
   return nlbStack(objectStack('mcs', input.mcs, member, config), config);
 }
 
-type NlbSettings = StackSettings<{ tls: NlbTlsSettings | undefined; healthCheck: HealthCheckSpec }>;
+type NlbSettings = StackSettings<{
+  tls: NlbTlsSettings | undefined;
+  healthCheck: HealthCheckSpec;
+  ipAddressType: NlbIpAddressType | undefined;
+  alpnPolicy: AlpnPolicy | undefined;
+  backendTls: boolean;
+  proxyProtocol: ProxyProtocol;
+}>;
 
 function nlbStack(source: StackSource<ServiceMember>, config: ModelConfig): Stack {
-  const settings: NlbSettings = readStackSettings(source, NLB_KEYS, 'network', config, (annotations) => ({
-    tls: nlbTls(annotations, NLB_KEYS),
-    healthCheck: nlbHealthCheck(annotations, NLB_KEYS),
-  }));
+  const settings: NlbSettings = readStackSettings(source, NLB_KEYS, 'network', config, (annotations) => {
+    checkPortAttributeKeys(annotations, NLB_KEYS);
+    return {
+      tls: nlbTls(annotations, NLB_KEYS),
+      healthCheck: nlbHealthCheck(annotations, NLB_KEYS),
+      ipAddressType: nlbIpAddressType(annotations, NLB_KEYS),
+      alpnPolicy: alpnPolicy(annotations, NLB_KEYS),
+      backendTls: backendTls(annotations, NLB_KEYS),
+      proxyProtocol: proxyProtocol(annotations, NLB_KEYS),
+    };
+  });
+  const mappings = subnetMappings(source.annotations, NLB_KEYS, {
+    subnets: stackSubnets(source, settings),
+    scheme: settings.scheme,
+    ipAddressType: settings.particular.ipAddressType ?? 'ipv4',
+    vpc: source.placement.vpc,
+  });
   const ports = source.members.map((m) => memberPorts(source, settings, m));
   const traffic = ports.flatMap((p) => p.traffic);
   const stack = assembleStack(
     source,
     settings,
-    // NLB security groups only when asked for: an NLB created without them can never get any.
-    { type: 'network', securityGroups: settings.loadBalancer.securityGroups },
+    {
+      type: 'network',
+      ipAddressType: settings.particular.ipAddressType,
+      subnetMappings: mappings,
+      // NLB security groups only when asked for: an NLB created without them can never get any.
+      securityGroups: settings.loadBalancer.securityGroups,
+    },
     [...ports.flatMap((p) => p.targetGroups), ...ports.flatMap((p) => p.listeners)],
     { rules: 'spec.ports', targetGroups: 'spec.ports' },
   );
@@ -157,7 +195,7 @@ function memberPorts(
 ): { targetGroups: TargetGroupResource[]; listeners: ListenerResource[]; traffic: string[] } {
   const { mcs } = member;
   const { namespace, name } = objectName(mcs);
-  const { tls, healthCheck } = settings.particular;
+  const { tls, healthCheck, ipAddressType: lbIpAddressType } = settings.particular;
   const ports = exposedPorts(mcs, name, member.service);
   const allowed = providerClusters(mcs);
   const slices = member.endpointSlices.filter(
@@ -192,6 +230,12 @@ function memberPorts(
     }
     const protocol = sp.protocol ?? 'TCP';
     const id = `${namespace}/${name}:${sp.port}`;
+    // TLS on a TCP port that ssl-ports names (by number or name, `*` = all).
+    const secure =
+      protocol === 'TCP' && tls?.ports.some((p) => p === '*' || p === String(sp.port) || p === sp.name)
+        ? tls
+        : undefined;
+    const ipAddressType = targetGroupIpAddressType(member.service, lbIpAddressType);
     const targetsOf = (only: readonly string[] | undefined) =>
       buildTargets({
         serviceKey: `${namespace}/${name}`,
@@ -202,6 +246,8 @@ function memberPorts(
         knownClusters: allowed ?? [],
         vpcCidrs: source.placement.vpc.cidrs ?? [],
         vpcSubnets: source.placement.vpc.subnets ?? [],
+        ipAddressType,
+        vpcIpv6Cidrs: source.placement.vpc.ipv6Cidrs ?? [],
       });
     const groupOf = (groupId: string, only: readonly string[] | undefined, slice?: ClusterSlice) =>
       ipTargetGroup(source, settings, {
@@ -209,7 +255,16 @@ function memberPorts(
         service: { namespace, name },
         servicePort: sp,
         portKey: String(sp.port),
-        protocol,
+        // backend-protocol ssl: TLS to the targets, behind TLS listeners only (as LBC).
+        protocol: secure && settings.particular.backendTls ? 'TLS' : protocol,
+        ipAddressType,
+        attributes: nlbTargetGroupAttributes(
+          source.annotations,
+          NLB_KEYS,
+          settings.targetGroupAttributes,
+          sp,
+          settings.particular.proxyProtocol,
+        ),
         healthCheck,
         targets: targetsOf(only),
         ...(slice && only ? { slice: { key: slice.key, clusters: only, drain: slice.drain } } : {}),
@@ -234,11 +289,6 @@ function memberPorts(
       targetGroups.push(groupOf(id, allowed));
       action = { type: 'forward', targetGroup: ref(id) };
     }
-    // TLS on a TCP port that ssl-ports names (by number or name, `*` = all).
-    const secure =
-      protocol === 'TCP' && tls?.ports.some((p) => p === '*' || p === String(sp.port) || p === sp.name)
-        ? tls
-        : undefined;
     const listenerId = String(sp.port);
     listeners.push({
       id: listenerId,
@@ -249,9 +299,26 @@ function memberPorts(
         protocol: secure ? 'TLS' : protocol,
         defaultActions: [action],
         ...(secure ? { certificates: [...secure.certificates], sslPolicy: secure.sslPolicy } : {}),
+        ...(secure && settings.particular.alpnPolicy ? { alpnPolicy: settings.particular.alpnPolicy } : {}),
         tags: settings.tags(listenerId),
       },
     });
   });
   return { targetGroups, listeners, traffic };
+}
+
+/**
+ * As LBC (buildTargetGroupIPAddressType): a Service with an IPv6 family gets ipv6 target groups
+ * (its IPv6 EndpointSlices are the targets), which only a dualstack NLB can forward to.
+ */
+function targetGroupIpAddressType(
+  service: Service | undefined,
+  lbType: NlbIpAddressType | undefined,
+): 'ipv4' | 'ipv6' {
+  if (!service?.spec?.ipFamilies?.includes('IPv6')) return 'ipv4';
+  if (lbType === 'dualstack') return 'ipv6';
+  throw new InvalidObjectError(
+    `Service "${service.metadata.name ?? ''}" has the IPv6 family (spec.ipFamilies), so its target groups are ipv6, which needs annotation ${NLB_KEYS.ipAddressType}: dualstack`,
+    { field: NLB_KEYS.ipAddressType, reason: 'DualstackRequired' },
+  );
 }

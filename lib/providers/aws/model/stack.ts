@@ -32,6 +32,7 @@ import {
   type Placement,
   type Stack,
   type StackResource,
+  type SubnetMappingSpec,
   type Tags,
   type TargetGroupResource,
   type TargetGroupSpec,
@@ -254,6 +255,14 @@ export function ipTargetGroup(
   };
 }
 
+/** The load balancer's subnets: the annotation's, else the placement's. */
+export function stackSubnets(
+  source: StackSource<unknown>,
+  settings: StackSettings<unknown>,
+): readonly string[] {
+  return settings.loadBalancer.subnets ?? source.placement.subnets;
+}
+
 /**
  * The stack: its load balancer (named by the annotation, else derived from the stack), then the
  * builder's resources in the order given; refused when it breaks an ELBv2 quota.
@@ -265,6 +274,8 @@ export function assembleStack(
     type: LoadBalancerSpec['type'];
     /** Absent: ipv4. */
     ipAddressType?: LoadBalancerSpec['ipAddressType'] | undefined;
+    /** NLB static addresses, one per subnet of `stackSubnets`. */
+    subnetMappings?: readonly SubnetMappingSpec[] | undefined;
     securityGroups: readonly string[] | undefined;
     minimumCapacityUnits?: number | undefined;
   },
@@ -272,6 +283,7 @@ export function assembleStack(
   limits: LimitFields,
 ): Stack {
   const { scheme } = settings;
+  const subnets = stackSubnets(source, settings);
   const stack: Stack = {
     id: source.ref.stackId,
     ownerId: source.ownerId,
@@ -283,7 +295,8 @@ export function assembleStack(
         type: loadBalancer.type,
         scheme,
         ipAddressType: loadBalancer.ipAddressType,
-        subnets: settings.loadBalancer.subnets ?? source.placement.subnets,
+        subnets,
+        subnetMappings: loadBalancer.subnetMappings,
         securityGroups: loadBalancer.securityGroups,
         attributes: settings.loadBalancerAttributes,
         minimumCapacityUnits: loadBalancer.minimumCapacityUnits,

@@ -58,12 +58,25 @@ export type Tags = Record<string, string>;
 /** ELBv2's load balancer IP address types that this provider sets (ALBs: every one; NLBs: ipv4). */
 export type LoadBalancerIpAddressType = 'ipv4' | 'dualstack' | 'dualstack-without-public-ipv4';
 
+/** An NLB subnet's static addresses (ELBv2 SubnetMapping); each is fixed once the subnet is in use. */
+export interface SubnetMappingSpec {
+  subnetId: string;
+  /** An Elastic IP allocation (internet-facing NLBs). */
+  allocationId?: string;
+  /** A private IPv4 address from the subnet's range (internal NLBs). */
+  privateIPv4Address?: string;
+  /** An IPv6 address from the subnet's range (dualstack NLBs). */
+  ipv6Address?: string;
+}
+
 export interface LoadBalancerSpec {
   name: string;
   type: 'application' | 'network';
   scheme: 'internal' | 'internet-facing';
   ipAddressType: LoadBalancerIpAddressType;
   subnets: string[];
+  /** NLB only, present when a static address is asked for: one per subnet, in `subnets` order. */
+  subnetMappings?: SubnetMappingSpec[];
   /** Absent: AWS picks (ALB: the VPC's default group); we then leave security groups alone. */
   securityGroups?: string[];
   /** Only the keys we set: attributes absent here are left as they are in AWS. */
@@ -109,7 +122,7 @@ export interface TargetSpec {
 export interface TargetGroupSpec {
   name: string;
   targetType: 'ip';
-  protocol: 'HTTP' | 'HTTPS' | 'TCP' | 'UDP' | 'TCP_UDP';
+  protocol: 'HTTP' | 'HTTPS' | 'TCP' | 'UDP' | 'TCP_UDP' | 'TLS';
   /** ALB target groups only (HTTP/HTTPS); immutable, like the protocol. */
   protocolVersion?: 'HTTP1' | 'HTTP2' | 'GRPC';
   port: number;
@@ -214,6 +227,8 @@ export interface ListenerSpec {
   attributes?: Record<string, string>;
   /** HTTPS only (mutual-authentication). */
   mutualAuthentication?: MutualAuthenticationSpec;
+  /** TLS (NLB) only: the ALPN policy; absent means ELBv2's `None`. */
+  alpnPolicy?: string;
   tags: Tags;
 }
 
@@ -244,6 +259,7 @@ export function loadBalancerResource(spec: {
   /** Absent: ipv4. */
   ipAddressType?: LoadBalancerIpAddressType | undefined;
   subnets: readonly string[];
+  subnetMappings?: readonly SubnetMappingSpec[] | undefined;
   securityGroups?: readonly string[] | undefined;
   attributes?: Record<string, string> | undefined;
   minimumCapacityUnits?: number | undefined;
@@ -258,6 +274,7 @@ export function loadBalancerResource(spec: {
       scheme: spec.scheme,
       ipAddressType: spec.ipAddressType ?? 'ipv4',
       subnets: [...spec.subnets],
+      ...(spec.subnetMappings ? { subnetMappings: spec.subnetMappings.map((m) => ({ ...m })) } : {}),
       ...(spec.securityGroups ? { securityGroups: [...spec.securityGroups] } : {}),
       ...(spec.attributes ? { attributes: spec.attributes } : {}),
       ...(spec.minimumCapacityUnits !== undefined ? { minimumCapacityUnits: spec.minimumCapacityUnits } : {}),

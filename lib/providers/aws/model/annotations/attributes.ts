@@ -149,7 +149,14 @@ function checked(
   specs: ReadonlyMap<string, Check>,
 ): Record<string, string> | undefined {
   const attrs = keyValues(annotations, key);
-  if (attrs === undefined) return undefined;
+  return attrs === undefined ? undefined : checkAttributes(key, attrs, specs);
+}
+
+function checkAttributes(
+  key: string,
+  attrs: Record<string, string>,
+  specs: ReadonlyMap<string, Check>,
+): Record<string, string> {
   for (const [k, v] of Object.entries(attrs)) {
     const check = specs.get(k);
     if (!check) throw invalid(key, k, `is not a supported attribute (${[...specs.keys()].join(', ')})`);
@@ -179,4 +186,19 @@ export function targetGroupAttributes(
   family: keyof typeof TG_SPECS,
 ): Record<string, string> | undefined {
   return checked(annotations, keys.targetGroupAttributes, TG_SPECS[family]);
+}
+
+/**
+ * One Service port's own target group attributes (`target-group-attributes.<port>`, an NLB key):
+ * each key's value checked as the MultiClusterService-wide annotation's; an empty value keeps the
+ * wide one (LBC's rule), so it is dropped here.
+ */
+export function portTargetGroupAttributes(
+  annotations: Annotations,
+  key: string,
+): Record<string, string> | undefined {
+  const attrs = keyValues(annotations, key);
+  if (attrs === undefined) return undefined;
+  const given = Object.fromEntries(Object.entries(attrs).filter(([, v]) => v !== ''));
+  return checkAttributes(key, given, TG_SPECS.TCP);
 }

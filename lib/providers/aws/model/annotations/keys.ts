@@ -91,4 +91,14 @@ export const NLB_KEYS = {
   certificates: `${NLB}ssl-cert`,
   sslPolicy: `${NLB}ssl-negotiation-policy`,
   sslPorts: `${NLB}ssl-ports`,
+  ipAddressType: `${NLB}ip-address-type`,
+  eipAllocations: `${NLB}eip-allocations`,
+  privateIpv4Addresses: `${NLB}private-ipv4-addresses`,
+  ipv6Addresses: `${NLB}ipv6-addresses`,
+  alpnPolicy: `${NLB}alpn-policy`,
+  proxyProtocol: `${NLB}proxy-protocol`,
+  proxyProtocolPerTargetGroup: `${NLB}proxy-protocol-per-target-group`,
+  backendProtocol: `${NLB}backend-protocol`,
+  /** One key per Service port, as LBC documents it: `${port}` stands for e.g. `3306`. */
+  portTargetGroupAttributes: `${NLB}target-group-attributes.\${port}`,
 } as const satisfies CommonKeys & Record<string, unknown>;

@@ -335,6 +335,11 @@ const DEPRECATED_ATTRIBUTE: KeySupport = {
   why: 'deprecated by LBC in favour of `aws-load-balancer-attributes`, which is supported: use that',
 };
 const AWS_LB = 'aws-load-balancer-';
+const STATIC_ADDRESSES: KeySupport = {
+  status: 'supported',
+  differs:
+    'one per subnet, the nth to the nth subnet as listed; a different address for a subnet the NLB has replaces it (announced); removing the key keeps the addresses until then',
+};
 
 /** LBC's Service keys, spelled after `service.beta.kubernetes.io/` (most start `aws-load-balancer-`). */
 export const LBC_SERVICE_KEYS: readonly LbcKey[] = [
@@ -381,13 +386,25 @@ export const LBC_SERVICE_KEYS: readonly LbcKey[] = [
       differs: "the default is the configuration's `scheme`; a change replaces the load balancer (announced)",
     },
   },
-  { key: `${AWS_LB}proxy-protocol`, type: 'string', support: NLB_EDGE('Proxy protocol') },
   {
-    key: `${AWS_LB}proxy-protocol-per-target-group`,
+    key: `${AWS_LB}proxy-protocol`,
     type: 'string',
-    support: NLB_EDGE('Proxy protocol'),
+    support: {
+      status: 'supported',
+      differs:
+        '`proxy_protocol_v2.enabled` is stated on every target group (false unless asked for), so removing the key turns it off',
+    },
   },
-  { key: `${AWS_LB}ip-address-type`, type: 'ipv4 | dualstack', support: NLB_EDGE('Dualstack') },
+  { key: `${AWS_LB}proxy-protocol-per-target-group`, type: 'string', support: AS_LBC },
+  {
+    key: `${AWS_LB}ip-address-type`,
+    type: 'ipv4 | dualstack',
+    support: {
+      status: 'supported',
+      differs:
+        'a Service with the IPv6 family (`spec.ipFamilies`) gets ipv6 target groups and needs `dualstack`; the default is ipv4',
+    },
+  },
   { key: `${AWS_LB}access-log-enabled`, type: 'boolean', support: DEPRECATED_ATTRIBUTE },
   { key: `${AWS_LB}access-log-s3-bucket-name`, type: 'string', support: DEPRECATED_ATTRIBUTE },
   { key: `${AWS_LB}access-log-s3-bucket-prefix`, type: 'string', support: DEPRECATED_ATTRIBUTE },
@@ -399,7 +416,15 @@ export const LBC_SERVICE_KEYS: readonly LbcKey[] = [
     support: { status: 'supported', differs: 'every port is TLS once `ssl-cert` is set and this is absent' },
   },
   { key: `${AWS_LB}ssl-negotiation-policy`, type: 'string', support: AS_LBC },
-  { key: `${AWS_LB}backend-protocol`, type: 'string', support: NLB_EDGE('TLS to the targets (`ssl`)') },
+  {
+    key: `${AWS_LB}backend-protocol`,
+    type: 'ssl | tcp',
+    support: {
+      status: 'supported',
+      differs:
+        '`ssl` makes TLS target groups behind TLS listeners only; a change replaces those target groups (announced)',
+    },
+  },
   {
     key: `${AWS_LB}additional-resource-tags`,
     type: 'stringMap',
@@ -424,13 +449,22 @@ export const LBC_SERVICE_KEYS: readonly LbcKey[] = [
   { key: `${AWS_LB}healthcheck-timeout`, type: 'integer', support: AS_LBC },
   { key: `${AWS_LB}healthcheck-interval`, type: 'integer', support: AS_LBC },
   { key: `${AWS_LB}healthcheck-success-codes`, type: 'string', support: AS_LBC },
-  { key: `${AWS_LB}eip-allocations`, type: 'stringList', support: NLB_EDGE('Static addresses') },
-  { key: `${AWS_LB}private-ipv4-addresses`, type: 'stringList', support: NLB_EDGE('Static addresses') },
-  { key: `${AWS_LB}ipv6-addresses`, type: 'stringList', support: NLB_EDGE('Static addresses') },
+  { key: `${AWS_LB}eip-allocations`, type: 'stringList', support: STATIC_ADDRESSES },
+  { key: `${AWS_LB}private-ipv4-addresses`, type: 'stringList', support: STATIC_ADDRESSES },
+  { key: `${AWS_LB}ipv6-addresses`, type: 'stringList', support: STATIC_ADDRESSES },
   {
     key: `${AWS_LB}target-group-attributes`,
     type: 'stringMap',
     support: { status: 'supported', differs: 'for every target group of the MultiClusterService' },
+  },
+  {
+    key: `${AWS_LB}target-group-attributes.\${port}`,
+    type: 'stringMap',
+    support: {
+      status: 'supported',
+      differs:
+        'over the MultiClusterService-wide key for that Service port (an empty value keeps the wide one); a part after the dot that is not a port number is refused',
+    },
   },
   {
     key: `${AWS_LB}subnets`,
@@ -440,7 +474,14 @@ export const LBC_SERVICE_KEYS: readonly LbcKey[] = [
       differs: "subnet IDs only; the default is the configuration's `subnets`",
     },
   },
-  { key: `${AWS_LB}alpn-policy`, type: 'string', support: NLB_EDGE('ALPN on TLS listeners') },
+  {
+    key: `${AWS_LB}alpn-policy`,
+    type: 'string',
+    support: {
+      status: 'supported',
+      differs: 'on TLS listeners only (a port without TLS has no ALPN); removing it sets `None`',
+    },
+  },
   {
     key: `${AWS_LB}target-node-labels`,
     type: 'stringMap',
