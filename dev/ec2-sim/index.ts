@@ -2,6 +2,8 @@ import type { AddressInfo } from 'node:net';
 import { CallCounters } from '../elbv2-sim/calls.js';
 import { SIM_ACCOUNT_ID, SIM_NETWORK, SIM_REGION, type SimNetwork } from '../elbv2-sim/config.js';
 import { Faults, type FaultOptions } from '../elbv2-sim/faults.js';
+import type { Elbv2Simulator } from '../elbv2-sim/index.js';
+import type { SecurityGroupLimits } from './security-groups.js';
 import { startServer, SUPPORTED_ACTIONS } from './server.js';
 import { Ec2State } from './state.js';
 
@@ -9,6 +11,7 @@ export { ec2ClientFor } from './client.js';
 export { Ec2Error } from './errors.js';
 export { Ec2State } from './state.js';
 export { subnetTags, ZONE_IDS } from './resources.js';
+export { DEFAULT_SG_LIMITS, type SgRule } from './security-groups.js';
 export { EC2_API_VERSION, SUPPORTED_ACTIONS } from './server.js';
 
 export interface Ec2SimulatorOptions {
@@ -19,6 +22,15 @@ export interface Ec2SimulatorOptions {
   /** Seeds the fault dice (default 1). */
   seed?: number;
   faults?: FaultOptions;
+  /**
+   * The ELBv2 simulator to share security groups with: its load balancers may then only name
+   * groups this simulator has, and a group one of them uses (or let go of less than
+   * `releaseAttempts` DeleteSecurityGroup calls ago, default 0) is a DependencyViolation here.
+   */
+  elbv2?: Pick<Elbv2Simulator, 'state'>;
+  releaseAttempts?: number;
+  /** Security group quotas (inbound rules per group, groups per VPC). */
+  limits?: Partial<SecurityGroupLimits>;
 }
 
 export interface Ec2Simulator {
@@ -40,7 +52,15 @@ export interface Ec2Simulator {
  * state of its own to lose, so nothing is persisted: a restart serves the same VPC and subnets.
  */
 export async function startEc2Simulator(options: Ec2SimulatorOptions = {}): Promise<Ec2Simulator> {
-  const state = new Ec2State(SIM_NETWORK);
+  const state = new Ec2State(SIM_NETWORK, options.limits);
+  const store = options.elbv2?.state.store;
+  if (store) {
+    store.securityGroupDirectory = {
+      exists: (id) => state.securityGroups.has(id),
+      releaseAttempts: options.releaseAttempts ?? 0,
+    };
+    state.securityGroups.users = (id) => store.securityGroupUsers(id);
+  }
   const faults = new Faults(options.seed ?? 1, options.faults);
   const calls = new CallCounters();
   const host = options.host ?? '127.0.0.1';
@@ -58,6 +78,7 @@ export async function startEc2Simulator(options: Ec2SimulatorOptions = {}): Prom
     calls,
     close: () =>
       new Promise<void>((resolve, reject) => {
+        if (store) store.securityGroupDirectory = undefined;
         server.close((err) => (err ? reject(err) : resolve()));
         server.closeAllConnections();
       }),

@@ -44,6 +44,23 @@ export class Ec2Params {
     return out;
   }
 
+  /** `Tag.N.Key` / `Tag.N.Value` (CreateTags, DeleteTags): a value absent stays absent. */
+  tags(prefix = 'Tag'): Array<{ key: string; value?: string }> {
+    const out: Array<{ key: string; value?: string }> = [];
+    for (let i = 1; this.values.has(`${prefix}.${i}.Key`); i++) {
+      const value = this.values.get(`${prefix}.${i}.Value`);
+      out.push({ key: this.values.get(`${prefix}.${i}.Key`)!, ...(value !== undefined ? { value } : {}) });
+    }
+    return out;
+  }
+
+  dryRun(): boolean {
+    const dryRun = this.values.get('DryRun');
+    if (dryRun !== undefined && dryRun !== 'true' && dryRun !== 'false')
+      throw new Ec2Error('InvalidParameterValue', `Invalid value '${dryRun}' for dryRun`);
+    return dryRun === 'true';
+  }
+
   /** A Describe call's common members; `idParam` is the ID list's location name. */
   describe(idParam: string): DescribeInput {
     const raw = this.values.get('MaxResults');

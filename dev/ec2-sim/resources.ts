@@ -107,8 +107,7 @@ export function subnetTags(subnet: SimSubnet, pod: boolean): Record<string, stri
     : { Name: `simulated-private-${zone}`, 'kubernetes.io/role/internal-elb': '1' };
 }
 
-function subnetResource(network: SimNetwork, subnet: SimSubnet, pod: boolean): Ec2Resource {
-  const tags = subnetTags(subnet, pod);
+function subnetResource(network: SimNetwork, subnet: SimSubnet, tags: Record<string, string>): Ec2Resource {
   const ipv6 = subnet.ipv6Cidr
     ? [
         {
@@ -174,10 +173,16 @@ function subnetResource(network: SimNetwork, subnet: SimSubnet, pod: boolean): E
   };
 }
 
-/** Every subnet of the network, load balancer subnets first, each in its zone order. */
-export function subnetResources(network: SimNetwork): Ec2Resource[] {
+/**
+ * Every subnet of the network, load balancer subnets first, each in its zone order, with its
+ * tags as they are now (`tagsOf`: CreateTags/DeleteTags change them; the initial ones otherwise).
+ */
+export function subnetResources(
+  network: SimNetwork,
+  tagsOf: (subnet: SimSubnet, pod: boolean) => Record<string, string> = subnetTags,
+): Ec2Resource[] {
   return [
-    ...network.subnets.map((s) => subnetResource(network, s, false)),
-    ...network.podSubnets.map((s) => subnetResource(network, s, true)),
+    ...network.subnets.map((s) => subnetResource(network, s, tagsOf(s, false))),
+    ...network.podSubnets.map((s) => subnetResource(network, s, tagsOf(s, true))),
   ];
 }

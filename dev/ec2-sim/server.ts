@@ -14,6 +14,13 @@ export const EC2_API_VERSION = '2016-11-15';
 const ACTIONS: Readonly<Record<string, (state: Ec2State, params: Ec2Params) => XmlTree>> = {
   DescribeVpcs: (state, params) => state.describeVpcs(params.describe('VpcId')),
   DescribeSubnets: (state, params) => state.describeSubnets(params.describe('SubnetId')),
+  CreateSecurityGroup: (state, params) => state.securityGroups.create(params),
+  DescribeSecurityGroups: (state, params) => state.securityGroups.describe(params),
+  AuthorizeSecurityGroupIngress: (state, params) => state.securityGroups.authorizeIngress(params),
+  RevokeSecurityGroupIngress: (state, params) => state.securityGroups.revokeIngress(params),
+  DeleteSecurityGroup: (state, params) => state.securityGroups.delete(params),
+  CreateTags: (state, params) => state.createTags(params.list('ResourceId'), params.tags(), params.dryRun()),
+  DeleteTags: (state, params) => state.deleteTags(params.list('ResourceId'), params.tags(), params.dryRun()),
 };
 
 export const SUPPORTED_ACTIONS: readonly string[] = Object.keys(ACTIONS).sort();
@@ -69,7 +76,14 @@ export function startServer(deps: ServerDeps, host: string, port: number): Promi
     const latency = deps.faults.latencyFor(action);
     if (latency > 0) await sleep(latency);
     if (decision.kind === 'drop' || decision.kind === 'dropAfterCommit') {
-      // Nothing here changes state: a drop after the commit is a drop.
+      // After the commit: the call takes effect (a group created, a rule added), the answer is lost.
+      if (decision.kind === 'dropAfterCommit') {
+        try {
+          serve(params, deps);
+        } catch {
+          // Refused anyway: nothing was committed.
+        }
+      }
       deps.calls.record(action, 'fault', { fault: decision.fault });
       req.socket.destroy();
       return;

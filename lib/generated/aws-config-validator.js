@@ -33,8 +33,8 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.subnets === undefined){
-const err2 = {instancePath,keyword:"required",params:{missingProperty: "subnets"}};
+if(data.ownerId === undefined){
+const err2 = {instancePath,keyword:"required",params:{missingProperty: "ownerId"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -43,8 +43,9 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(data.ownerId === undefined){
-const err3 = {instancePath,keyword:"required",params:{missingProperty: "ownerId"}};
+for(const key0 in data){
+if(!(func2.call({"region":true,"endpoint":true,"taggingEndpoint":true,"ec2Endpoint":true,"vpc":true,"subnets":true,"securityGroups":true,"scheme":true,"ownerId":true,"recordNamespace":true,"defaultTags":true,"externalManagedTags":true,"healthCheck":true,"maxAttempts":true,"maxCallsPerSecond":true,"dryRun":true,"tenantPolicy":true}, key0))){
+const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -53,9 +54,12 @@ vErrors.push(err3);
 }
 errors++;
 }
-for(const key0 in data){
-if(!(func2.call({"region":true,"endpoint":true,"taggingEndpoint":true,"ec2Endpoint":true,"vpc":true,"subnets":true,"securityGroups":true,"scheme":true,"ownerId":true,"recordNamespace":true,"defaultTags":true,"externalManagedTags":true,"healthCheck":true,"maxAttempts":true,"maxCallsPerSecond":true,"dryRun":true,"tenantPolicy":true}, key0))){
-const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
+}
+if(data.region !== undefined){
+let data0 = data.region;
+if(typeof data0 === "string"){
+if(data0.length < 1){
+const err4 = {instancePath:instancePath+"/region",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -65,11 +69,8 @@ vErrors.push(err4);
 errors++;
 }
 }
-if(data.region !== undefined){
-let data0 = data.region;
-if(typeof data0 === "string"){
-if(data0.length < 1){
-const err5 = {instancePath:instancePath+"/region",keyword:"minLength",params:{limit: 1}};
+else {
+const err5 = {instancePath:instancePath+"/region",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -79,8 +80,9 @@ vErrors.push(err5);
 errors++;
 }
 }
-else {
-const err6 = {instancePath:instancePath+"/region",keyword:"type",params:{type: "string"}};
+if(data.endpoint !== undefined){
+if(typeof data.endpoint !== "string"){
+const err6 = {instancePath:instancePath+"/endpoint",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -90,9 +92,9 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data.endpoint !== undefined){
-if(typeof data.endpoint !== "string"){
-const err7 = {instancePath:instancePath+"/endpoint",keyword:"type",params:{type: "string"}};
+if(data.taggingEndpoint !== undefined){
+if(typeof data.taggingEndpoint !== "string"){
+const err7 = {instancePath:instancePath+"/taggingEndpoint",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -102,9 +104,9 @@ vErrors.push(err7);
 errors++;
 }
 }
-if(data.taggingEndpoint !== undefined){
-if(typeof data.taggingEndpoint !== "string"){
-const err8 = {instancePath:instancePath+"/taggingEndpoint",keyword:"type",params:{type: "string"}};
+if(data.ec2Endpoint !== undefined){
+if(typeof data.ec2Endpoint !== "string"){
+const err8 = {instancePath:instancePath+"/ec2Endpoint",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -114,9 +116,11 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.ec2Endpoint !== undefined){
-if(typeof data.ec2Endpoint !== "string"){
-const err9 = {instancePath:instancePath+"/ec2Endpoint",keyword:"type",params:{type: "string"}};
+if(data.vpc !== undefined){
+let data4 = data.vpc;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.id === undefined){
+const err9 = {instancePath:instancePath+"/vpc",keyword:"required",params:{missingProperty: "id"}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -125,12 +129,9 @@ vErrors.push(err9);
 }
 errors++;
 }
-}
-if(data.vpc !== undefined){
-let data4 = data.vpc;
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(data4.id === undefined){
-const err10 = {instancePath:instancePath+"/vpc",keyword:"required",params:{missingProperty: "id"}};
+for(const key1 in data4){
+if(!(((key1 === "id") || (key1 === "cidrs")) || (key1 === "ipv6Cidrs"))){
+const err10 = {instancePath:instancePath+"/vpc",keyword:"additionalProperties",params:{additionalProperty: key1}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -139,9 +140,12 @@ vErrors.push(err10);
 }
 errors++;
 }
-for(const key1 in data4){
-if(!(((key1 === "id") || (key1 === "cidrs")) || (key1 === "ipv6Cidrs"))){
-const err11 = {instancePath:instancePath+"/vpc",keyword:"additionalProperties",params:{additionalProperty: key1}};
+}
+if(data4.id !== undefined){
+let data5 = data4.id;
+if(typeof data5 === "string"){
+if(data5.length < 1){
+const err11 = {instancePath:instancePath+"/vpc/id",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -151,11 +155,8 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data4.id !== undefined){
-let data5 = data4.id;
-if(typeof data5 === "string"){
-if(data5.length < 1){
-const err12 = {instancePath:instancePath+"/vpc/id",keyword:"minLength",params:{limit: 1}};
+else {
+const err12 = {instancePath:instancePath+"/vpc/id",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -165,8 +166,11 @@ vErrors.push(err12);
 errors++;
 }
 }
-else {
-const err13 = {instancePath:instancePath+"/vpc/id",keyword:"type",params:{type: "string"}};
+if(data4.cidrs !== undefined){
+let data6 = data4.cidrs;
+if(Array.isArray(data6)){
+if(data6.length < 1){
+const err13 = {instancePath:instancePath+"/vpc/cidrs",keyword:"minItems",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -175,12 +179,12 @@ vErrors.push(err13);
 }
 errors++;
 }
-}
-if(data4.cidrs !== undefined){
-let data6 = data4.cidrs;
-if(Array.isArray(data6)){
-if(data6.length < 1){
-const err14 = {instancePath:instancePath+"/vpc/cidrs",keyword:"minItems",params:{limit: 1}};
+const len0 = data6.length;
+for(let i0=0; i0<len0; i0++){
+let data7 = data6[i0];
+if(typeof data7 === "string"){
+if(!pattern0.test(data7)){
+const err14 = {instancePath:instancePath+"/vpc/cidrs/" + i0,keyword:"pattern",params:{pattern: "^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])/(?:3[0-2]|[12]?[0-9])$"}};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -189,12 +193,9 @@ vErrors.push(err14);
 }
 errors++;
 }
-const len0 = data6.length;
-for(let i0=0; i0<len0; i0++){
-let data7 = data6[i0];
-if(typeof data7 === "string"){
-if(!pattern0.test(data7)){
-const err15 = {instancePath:instancePath+"/vpc/cidrs/" + i0,keyword:"pattern",params:{pattern: "^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])/(?:3[0-2]|[12]?[0-9])$"}};
+}
+else {
+const err15 = {instancePath:instancePath+"/vpc/cidrs/" + i0,keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -204,25 +205,14 @@ vErrors.push(err15);
 errors++;
 }
 }
+}
 else {
-const err16 = {instancePath:instancePath+"/vpc/cidrs/" + i0,keyword:"type",params:{type: "string"}};
+const err16 = {instancePath:instancePath+"/vpc/cidrs",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err16];
 }
 else {
 vErrors.push(err16);
-}
-errors++;
-}
-}
-}
-else {
-const err17 = {instancePath:instancePath+"/vpc/cidrs",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
 }
 errors++;
 }
@@ -235,7 +225,18 @@ for(let i1=0; i1<len1; i1++){
 let data9 = data8[i1];
 if(typeof data9 === "string"){
 if(!pattern1.test(data9)){
-const err18 = {instancePath:instancePath+"/vpc/ipv6Cidrs/" + i1,keyword:"pattern",params:{pattern: "^(?=.*:)[0-9a-fA-F:]{2,39}/(?:12[0-8]|1[01][0-9]|[1-9]?[0-9])$"}};
+const err17 = {instancePath:instancePath+"/vpc/ipv6Cidrs/" + i1,keyword:"pattern",params:{pattern: "^(?=.*:)[0-9a-fA-F:]{2,39}/(?:12[0-8]|1[01][0-9]|[1-9]?[0-9])$"}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/vpc/ipv6Cidrs/" + i1,keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -245,8 +246,9 @@ vErrors.push(err18);
 errors++;
 }
 }
+}
 else {
-const err19 = {instancePath:instancePath+"/vpc/ipv6Cidrs/" + i1,keyword:"type",params:{type: "string"}};
+const err19 = {instancePath:instancePath+"/vpc/ipv6Cidrs",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -258,7 +260,7 @@ errors++;
 }
 }
 else {
-const err20 = {instancePath:instancePath+"/vpc/ipv6Cidrs",keyword:"type",params:{type: "array"}};
+const err20 = {instancePath:instancePath+"/vpc",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -268,9 +270,11 @@ vErrors.push(err20);
 errors++;
 }
 }
-}
-else {
-const err21 = {instancePath:instancePath+"/vpc",keyword:"type",params:{type: "object"}};
+if(data.subnets !== undefined){
+let data10 = data.subnets;
+if(Array.isArray(data10)){
+if(data10.length < 1){
+const err21 = {instancePath:instancePath+"/subnets",keyword:"minItems",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -279,12 +283,12 @@ vErrors.push(err21);
 }
 errors++;
 }
-}
-if(data.subnets !== undefined){
-let data10 = data.subnets;
-if(Array.isArray(data10)){
-if(data10.length < 1){
-const err22 = {instancePath:instancePath+"/subnets",keyword:"minItems",params:{limit: 1}};
+const len2 = data10.length;
+for(let i2=0; i2<len2; i2++){
+let data11 = data10[i2];
+if(typeof data11 === "string"){
+if(data11.length < 1){
+const err22 = {instancePath:instancePath+"/subnets/" + i2,keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -293,12 +297,9 @@ vErrors.push(err22);
 }
 errors++;
 }
-const len2 = data10.length;
-for(let i2=0; i2<len2; i2++){
-let data11 = data10[i2];
-if(typeof data11 === "string"){
-if(data11.length < 1){
-const err23 = {instancePath:instancePath+"/subnets/" + i2,keyword:"minLength",params:{limit: 1}};
+}
+else {
+const err23 = {instancePath:instancePath+"/subnets/" + i2,keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -308,25 +309,14 @@ vErrors.push(err23);
 errors++;
 }
 }
+}
 else {
-const err24 = {instancePath:instancePath+"/subnets/" + i2,keyword:"type",params:{type: "string"}};
+const err24 = {instancePath:instancePath+"/subnets",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err24];
 }
 else {
 vErrors.push(err24);
-}
-errors++;
-}
-}
-}
-else {
-const err25 = {instancePath:instancePath+"/subnets",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
 }
 errors++;
 }
@@ -339,7 +329,18 @@ for(let i3=0; i3<len3; i3++){
 let data13 = data12[i3];
 if(typeof data13 === "string"){
 if(data13.length < 1){
-const err26 = {instancePath:instancePath+"/securityGroups/" + i3,keyword:"minLength",params:{limit: 1}};
+const err25 = {instancePath:instancePath+"/securityGroups/" + i3,keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/securityGroups/" + i3,keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -349,8 +350,9 @@ vErrors.push(err26);
 errors++;
 }
 }
+}
 else {
-const err27 = {instancePath:instancePath+"/securityGroups/" + i3,keyword:"type",params:{type: "string"}};
+const err27 = {instancePath:instancePath+"/securityGroups",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -360,9 +362,10 @@ vErrors.push(err27);
 errors++;
 }
 }
-}
-else {
-const err28 = {instancePath:instancePath+"/securityGroups",keyword:"type",params:{type: "array"}};
+if(data.scheme !== undefined){
+let data14 = data.scheme;
+if(!((data14 === "internal") || (data14 === "internet-facing"))){
+const err28 = {instancePath:instancePath+"/scheme",keyword:"enum",params:{allowedValues: ["internal","internet-facing"]}};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -372,10 +375,11 @@ vErrors.push(err28);
 errors++;
 }
 }
-if(data.scheme !== undefined){
-let data14 = data.scheme;
-if(!((data14 === "internal") || (data14 === "internet-facing"))){
-const err29 = {instancePath:instancePath+"/scheme",keyword:"enum",params:{allowedValues: ["internal","internet-facing"]}};
+if(data.ownerId !== undefined){
+let data15 = data.ownerId;
+if(typeof data15 === "string"){
+if(data15.length > 63){
+const err29 = {instancePath:instancePath+"/ownerId",keyword:"maxLength",params:{limit: 63}};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -384,12 +388,8 @@ vErrors.push(err29);
 }
 errors++;
 }
-}
-if(data.ownerId !== undefined){
-let data15 = data.ownerId;
-if(typeof data15 === "string"){
-if(data15.length > 63){
-const err30 = {instancePath:instancePath+"/ownerId",keyword:"maxLength",params:{limit: 63}};
+if(data15.length < 1){
+const err30 = {instancePath:instancePath+"/ownerId",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -398,8 +398,8 @@ vErrors.push(err30);
 }
 errors++;
 }
-if(data15.length < 1){
-const err31 = {instancePath:instancePath+"/ownerId",keyword:"minLength",params:{limit: 1}};
+if(!pattern2.test(data15)){
+const err31 = {instancePath:instancePath+"/ownerId",keyword:"pattern",params:{pattern: "^[a-z0-9](?:[-a-z0-9]*[a-z0-9])?$"}};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -408,8 +408,9 @@ vErrors.push(err31);
 }
 errors++;
 }
-if(!pattern2.test(data15)){
-const err32 = {instancePath:instancePath+"/ownerId",keyword:"pattern",params:{pattern: "^[a-z0-9](?:[-a-z0-9]*[a-z0-9])?$"}};
+}
+else {
+const err32 = {instancePath:instancePath+"/ownerId",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -419,8 +420,11 @@ vErrors.push(err32);
 errors++;
 }
 }
-else {
-const err33 = {instancePath:instancePath+"/ownerId",keyword:"type",params:{type: "string"}};
+if(data.recordNamespace !== undefined){
+let data16 = data.recordNamespace;
+if(typeof data16 === "string"){
+if(data16.length > 63){
+const err33 = {instancePath:instancePath+"/recordNamespace",keyword:"maxLength",params:{limit: 63}};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -429,12 +433,8 @@ vErrors.push(err33);
 }
 errors++;
 }
-}
-if(data.recordNamespace !== undefined){
-let data16 = data.recordNamespace;
-if(typeof data16 === "string"){
-if(data16.length > 63){
-const err34 = {instancePath:instancePath+"/recordNamespace",keyword:"maxLength",params:{limit: 63}};
+if(data16.length < 1){
+const err34 = {instancePath:instancePath+"/recordNamespace",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -443,8 +443,8 @@ vErrors.push(err34);
 }
 errors++;
 }
-if(data16.length < 1){
-const err35 = {instancePath:instancePath+"/recordNamespace",keyword:"minLength",params:{limit: 1}};
+if(!pattern2.test(data16)){
+const err35 = {instancePath:instancePath+"/recordNamespace",keyword:"pattern",params:{pattern: "^[a-z0-9](?:[-a-z0-9]*[a-z0-9])?$"}};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -453,24 +453,14 @@ vErrors.push(err35);
 }
 errors++;
 }
-if(!pattern2.test(data16)){
-const err36 = {instancePath:instancePath+"/recordNamespace",keyword:"pattern",params:{pattern: "^[a-z0-9](?:[-a-z0-9]*[a-z0-9])?$"}};
+}
+else {
+const err36 = {instancePath:instancePath+"/recordNamespace",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err36];
 }
 else {
 vErrors.push(err36);
-}
-errors++;
-}
-}
-else {
-const err37 = {instancePath:instancePath+"/recordNamespace",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
 }
 errors++;
 }
@@ -482,7 +472,17 @@ for(const key2 in data17){
 const _errs38 = errors;
 if(typeof key2 === "string"){
 if(key2.length > 128){
-const err38 = {instancePath:instancePath+"/defaultTags",keyword:"maxLength",params:{limit: 128},propertyName:key2};
+const err37 = {instancePath:instancePath+"/defaultTags",keyword:"maxLength",params:{limit: 128},propertyName:key2};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+if(key2.length < 1){
+const err38 = {instancePath:instancePath+"/defaultTags",keyword:"minLength",params:{limit: 1},propertyName:key2};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -491,8 +491,10 @@ vErrors.push(err38);
 }
 errors++;
 }
-if(key2.length < 1){
-const err39 = {instancePath:instancePath+"/defaultTags",keyword:"minLength",params:{limit: 1},propertyName:key2};
+}
+var valid10 = _errs38 === errors;
+if(!valid10){
+const err39 = {instancePath:instancePath+"/defaultTags",keyword:"propertyNames",params:{propertyName: key2}};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -502,9 +504,11 @@ vErrors.push(err39);
 errors++;
 }
 }
-var valid10 = _errs38 === errors;
-if(!valid10){
-const err40 = {instancePath:instancePath+"/defaultTags",keyword:"propertyNames",params:{propertyName: key2}};
+for(const key3 in data17){
+let data18 = data17[key3];
+if(typeof data18 === "string"){
+if(data18.length > 256){
+const err40 = {instancePath:instancePath+"/defaultTags/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),keyword:"maxLength",params:{limit: 256}};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -514,11 +518,8 @@ vErrors.push(err40);
 errors++;
 }
 }
-for(const key3 in data17){
-let data18 = data17[key3];
-if(typeof data18 === "string"){
-if(data18.length > 256){
-const err41 = {instancePath:instancePath+"/defaultTags/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),keyword:"maxLength",params:{limit: 256}};
+else {
+const err41 = {instancePath:instancePath+"/defaultTags/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -528,25 +529,14 @@ vErrors.push(err41);
 errors++;
 }
 }
+}
 else {
-const err42 = {instancePath:instancePath+"/defaultTags/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),keyword:"type",params:{type: "string"}};
+const err42 = {instancePath:instancePath+"/defaultTags",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err42];
 }
 else {
 vErrors.push(err42);
-}
-errors++;
-}
-}
-}
-else {
-const err43 = {instancePath:instancePath+"/defaultTags",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
 }
 errors++;
 }
@@ -559,7 +549,17 @@ for(let i4=0; i4<len4; i4++){
 let data20 = data19[i4];
 if(typeof data20 === "string"){
 if(data20.length > 128){
-const err44 = {instancePath:instancePath+"/externalManagedTags/" + i4,keyword:"maxLength",params:{limit: 128}};
+const err43 = {instancePath:instancePath+"/externalManagedTags/" + i4,keyword:"maxLength",params:{limit: 128}};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+if(data20.length < 1){
+const err44 = {instancePath:instancePath+"/externalManagedTags/" + i4,keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -568,8 +568,9 @@ vErrors.push(err44);
 }
 errors++;
 }
-if(data20.length < 1){
-const err45 = {instancePath:instancePath+"/externalManagedTags/" + i4,keyword:"minLength",params:{limit: 1}};
+}
+else {
+const err45 = {instancePath:instancePath+"/externalManagedTags/" + i4,keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -579,8 +580,9 @@ vErrors.push(err45);
 errors++;
 }
 }
+}
 else {
-const err46 = {instancePath:instancePath+"/externalManagedTags/" + i4,keyword:"type",params:{type: "string"}};
+const err46 = {instancePath:instancePath+"/externalManagedTags",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -590,9 +592,12 @@ vErrors.push(err46);
 errors++;
 }
 }
-}
-else {
-const err47 = {instancePath:instancePath+"/externalManagedTags",keyword:"type",params:{type: "array"}};
+if(data.healthCheck !== undefined){
+let data21 = data.healthCheck;
+if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
+for(const key4 in data21){
+if(!((((((((key4 === "path") || (key4 === "port")) || (key4 === "protocol")) || (key4 === "intervalSeconds")) || (key4 === "timeoutSeconds")) || (key4 === "healthyThresholdCount")) || (key4 === "unhealthyThresholdCount")) || (key4 === "matcher"))){
+const err47 = {instancePath:instancePath+"/healthCheck",keyword:"additionalProperties",params:{additionalProperty: key4}};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -602,12 +607,11 @@ vErrors.push(err47);
 errors++;
 }
 }
-if(data.healthCheck !== undefined){
-let data21 = data.healthCheck;
-if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
-for(const key4 in data21){
-if(!((((((((key4 === "path") || (key4 === "port")) || (key4 === "protocol")) || (key4 === "intervalSeconds")) || (key4 === "timeoutSeconds")) || (key4 === "healthyThresholdCount")) || (key4 === "unhealthyThresholdCount")) || (key4 === "matcher"))){
-const err48 = {instancePath:instancePath+"/healthCheck",keyword:"additionalProperties",params:{additionalProperty: key4}};
+if(data21.path !== undefined){
+let data22 = data21.path;
+if(typeof data22 === "string"){
+if(!pattern4.test(data22)){
+const err48 = {instancePath:instancePath+"/healthCheck/path",keyword:"pattern",params:{pattern: "^/"}};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -617,27 +621,13 @@ vErrors.push(err48);
 errors++;
 }
 }
-if(data21.path !== undefined){
-let data22 = data21.path;
-if(typeof data22 === "string"){
-if(!pattern4.test(data22)){
-const err49 = {instancePath:instancePath+"/healthCheck/path",keyword:"pattern",params:{pattern: "^/"}};
+else {
+const err49 = {instancePath:instancePath+"/healthCheck/path",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err49];
 }
 else {
 vErrors.push(err49);
-}
-errors++;
-}
-}
-else {
-const err50 = {instancePath:instancePath+"/healthCheck/path",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err50];
-}
-else {
-vErrors.push(err50);
 }
 errors++;
 }
@@ -648,12 +638,12 @@ const _errs52 = errors;
 let valid15 = false;
 const _errs53 = errors;
 if("traffic-port" !== data23){
-const err51 = {instancePath:instancePath+"/healthCheck/port",keyword:"const",params:{allowedValue: "traffic-port"}};
+const err50 = {instancePath:instancePath+"/healthCheck/port",keyword:"const",params:{allowedValue: "traffic-port"}};
 if(vErrors === null){
-vErrors = [err51];
+vErrors = [err50];
 }
 else {
-vErrors.push(err51);
+vErrors.push(err50);
 }
 errors++;
 }
@@ -662,7 +652,18 @@ valid15 = valid15 || _valid0;
 if(!valid15){
 const _errs54 = errors;
 if(!((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23)))){
-const err52 = {instancePath:instancePath+"/healthCheck/port",keyword:"type",params:{type: "integer"}};
+const err51 = {instancePath:instancePath+"/healthCheck/port",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+if(typeof data23 == "number"){
+if(data23 > 65535 || isNaN(data23)){
+const err52 = {instancePath:instancePath+"/healthCheck/port",keyword:"maximum",params:{comparison: "<=", limit: 65535}};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -671,9 +672,8 @@ vErrors.push(err52);
 }
 errors++;
 }
-if(typeof data23 == "number"){
-if(data23 > 65535 || isNaN(data23)){
-const err53 = {instancePath:instancePath+"/healthCheck/port",keyword:"maximum",params:{comparison: "<=", limit: 65535}};
+if(data23 < 1 || isNaN(data23)){
+const err53 = {instancePath:instancePath+"/healthCheck/port",keyword:"minimum",params:{comparison: ">=", limit: 1}};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -682,27 +682,17 @@ vErrors.push(err53);
 }
 errors++;
 }
-if(data23 < 1 || isNaN(data23)){
-const err54 = {instancePath:instancePath+"/healthCheck/port",keyword:"minimum",params:{comparison: ">=", limit: 1}};
-if(vErrors === null){
-vErrors = [err54];
-}
-else {
-vErrors.push(err54);
-}
-errors++;
-}
 }
 var _valid0 = _errs54 === errors;
 valid15 = valid15 || _valid0;
 }
 if(!valid15){
-const err55 = {instancePath:instancePath+"/healthCheck/port",keyword:"anyOf",params:{}};
+const err54 = {instancePath:instancePath+"/healthCheck/port",keyword:"anyOf",params:{}};
 if(vErrors === null){
-vErrors = [err55];
+vErrors = [err54];
 }
 else {
-vErrors.push(err55);
+vErrors.push(err54);
 }
 errors++;
 }
@@ -721,7 +711,20 @@ vErrors = null;
 if(data21.protocol !== undefined){
 let data24 = data21.protocol;
 if(!((data24 === "HTTP") || (data24 === "HTTPS"))){
-const err56 = {instancePath:instancePath+"/healthCheck/protocol",keyword:"enum",params:{allowedValues: ["HTTP","HTTPS"]}};
+const err55 = {instancePath:instancePath+"/healthCheck/protocol",keyword:"enum",params:{allowedValues: ["HTTP","HTTPS"]}};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+}
+if(data21.intervalSeconds !== undefined){
+let data25 = data21.intervalSeconds;
+if(!((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25)))){
+const err56 = {instancePath:instancePath+"/healthCheck/intervalSeconds",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -730,11 +733,9 @@ vErrors.push(err56);
 }
 errors++;
 }
-}
-if(data21.intervalSeconds !== undefined){
-let data25 = data21.intervalSeconds;
-if(!((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25)))){
-const err57 = {instancePath:instancePath+"/healthCheck/intervalSeconds",keyword:"type",params:{type: "integer"}};
+if(typeof data25 == "number"){
+if(data25 > 300 || isNaN(data25)){
+const err57 = {instancePath:instancePath+"/healthCheck/intervalSeconds",keyword:"maximum",params:{comparison: "<=", limit: 300}};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -743,9 +744,8 @@ vErrors.push(err57);
 }
 errors++;
 }
-if(typeof data25 == "number"){
-if(data25 > 300 || isNaN(data25)){
-const err58 = {instancePath:instancePath+"/healthCheck/intervalSeconds",keyword:"maximum",params:{comparison: "<=", limit: 300}};
+if(data25 < 5 || isNaN(data25)){
+const err58 = {instancePath:instancePath+"/healthCheck/intervalSeconds",keyword:"minimum",params:{comparison: ">=", limit: 5}};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -754,8 +754,12 @@ vErrors.push(err58);
 }
 errors++;
 }
-if(data25 < 5 || isNaN(data25)){
-const err59 = {instancePath:instancePath+"/healthCheck/intervalSeconds",keyword:"minimum",params:{comparison: ">=", limit: 5}};
+}
+}
+if(data21.timeoutSeconds !== undefined){
+let data26 = data21.timeoutSeconds;
+if(!((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26)))){
+const err59 = {instancePath:instancePath+"/healthCheck/timeoutSeconds",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -764,12 +768,9 @@ vErrors.push(err59);
 }
 errors++;
 }
-}
-}
-if(data21.timeoutSeconds !== undefined){
-let data26 = data21.timeoutSeconds;
-if(!((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26)))){
-const err60 = {instancePath:instancePath+"/healthCheck/timeoutSeconds",keyword:"type",params:{type: "integer"}};
+if(typeof data26 == "number"){
+if(data26 > 120 || isNaN(data26)){
+const err60 = {instancePath:instancePath+"/healthCheck/timeoutSeconds",keyword:"maximum",params:{comparison: "<=", limit: 120}};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -778,9 +779,8 @@ vErrors.push(err60);
 }
 errors++;
 }
-if(typeof data26 == "number"){
-if(data26 > 120 || isNaN(data26)){
-const err61 = {instancePath:instancePath+"/healthCheck/timeoutSeconds",keyword:"maximum",params:{comparison: "<=", limit: 120}};
+if(data26 < 2 || isNaN(data26)){
+const err61 = {instancePath:instancePath+"/healthCheck/timeoutSeconds",keyword:"minimum",params:{comparison: ">=", limit: 2}};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -789,8 +789,12 @@ vErrors.push(err61);
 }
 errors++;
 }
-if(data26 < 2 || isNaN(data26)){
-const err62 = {instancePath:instancePath+"/healthCheck/timeoutSeconds",keyword:"minimum",params:{comparison: ">=", limit: 2}};
+}
+}
+if(data21.healthyThresholdCount !== undefined){
+let data27 = data21.healthyThresholdCount;
+if(!((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27)))){
+const err62 = {instancePath:instancePath+"/healthCheck/healthyThresholdCount",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -799,12 +803,9 @@ vErrors.push(err62);
 }
 errors++;
 }
-}
-}
-if(data21.healthyThresholdCount !== undefined){
-let data27 = data21.healthyThresholdCount;
-if(!((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27)))){
-const err63 = {instancePath:instancePath+"/healthCheck/healthyThresholdCount",keyword:"type",params:{type: "integer"}};
+if(typeof data27 == "number"){
+if(data27 > 10 || isNaN(data27)){
+const err63 = {instancePath:instancePath+"/healthCheck/healthyThresholdCount",keyword:"maximum",params:{comparison: "<=", limit: 10}};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -813,9 +814,8 @@ vErrors.push(err63);
 }
 errors++;
 }
-if(typeof data27 == "number"){
-if(data27 > 10 || isNaN(data27)){
-const err64 = {instancePath:instancePath+"/healthCheck/healthyThresholdCount",keyword:"maximum",params:{comparison: "<=", limit: 10}};
+if(data27 < 2 || isNaN(data27)){
+const err64 = {instancePath:instancePath+"/healthCheck/healthyThresholdCount",keyword:"minimum",params:{comparison: ">=", limit: 2}};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -824,8 +824,12 @@ vErrors.push(err64);
 }
 errors++;
 }
-if(data27 < 2 || isNaN(data27)){
-const err65 = {instancePath:instancePath+"/healthCheck/healthyThresholdCount",keyword:"minimum",params:{comparison: ">=", limit: 2}};
+}
+}
+if(data21.unhealthyThresholdCount !== undefined){
+let data28 = data21.unhealthyThresholdCount;
+if(!((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28)))){
+const err65 = {instancePath:instancePath+"/healthCheck/unhealthyThresholdCount",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -834,12 +838,9 @@ vErrors.push(err65);
 }
 errors++;
 }
-}
-}
-if(data21.unhealthyThresholdCount !== undefined){
-let data28 = data21.unhealthyThresholdCount;
-if(!((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28)))){
-const err66 = {instancePath:instancePath+"/healthCheck/unhealthyThresholdCount",keyword:"type",params:{type: "integer"}};
+if(typeof data28 == "number"){
+if(data28 > 10 || isNaN(data28)){
+const err66 = {instancePath:instancePath+"/healthCheck/unhealthyThresholdCount",keyword:"maximum",params:{comparison: "<=", limit: 10}};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -848,24 +849,13 @@ vErrors.push(err66);
 }
 errors++;
 }
-if(typeof data28 == "number"){
-if(data28 > 10 || isNaN(data28)){
-const err67 = {instancePath:instancePath+"/healthCheck/unhealthyThresholdCount",keyword:"maximum",params:{comparison: "<=", limit: 10}};
+if(data28 < 2 || isNaN(data28)){
+const err67 = {instancePath:instancePath+"/healthCheck/unhealthyThresholdCount",keyword:"minimum",params:{comparison: ">=", limit: 2}};
 if(vErrors === null){
 vErrors = [err67];
 }
 else {
 vErrors.push(err67);
-}
-errors++;
-}
-if(data28 < 2 || isNaN(data28)){
-const err68 = {instancePath:instancePath+"/healthCheck/unhealthyThresholdCount",keyword:"minimum",params:{comparison: ">=", limit: 2}};
-if(vErrors === null){
-vErrors = [err68];
-}
-else {
-vErrors.push(err68);
 }
 errors++;
 }
@@ -875,7 +865,18 @@ if(data21.matcher !== undefined){
 let data29 = data21.matcher;
 if(typeof data29 === "string"){
 if(!pattern5.test(data29)){
-const err69 = {instancePath:instancePath+"/healthCheck/matcher",keyword:"pattern",params:{pattern: "^[0-9]{3}(?:[-,][0-9]{3})*$"}};
+const err68 = {instancePath:instancePath+"/healthCheck/matcher",keyword:"pattern",params:{pattern: "^[0-9]{3}(?:[-,][0-9]{3})*$"}};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+}
+else {
+const err69 = {instancePath:instancePath+"/healthCheck/matcher",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -885,8 +886,9 @@ vErrors.push(err69);
 errors++;
 }
 }
+}
 else {
-const err70 = {instancePath:instancePath+"/healthCheck/matcher",keyword:"type",params:{type: "string"}};
+const err70 = {instancePath:instancePath+"/healthCheck",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -896,9 +898,10 @@ vErrors.push(err70);
 errors++;
 }
 }
-}
-else {
-const err71 = {instancePath:instancePath+"/healthCheck",keyword:"type",params:{type: "object"}};
+if(data.maxAttempts !== undefined){
+let data30 = data.maxAttempts;
+if(!((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30)))){
+const err71 = {instancePath:instancePath+"/maxAttempts",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -907,11 +910,9 @@ vErrors.push(err71);
 }
 errors++;
 }
-}
-if(data.maxAttempts !== undefined){
-let data30 = data.maxAttempts;
-if(!((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30)))){
-const err72 = {instancePath:instancePath+"/maxAttempts",keyword:"type",params:{type: "integer"}};
+if(typeof data30 == "number"){
+if(data30 > 20 || isNaN(data30)){
+const err72 = {instancePath:instancePath+"/maxAttempts",keyword:"maximum",params:{comparison: "<=", limit: 20}};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -920,24 +921,13 @@ vErrors.push(err72);
 }
 errors++;
 }
-if(typeof data30 == "number"){
-if(data30 > 20 || isNaN(data30)){
-const err73 = {instancePath:instancePath+"/maxAttempts",keyword:"maximum",params:{comparison: "<=", limit: 20}};
+if(data30 <= 0 || isNaN(data30)){
+const err73 = {instancePath:instancePath+"/maxAttempts",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
 if(vErrors === null){
 vErrors = [err73];
 }
 else {
 vErrors.push(err73);
-}
-errors++;
-}
-if(data30 <= 0 || isNaN(data30)){
-const err74 = {instancePath:instancePath+"/maxAttempts",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
-if(vErrors === null){
-vErrors = [err74];
-}
-else {
-vErrors.push(err74);
 }
 errors++;
 }
@@ -947,7 +937,17 @@ if(data.maxCallsPerSecond !== undefined){
 let data31 = data.maxCallsPerSecond;
 if(typeof data31 == "number"){
 if(data31 > 1000 || isNaN(data31)){
-const err75 = {instancePath:instancePath+"/maxCallsPerSecond",keyword:"maximum",params:{comparison: "<=", limit: 1000}};
+const err74 = {instancePath:instancePath+"/maxCallsPerSecond",keyword:"maximum",params:{comparison: "<=", limit: 1000}};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+if(data31 <= 0 || isNaN(data31)){
+const err75 = {instancePath:instancePath+"/maxCallsPerSecond",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -956,8 +956,9 @@ vErrors.push(err75);
 }
 errors++;
 }
-if(data31 <= 0 || isNaN(data31)){
-const err76 = {instancePath:instancePath+"/maxCallsPerSecond",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
+}
+else {
+const err76 = {instancePath:instancePath+"/maxCallsPerSecond",keyword:"type",params:{type: "number"}};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -967,8 +968,9 @@ vErrors.push(err76);
 errors++;
 }
 }
-else {
-const err77 = {instancePath:instancePath+"/maxCallsPerSecond",keyword:"type",params:{type: "number"}};
+if(data.dryRun !== undefined){
+if(typeof data.dryRun !== "boolean"){
+const err77 = {instancePath:instancePath+"/dryRun",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -978,9 +980,10 @@ vErrors.push(err77);
 errors++;
 }
 }
-if(data.dryRun !== undefined){
-if(typeof data.dryRun !== "boolean"){
-const err78 = {instancePath:instancePath+"/dryRun",keyword:"type",params:{type: "boolean"}};
+if(data.tenantPolicy !== undefined){
+let data33 = data.tenantPolicy;
+if(!(data33 && typeof data33 == "object" && !Array.isArray(data33))){
+const err78 = {instancePath:instancePath+"/tenantPolicy",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -990,27 +993,14 @@ vErrors.push(err78);
 errors++;
 }
 }
-if(data.tenantPolicy !== undefined){
-let data33 = data.tenantPolicy;
-if(!(data33 && typeof data33 == "object" && !Array.isArray(data33))){
-const err79 = {instancePath:instancePath+"/tenantPolicy",keyword:"type",params:{type: "object"}};
+}
+else {
+const err79 = {instancePath,keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err79];
 }
 else {
 vErrors.push(err79);
-}
-errors++;
-}
-}
-}
-else {
-const err80 = {instancePath,keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err80];
-}
-else {
-vErrors.push(err80);
 }
 errors++;
 }

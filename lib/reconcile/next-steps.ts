@@ -37,6 +37,9 @@ export const NEXT_STEPS: Readonly<Record<string, string>> = {
     'remove * and ? from Exact and Prefix paths, or use pathType ImplementationSpecific to pass an ELBv2 path pattern as it is',
   UnregistrableTarget:
     'only private addresses (RFC 1918, 100.64.0.0/10) can be IPv4 targets, and no link-local, loopback or multicast address an IPv6 one: check the member cluster`s EndpointSlice for that Service (pods on public addresses cannot sit behind the load balancer)',
+  SubnetNotFound: `list subnet IDs, or names (Name tags) of subnets in the configured VPC, in the subnets annotation named above; ${RECONCILED_ON_CHANGE}`,
+  SubnetsNotDiscovered:
+    'tag subnets of the configured VPC with the role tag named above (kubernetes.io/role/elb for internet-facing, kubernetes.io/role/internal-elb for internal), one per Availability Zone, or list subnets in the annotation named above; tags are read again within 10 minutes',
   DualstackRequired: `set alb.ingress.kubernetes.io/ip-address-type: dualstack on the MultiClusterIngress (service.beta.kubernetes.io/aws-load-balancer-ip-address-type: dualstack on a MultiClusterService), or drop IPv6 from the Service's spec.ipFamilies; ${RECONCILED_ON_CHANGE}`,
   ReplacingLoadBalancer:
     'the load balancer is recreated and its DNS name changes: point DNS records and clients at the new hostname in status.loadBalancer once the object is ready (revert the change named above to keep the old one)',

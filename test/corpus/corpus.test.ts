@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEc2Simulator, type Ec2Simulator } from '../../dev/ec2-sim/index.js';
 import { startElbv2Simulator, type Elbv2Simulator } from '../../dev/elbv2-sim/index.js';
 import { awsConfigFor, seed } from '../../dev/local/pipeline.js';
 import { minimalIngress, serveService, collectedSlice } from '../../dev/local/scenario.js';
@@ -300,14 +301,35 @@ describe('invalid specs with the fake provider: a Warning Event and LoadBalancer
 
 describe('invalid specs with the aws provider: also no AWS state and no mutating call', () => {
   const t = {} as ObjectChecks;
+  let ec2: Ec2Simulator | undefined;
   beforeAll(async () => {
     process.env.AWS_ACCESS_KEY_ID ??= 'corpus';
     process.env.AWS_SECRET_ACCESS_KEY ??= 'corpus';
     t.sim = await startElbv2Simulator();
+    ec2 = await startEc2Simulator();
+    // The VPC from EC2 and no configured subnets: every load balancer's are discovered by tags, so
+    // names and discovery have their cases. The rule pins one namespace to one zone's subnets.
+    const oneZone = t.sim.network.subnets.filter((s) => s.availabilityZone === 'us-east-1a').map((s) => s.subnetId);
     t.env = await startHarness({
       lax: true,
       provider: 'aws',
-      providerConfig: awsConfigFor(t.sim, { maxAttempts: 2 }),
+      providerConfig: awsConfigFor(
+        t.sim,
+        {
+          maxAttempts: 2,
+          subnets: undefined,
+          tenantPolicy: {
+            rules: [
+              {
+                name: 'one-zone',
+                namespaceSelector: { matchLabels: { 'corpus.example/subnets': 'one-zone' } },
+                subnets: oneZone,
+              },
+            ],
+          },
+        },
+        ec2,
+      ),
       objects: [...baseObjects(), ...extraBase(), VALID],
     });
     const [first] = await t.env.run([validItem()]);
@@ -316,6 +338,7 @@ describe('invalid specs with the aws provider: also no AWS state and no mutating
   afterAll(async () => {
     await t.env.close();
     await t.sim?.close();
+    await ec2?.close();
   });
   it.each(ofKind('object', 'aws').map((c) => [c.file, c] as const))('%s', (_f, c) => checkObjectCase(t, c));
 });

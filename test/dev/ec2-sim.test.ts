@@ -3,6 +3,8 @@
  * XML parser, error mapping and retry strategy run for real against it.
  */
 import {
+  CreateTagsCommand,
+  DeleteTagsCommand,
   DescribeSubnetsCommand,
   DescribeVpcsCommand,
   paginateDescribeSubnets,
@@ -194,6 +196,75 @@ describe('EC2 simulator', () => {
       expect(small.message).toContain('Expecting a value between 5 and 1000');
       const token = await sdkError(ec2.send(new DescribeSubnetsCommand({ NextToken: 'dnBjOjE' })));
       expect(token.name).toBe('InvalidNextToken');
+    });
+  });
+
+  describe('CreateTags and DeleteTags', () => {
+    const A01 = 'subnet-0e1b5000000000a01';
+    const tagsOf = async (id: string) =>
+      Object.fromEntries(
+        ((await ec2.send(new DescribeSubnetsCommand({ SubnetIds: [id] }))).Subnets?.[0]?.Tags ?? []).map(
+          (t) => [t.Key!, t.Value!] as const,
+        ),
+      );
+
+    it('adds and overwrites tags, which DescribeSubnets and its tag filters then see', async () => {
+      await ec2.send(
+        new CreateTagsCommand({
+          Resources: [A01],
+          Tags: [
+            { Key: 'Name', Value: 'edge-1a' },
+            { Key: 'team', Value: 'a' },
+          ],
+        }),
+      );
+      expect(await tagsOf(A01)).toEqual({ Name: 'edge-1a', 'kubernetes.io/role/elb': '1', team: 'a' });
+      const named = await ec2.send(
+        new DescribeSubnetsCommand({ Filters: [{ Name: 'tag:Name', Values: ['edge-*'] }] }),
+      );
+      expect(named.Subnets?.map((s) => s.SubnetId)).toEqual([A01]);
+    });
+
+    it('deletes a key whatever its value, or only with the value given; an absent key is no error', async () => {
+      await ec2.send(
+        new DeleteTagsCommand({
+          Resources: [A01],
+          Tags: [
+            { Key: 'Name', Value: 'not-its-name' },
+            { Key: 'kubernetes.io/role/elb' },
+            { Key: 'absent' },
+          ],
+        }),
+      );
+      expect(await tagsOf(A01)).toEqual({ Name: 'simulated-public-1a' });
+      await ec2.send(new DeleteTagsCommand({ Resources: [A01] }));
+      expect(await tagsOf(A01)).toEqual({});
+      // A restart serves the initial tags again: nothing is persisted.
+    });
+
+    it('refuses an unknown resource, a reserved key and a dry run, changing nothing', async () => {
+      const before = await tagsOf(A01);
+      const unknown = await sdkError(
+        ec2.send(
+          new CreateTagsCommand({
+            Resources: [A01, 'subnet-0123456789abcdef0'],
+            Tags: [{ Key: 'k', Value: 'v' }],
+          }),
+        ),
+      );
+      expect(unknown).toMatchObject({ name: 'InvalidSubnetID.NotFound' });
+      const reserved = await sdkError(
+        ec2.send(
+          new CreateTagsCommand({
+            Resources: [A01],
+            Tags: [{ Key: 'aws:cloudformation:stack-name', Value: 'x' }],
+          }),
+        ),
+      );
+      expect(reserved).toMatchObject({ name: 'InvalidParameterValue' });
+      const dry = await sdkError(ec2.send(new DeleteTagsCommand({ Resources: [A01], DryRun: true })));
+      expect(dry).toMatchObject({ name: 'DryRunOperation' });
+      expect(await tagsOf(A01)).toEqual(before);
     });
   });
 

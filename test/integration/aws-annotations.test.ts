@@ -328,7 +328,7 @@ describe('NLB annotations (service.beta.kubernetes.io/aws-load-balancer-…)', (
 describe('bad annotation values: InvalidObjectError naming the key, before any ELBv2 call', () => {
   const albCases: Array<[string, string]> = [
     [A('scheme'), 'public'],
-    [A('subnets'), 'my-subnet-name'],
+    [A('subnets'), 'subnet-not-hex'],
     [A('security-groups'), 'sg-xyz'],
     [A('listen-ports'), '[{"HTTP":"eighty"}]'],
     [A('listen-ports'), 'not json'],

@@ -685,8 +685,8 @@ describe('applyPlan', () => {
         endpointSlices: [collectedSlice('member1', 'serve', { addresses: ['10.0.128.10'] })],
         config: { ...config, subnets },
       });
-    await deployStack(ctx, build(config.subnets, 'sg-0e1b5000000000001'));
-    const fewer = config.subnets.slice(0, 2);
+    await deployStack(ctx, build(config.subnets!, 'sg-0e1b5000000000001'));
+    const fewer = config.subnets!.slice(0, 2);
     sim.calls.reset();
     await deployStack(ctx, build(fewer, 'sg-0123456789abcdef0'));
     expect(mutating()).toStrictEqual(['AddTags', 'SetSubnets', 'SetSecurityGroups', 'AddTags']);

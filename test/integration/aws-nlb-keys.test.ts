@@ -12,7 +12,7 @@ import { CERT_A, mcs, PUBLIC_SUBNETS, simConfig, startAwsEnv, type AwsEnv } from
 import { EMPTY_SIM_STATE } from '../support/elbv2-state.js';
 
 const K = 'service.beta.kubernetes.io/aws-load-balancer-';
-const PRIVATE_SUBNETS = simConfig.subnets;
+const PRIVATE_SUBNETS = simConfig.subnets!;
 const EIPS = ['eipalloc-0a000000000000001', 'eipalloc-0a000000000000002', 'eipalloc-0a000000000000003'];
 
 const ports = [

@@ -65,6 +65,14 @@ describe('Function: parseAwsConfig', () => {
     ).rejects.toThrow(/reserved tag key/);
   });
 
+  it('without subnets and without vpc.cidrs, the load balancers subnets are left to discovery', async () => {
+    const cfg = await parseAwsConfig(
+      minimalYaml.replace('subnets: [subnet-a, subnet-b]\n', '').replace('  cidrs: [10.0.0.0/16]\n', ''),
+    );
+    expect(cfg.vpc).toStrictEqual({ id: 'vpc-123' });
+    expect(cfg).not.toHaveProperty('subnets');
+  });
+
   it('reads JSON as well, and merges health-check overrides over the defaults', async () => {
     const cfg = await parseAwsConfig(
       JSON.stringify({
@@ -121,6 +129,12 @@ describe('Function: parseAwsConfig', () => {
       message: /defaultTags\.multicluster\.karmada\.io\/owner: reserved/,
     },
     { name: 'empty subnets', text: minimalYaml.replace('[subnet-a, subnet-b]', '[]'), message: /subnets/ },
+    {
+      // Discovery needs EC2's subnets, which the CIDR override keeps out.
+      name: 'no subnets with vpc.cidrs',
+      text: minimalYaml.replace('subnets: [subnet-a, subnet-b]\n', ''),
+      message: /subnets: required with vpc\.cidrs \(subnet discovery reads the VPC's subnets from EC2/,
+    },
   ])('rejects $name with ProviderConfigError naming the field', async ({ text, message }) => {
     await expect(parseAwsConfig(text)).rejects.toThrow(ProviderConfigError);
     await expect(parseAwsConfig(text)).rejects.toThrow(message);

@@ -204,7 +204,7 @@ describe('the load balancer', () => {
         op: 'modify',
         resource: 'LoadBalancer',
         id: 'LoadBalancer',
-        detail: 'subnets; security groups; attributes b, c; untag stale; tags team',
+        detail: 'subnets +subnet-b; security groups; attributes b, c; untag stale; tags team',
         calls: [
           { action: 'SetSubnets', input: { LoadBalancerArn: 'arn:lb', Subnets: ['subnet-a', 'subnet-b'] } },
           { action: 'SetSecurityGroups', input: { LoadBalancerArn: 'arn:lb', SecurityGroups: ['sg-1'] } },
@@ -226,13 +226,18 @@ describe('the load balancer', () => {
   });
 
   it('a subnet set of the same size but other members, or a superset, is changed', () => {
-    for (const azs of [
-      [{ SubnetId: 'subnet-a' }, { SubnetId: 'subnet-c' }],
-      [{ SubnetId: 'subnet-a' }, { SubnetId: 'subnet-b' }, { SubnetId: 'subnet-c' }],
-      undefined,
-    ]) {
-      const [op] = planLoadBalancer(pc, desired(), actualLb({ AvailabilityZones: azs }), []);
-      expect(op?.detail).toBe('subnets');
+    for (const [azs, detail] of [
+      [[{ SubnetId: 'subnet-a' }, { SubnetId: 'subnet-c' }], 'subnets +subnet-b -subnet-c'],
+      [[{ SubnetId: 'subnet-a' }, { SubnetId: 'subnet-b' }, { SubnetId: 'subnet-c' }], 'subnets -subnet-c'],
+      [undefined, 'subnets +subnet-a +subnet-b'],
+    ] as const) {
+      const [op] = planLoadBalancer(
+        pc,
+        desired(),
+        actualLb({ AvailabilityZones: azs ? [...azs] : undefined }),
+        [],
+      );
+      expect(op?.detail).toBe(detail);
     }
     const [sg] = planLoadBalancer(pc, desired(), actualLb({ SecurityGroups: ['sg-1', 'sg-2'] }), []);
     expect(sg?.detail).toBe('security groups');

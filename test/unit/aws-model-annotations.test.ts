@@ -214,8 +214,18 @@ describe('load balancer annotations', () => {
       ALB_KEYS.name,
     );
     expect(
-      refused(() => parseLoadBalancerAnnotations({ [ALB_KEYS.subnets]: 'sg-0123abcd' }, ALB_KEYS)),
-    ).toMatchObject({ field: ALB_KEYS.subnets, message: expect.stringContaining('is not a subnet ID') });
+      refused(() => parseLoadBalancerAnnotations({ [ALB_KEYS.subnets]: 'subnet-0123abcdx' }, ALB_KEYS)),
+    ).toMatchObject({
+      field: ALB_KEYS.subnets,
+      message: expect.stringContaining('is not a subnet ID (subnet-<hex>) nor a name'),
+    });
+    // Names (the Name tag) are taken as LBC takes them, resolved by model/subnets.ts.
+    expect(
+      parseLoadBalancerAnnotations({ [ALB_KEYS.subnets]: 'public-a, subnet-0123abcd' }, ALB_KEYS).subnets,
+    ).toStrictEqual(['public-a', 'subnet-0123abcd']);
+    expect(
+      refused(() => parseLoadBalancerAnnotations({ [ALB_KEYS.subnets]: ' , ' }, ALB_KEYS)).message,
+    ).toContain('lists no subnets');
     expect(
       refused(() => parseLoadBalancerAnnotations({ [ALB_KEYS.securityGroups]: 'subnet-0123abcd' }, ALB_KEYS)),
     ).toMatchObject({ field: ALB_KEYS.securityGroups, message: expect.stringContaining('is not a sg ID') });

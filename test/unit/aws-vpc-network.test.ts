@@ -122,6 +122,14 @@ describe('the EC2 reader, against the EC2 simulator', () => {
       id: 'subnet-0e1b5000000000b03',
       cidr: '100.64.64.0/18',
       zone: 'us-east-1b',
+      tags: { Name: 'simulated-pods-1b' },
+      availableAddresses: 2 ** 14 - 5,
+      // Pod subnets have no IPv6 block; the load balancer subnets have theirs.
+      ipv6: false,
+    });
+    expect(net.subnets.find((s) => s.id === 'subnet-0e1b5000000000a01')).toMatchObject({
+      tags: { Name: 'simulated-public-1a', 'kubernetes.io/role/elb': '1' },
+      ipv6: true,
     });
     expect([...zonesOf(net)].sort()).toEqual(['us-east-1a', 'us-east-1b', 'us-east-1c']);
     expect(sim.calls.get('DescribeVpcs').ok).toBe(1);

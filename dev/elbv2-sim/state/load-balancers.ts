@@ -86,11 +86,11 @@ function resolveSubnets(
   return found;
 }
 
-function checkSecurityGroups(groups: readonly string[]): void {
+function checkSecurityGroups(store: Store, groups: readonly string[]): void {
   for (const sg of groups) {
-    // No EC2 is simulated, so any well-formed ID is taken to exist.
-    if (!/^sg-[0-9a-f]{8,17}$/.test(sg))
-      throw new SimError('InvalidSecurityGroup', `Security group '${sg}' does not exist`);
+    // Linked with the EC2 simulator, a group must exist there; alone, any well-formed ID does.
+    const exists = store.securityGroupDirectory?.exists(sg) ?? /^sg-[0-9a-f]{8,17}$/.test(sg);
+    if (!exists) throw new SimError('InvalidSecurityGroup', `Security group '${sg}' does not exist`);
   }
 }
 
@@ -145,7 +145,7 @@ export function createLoadBalancer(store: Store, input: CreateLoadBalancerInput)
   const subnets = found.map((s) => s.subnetId);
   const addresses = subnetAddresses({ type, scheme, ipAddressType }, found, input.SubnetMappings);
   const securityGroups = [...(input.SecurityGroups ?? [])];
-  checkSecurityGroups(securityGroups);
+  checkSecurityGroups(store, securityGroups);
   if (type === 'application' && securityGroups.length === 0)
     securityGroups.push(store.network.defaultSecurityGroupId);
   const tags = checkTags(input.Tags);
@@ -234,6 +234,7 @@ export function deleteLoadBalancer(store: Store, input: DeleteLoadBalancerInput)
   }
   for (const listener of store.listenersOf(lb.arn)) deleteListenerRecord(store, listener);
   store.loadBalancers.delete(lb.arn);
+  store.releaseSecurityGroups(lb.securityGroups);
   store.deleteTags(lb.arn);
   return {};
 }
@@ -260,7 +261,7 @@ export function modifyLoadBalancerAttributes(
 export function setSecurityGroups(store: Store, input: SetSecurityGroupsInput): SetSecurityGroupsOutput {
   const lb = store.loadBalancer(input.LoadBalancerArn);
   const groups = input.SecurityGroups ?? [];
-  checkSecurityGroups(groups);
+  checkSecurityGroups(store, groups);
   if (lb.type === 'application' && groups.length === 0) throw required('securityGroups');
   if (lb.type === 'network' && lb.securityGroups.length === 0 && groups.length > 0) {
     throw new SimError(
@@ -268,6 +269,7 @@ export function setSecurityGroups(store: Store, input: SetSecurityGroupsInput): 
       'You cannot add security groups to a Network Load Balancer created without them',
     );
   }
+  store.releaseSecurityGroups(lb.securityGroups.filter((g) => !groups.includes(g)));
   lb.securityGroups = [...groups];
   if (input.EnforceSecurityGroupInboundRulesOnPrivateLinkTraffic) {
     lb.enforcePrivateLinkSg = input.EnforceSecurityGroupInboundRulesOnPrivateLinkTraffic;

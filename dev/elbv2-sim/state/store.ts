@@ -31,6 +31,16 @@ export interface StoreOptions extends BehaviourOptions {
   seed?: number;
 }
 
+/**
+ * The EC2 simulator's security groups, when the two run linked (dev/ec2-sim/index.ts): then a
+ * load balancer can only name groups that exist there, and a group it lets go of stays in use
+ * (its network interfaces linger) for `releaseAttempts` DeleteSecurityGroup calls.
+ */
+export interface SecurityGroupDirectory {
+  exists(groupId: string): boolean;
+  releaseAttempts: number;
+}
+
 /** All mutable simulator state plus the lookups every action needs. */
 export class Store {
   readonly loadBalancers = new Map<string, LoadBalancerRecord>();
@@ -49,6 +59,10 @@ export class Store {
   readonly now: () => number;
   private seq = 0;
   private readonly ids: Prng;
+  /** Set by the link with the EC2 simulator; absent: any well-formed group ID is taken to exist. */
+  securityGroupDirectory: SecurityGroupDirectory | undefined;
+  /** Groups a load balancer let go of, with the DeleteSecurityGroup calls they still refuse. */
+  private readonly lingering = new Map<string, number>();
 
   constructor(options: StoreOptions = {}) {
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
@@ -58,6 +72,28 @@ export class Store {
     this.now = options.now ?? Date.now;
     // A different stream from the fault dice, so fault settings never shift the generated IDs.
     this.ids = new Prng(((options.seed ?? 1) ^ 0x5eed1d5) >>> 0);
+  }
+
+  /** A load balancer stopped using these groups: their interfaces linger a while (see above). */
+  releaseSecurityGroups(groupIds: readonly string[]): void {
+    const attempts = this.securityGroupDirectory?.releaseAttempts ?? 0;
+    if (attempts > 0) for (const id of groupIds) this.lingering.set(id, attempts);
+  }
+
+  /**
+   * What holds a group (for EC2's DependencyViolation): the load balancers listing it, or its
+   * lingering interfaces, each such question using up one of their attempts.
+   */
+  securityGroupUsers(groupId: string): string[] {
+    const users = [...this.loadBalancers.values()]
+      .filter((lb) => lb.securityGroups.includes(groupId))
+      .map((lb) => lb.arn);
+    if (users.length > 0) return users;
+    const left = this.lingering.get(groupId) ?? 0;
+    if (left <= 0) return [];
+    if (left === 1) this.lingering.delete(groupId);
+    else this.lingering.set(groupId, left - 1);
+    return [`eni-of-a-deleted-load-balancer`];
   }
 
   /** Forgets every resource (limits, clock and the ID stream carry on). */

@@ -121,7 +121,7 @@ export const TENANT_POLICY_SCHEMA = {
 export const AWS_CONFIG_SCHEMA = {
   type: 'object',
   additionalProperties: false,
-  required: ['region', 'vpc', 'subnets', 'ownerId'],
+  required: ['region', 'vpc', 'ownerId'],
   properties: {
     region: nonEmpty,
     endpoint: { type: 'string' },
@@ -142,6 +142,7 @@ export const AWS_CONFIG_SCHEMA = {
         ipv6Cidrs: { type: 'array', items: { type: 'string', pattern: CIDR_V6 } },
       },
     },
+    // IDs or names; absent: each load balancer's are discovered by LBC's role tags (model/subnets.ts).
     subnets: { type: 'array', minItems: 1, items: nonEmpty },
     securityGroups: { type: 'array', items: nonEmpty },
     scheme: { enum: ['internal', 'internet-facing'] },

@@ -54,7 +54,7 @@ interface ConfigFile {
   taggingEndpoint?: string;
   ec2Endpoint?: string;
   vpc: { id: string; cidrs?: string[]; ipv6Cidrs?: string[] };
-  subnets: string[];
+  subnets?: string[];
   securityGroups?: string[];
   scheme?: 'internal' | 'internet-facing';
   ownerId: string;
@@ -94,7 +94,12 @@ export interface AwsProviderConfig {
    * outside the VPC, with zone `all`).
    */
   vpc: { id: string; cidrs?: string[]; ipv6Cidrs?: string[] };
-  subnets: string[];
+  /**
+   * The load balancers' subnets (IDs or `Name` tags) when their annotation lists none. Absent:
+   * each load balancer's are discovered among the VPC's subnets by LBC's role tags
+   * (model/subnets.ts), which takes EC2's subnets: not with `vpc.cidrs`.
+   */
+  subnets?: string[];
   securityGroups?: string[];
   scheme: 'internal' | 'internet-facing';
   ownerId: string;
@@ -137,9 +142,7 @@ function isUrl(text: string): boolean {
  */
 export async function parseAwsConfig(text: string | undefined): Promise<AwsProviderConfig> {
   if (text == null || text.trim() === '') {
-    throw new ProviderConfigError(
-      'the aws provider needs a configuration file (region, vpc, subnets, ownerId)',
-    );
+    throw new ProviderConfigError('the aws provider needs a configuration file (region, vpc, ownerId)');
   }
   let raw: unknown;
   try {
@@ -170,6 +173,11 @@ export async function parseAwsConfig(text: string | undefined): Promise<AwsProvi
     throw new ProviderConfigError(`invalid aws provider configuration: ${issues.join('; ')}`);
   }
   const cfg = raw as ConfigFile;
+  if (cfg.subnets === undefined && cfg.vpc.cidrs !== undefined) {
+    throw new ProviderConfigError(
+      "invalid aws provider configuration: subnets: required with vpc.cidrs (subnet discovery reads the VPC's subnets from EC2, which vpc.cidrs keeps out)",
+    );
+  }
   cfg.vpc.ipv6Cidrs?.forEach((cidr, i) => {
     // The schema checks the characters; whether the groups make an address takes a parser.
     if (parseIPv6(cidr.split('/')[0]) === undefined) {
@@ -211,7 +219,7 @@ export async function parseAwsConfig(text: string | undefined): Promise<AwsProvi
       ...(cfg.vpc.cidrs !== undefined ? { cidrs: [...cfg.vpc.cidrs] } : {}),
       ...(cfg.vpc.ipv6Cidrs !== undefined ? { ipv6Cidrs: [...cfg.vpc.ipv6Cidrs] } : {}),
     },
-    subnets: [...cfg.subnets],
+    ...(cfg.subnets !== undefined ? { subnets: [...cfg.subnets] } : {}),
     ...(cfg.securityGroups !== undefined ? { securityGroups: [...cfg.securityGroups] } : {}),
     scheme: cfg.scheme ?? 'internal',
     ownerId: cfg.ownerId,

@@ -59,7 +59,10 @@ function withQuotas<C extends object>(config: C, accountQuotas: Readonly<ElbQuot
 }
 
 /** The configuration the model is built from: the provider's, with the VPC's network resolved. */
-export type ResolvedConfig = Omit<AwsProviderConfig, 'vpc'> & { vpc: ModelVpc };
+export type ResolvedConfig = Omit<AwsProviderConfig, 'vpc'> & {
+  vpc: ModelVpc;
+  allowedSubnets?: readonly string[];
+};
 
 /** A read of the VPC's network outside a reconcile (resync fingerprints, topology) gives up after this. */
 const NETWORK_READ_TIMEOUT_MS = 20_000;
@@ -123,7 +126,9 @@ export class AwsProvider implements MultiClusterProvider {
         names: (mci) => ingressLoadBalancerNames(mci, config),
         build: async (mci, kube = deps.kube, ctx, network = true) => {
           const inputs = await readIngressInputs(kube, mci);
-          const resolved = await this.modelConfig(ctx, network);
+          const resolved = await this.withAllowedSubnets(await this.modelConfig(ctx, network), [
+            ingressSubject(mci),
+          ]);
           return this.withinTenantPolicy(
             ingressSubject(mci),
             await this.quotas.within(ctx, (accountQuotas) =>
@@ -137,7 +142,10 @@ export class AwsProvider implements MultiClusterProvider {
         policy: config.tenantPolicy,
         deployed: async (ref) => (await this.records.read(ref.stackId)) !== undefined,
         build: async (resolution, kube, ctx, network = true) => {
-          const resolved = await this.modelConfig(ctx, network);
+          const resolved = await this.withAllowedSubnets(
+            await this.modelConfig(ctx, network),
+            resolution.members.map(ingressSubject),
+          );
           const { buildIngressGroupStack } = await loadIngressGroups();
           const members: IngressMember[] = [];
           // Members often route to the same Services: each is read once per build.
@@ -163,7 +171,9 @@ export class AwsProvider implements MultiClusterProvider {
       names: (mcs) => serviceLoadBalancerNames(mcs, config),
       build: async (mcs, kube = deps.kube, ctx, network = true) => {
         const inputs = await readServiceInputs(kube, mcs);
-        const resolved = await this.modelConfig(ctx, network);
+        const resolved = await this.withAllowedSubnets(await this.modelConfig(ctx, network), [
+          { kind: 'MultiClusterService', metadata: mcs.metadata },
+        ]);
         return this.withinTenantPolicy(
           { kind: 'MultiClusterService', metadata: mcs.metadata },
           await this.quotas.within(ctx, (accountQuotas) =>
@@ -195,7 +205,8 @@ export class AwsProvider implements MultiClusterProvider {
    * network (`network: false`, for the target group names alone) every target is off the VPC.
    */
   async modelConfig(ctx: { signal: AbortSignal } | undefined, network = true): Promise<ResolvedConfig> {
-    if (!network) return this.config;
+    // Without configured subnets the load balancer's are discovered from the network's (model/subnets.ts).
+    if (!network && this.config.subnets) return this.config;
     const signal = ctx?.signal ?? AbortSignal.timeout(NETWORK_READ_TIMEOUT_MS);
     const { cidrs, ipv6Cidrs, subnets } = await this.network.network({ signal });
     return {
@@ -203,6 +214,24 @@ export class AwsProvider implements MultiClusterProvider {
       // A configured IPv6 list wins over EC2's, as `cidrs` does over its IPv4 blocks.
       vpc: { id: this.config.vpc.id, cidrs, ipv6Cidrs: this.config.vpc.ipv6Cidrs ?? ipv6Cidrs, subnets },
     };
+  }
+
+  /**
+   * The configuration with the subnets the tenant policy allows the subjects, for discovery to
+   * keep to; only when discovery may run (no configured subnets) and a rule limits subnets.
+   */
+  private async withAllowedSubnets(
+    resolved: ResolvedConfig,
+    subjects: readonly PolicySubject[],
+  ): Promise<ResolvedConfig> {
+    if (resolved.subnets || !this.config.tenantPolicy?.rules.some((r) => r.subnets)) return resolved;
+    const { allowedSubnets, kubePolicyReads } = await import('./tenant-policy.js');
+    const allowed = await allowedSubnets(
+      this.config.tenantPolicy,
+      subjects,
+      kubePolicyReads(this.kube, [MCI_FINALIZER, MCS_FINALIZER]),
+    );
+    return allowed ? { ...resolved, allowedSubnets: allowed } : resolved;
   }
 
   /** The model build step's last part: the operator's tenant policy, before anything is deployed. */

@@ -4,7 +4,8 @@
  * The policy is part of the provider configuration (`tenantPolicy`), a list of rules; a rule
  * applies to the objects of its IngressClasses (MultiClusterIngress only) in the namespaces its
  * label selector matches, and every rule that applies must hold. Each rule may:
- * - pin or limit the scheme, the subnets and the security groups;
+ * - pin or limit the scheme, the subnets and the security groups (subnet discovery keeps to the
+ *   allowed subnets: `allowedSubnets`);
  * - allow only listed certificates (ARN patterns), and require that a certificate's names
  *   (declared next to it, no ACM call) cover the hosts of the listener's rules;
  * - allow only listed SSL policies;
@@ -344,4 +345,25 @@ export async function checkTenantPolicy(
   for (const rule of await applicable(policy, subject, reads)) {
     for (const check of CHECKS) await check({ subject, stack, rule, keys, reads });
   }
+}
+
+/**
+ * The subnets every applicable rule allows (the intersection of their lists), for subnet
+ * discovery to keep to (model/subnets.ts); undefined when no rule limits subnets. For the members
+ * of an IngressGroup, the subnets all of them may use.
+ */
+export async function allowedSubnets(
+  policy: TenantPolicy | undefined,
+  subjects: readonly PolicySubject[],
+  reads: PolicyReads,
+): Promise<string[] | undefined> {
+  if (!policy?.rules.some((r) => r.subnets)) return undefined;
+  let allowed: string[] | undefined;
+  for (const subject of subjects) {
+    for (const rule of await applicable(policy, subject, reads)) {
+      if (!rule.subnets) continue;
+      allowed = allowed ? allowed.filter((s) => rule.subnets!.includes(s)) : [...rule.subnets];
+    }
+  }
+  return allowed;
 }

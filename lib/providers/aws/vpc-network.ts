@@ -21,6 +21,13 @@ export interface VpcSubnet {
   /** IPv4 CIDR block. */
   cidr: string;
   zone: string;
+  /**
+   * What subnet discovery and names (model/subnets.ts) read, as EC2 states it: the subnet's tags
+   * (`Name`, LBC's role tags), its free addresses and whether it has an associated IPv6 block.
+   */
+  tags?: Readonly<Record<string, string>>;
+  availableAddresses?: number;
+  ipv6?: boolean;
 }
 
 export interface VpcNetwork {

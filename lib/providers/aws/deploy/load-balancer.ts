@@ -150,7 +150,10 @@ export function planLoadBalancer(
   const changes: string[] = [];
   const subnets = (actual.lb.AvailabilityZones ?? []).flatMap((az) => (az.SubnetId ? [az.SubnetId] : []));
   if (!sameSet(subnets, spec.subnets)) {
-    changes.push('subnets');
+    // Discovered subnets change with the VPC's tags: the plan says which.
+    const added = spec.subnets.filter((s) => !subnets.includes(s)).map((s) => `+${s}`);
+    const removed = subnets.filter((s) => !spec.subnets.includes(s)).map((s) => `-${s}`);
+    changes.push(['subnets', ...added, ...removed].join(' '));
     calls.push({ action: 'SetSubnets', input: { LoadBalancerArn: arn, ...sdkSubnets(spec) } });
   }
   if (spec.securityGroups && !sameSet(actual.lb.SecurityGroups ?? [], spec.securityGroups)) {

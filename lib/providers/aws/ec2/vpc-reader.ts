@@ -30,7 +30,19 @@ const PAGE_SIZE = 1000;
 
 function subnetOf(s: Subnet): VpcSubnet[] {
   if (s.SubnetId === undefined || s.CidrBlock === undefined || s.AvailabilityZone === undefined) return [];
-  return [{ id: s.SubnetId, cidr: s.CidrBlock, zone: s.AvailabilityZone }];
+  const tags: Record<string, string> = {};
+  for (const t of s.Tags ?? []) if (t.Key !== undefined) tags[t.Key] = t.Value ?? '';
+  return [
+    {
+      id: s.SubnetId,
+      cidr: s.CidrBlock,
+      zone: s.AvailabilityZone,
+      tags,
+      ...(s.AvailableIpAddressCount !== undefined ? { availableAddresses: s.AvailableIpAddressCount } : {}),
+      // LBC's isSubnetContainsIPv6CIDR: only a block in state `associated` counts.
+      ipv6: (s.Ipv6CidrBlockAssociationSet ?? []).some((a) => a.Ipv6CidrBlockState?.State === 'associated'),
+    },
+  ];
 }
 
 /**

@@ -158,7 +158,7 @@ function nlbStack(source: StackSource<ServiceMember>, config: ModelConfig): Stac
     };
   });
   const mappings = subnetMappings(source.annotations, NLB_KEYS, {
-    subnets: stackSubnets(source, settings),
+    subnets: stackSubnets(source, settings, 'network', settings.particular.ipAddressType ?? 'ipv4'),
     scheme: settings.scheme,
     ipAddressType: settings.particular.ipAddressType ?? 'ipv4',
     vpc: source.placement.vpc,

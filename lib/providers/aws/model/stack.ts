@@ -20,6 +20,7 @@ import {
 } from './annotations/load-balancer.js';
 import type { Annotations } from './annotations/parse.js';
 import { candidateLoadBalancerNames } from './lb-names.js';
+import { resolveSubnets } from './subnets.js';
 import { checkLimits, type LimitFields } from './limits.js';
 import {
   LOAD_BALANCER_ID,
@@ -55,7 +56,8 @@ export interface StackSource<M> {
 export function configuredPlacement(config: ModelConfig): Placement {
   return {
     vpc: config.vpc,
-    subnets: config.subnets,
+    ...(config.subnets ? { subnets: config.subnets } : {}),
+    ...(config.allowedSubnets ? { allowedSubnets: config.allowedSubnets } : {}),
     ...(config.securityGroups ? { securityGroups: config.securityGroups } : {}),
     ...(config.accountQuotas ? { accountQuotas: config.accountQuotas } : {}),
   };
@@ -146,6 +148,8 @@ export interface StackSettings<P> {
   loadBalancerAttributes: Record<string, string> | undefined;
   /** The full tag set of one resource of the stack. */
   tags: (resourceId: string) => Tags;
+  /** The subnets annotation of this type (named when subnets cannot be resolved). */
+  subnetsKey: string;
 }
 
 /**
@@ -179,6 +183,7 @@ export function readStackSettings<P>(
     targetGroupAttributes: tgAttributes,
     loadBalancerAttributes: lbAttributes,
     tags: (resourceId) => resourceTags(owner, resourceId, userTags),
+    subnetsKey: keys.subnets,
   };
 }
 
@@ -255,12 +260,26 @@ export function ipTargetGroup(
   };
 }
 
-/** The load balancer's subnets: the annotation's, else the placement's. */
+/**
+ * The load balancer's subnets: the annotation's, else the placement's, names resolved; else
+ * discovered by tags (model/subnets.ts). Pure: the same stack always gets the same list.
+ */
 export function stackSubnets(
   source: StackSource<unknown>,
   settings: StackSettings<unknown>,
+  type: LoadBalancerSpec['type'],
+  ipAddressType: LoadBalancerSpec['ipAddressType'],
 ): readonly string[] {
-  return settings.loadBalancer.subnets ?? source.placement.subnets;
+  return resolveSubnets({
+    key: settings.subnetsKey,
+    listed: settings.loadBalancer.subnets ?? source.placement.subnets,
+    listedBy: settings.loadBalancer.subnets ? 'annotation' : 'configuration',
+    scheme: settings.scheme,
+    type,
+    ipAddressType,
+    catalog: source.placement.vpc.subnets,
+    allowed: source.placement.allowedSubnets,
+  });
 }
 
 /**
@@ -283,7 +302,7 @@ export function assembleStack(
   limits: LimitFields,
 ): Stack {
   const { scheme } = settings;
-  const subnets = stackSubnets(source, settings);
+  const subnets = stackSubnets(source, settings, loadBalancer.type, loadBalancer.ipAddressType ?? 'ipv4');
   const stack: Stack = {
     id: source.ref.stackId,
     ownerId: source.ownerId,

@@ -29,12 +29,17 @@ export type ModelConfig = Pick<
   vpc: ModelVpc;
   /** The account's quotas in the Region, once read (DescribeAccountLimits); AWS's defaults when unset. */
   accountQuotas?: Readonly<ElbQuotas>;
+  /** The tenant policy's allowed subnets for the object built (model/subnets.ts): discovery keeps to them. */
+  allowedSubnets?: readonly string[];
 };
 
 /** Where a stack's load balancer lives: one Region's VPC, its subnets and security groups. */
 export interface Placement {
   vpc: ModelConfig['vpc'];
-  subnets: readonly string[];
+  /** IDs or names; absent: discovered by tags (model/subnets.ts). */
+  subnets?: readonly string[];
+  /** The tenant policy's allowed subnets, which discovery keeps to. */
+  allowedSubnets?: readonly string[];
   /** Absent: the load balancer type's default (see each builder). */
   securityGroups?: readonly string[];
   /** The account's quotas in this Region, if read; otherwise AWS's defaults apply. */

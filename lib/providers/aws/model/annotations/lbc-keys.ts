@@ -89,7 +89,7 @@ export const LBC_INGRESS_KEYS: readonly LbcKey[] = [
     support: {
       status: 'supported',
       differs:
-        "subnet IDs only: names and tag discovery are planned with the edge issue; the default is the configuration's `subnets`",
+        "IDs or names (Name tag), as in LBC; without it the configuration's `subnets`, else discovery by LBC's role tags (one per zone, the lowest ID, at least 8 free addresses, IPv6 for dualstack, within the tenant policy's allowed subnets) without LBC's cluster tag check: the VPC's clusters are this provider's members",
     },
   },
   {
@@ -471,7 +471,8 @@ export const LBC_SERVICE_KEYS: readonly LbcKey[] = [
     type: 'stringList',
     support: {
       status: 'supported',
-      differs: "subnet IDs only; the default is the configuration's `subnets`",
+      differs:
+        "IDs or names (Name tag), as in LBC; without it the configuration's `subnets`, else discovery by LBC's role tags, as for the ALB",
     },
   },
   {

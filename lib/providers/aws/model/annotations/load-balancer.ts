@@ -3,12 +3,13 @@ import { InvalidObjectError } from '../../../../errors.js';
 import { reservedTagOwner } from '../../reserved-tags.js';
 import { MAX_NAME_LENGTH } from '../../naming.js';
 import type { CommonKeys } from './keys.js';
-import { invalid, keyValues, oneOf, raw, resourceIds, type Annotations } from './parse.js';
+import { invalid, keyValues, oneOf, raw, resourceIds, subnetIdsOrNames, type Annotations } from './parse.js';
 
 export type Scheme = 'internal' | 'internet-facing';
 
 export interface LoadBalancerAnnotations {
   scheme?: Scheme;
+  /** IDs or names (model/subnets.ts resolves them). */
   subnets?: string[];
   securityGroups?: string[];
   /** The explicit name (LBC: immutable; here a change replaces the load balancer, announced). */
@@ -69,7 +70,7 @@ export function parseLoadBalancerAnnotations(
   keys: CommonKeys,
 ): LoadBalancerAnnotations {
   const scheme = oneOf(annotations, keys.scheme, ['internal', 'internet-facing'] as const);
-  const subnets = resourceIds(annotations, keys.subnets, 'subnet');
+  const subnets = subnetIdsOrNames(annotations, keys.subnets);
   const securityGroups = resourceIds(annotations, keys.securityGroups, 'sg');
   const name = raw(annotations, keys.name);
   const tags = userTags(annotations, keys.tags);

@@ -76,6 +76,24 @@ export function keyValues(annotations: Annotations, key: string): Record<string,
 }
 
 /** A list of IDs that must all look like `<prefix>-<hex>`: names would need EC2 look-ups we do not make. */
+/**
+ * Subnets as LBC takes them: IDs (`subnet-<hex>`), or names (the subnets' `Name` tag, resolved
+ * among the VPC's subnets by model/subnets.ts). A value that starts like an ID must be one.
+ */
+export function subnetIdsOrNames(annotations: Annotations, key: string): string[] | undefined {
+  const v = raw(annotations, key);
+  if (v === undefined) return undefined;
+  const values = splitList(v);
+  for (const value of values) {
+    if (value.startsWith('subnet-') && !/^subnet-[0-9a-f]{8,17}$/.test(value))
+      throw invalid(key, value, 'is not a subnet ID (subnet-<hex>) nor a name');
+    // EC2's longest tag value.
+    if (value.length > 256) throw invalid(key, value, 'is longer than a subnet name can be (256)');
+  }
+  if (values.length === 0) throw invalid(key, v, 'lists no subnets');
+  return values;
+}
+
 export function resourceIds(
   annotations: Annotations,
   key: string,
