@@ -3,6 +3,7 @@
  * provider loaded through the registry (from those the entry point registered, see
  * lib/providers/builtin.ts), the event recorder and the logger.
  */
+import { namespaceScoped } from '../kube/namespace-scoped.js';
 import { loadKubeConfig, createKubeClient, type KubeConfigSource } from '../kube/client-node.js';
 import type { KubeClient } from '../kube/client.js';
 import { KubeEventRecorder, type EventRecorder } from '../kube/events.js';
@@ -35,8 +36,10 @@ export async function createRuntimeWith(
   kube: KubeClient,
   logger: Logger,
 ): Promise<Runtime> {
+  // Within ALLOWED_NAMESPACES a cluster-wide LIST is refused: the provider lists per namespace.
+  const providerKube = config.allowedNamespaces ? namespaceScoped(kube, config.allowedNamespaces) : kube;
   const provider = await initMultiClusterProvider(config.provider, config.cloudConfigPath, {
-    kube,
+    kube: providerKube,
     logger,
   }).catch((err: unknown) => {
     // The registry knows names, not where they come from: say which setting to fix.

@@ -7,8 +7,9 @@
  * - any other group belongs to one namespace, with the stack `mci-group/<namespace>/<group>`: the
  *   namespace whose group stack is deployed (it has a targets record), else the namespace of the
  *   oldest member (creation time, then namespace/name). A member of another namespace naming it is
- *   refused (one cluster-wide label-selected LIST finds them), so a team cannot take over another
- *   team's load balancer by naming its group, however old its own MCIs are.
+ *   refused (one label-selected LIST finds them: cluster-wide, or one per allowed namespace within
+ *   ALLOWED_NAMESPACES, kube/namespace-scoped.ts), so a team cannot take over another team's load
+ *   balancer by naming its group, however old its own MCIs are.
  * A member is an MCI whose group.name annotation names the group, that carries the group's
  * finalizer (the reconcile adds it before the MCI joins, with the group label) and that is not
  * being deleted.
