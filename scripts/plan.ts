@@ -16,6 +16,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { ec2ClientFor, startEc2Simulator } from '../dev/ec2-sim/index.js';
 import { elbv2ClientFor, startElbv2Simulator } from '../dev/elbv2-sim/index.js';
 import { simulatorConfigText } from '../dev/local/sim-config.js';
 import { describePlan } from '../dev/plan/describe.js';
@@ -118,11 +119,17 @@ async function main(): Promise<number> {
   }
 
   const sim = values.simulator ? await startElbv2Simulator() : undefined;
+  // The same account's EC2 (security groups, the VPC's subnets), as empty as the ELBv2 one.
+  const ec2Sim = sim ? await startEc2Simulator({ elbv2: sim }) : undefined;
   let failed = 0;
   try {
     const client = sim ? elbv2ClientFor(sim) : createElbv2Client(config);
     const logger = values.verbose ? createLogger() : silentLogger;
-    const provider = new AwsProvider(config, { kube, logger }, { client });
+    const provider = new AwsProvider(
+      config,
+      { kube, logger },
+      { client, ...(ec2Sim ? { ec2: ec2ClientFor(ec2Sim) } : {}) },
+    );
     const where = sim
       ? 'an empty ELBv2 simulator'
       : `${config.region}${config.endpoint ? ` (${config.endpoint})` : ''}`;
@@ -175,6 +182,7 @@ async function main(): Promise<number> {
     }
     if (values.json) console.log(JSON.stringify(plans, null, 2));
   } finally {
+    await ec2Sim?.close();
     await sim?.close();
   }
   return failed > 0 ? 1 : 0;

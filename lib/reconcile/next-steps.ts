@@ -37,6 +37,7 @@ export const NEXT_STEPS: Readonly<Record<string, string>> = {
     'remove * and ? from Exact and Prefix paths, or use pathType ImplementationSpecific to pass an ELBv2 path pattern as it is',
   UnregistrableTarget:
     'only private addresses (RFC 1918, 100.64.0.0/10) can be IPv4 targets, and no link-local, loopback or multicast address an IPv6 one: check the member cluster`s EndpointSlice for that Service (pods on public addresses cannot sit behind the load balancer)',
+  SecurityGroupSourcesIgnored: `remove inbound-cidrs and security-group-prefix-lists, or the security-groups annotation (then the ALB gets a managed group that applies them); the load balancer is served either way`,
   SubnetNotFound: `list subnet IDs, or names (Name tags) of subnets in the configured VPC, in the subnets annotation named above; ${RECONCILED_ON_CHANGE}`,
   SubnetsNotDiscovered:
     'tag subnets of the configured VPC with the role tag named above (kubernetes.io/role/elb for internet-facing, kubernetes.io/role/internal-elb for internal), one per Availability Zone, or list subnets in the annotation named above; tags are read again within 10 minutes',

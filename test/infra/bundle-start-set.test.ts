@@ -29,8 +29,11 @@ const LAZY = [
   'lib/providers/aws/deploy/listener-rule.ts',
   'lib/providers/aws/deploy/load-balancer.ts',
   'lib/providers/aws/deploy/target-group.ts',
+  'lib/providers/aws/deploy/security-group.ts',
   // lib/providers/aws/lazy-parts.ts: the first read of the VPC's network from EC2.
   'lib/providers/aws/ec2/vpc-reader.ts',
+  // lib/providers/aws/lazy-parts.ts: the first stack with a managed security group.
+  'lib/providers/aws/ec2/security-groups.ts',
   // lib/providers/aws/config.ts: a configured tenant policy.
   'lib/providers/aws/tenant-policy.ts',
   'lib/generated/tenant-policy-validator.js',

@@ -12,6 +12,7 @@ import {
   elbv2PolicyStatements,
   OWNER_TAG,
 } from '../../lib/providers/aws/index.js';
+import { EC2_MUTATING_ACTIONS } from '../../lib/providers/aws/deploy/operations.js';
 import { EC2_ACTIONS, TAGGING_ACTIONS } from '../../lib/providers/aws/iam.js';
 import { GENERATED } from '../../scripts/gen-iam.js';
 
@@ -44,7 +45,13 @@ describe('IAM policy for the ELBv2 calls', () => {
     expect(code.length).toBeGreaterThan(20);
     expect([...new Set(inPolicy)].sort()).toStrictEqual(code);
     expect(
-      [...ELBV2_DESCRIBE_ACTIONS, ...ELBV2_MUTATING_ACTIONS, ...TAGGING_ACTIONS, ...EC2_ACTIONS].sort(),
+      [
+        ...ELBV2_DESCRIBE_ACTIONS,
+        ...ELBV2_MUTATING_ACTIONS,
+        ...TAGGING_ACTIONS,
+        ...EC2_ACTIONS,
+        ...EC2_MUTATING_ACTIONS,
+      ].sort(),
     ).toStrictEqual(code);
     expect(
       inPolicy.filter((a, i, all) => all.indexOf(a) === i && TAGGING_ACTIONS.includes(a as never)),
@@ -61,11 +68,26 @@ describe('IAM policy for the ELBv2 calls', () => {
           a.startsWith('elasticloadbalancing:Describe') ||
           a === 'tag:GetResources' ||
           a === 'ec2:DescribeVpcs' ||
-          a === 'ec2:DescribeSubnets',
+          a === 'ec2:DescribeSubnets' ||
+          a === 'ec2:DescribeSecurityGroups',
       );
       if (reads) {
         expect(s.Resource).toEqual(['*']);
         expect(s.Condition).toBeUndefined();
+        continue;
+      }
+      if (s.Sid === 'Ec2CreateSecurityGroupInVpc') {
+        // The one unscoped mutation: CreateSecurityGroup's vpc resource carries no request tags,
+        // and the call is also authorised on the new group, which must be tagged ours.
+        expect(s.Action).toEqual(['ec2:CreateSecurityGroup']);
+        expect(s.Resource).toEqual([
+          { 'Fn::Sub': 'arn:${AWS::Partition}:ec2:${AWS::Region}:${AWS::AccountId}:vpc/*' },
+        ]);
+        expect(s.Condition).toBeUndefined();
+        const group = statements.find((g) => g.Sid === 'Ec2CreateSecurityGroupTaggedAsOurs');
+        expect(group?.Condition).toStrictEqual({
+          StringEquals: { [`aws:RequestTag/${OWNER_TAG}`]: 'team-a' },
+        });
         continue;
       }
       expect(s.Resource.length).toBeGreaterThan(0);

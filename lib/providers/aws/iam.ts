@@ -17,17 +17,19 @@
  * - Every other mutation is authorised on the resource it changes and supports aws:ResourceTag.
  * - The Resource Groups Tagging API's GetResources lists no resource type either: Resource "*",
  *   and it only reads tags.
- * - EC2's DescribeVpcs and DescribeSubnets (the VPC's CIDRs and subnet zones, vpc-network.ts)
- *   list no resource type and support no tag condition key (EC2's Describe* cannot be scoped by
- *   tag at all): Resource "*", unscoped, and they only read. A configuration that lists
- *   `vpc.cidrs` never calls them.
+ * - EC2's DescribeVpcs and DescribeSubnets (the VPC's CIDRs and subnets, vpc-network.ts) and
+ *   DescribeSecurityGroups list no resource type and support no tag condition key (EC2's
+ *   Describe* cannot be scoped by tag at all): Resource "*", unscoped, and they only read.
+ * - The managed security groups (ec2/security-groups.ts): CreateSecurityGroup requires our tags in
+ *   the request (its vpc half carries none: unscoped, useless alone), tag-on-create is CreateTags
+ *   with ec2:CreateAction, and every other change requires our tags on the group.
  * - CreateLoadBalancer supports elasticloadbalancing:Scheme, :Subnet and :SecurityGroup, SetSubnets
  *   :Subnet, SetSecurityGroups :SecurityGroup; the operator's tenant policy pins them here too.
  *
  * test/unit/aws-iam.test.ts checks the code calls exactly these actions; test/security/iam.test.ts
  * evaluates the statements like IAM does; scripts/gen-iam.ts writes infra/iam/.
  */
-import type { MutatingAction } from './deploy/operations.js';
+import { EC2_MUTATING_ACTIONS, type Ec2MutatingAction, type MutatingAction } from './deploy/operations.js';
 import { INSTANCE_TAG, OWNER_TAG } from './tagging.js';
 
 export const ELBV2_DESCRIBE_ACTIONS = [
@@ -53,9 +55,12 @@ export type Elbv2Action = (typeof ELBV2_DESCRIBE_ACTIONS)[number] | MutatingActi
 export const TAGGING_ACTIONS = ['GetResources'] as const;
 export type TaggingAction = (typeof TAGGING_ACTIONS)[number];
 
-/** EC2's reads of the target groups' VPC (ec2/vpc-reader.ts), unscoped: see the module comment. */
-export const EC2_ACTIONS = ['DescribeSubnets', 'DescribeVpcs'] as const;
-export type Ec2Action = (typeof EC2_ACTIONS)[number];
+/**
+ * EC2's reads, unscoped (see the module comment): the target groups' VPC (ec2/vpc-reader.ts) and
+ * the managed security groups (ec2/security-groups.ts).
+ */
+export const EC2_ACTIONS = ['DescribeSecurityGroups', 'DescribeSubnets', 'DescribeVpcs'] as const;
+export type Ec2Action = (typeof EC2_ACTIONS)[number] | Ec2MutatingAction;
 
 /** Every action the provider calls, as the SDK's commands name them. */
 export type ProviderAction = Elbv2Action | TaggingAction | Ec2Action;
@@ -63,7 +68,7 @@ export type ProviderAction = Elbv2Action | TaggingAction | Ec2Action;
 /** An action as IAM names it: `tag:GetResources`, `ec2:Describe…`, `elasticloadbalancing:<action>`. */
 export function iamActionName(action: ProviderAction): string {
   if ((TAGGING_ACTIONS as readonly string[]).includes(action)) return `tag:${action}`;
-  if ((EC2_ACTIONS as readonly string[]).includes(action)) return `ec2:${action}`;
+  if ([...EC2_ACTIONS, ...EC2_MUTATING_ACTIONS].includes(action as never)) return `ec2:${action}`;
   return `elasticloadbalancing:${action}`;
 }
 
@@ -94,6 +99,9 @@ export interface PolicyStatement {
 export function deploymentArn(service: string, rest: string): PolicyResource {
   return { 'Fn::Sub': `arn:\${AWS::Partition}:${service}:\${AWS::Region}:\${AWS::AccountId}:${rest}` };
 }
+
+/** The account's security groups in the Region (EC2 names them `security-group/sg-…`). */
+const SECURITY_GROUPS: PolicyResource[] = [deploymentArn('ec2', 'security-group/*')];
 
 function resourcesOf(...types: Elbv2ResourceType[]): PolicyResource[] {
   return types.flatMap((t) => ARN_PATTERNS[t].map((p) => deploymentArn('elasticloadbalancing', p)));
@@ -169,12 +177,62 @@ const STATEMENTS: StatementSpec[] = [
     resources: ['*'],
   },
   {
-    // SAR (EC2): DescribeVpcs and DescribeSubnets list no resource type and no condition key
-    // (no ec2:Describe* action can be scoped by tag): Resource "*", unscoped. They only read the
-    // VPC's CIDRs and its subnets' zones (ec2/vpc-reader.ts).
+    // SAR (EC2): DescribeVpcs, DescribeSubnets and DescribeSecurityGroups list no resource type
+    // and no condition key (no ec2:Describe* action can be scoped by tag): Resource "*",
+    // unscoped. They only read the VPC's CIDRs, its subnets (zones, tags for discovery) and
+    // security groups (ec2/vpc-reader.ts, ec2/security-groups.ts).
     Sid: 'Ec2DescribeVpcNetwork',
     actions: EC2_ACTIONS,
     resources: ['*'],
+  },
+  {
+    // SAR (EC2): CreateSecurityGroup is authorised on the new security-group (aws:RequestTag,
+    // aws:TagKeys: it must be tagged ours as it is created) and on the vpc it is created in.
+    Sid: 'Ec2CreateSecurityGroupTaggedAsOurs',
+    actions: ['CreateSecurityGroup'],
+    resources: SECURITY_GROUPS,
+    condition: (o) => ({ StringEquals: ownedRequest(o) }),
+  },
+  {
+    // SAR (EC2): the vpc resource of CreateSecurityGroup carries no request tags, so this half is
+    // unscoped by tag (ec2:Vpc could pin the configured VPC; the policy is generated without it).
+    // It grants nothing alone: the group itself must be tagged ours (the statement above).
+    Sid: 'Ec2CreateSecurityGroupInVpc',
+    actions: ['CreateSecurityGroup'],
+    resources: [deploymentArn('ec2', 'vpc/*')],
+  },
+  {
+    // SAR (EC2): tag-on-create is CreateTags on the new group, with ec2:CreateAction.
+    Sid: 'Ec2TagSecurityGroupOnCreate',
+    actions: ['CreateTags'],
+    resources: SECURITY_GROUPS,
+    condition: (o) => ({ StringEquals: { 'ec2:CreateAction': 'CreateSecurityGroup', ...ownedRequest(o) } }),
+  },
+  {
+    // SAR (EC2): AuthorizeSecurityGroupIngress, RevokeSecurityGroupIngress, DeleteSecurityGroup:
+    // resource security-group, aws:ResourceTag.
+    Sid: 'Ec2ChangeOwnedSecurityGroups',
+    actions: ['AuthorizeSecurityGroupIngress', 'DeleteSecurityGroup', 'RevokeSecurityGroupIngress'],
+    resources: SECURITY_GROUPS,
+    condition: (o) => ({ StringEquals: ownedResource(o) }),
+  },
+  {
+    // SAR (EC2): CreateTags on an existing group; aws:ResourceTag, aws:RequestTag. As for ELBv2,
+    // the owner tag may be restated, never changed.
+    Sid: 'Ec2RetagOwnedSecurityGroups',
+    actions: ['CreateTags'],
+    resources: SECURITY_GROUPS,
+    condition: (o) => ({ StringEquals: ownedResource(o), StringEqualsIfExists: ownedRequest(o) }),
+  },
+  {
+    // SAR (EC2): DeleteTags; aws:ResourceTag, aws:TagKeys: the owner and instance tags stay.
+    Sid: 'Ec2UntagOwnedSecurityGroups',
+    actions: ['DeleteTags'],
+    resources: SECURITY_GROUPS,
+    condition: (o) => ({
+      StringEquals: ownedResource(o),
+      'ForAllValues:StringNotEquals': { 'aws:TagKeys': [OWNER_TAG, INSTANCE_TAG] },
+    }),
   },
   {
     // SAR: CreateLoadBalancer, resource loadbalancer/app | loadbalancer/net; keys aws:RequestTag,
@@ -316,7 +374,8 @@ export const ELBV2_MUTATING_ACTIONS: readonly MutatingAction[] = [
       (a): a is MutatingAction =>
         !(ELBV2_DESCRIBE_ACTIONS as readonly string[]).includes(a) &&
         !(TAGGING_ACTIONS as readonly string[]).includes(a) &&
-        !(EC2_ACTIONS as readonly string[]).includes(a),
+        !(EC2_ACTIONS as readonly string[]).includes(a) &&
+        !(EC2_MUTATING_ACTIONS as readonly string[]).includes(a),
     ),
   ),
 ].sort();
@@ -339,11 +398,14 @@ export const ELBV2_ACCESS: Record<Elbv2Access, readonly ProviderAction[]> = {
     ...ELBV2_MUTATING_ACTIONS,
     ...TAGGING_ACTIONS,
     ...EC2_ACTIONS,
+    ...EC2_MUTATING_ACTIONS,
   ].sort(),
   sweep: [
     'DeleteLoadBalancer',
+    'DeleteSecurityGroup',
     'DeleteTargetGroup',
     'DescribeLoadBalancers',
+    'DescribeSecurityGroups',
     'DescribeTags',
     'DescribeTargetGroups',
   ],

@@ -27,3 +27,12 @@ export const loadIngressGroups = lazy(
   () => import('./ingress-groups-part.js'),
   "the aws provider's IngressGroups (ingress-groups-part.ts)",
 );
+
+/**
+ * The managed security groups' EC2 calls (ec2/security-groups.ts) with the EC2 client: loaded by
+ * the first deploy, deletion or sweep that meets a managed group, never by a stack without one.
+ */
+export const loadSecurityGroups = lazy(
+  () => import('./ec2/security-groups.js'),
+  "the aws provider's security groups (ec2/security-groups.ts)",
+);

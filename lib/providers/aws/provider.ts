@@ -32,9 +32,10 @@ import {
   LookupMemo,
   type DeployContext,
   type DeployOptions,
+  type SecurityGroupAccess,
 } from './deploy/context.js';
 import { limitCallsPerSecond, TokenBucket } from './deploy/rate-limit.js';
-import { loadEc2, loadIngressGroups } from './lazy-parts.js';
+import { loadEc2, loadIngressGroups, loadSecurityGroups } from './lazy-parts.js';
 import { VpcNetworkSource, type VpcNetworkCacheOptions } from './vpc-network.js';
 import { readIngressInputs, readServiceInputs, type ServiceReads } from './inputs.js';
 import { buildIngressStack, ingressLoadBalancerNames } from './model/ingress.js';
@@ -96,6 +97,7 @@ export class AwsProvider implements MultiClusterProvider {
   private readonly quotas: AccountQuotas;
   /** The target groups' VPC: the configured CIDRs, or EC2's answer kept per container. */
   private readonly network: VpcNetworkSource;
+  private groups: Promise<SecurityGroupAccess> | undefined;
 
   constructor(
     readonly config: AwsProviderConfig,
@@ -275,7 +277,21 @@ export class AwsProvider implements MultiClusterProvider {
       vpcId: this.config.vpc.id,
       options: { ...DEFAULT_DEPLOY_OPTIONS, ...this.options.deploy },
       ...(ctx.announce ? { announce: ctx.announce } : {}),
+      // The configuration names no security groups: load balancers without their own get a managed one.
+      ...(this.config.securityGroups ? {} : { securityGroups: () => this.securityGroupAccess() }),
     };
+  }
+
+  /** The managed security groups' EC2 side, loaded once per container at its first use. */
+  private securityGroupAccess(): Promise<SecurityGroupAccess> {
+    this.groups ??= loadSecurityGroups().then((m) =>
+      m.securityGroupAccess(this.options.ec2 ?? m.createEc2Client(this.config)),
+    );
+    // A failed load is not kept: the next reconcile tries again (lib/util/lazy.ts says why).
+    this.groups.catch(() => {
+      this.groups = undefined;
+    });
+    return this.groups;
   }
 
   loadBalancer(): LoadBalancer {

@@ -35,8 +35,16 @@ export const CLAIM_TAG = `${TAG_PREFIX}/claim`;
  * DescribeCapacityReservation on every full deploy of every ALB.
  */
 export const CAPACITY_TAG = `${TAG_PREFIX}/capacity-units`;
+/**
+ * On a load balancer with a managed security group (model/security-group.ts): the group's ID,
+ * written with the fingerprint. When the group is no longer wanted the tag says there is one to
+ * delete, and it goes only once the group is gone (a deletion refused while the load balancer's
+ * interfaces linger is retried by the next deploy, which the tag makes look for it).
+ */
+export const SECURITY_GROUP_TAG = `${TAG_PREFIX}/security-group`;
 export const RESERVED_TAG_KEYS: readonly string[] = [
   INSTANCE_TAG,
+  SECURITY_GROUP_TAG,
   CLAIM_TAG,
   OWNER_TAG,
   STACK_TAG,

@@ -212,6 +212,14 @@ const CHECKS: Array<(c: Check) => void | Promise<void>> = [
   },
   function securityGroups(c) {
     const lb = loadBalancerOf(c.stack);
+    if (c.rule.securityGroups && c.stack.securityGroup) {
+      // A managed group is none of the listed ones: the rule pins the groups, so it asks for them.
+      throw new TenantPolicyError(
+        c.keys.securityGroups,
+        c.rule.name,
+        `a managed security group (no annotation ${c.keys.securityGroups}, none configured) is not allowed; name allowed groups in ${c.keys.securityGroups}`,
+      );
+    }
     for (const g of lb?.securityGroups ?? [])
       if (c.rule.securityGroups && !c.rule.securityGroups.includes(g))
         throw violation(c, c.keys.securityGroups, g, 'security group');

@@ -1,6 +1,7 @@
 /**
  * Executes a change plan exactly, call by call, filling in the ARNs of resources it creates.
- * The only module that builds mutating ELBv2 commands (iam.ts is checked against this).
+ * The only module that builds mutating ELBv2 commands (iam.ts is checked against this); the EC2
+ * ones (the managed security groups) are ec2/security-groups.ts's, loaded only when a plan has some.
  */
 import {
   AddListenerCertificatesCommand,
@@ -34,7 +35,13 @@ import { RetryLaterError, errorMessage } from '../../../errors.js';
 import { CREATED_AT_TAG, INSTANCE_TAG } from '../tagging.js';
 import { capacityFailure } from './capacity.js';
 import { call, checkAborted, isAwsError, sleep, type DeployContext } from './context.js';
-import { resolveRefs, type Operation, type PlannedCall } from './operations.js';
+import {
+  isEc2Call,
+  resolveRefs,
+  type Ec2PlannedCall,
+  type Operation,
+  type PlannedCall,
+} from './operations.js';
 
 interface Created {
   arn?: string;
@@ -68,7 +75,17 @@ export function withInstance<T extends { Tags?: Array<{ Key?: string; Value?: st
   return { ...input, Tags: [...tags, { Key: INSTANCE_TAG, Value: instanceId }] };
 }
 
+async function sendEc2(
+  ctx: DeployContext,
+  c: Ec2PlannedCall,
+  o: { abortSignal: AbortSignal },
+): Promise<Created> {
+  if (!ctx.securityGroups) throw new Error(`${c.action}: this provider manages no security groups`);
+  return (await ctx.securityGroups()).send(ctx, c, o);
+}
+
 function send(ctx: DeployContext, c: PlannedCall, o: { abortSignal: AbortSignal }): Promise<Created> {
+  if (isEc2Call(c)) return sendEc2(ctx, c, o);
   const { client } = ctx;
   const none = (): Created => ({});
   switch (c.action) {
@@ -149,7 +166,7 @@ async function runOne(ctx: DeployContext, c: PlannedCall): Promise<Created> {
   const { resourceInUseAttempts, resourceInUseDelayMs } = ctx.options;
   for (let attempt = 1; ; attempt++) {
     try {
-      return await call(ctx, c.action, (o) => send(ctx, c, o));
+      return await call(ctx, c.action, (o) => send(ctx, c, o), isEc2Call(c) ? 'EC2' : 'ELBv2');
     } catch (err) {
       if (c.action === 'RegisterTargets' && c.ifZoneRequired && isZoneRequiredError(err)) {
         ctx.logger.info('AWS needs a zone for targets outside the VPC; registering them in their own zones', {

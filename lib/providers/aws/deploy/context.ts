@@ -7,6 +7,8 @@
 import type { ElasticLoadBalancingV2Client, LoadBalancer } from '@aws-sdk/client-elastic-load-balancing-v2';
 import type { ResourceGroupsTaggingAPIClient } from '@aws-sdk/client-resource-groups-tagging-api';
 import type { TaggedStack } from './stack-tags.js';
+import type { Ec2PlannedCall } from './operations.js';
+import type { ActualSecurityGroup } from './security-group.js';
 import { CancelledError, RetryLaterError, errorMessage } from '../../../errors.js';
 import type { Logger } from '../../../log/logger.js';
 import type { StackOwner } from '../tagging.js';
@@ -62,8 +64,22 @@ export class LookupMemo {
   }
 }
 
+/** The managed security groups' EC2 side (ec2/security-groups.ts), behind its lazy chunk. */
+export interface SecurityGroupAccess {
+  /** The stack's groups (`ctx.owner`'s stack), found by their ownership tags. */
+  findStack(ctx: DeployContext): Promise<ActualSecurityGroup[]>;
+  /** Every group of this owner in the VPC (the orphan sweep). */
+  findOwned(ctx: DeployContext): Promise<ActualSecurityGroup[]>;
+  send(ctx: DeployContext, c: Ec2PlannedCall, o: { abortSignal: AbortSignal }): Promise<{ arn?: string }>;
+}
+
 export interface DeployContext {
   client: ElasticLoadBalancingV2Client;
+  /**
+   * Present when the provider manages security groups (the configuration names none): loads the
+   * EC2 client at its first call, so a stack that needs none never does.
+   */
+  securityGroups?: () => Promise<SecurityGroupAccess>;
   /** The Resource Groups Tagging API: finds a stack by its tags without ELBv2 calls. */
   tagging?: ResourceGroupsTaggingAPIClient;
   /** See LookupMemo. */

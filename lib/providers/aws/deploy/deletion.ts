@@ -15,12 +15,15 @@ import { discover, type DeletionTarget, type InventoryTarget } from './discover.
 import type { OwnedLoadBalancer } from './load-balancer.js';
 import { formatPlan, type Operation } from './operations.js';
 import { planDeletion } from './plan.js';
+import type { ActualSecurityGroup } from './security-group.js';
 import type { OwnedTargetGroup } from './target-group.js';
 
-/** Every load balancer and target group carrying this owner's tags (any stack). */
+/** Every load balancer, target group and managed security group carrying this owner's tags (any stack). */
 export interface OwnerInventory {
   loadBalancers: OwnedLoadBalancer[];
   targetGroups: OwnedTargetGroup[];
+  /** Absent when the provider manages no security groups (the configuration names them). */
+  securityGroups?: ActualSecurityGroup[];
 }
 
 /** The account-wide listing: O(account) calls, so once per orphan sweep, never per object. */
@@ -31,7 +34,8 @@ export async function listOwnerInventory(ctx: DeployContext): Promise<OwnerInven
     ctx,
     (t) => isOwnerOf(t, ctx.owner) && t[STACK_TAG] !== undefined,
   );
-  return { loadBalancers, targetGroups };
+  const securityGroups = ctx.securityGroups ? await (await ctx.securityGroups()).findOwned(ctx) : undefined;
+  return { loadBalancers, targetGroups, ...(securityGroups ? { securityGroups } : {}) };
 }
 
 export interface DeleteStackOptions {
@@ -54,7 +58,16 @@ export async function deleteStack(
   ctx.lookups?.clear();
   const actual = await discover(ctx, target);
   checkAborted(ctx);
-  const plan = planDeletion(actual);
+  // The stack's managed security groups go after its load balancers (planDeletion's order). Found
+  // by tags, not through the load balancer: a deletion retried after the load balancer is gone
+  // (its interfaces held a group a while: DependencyViolation) must still find them.
+  const securityGroups =
+    'inventory' in target
+      ? target.inventory.securityGroups?.filter((g) => isOwnedBy(g.tags, ctx.owner))
+      : ctx.securityGroups
+        ? await (await ctx.securityGroups()).findStack(ctx)
+        : undefined;
+  const plan = planDeletion({ ...actual, ...(securityGroups ? { securityGroups } : {}) });
   ctx.logger.info(options.dryRun ? 'deletion plan (dry run: not applied)' : 'deletion plan', {
     stack: ctx.owner.stackId,
     operations: formatPlan(plan),
@@ -87,6 +100,8 @@ export function inventoryStacks(inventory: OwnerInventory): InventoryStack[] {
   };
   for (const e of inventory.loadBalancers) see(e.tags[STACK_TAG], e.lb.CreatedTime);
   for (const e of inventory.targetGroups) see(e.tags[STACK_TAG], createdAtOf(e.tags));
+  // EC2 states no creation time: a group alone is as old as the stack's other resources say.
+  for (const e of inventory.securityGroups ?? []) see(e.tags[STACK_TAG], undefined);
   return [...stacks.keys()].sort().map((stackId) => {
     const createdAt = stacks.get(stackId);
     return createdAt ? { stackId, createdAt } : { stackId };

@@ -9,7 +9,8 @@ import { InvalidObjectError, OwnershipConflictError } from '../../../errors.js';
 import { ALB_KEYS } from '../model/annotations/keys.js';
 import { TRUST_STORE_ARN } from '../model/annotations/mutual-authentication.js';
 import { resourcesOf, ResourceTypes, type Stack } from '../model/types.js';
-import { FINGERPRINT_TAG, isOwnedBy, OWNER_TAG, STACK_TAG } from '../tagging.js';
+import { FINGERPRINT_TAG, isOwnedBy, OWNER_TAG, SECURITY_GROUP_TAG, STACK_TAG } from '../tagging.js';
+import type { ActualSecurityGroup } from './security-group.js';
 import { checkAborted, type DeployContext } from './context.js';
 import {
   describeCapacityReservation,
@@ -50,6 +51,11 @@ export interface ActualStack {
   targets: ReadonlyMap<string, TargetDescription[]>;
   /** The trust stores the stack names (mutual TLS) → their ARNs. */
   trustStores?: ReadonlyMap<string, string>;
+  /**
+   * The stack's managed security groups (found by tags), when read: when the stack wants one, or
+   * its load balancer's SECURITY_GROUP_TAG says it had one.
+   */
+  securityGroups?: ActualSecurityGroup[];
 }
 
 /** A deploy (or its dry run): everything the plan of `stack` compares against. */
@@ -206,6 +212,12 @@ async function discoverForDeploy(ctx: DeployContext, target: DeployTarget): Prom
       current.capacity = await describeCapacityReservation(ctx, current.lb.LoadBalancerArn ?? '');
     }
   }
+  // 4. The managed security group: only a stack that has one (or had one) reads EC2.
+  const hadGroup = [current, ...stale].some((l) => l?.tags[SECURITY_GROUP_TAG] !== undefined);
+  const securityGroups =
+    ctx.securityGroups && (stack.securityGroup || hadGroup)
+      ? await (await ctx.securityGroups()).findStack(ctx)
+      : undefined;
   const kept = matchTargetGroups(desiredTgs, owned);
   const targets = new Map<string, TargetDescription[]>();
   for (const tg of desiredTgs) {
@@ -226,6 +238,7 @@ async function discoverForDeploy(ctx: DeployContext, target: DeployTarget): Prom
       targetGroups: owned,
       targets,
       ...(trustStores.size > 0 ? { trustStores } : {}),
+      ...(securityGroups ? { securityGroups } : {}),
     },
   };
 }

@@ -30,6 +30,14 @@ import type {
   SetSecurityGroupsCommandInput,
   SetSubnetsCommandInput,
 } from '@aws-sdk/client-elastic-load-balancing-v2';
+import type {
+  AuthorizeSecurityGroupIngressCommandInput,
+  CreateSecurityGroupCommandInput,
+  CreateTagsCommandInput,
+  DeleteSecurityGroupCommandInput,
+  DeleteTagsCommandInput,
+  RevokeSecurityGroupIngressCommandInput,
+} from '@aws-sdk/client-ec2';
 import { recordToTags, tagsToRemove, tagsToUpsert } from '../tagging.js';
 
 /** Every mutating ELBv2 action the provider may call (the IAM policy is checked against the code). */
@@ -63,7 +71,39 @@ export interface MutatingInputs {
 
 export type MutatingAction = keyof MutatingInputs;
 
-export type PlannedCall = {
+/** Every mutating EC2 action (the managed security groups, deploy/security-group.ts). */
+export interface Ec2MutatingInputs {
+  CreateSecurityGroup: CreateSecurityGroupCommandInput;
+  AuthorizeSecurityGroupIngress: AuthorizeSecurityGroupIngressCommandInput;
+  RevokeSecurityGroupIngress: RevokeSecurityGroupIngressCommandInput;
+  DeleteSecurityGroup: DeleteSecurityGroupCommandInput;
+  CreateTags: CreateTagsCommandInput;
+  DeleteTags: DeleteTagsCommandInput;
+}
+
+export type Ec2MutatingAction = keyof Ec2MutatingInputs;
+
+/** A planned EC2 call; CreateSecurityGroup `produces` the group's ID (under the ARN placeholders). */
+export type Ec2PlannedCall = {
+  [A in Ec2MutatingAction]: { action: A; input: Ec2MutatingInputs[A]; produces?: string };
+}[Ec2MutatingAction];
+
+export const EC2_MUTATING_ACTIONS: readonly Ec2MutatingAction[] = [
+  'AuthorizeSecurityGroupIngress',
+  'CreateSecurityGroup',
+  'CreateTags',
+  'DeleteSecurityGroup',
+  'DeleteTags',
+  'RevokeSecurityGroupIngress',
+];
+
+export function isEc2Call(c: PlannedCall): c is Ec2PlannedCall {
+  return (EC2_MUTATING_ACTIONS as readonly string[]).includes(c.action);
+}
+
+export type PlannedCall = Elbv2PlannedCall | Ec2PlannedCall;
+
+export type Elbv2PlannedCall = {
   [A in MutatingAction]: {
     action: A;
     input: MutatingInputs[A];
@@ -81,7 +121,8 @@ export type PlannedCall = {
 }[MutatingAction];
 
 export type OperationKind = 'create' | 'modify' | 'delete' | 'replace';
-export type OperationResource = 'LoadBalancer' | 'TargetGroup' | 'Listener' | 'ListenerRule' | 'Targets';
+export type OperationResource =
+  'LoadBalancer' | 'TargetGroup' | 'Listener' | 'ListenerRule' | 'Targets' | 'SecurityGroup';
 
 export interface Operation {
   op: OperationKind;
@@ -163,9 +204,14 @@ export function resolveRefs<T>(
   return walk(value) as T;
 }
 
-/** The mutating calls of a plan in execution order: what the simulator should record. */
+/** The mutating ELBv2 calls of a plan in execution order: what the ELBv2 simulator should record. */
 export function plannedActions(plan: readonly Operation[]): MutatingAction[] {
-  return plan.flatMap((o) => o.calls.map((c) => c.action));
+  return plan.flatMap((o) => o.calls.flatMap((c) => (isEc2Call(c) ? [] : [c.action])));
+}
+
+/** The mutating EC2 calls of a plan in execution order: what the EC2 simulator should record. */
+export function plannedEc2Actions(plan: readonly Operation[]): Ec2MutatingAction[] {
+  return plan.flatMap((o) => o.calls.flatMap((c) => (isEc2Call(c) ? [c.action] : [])));
 }
 
 /**

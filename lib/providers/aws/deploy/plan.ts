@@ -6,7 +6,10 @@
  * invalidated first and written last. Pure: discovery (discover.ts) gathers the `ActualStack`.
  */
 import { resourcesOf, ResourceTypes, type Stack } from '../model/types.js';
-import { FINGERPRINT_PENDING, FINGERPRINT_TAG, recordToTags } from '../tagging.js';
+import { MANAGED_SECURITY_GROUP_ID, securityGroupRef } from '../model/security-group.js';
+import type { LoadBalancerResource } from '../model/types.js';
+import { FINGERPRINT_PENDING, FINGERPRINT_TAG, recordToTags, SECURITY_GROUP_TAG } from '../tagging.js';
+import { planSecurityGroups } from './security-group.js';
 import { DNS_NAME_TAG, legacyTargetTags } from './targets-only.js';
 import { planListenerRules } from './listener-rule.js';
 import type { ActualStack } from './discover.js';
@@ -28,8 +31,14 @@ export interface StackPlanContext extends PlanContext {
 
 export function planStack(stack: Stack, actual: ActualStack, pc: StackPlanContext): Operation[] {
   const { fingerprint } = pc;
-  const [lbRes] = resourcesOf(stack, ResourceTypes.LoadBalancer);
-  if (!lbRes) throw new Error(`stack ${stack.id} has no load balancer`);
+  const [modelLb] = resourcesOf(stack, ResourceTypes.LoadBalancer);
+  if (!modelLb) throw new Error(`stack ${stack.id} has no load balancer`);
+  // The managed security group first: the load balancer names it by ID (or by the placeholder
+  // of the one this plan creates); groups the stack no longer wants go last.
+  if (stack.securityGroup && !actual.securityGroups)
+    throw new Error(`stack ${stack.id} has a managed security group but its groups were not read`);
+  const groups = planSecurityGroups(pc, stack.securityGroup, actual.securityGroups ?? []);
+  const lbRes = withManagedGroup(modelLb, groups.groupId);
   const desiredTgs = resourcesOf(stack, ResourceTypes.TargetGroup);
   const tgs = planTargetGroups(pc, desiredTgs, actual.targetGroups);
   const resolve = (id: string) => tgs.kept.get(id)?.tg.TargetGroupArn ?? arnRef(id);
@@ -71,6 +80,7 @@ export function planStack(stack: Stack, actual: ActualStack, pc: StackPlanContex
   // moves (a new group, a mode switch, a drained cluster back), no rule ever forwards to a group
   // that is missing or not yet filled.
   const changes = [
+    ...groups.upserts,
     ...tgs.upserts,
     ...targetOps.flatMap((t) => t.register),
     ...lbOps,
@@ -80,6 +90,7 @@ export function planStack(stack: Stack, actual: ActualStack, pc: StackPlanContex
     ...ipType.late,
     ...targetOps.flatMap((t) => t.deregister),
     ...tgs.deletes,
+    ...groups.deletes,
   ];
 
   const current = actual.loadBalancer?.tags[FINGERPRINT_TAG];
@@ -102,10 +113,15 @@ export function planStack(stack: Stack, actual: ActualStack, pc: StackPlanContex
   const record = {
     [DNS_NAME_TAG]: actual.loadBalancer?.lb.DNSName ?? dnsRef(lbRes.id),
     ...pc.record,
+    ...(groups.groupId !== undefined ? { [SECURITY_GROUP_TAG]: groups.groupId } : {}),
     [FINGERPRINT_TAG]: fingerprint,
   };
   const tags = actual.loadBalancer?.tags ?? {};
-  const stale = legacyTargetTags(tags);
+  // The record of a group no longer wanted goes once the plan deleted it (see SECURITY_GROUP_TAG).
+  const stale = [
+    ...legacyTargetTags(tags),
+    ...(groups.groupId === undefined && tags[SECURITY_GROUP_TAG] !== undefined ? [SECURITY_GROUP_TAG] : []),
+  ];
   if (changes.length > 0 || Object.entries(record).some(([k, v]) => tags[k] !== v) || stale.length > 0) {
     plan.push({
       op: 'modify',
@@ -123,12 +139,23 @@ export function planStack(stack: Stack, actual: ActualStack, pc: StackPlanContex
   return plan;
 }
 
+/** The load balancer naming its managed group by `groupId` (the model names it by placeholder). */
+function withManagedGroup(lb: LoadBalancerResource, groupId: string | undefined): LoadBalancerResource {
+  const ref = securityGroupRef(MANAGED_SECURITY_GROUP_ID);
+  const groups = lb.spec.securityGroups;
+  if (!groups?.includes(ref)) return lb;
+  if (groupId === undefined)
+    throw new Error(`load balancer ${lb.spec.name} names a managed group that is not planned`);
+  return { ...lb, spec: { ...lb.spec, securityGroups: groups.map((g) => (g === ref ? groupId : g)) } };
+}
+
 /**
  * Deleting what discovery found of a stack: load balancers first (their listeners and rules go
- * with them), then target groups.
+ * with them), then target groups, then the managed security groups (in use until the load
+ * balancers are gone: a DependencyViolation is retried later, apply.ts).
  */
 export function planDeletion(
-  actual: Pick<ActualStack, 'loadBalancer' | 'staleLoadBalancers' | 'targetGroups'>,
+  actual: Pick<ActualStack, 'loadBalancer' | 'staleLoadBalancers' | 'targetGroups' | 'securityGroups'>,
 ): Operation[] {
   const loadBalancers = [...(actual.loadBalancer ? [actual.loadBalancer] : []), ...actual.staleLoadBalancers];
   return [
@@ -145,6 +172,13 @@ export function planDeletion(
       id: t.tg.TargetGroupName ?? '',
       detail: 'stack deleted',
       calls: [{ action: 'DeleteTargetGroup', input: { TargetGroupArn: t.tg.TargetGroupArn } }],
+    })),
+    ...(actual.securityGroups ?? []).map((g): Operation => ({
+      op: 'delete',
+      resource: 'SecurityGroup',
+      id: g.groupName,
+      detail: `${g.groupId}: stack deleted`,
+      calls: [{ action: 'DeleteSecurityGroup', input: { GroupId: g.groupId } }],
     })),
   ];
 }

@@ -42,6 +42,14 @@ import {
 } from './cluster-weights.js';
 import { needsRouting, requirePart, type ModelParts } from './parts.js';
 import {
+  MANAGED_SECURITY_GROUP_ID,
+  managedSecurityGroup,
+  securityGroupRef,
+  securityGroupSources,
+  SOURCES_IGNORED,
+  type SecurityGroupSource,
+} from './security-group.js';
+import {
   LOAD_BALANCER_ID,
   ref,
   type Action,
@@ -95,9 +103,21 @@ export type AlbSettings = StackSettings<{
   /** The configured health-check defaults, which every target group starts from. */
   healthCheckDefaults: HealthCheckConfig;
   minimumCapacityUnits: number | undefined;
+  /** inbound-cidrs and security-group-prefix-lists: the managed group's sources; absent: none given. */
+  securityGroupSources: SecurityGroupSource[] | undefined;
 }>;
 
 const IP_ADDRESS_TYPES = ['ipv4', 'dualstack', 'dualstack-without-public-ipv4'] as const;
+
+/** inbound-cidrs / security-group-prefix-lists beside named security groups: LBC ignores them too. */
+function sourcesIgnoredWarning(by: 'annotation' | 'configuration'): ModelWarning {
+  const named =
+    by === 'annotation' ? `annotation ${ALB_KEYS.securityGroups}` : "the configuration's securityGroups";
+  return {
+    reason: SOURCES_IGNORED,
+    message: `annotations ${ALB_KEYS.inboundCidrs} and ${ALB_KEYS.securityGroupPrefixLists} restrict the managed security group only; ${named} names the ALB's groups, so they are ignored (as in LBC): put the sources in those groups' rules`,
+  };
+}
 
 /** `dualstack-without-public-ipv4` exists only for internet-facing ALBs (API_CreateLoadBalancer). */
 function checkIpAddressType(settings: AlbSettings): void {
@@ -142,6 +162,11 @@ export function readAlbSettings(source: StackSource<unknown>, config: ModelConfi
     ipAddressType: oneOf(annotations, ALB_KEYS.ipAddressType, IP_ADDRESS_TYPES),
     healthCheckDefaults: config.healthCheck,
     minimumCapacityUnits: minimumCapacityUnits(annotations, ALB_KEYS.minimumCapacity),
+    securityGroupSources: securityGroupSources(
+      annotations,
+      ALB_KEYS.inboundCidrs,
+      ALB_KEYS.securityGroupPrefixLists,
+    ),
   }));
   checkIpAddressType(settings);
   return settings;
@@ -171,13 +196,22 @@ export function assembleAlb(
     loadBalancer: LOAD_BALANCER_ID,
     tags: settings.tags,
   });
-  const stack = assembleStack(
+  // No group named by the annotation or the configuration: the ALB gets a managed one (LBC's frontend group).
+  const explicitGroups = settings.loadBalancer.securityGroups ?? source.placement.securityGroups;
+  const managedGroup = explicitGroups
+    ? undefined
+    : managedSecurityGroup(source, settings.tags(MANAGED_SECURITY_GROUP_ID), {
+        ports: listeners.map((l) => ({ port: l.spec.port, protocol: 'tcp' as const })),
+        sources: settings.particular.securityGroupSources ?? [],
+        ipAddressType: settings.particular.ipAddressType ?? 'ipv4',
+      });
+  const assembled = assembleStack(
     source,
     settings,
     {
       type: 'application',
       ipAddressType: settings.particular.ipAddressType,
-      securityGroups: settings.loadBalancer.securityGroups ?? source.placement.securityGroups,
+      securityGroups: explicitGroups ?? [securityGroupRef(MANAGED_SECURITY_GROUP_ID)],
       minimumCapacityUnits: settings.particular.minimumCapacityUnits,
     },
     [
@@ -192,9 +226,13 @@ export function assembleAlb(
       ruleField: (id) => ruleFields.get(id),
     },
   );
+  const stack = managedGroup ? { ...assembled, securityGroup: managedGroup } : assembled;
   const traffic = members.flatMap((m) => m.traffic ?? []);
   return {
     ...withWarnings(stack, [
+      ...(explicitGroups && settings.particular.securityGroupSources
+        ? [sourcesIgnoredWarning(settings.loadBalancer.securityGroups ? 'annotation' : 'configuration')]
+        : []),
       ...source.members.flatMap((m) => ignoredKeysWarning(m.mci)),
       ...members.flatMap((m) => m.warnings),
     ]),

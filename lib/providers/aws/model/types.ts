@@ -326,11 +326,36 @@ export interface ModelWarning {
   ignored?: { family: 'ingress' | 'service'; keys: string[] };
 }
 
+/** A source of the managed security group's inbound rules. */
+export type SecurityGroupSource = { cidrIpv4: string } | { cidrIpv6: string } | { prefixListId: string };
+
+/** One inbound rule: a port from one source (EC2 keeps one rule per source). */
+export interface SecurityGroupRuleSpec {
+  protocol: 'tcp' | 'udp';
+  port: number;
+  source: SecurityGroupSource;
+}
+
+/** The load balancer's managed frontend security group (model/security-group.ts), an EC2 resource. */
+export interface ManagedSecurityGroupSpec {
+  /** Unique in the VPC, stable for the stack (LBC's `k8s-<ns>-<name>-<hash>`). */
+  name: string;
+  description: string;
+  vpcId: string;
+  ingress: SecurityGroupRuleSpec[];
+  tags: Tags;
+}
+
 export interface Stack {
   /** The stack tag's value, e.g. `mci/default/demo`. */
   id: string;
   ownerId: string;
   resources: StackResource[];
+  /**
+   * The managed security group, when the load balancer names no group of its own: its spec
+   * names it `{{sg:ManagedLBSecurityGroup}}` until the deploy knows its ID.
+   */
+  securityGroup?: ManagedSecurityGroupSpec;
   /** Not part of the desired state (nor of its fingerprint): what the reconcile must report. */
   warnings?: ModelWarning[];
   /**

@@ -50,6 +50,9 @@ export const ALB_KEYS = {
   sslPolicy: `${ALB}ssl-policy`,
   listenPorts: `${ALB}listen-ports`,
   sslRedirect: `${ALB}ssl-redirect`,
+  /** The managed security group's sources (model/security-group.ts). */
+  inboundCidrs: `${ALB}inbound-cidrs`,
+  securityGroupPrefixLists: `${ALB}security-group-prefix-lists`,
   /** IngressGroups (karmada/ingress-group.ts reads them: the reconcile needs them too). */
   groupName: `${ALB}group.name`,
   groupOrder: `${ALB}group.order`,

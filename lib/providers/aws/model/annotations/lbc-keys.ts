@@ -98,13 +98,16 @@ export const LBC_INGRESS_KEYS: readonly LbcKey[] = [
     support: {
       status: 'supported',
       differs:
-        "security group IDs only; without it the configuration's `securityGroups` apply (no managed frontend group yet)",
+        "security group IDs only; without it the configuration's `securityGroups`, else a managed frontend group of the ALB's own (LBC's), owner-tagged, opening the listen ports to `inbound-cidrs` and `security-group-prefix-lists`",
     },
   },
   {
     key: 'manage-backend-security-group-rules',
     type: 'boolean',
-    support: EDGE('Backend security group rules'),
+    support: {
+      status: 'not-applicable',
+      why: "LBC adds rules to the targets' security groups (node or pod ENIs); here the targets are pods of the member clusters, often in other VPCs or accounts, whose groups this provider neither knows nor owns, and it changes nothing it does not own: allow the ALB's group (or the configuration's) in the targets' groups",
+    },
   },
   {
     key: 'customer-owned-ipv4-pool',
@@ -146,12 +149,20 @@ export const LBC_INGRESS_KEYS: readonly LbcKey[] = [
   {
     key: 'inbound-cidrs',
     type: 'stringList',
-    support: EDGE('Source restriction through a managed security group'),
+    support: {
+      status: 'supported',
+      differs:
+        "the managed security group's sources (IPv6 ones on a dualstack ALB only, as in LBC); ignored, with a Warning Event, when `security-groups` or the configuration names the groups; a CIDR is checked before any call",
+    },
   },
   {
     key: 'security-group-prefix-lists',
     type: 'stringList',
-    support: EDGE('Source restriction through a managed security group'),
+    support: {
+      status: 'supported',
+      differs:
+        "the managed security group's sources, as in LBC; ignored, with a Warning Event, beside named groups",
+    },
   },
   {
     key: 'certificate-arn',
