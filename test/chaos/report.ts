@@ -49,7 +49,7 @@ export interface ChaosFigures {
 
 export function passed(f: ChaosFigures): boolean {
   const i = f.invariants;
-  return i.leaked + i.missing + i.diverged + i.stuck + i.badStatus + i.lost === 0;
+  return i.leaked + i.missing + i.diverged + i.stuck + i.badStatus + i.lost + i.dangling === 0;
 }
 
 const fmt = (o: Record<string, number>) =>
@@ -70,7 +70,7 @@ export function formatFigures(f: ChaosFigures, maxFindings = 20): string {
     `  retries: sdk ${f.retries.sdk} | redeliveries ${f.retries.redeliveries} | failed invocations ${f.retries.failedInvocations}/${f.retries.invocations} | workload 409 ${f.retries.workloadConflicts} | recreate timeouts ${f.retries.recreateTimeouts} | elbv2 calls ${f.elbv2Calls}`,
     `  hand drift before the resync: ${f.handDrift.length ? `${f.handDrift.join(', ')} (${f.handDriftDiverged} new divergences until the resync)` : 'none'}`,
     `  resync sent ${f.resync.sent} failed ${f.resync.failed} | sweep owned ${f.sweep.owned} deleted ${f.sweep.deleted.length}${f.sweep.deleted.length ? ` (${f.sweep.deleted.join(', ')})` : ''} errors ${f.sweep.errors} | drained ${f.drained}`,
-    `  stacks expected ${i.expectedStacks} actual ${i.actualStacks} | leaked ${i.leaked} missing ${i.missing} diverged ${i.diverged} stuck ${i.stuck} bad status ${i.badStatus} lost ${i.lost}`,
+    `  stacks expected ${i.expectedStacks} actual ${i.actualStacks} | leaked ${i.leaked} missing ${i.missing} diverged ${i.diverged} stuck ${i.stuck} bad status ${i.badStatus} lost ${i.lost} dangling forwards ${i.dangling}`,
   ];
   for (const x of i.findings.slice(0, maxFindings))
     lines.push(`    ${x.kind} ${x.subject}: ${x.detail.slice(0, 1500)}`);

@@ -7,7 +7,8 @@ import { writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startElbv2Simulator } from '../../dev/elbv2-sim/index.js';
+import { startElbv2Simulator, type Elbv2Simulator } from '../../dev/elbv2-sim/index.js';
+import { forwardsToMissing } from '../support/elbv2-state.js';
 import { startKubeApiServer } from '../../dev/kube-apiserver/index.js';
 import { awsConfigFor, seed as seedObjects, startEdgeSimulators } from '../../dev/local/pipeline.js';
 import { HttpSink } from '../../lib/forwarder/sinks/http.js';
@@ -40,6 +41,13 @@ export interface ChaosOptions {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const FORWARD_CHANGING = new Set([
+  'CreateListener',
+  'ModifyListener',
+  'CreateRule',
+  'ModifyRule',
+  'DeleteTargetGroup',
+]);
 
 export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
   const { seed, profile } = options;
@@ -47,7 +55,17 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
   const progress = options.progress ?? (() => undefined);
   const dir = await mkdtemp(join(tmpdir(), `chaos-${seed}-`));
   const api = await startKubeApiServer({ bookmarkIntervalMs: 1000 });
-  const sim = await startElbv2Simulator({ seed });
+  // After every call that can change what a forward names: no rule or listener may forward to a
+  // target group that does not exist (an invariant of every moment, not only of the end state).
+  const dangling: string[] = [];
+  const sim: Elbv2Simulator = await startElbv2Simulator({
+    seed,
+    afterCall: (action) => {
+      if (!FORWARD_CHANGING.has(action)) return;
+      for (const f of forwardsToMissing(sim.snapshot()))
+        if (dangling.length < 20) dangling.push(`after ${action}: ${f}`);
+    },
+  });
   // WAFv2 (faulted like ELBv2; the workload names a web ACL), Shield and ACM beside it.
   const edge = await startEdgeSimulators(sim);
   const cleanup: Array<() => Promise<unknown> | unknown> = [
@@ -205,6 +223,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
       present: workload.expectation().present,
       webAcls,
     });
+    for (const detail of dangling) {
+      invariants.findings.push({ kind: 'dangling', subject: 'elbv2', detail });
+      invariants.dangling++;
+    }
     return {
       seed,
       profile: profile.name,

@@ -45,7 +45,8 @@ import { stackOwner } from './model/stack.js';
 import { AwsInventory } from './inventory.js';
 import { AccountQuotas } from './account-quotas.js';
 import type { ElbQuotas } from './model/limits.js';
-import { type ModelConfig, type ModelVpc, type Stack } from './model/types.js';
+import { resourcesOf, ResourceTypes, type ModelConfig, type ModelVpc, type Stack } from './model/types.js';
+import { settleDrains } from './deploy/drains.js';
 import { wantsCertificateDiscovery } from './model/annotations/listeners.js';
 import { ALB_KEYS } from './model/annotations/keys.js';
 import { type StackOwner } from './tagging.js';
@@ -281,6 +282,15 @@ export class AwsProvider implements MultiClusterProvider {
       kubePolicyReads(this.kube, [MCI_FINALIZER, MCS_FINALIZER]),
     );
     return stack;
+  }
+
+  /**
+   * The desired stack as a deploy would settle it now (deploy/drains.ts): a stack with a drained
+   * cluster reads its targets record (a Kubernetes read, no AWS call) to know when the drain began.
+   */
+  async settledNow(stack: Stack): Promise<Stack> {
+    if (!resourcesOf(stack, ResourceTypes.TargetGroup).some((tg) => tg.spec.drain)) return stack;
+    return settleDrains(stack, await this.records.read(stack.id), Date.now()).stack;
   }
 
   context(ctx: ProviderContext, owner: StackOwner): DeployContext {

@@ -1,6 +1,7 @@
 /**
- * The whole stack's change plan, in LBC's order (pkg/deploy/stack_deployer.go): target groups →
- * load balancer → listeners → rules → targets → orphaned target groups (a load balancer going
+ * The whole stack's change plan, in LBC's order (pkg/deploy/stack_deployer.go) but for the
+ * targets: target groups → registrations → load balancer → listeners → rules → deregistrations →
+ * orphaned target groups (a load balancer going
  * back to ipv4 does so after the rules, once none routes to an ipv6 group); the fingerprint tag is
  * invalidated first and written last. Pure: discovery (discover.ts) gathers the `ActualStack`.
  */
@@ -16,7 +17,7 @@ import { planListeners } from './listener.js';
 import { planIpAddressType, planLoadBalancer } from './load-balancer.js';
 import { arnRef, dnsRef, type Operation, type PlanContext } from './operations.js';
 import { planTargetGroups } from './target-group.js';
-import { planTargets } from './targets.js';
+import { planTargetOps } from './targets.js';
 import { planEdge, planProtectionDeletions } from './edge.js';
 
 /**
@@ -67,28 +68,32 @@ export function planStack(stack: Stack, actual: ActualStack, pc: StackPlanContex
       l.tags,
     ),
   );
-  const targetOps = desiredTgs.flatMap((tg) => {
+  const targetOps = desiredTgs.map((tg) => {
     const kept = tgs.kept.get(tg.id);
     const arn = kept?.tg.TargetGroupArn;
-    return planTargets(
+    return planTargetOps(
       tg.id,
       arn ?? arnRef(tg.id),
       tg.spec.targets,
       arn ? (actual.targets.get(arn) ?? []) : undefined,
     );
   });
+  // Registrations before the rules, deregistrations after them, groups deleted last: whatever
+  // moves (a new group, a mode switch, a drained cluster back), no rule ever forwards to a group
+  // that is missing or not yet filled.
   const changes = [
     ...planProtectionDeletions(actual.staleLoadBalancers),
     ...edge.release,
     ...groups.upserts,
     ...tgs.upserts,
+    ...targetOps.flatMap((t) => t.register),
     ...lbOps,
     ...edge.ensure,
     ...ipType.early,
     ...listeners.operations,
     ...ruleOps,
     ...ipType.late,
-    ...targetOps,
+    ...targetOps.flatMap((t) => t.deregister),
     ...tgs.deletes,
     ...groups.deletes,
   ];

@@ -35,6 +35,8 @@ export function stackFingerprint(stack: Stack): string {
     ...stack,
     // What to report is not what to build: a warning never makes a deploy necessary.
     warnings: undefined,
+    traffic: undefined,
+    drains: undefined,
     // Only target groups have targets; an undefined key is left out of the canonical form.
     resources: stack.resources.map((r) => ({ ...r, spec: { ...r.spec, targets: undefined } })),
   };

@@ -33,7 +33,15 @@ import {
   type StackSource,
   withWarnings,
 } from './stack.js';
-import { buildTargets } from './targets.js';
+import { buildTargets, sourceClusterOf } from './targets.js';
+import {
+  clusterShares,
+  weightsFor,
+  describeShares,
+  readClusterWeights,
+  sliceClusters,
+  type ClusterSlice,
+} from './cluster-weights.js';
 import { needsRouting, requirePart, type ModelParts } from './parts.js';
 import {
   MANAGED_SECURITY_GROUP_ID,
@@ -133,6 +141,8 @@ export interface MemberRoutes {
   defaultAction: Action | undefined;
   /** What the member asked for that cannot be honoured (target-type instance). */
   warnings: ModelWarning[];
+  /** Per-cluster mode: each backend's effective cluster weights (model/cluster-weights.ts). */
+  traffic?: string[];
 }
 
 export const UNSUPPORTED_TARGET_TYPE = 'UnsupportedTargetType';
@@ -223,13 +233,17 @@ export function assembleAlb(
     },
   );
   const stack = managedGroup ? { ...assembled, securityGroup: managedGroup } : assembled;
-  return withWarnings(stack, [
-    ...(explicitGroups && settings.particular.securityGroupSources
-      ? [sourcesIgnoredWarning(settings.loadBalancer.securityGroups ? 'annotation' : 'configuration')]
-      : []),
-    ...source.members.flatMap((m) => ignoredKeysWarning(m.mci)),
-    ...members.flatMap((m) => m.warnings),
-  ]);
+  const traffic = members.flatMap((m) => m.traffic ?? []);
+  return {
+    ...withWarnings(stack, [
+      ...(explicitGroups && settings.particular.securityGroupSources
+        ? [sourcesIgnoredWarning(settings.loadBalancer.securityGroups ? 'annotation' : 'configuration')]
+        : []),
+      ...source.members.flatMap((m) => ignoredKeysWarning(m.mci)),
+      ...members.flatMap((m) => m.warnings),
+    ]),
+    ...(traffic.length > 0 ? { traffic } : {}),
+  };
 }
 
 /**
@@ -316,10 +330,23 @@ export function memberRoutes(
   mci.status?.serviceLocations?.forEach((l) => l.clusters?.forEach((c) => known.add(c)));
   const knownClusters = [...known];
 
+  const backendSlices = (serviceName: string) =>
+    member.endpointSlices.filter((s) => sliceServiceName(s) === serviceName && sameNamespace(s));
+  // Per-cluster mode (cluster-weights keys): checked against every cluster the object knows of.
+  const locations = new Map(mci.status?.serviceLocations?.map((l) => [l.name, l.clusters ?? []]));
+  const sliceClusterNames = (slices: readonly EndpointSlice[]) =>
+    slices.flatMap((s) => sourceClusterOf(s, knownClusters) ?? []);
+  const weights = readClusterWeights(
+    mci.metadata.annotations,
+    new Set([...knownClusters, ...sliceClusterNames(member.endpointSlices.filter(sameNamespace))]),
+  );
+  const traffic: string[] = [];
+
   /** `field`: where the backend is named, for errors about its Service. */
-  const targetGroupFor = (b: ResolvedBackend, field: string): string => {
-    // LBC's target group resource ID: one target group per (ingress, service, service port).
-    const id = `${namespace}/${mciName}-${b.serviceName}:${b.portKey}`;
+  const targetGroupFor = (b: ResolvedBackend, field: string, slice?: ClusterSlice): string => {
+    // LBC's target group resource ID: one target group per (ingress, service, service port);
+    // per-cluster mode adds the cluster (or weight class).
+    const id = `${namespace}/${mciName}-${b.serviceName}:${b.portKey}${slice ? `@${slice.key}` : ''}`;
     if (!targetGroups.has(id)) {
       const tg = serviceTargetGroupSettings(
         memberTargetGroups,
@@ -338,6 +365,7 @@ export function memberRoutes(
         instanceServices.add(b.serviceName);
         warnings.push(instanceTargetsWarning(self, `Service ${namespace}/${b.serviceName}`));
       }
+      const clusters = slice?.clusters.map((c) => c.cluster);
       targetGroups.set(
         id,
         ipTargetGroup(source, settings, {
@@ -357,20 +385,64 @@ export function memberRoutes(
           targets: buildTargets({
             serviceKey: `${namespace}/${b.serviceName}`,
             servicePort: b.servicePort,
-            slices: member.endpointSlices.filter(
-              (s) => sliceServiceName(s) === b.serviceName && sameNamespace(s),
-            ),
-            blockedClusters: blocked,
+            slices: backendSlices(b.serviceName),
+            // A drained cluster's targets stay until the deploy lets them go (deploy/drains.ts).
+            blockedClusters: clusters ? new Set() : blocked,
+            ...(clusters ? { allowedClusters: new Set(clusters) } : {}),
             knownClusters,
             vpcCidrs: source.placement.vpc.cidrs ?? [],
             vpcSubnets: source.placement.vpc.subnets ?? [],
             ipAddressType,
             vpcIpv6Cidrs: source.placement.vpc.ipv6Cidrs ?? [],
           }),
+          ...(slice && clusters ? { slice: { key: slice.key, clusters, drain: slice.drain } } : {}),
         }),
       );
     }
     return id;
+  };
+
+  /** A backend's forward: its one group, or in per-cluster mode its clusters' groups by weight. */
+  const forwardTo = (b: ResolvedBackend, field: string): Action => {
+    const clusters = [
+      ...new Set([
+        ...(locations.get(b.serviceName) ?? []),
+        ...sliceClusterNames(backendSlices(b.serviceName)),
+      ]),
+    ].sort();
+    // A backend no list covers (only other backends have their own) keeps its one group.
+    const list = weights && weightsFor(weights, b.serviceName);
+    if (!list || clusters.length === 0) {
+      return { type: 'forward', targetGroup: ref(targetGroupFor(b, field)) };
+    }
+    const { key } = list;
+    const ipAddressType = targetGroupIpAddressType(b.service, settings.particular.ipAddressType, field);
+    const shares = clusterShares(
+      clusters,
+      list,
+      blocked,
+      (cluster) =>
+        buildTargets({
+          serviceKey: `${namespace}/${b.serviceName}`,
+          servicePort: b.servicePort,
+          slices: backendSlices(b.serviceName),
+          blockedClusters: new Set(),
+          allowedClusters: new Set([cluster]),
+          knownClusters,
+          vpcCidrs: [],
+          ipAddressType,
+        }).length > 0,
+    );
+    const where = `backend Service ${namespace}/${b.serviceName}`;
+    const line = `${b.serviceName}:${b.portKey} ${describeShares(shares)}`;
+    if (!traffic.includes(line)) traffic.push(line);
+    return {
+      type: 'forward',
+      targetGroups: sliceClusters(shares, where, key).map((slice) => ({
+        targetGroup: ref(targetGroupFor(b, field, slice)),
+        weight: slice.weight,
+      })),
+    };
   };
 
   const annotations = mci.metadata.annotations;
@@ -379,12 +451,7 @@ export function memberRoutes(
   const actionOf = (backend: IngressBackend, field: string): { action: Action; key?: string } => {
     const name = backend.service?.name;
     if (!name || backend.service?.port?.name !== USE_ANNOTATION) {
-      return {
-        action: {
-          type: 'forward',
-          targetGroup: ref(targetGroupFor(resolveBackend(backend, field, services), field)),
-        },
-      };
+      return { action: forwardTo(resolveBackend(backend, field, services), field) };
     }
     const key = `${ALB_KEYS.actions}${name}`;
     const config = routing?.annotationAction(annotations, ALB_KEYS, name);
@@ -470,5 +537,5 @@ export function memberRoutes(
       object: self,
     });
   }
-  return { routes, defaultAction, warnings };
+  return { routes, defaultAction, warnings, ...(traffic.length > 0 ? { traffic } : {}) };
 }

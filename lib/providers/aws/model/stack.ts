@@ -212,6 +212,8 @@ export interface IpTargetGroupInput {
   /** Absent: the stack's (target-group-attributes on the object itself). */
   attributes?: Record<string, string> | undefined;
   targets: TargetSpec[];
+  /** Per-cluster mode: which clusters the group serves, and whether they are drained. */
+  slice?: { key: string; clusters: readonly string[]; drain: boolean };
 }
 
 /** A target group of target type ip in the stack's VPC. */
@@ -241,6 +243,7 @@ export function ipTargetGroup(
         vpcId,
         ipAddressType,
         ...(source.ref.kind === 'mci-group' ? { member: input.id } : {}),
+        ...(input.slice ? { slice: input.slice.key } : {}),
       }),
       targetType: 'ip',
       protocol: input.protocol,
@@ -251,6 +254,8 @@ export function ipTargetGroup(
       healthCheck: input.healthCheck,
       targets: input.targets,
       ...(attributes ? { attributes } : {}),
+      ...(input.slice ? { clusters: [...input.slice.clusters] } : {}),
+      ...(input.slice?.drain ? { drain: true as const } : {}),
       tags: settings.tags(input.id),
     },
   };

@@ -163,6 +163,16 @@ export interface TargetGroupSpec {
   targets: TargetSpec[];
   /** Only the keys we set (target-group-attributes annotation). */
   attributes?: Record<string, string>;
+  /**
+   * Per-cluster mode (model/cluster-weights.ts): the member clusters whose endpoints this group
+   * holds. Absent: every cluster's (one group per backend).
+   */
+  clusters?: string[];
+  /**
+   * Its clusters are drained (weight 0 in every forward): `targets` stay registered until the
+   * deploy has held them at weight 0 for the deregistration delay, then none (deploy/drains.ts).
+   */
+  drain?: true;
   tags: Tags;
 }
 
@@ -376,6 +386,16 @@ export interface Stack {
   securityGroup?: ManagedSecurityGroupSpec;
   /** Not part of the desired state (nor of its fingerprint): what the reconcile must report. */
   warnings?: ModelWarning[];
+  /**
+   * Not part of the fingerprint either: each per-cluster backend's effective weights
+   * (`web:80 member1=95 member2=5`), for the load-balancer condition's message.
+   */
+  traffic?: string[];
+  /**
+   * Set by the deploy (deploy/drains.ts), not the model: when each drained group's weight went to
+   * 0 (ms since the epoch), by group name. Recorded with the targets, outside the fingerprint.
+   */
+  drains?: Record<string, number>;
 }
 
 type ResourceOfType<T extends StackResource['type']> = Extract<StackResource, { type: T }>;
