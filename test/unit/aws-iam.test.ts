@@ -89,6 +89,8 @@ describe('IAM policy for the ELBv2 calls', () => {
     'shield:GetSubscriptionState': 'lists no resource type; only reads',
     'shield:ListTagsForResource': 'reads whether a protection is ours, before anything else is done to it',
     'acm:ListCertificates': 'lists no resource type; reads the Region’s issued certificates (discovery)',
+    'ec2:CreateSecurityGroup':
+      'its vpc half carries no request tags; it grants nothing alone, since the new group must be tagged ours (the owner-scoped statement)',
     'acm:DescribeCertificate':
       'the certificates are the account’s, not ours, so there is no tag of ours to scope by; only reads their names',
   };
