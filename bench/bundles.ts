@@ -29,6 +29,9 @@ const CLIENTS = {
   ssm: { pkg: '@aws-sdk/client-ssm', label: 'SSM' },
   sqs: { pkg: '@aws-sdk/client-sqs', label: 'SQS' },
   tagging: { pkg: '@aws-sdk/client-resource-groups-tagging-api', label: 'Tagging API' },
+  wafv2: { pkg: '@aws-sdk/client-wafv2', label: 'WAFv2' },
+  shield: { pkg: '@aws-sdk/client-shield', label: 'Shield' },
+  acm: { pkg: '@aws-sdk/client-acm', label: 'ACM' },
 } as const;
 export type Client = keyof typeof CLIENTS;
 
@@ -42,6 +45,12 @@ export interface Start {
 const AWS_PROVIDER = 'lib/providers/aws/factory.ts';
 const SECRETS_MANAGER = 'node_modules/@middy/secrets-manager/index.js';
 const SSM = 'node_modules/@middy/ssm/index.js';
+/** The edge services' clients, each a chunk of its own (lib/providers/aws/lazy-parts.ts). */
+export const EDGE_CHUNKS = [
+  'lib/providers/aws/edge/wafv2-client.ts',
+  'lib/providers/aws/edge/shield-client.ts',
+  'lib/providers/aws/edge/acm-client.ts',
+];
 
 /** The deployed configuration: the aws provider, the kubeconfig from Secrets Manager (serverless.yml). */
 export const DEPLOYED: Record<string, Start> = {
@@ -81,6 +90,12 @@ const OTHER_STARTS: Start[] = [
     clients: ['elbv2', 'tagging', 'ssm'],
   },
   { label: 'aws provider, kubeconfig file', lazy: [AWS_PROVIDER], clients: ['elbv2', 'tagging'] },
+  // A container whose stacks need every edge service: each client's chunk loaded (lazy-parts.ts).
+  {
+    label: 'aws provider, kubeconfig file, WAFv2 + Shield + ACM loaded',
+    lazy: [AWS_PROVIDER, ...EDGE_CHUNKS],
+    clients: ['elbv2', 'tagging', 'wafv2', 'shield', 'acm'],
+  },
 ];
 
 interface Built {

@@ -56,6 +56,10 @@ export const LBC = {
   nlbEndpoints2:
     'LBC 2 warm / 4 cold (one TargetGroupBinding per group: RegisterTargets each, + DescribeTargetHealth each cold)',
   nlbDelete: 'LBC 5 warm / 6 cold target cache',
+  // LBC serves one cluster: it has no per-cluster groups, no TrafficControl and no drain.
+  weightChange:
+    'LBC 8 warm / 12 cold for the nearest step, an actions.* weight change (7 + ModifyRule); no per-cluster mode',
+  drain: 'LBC: none (no TrafficControl, no drain); the nearest, an actions.* weight change, is 8 warm',
 } as const;
 
 interface Step {
@@ -301,6 +305,79 @@ async function addServicePort(env: Elbv2Env): Promise<void> {
 }
 
 /** Replaces member2's endpoints, keeping whatever ports its slice has by now. */
+const WEIGHTS = 'multicluster.karmada.io/cluster-weights';
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Per-cluster traffic control (README, "Per-cluster traffic control"): the scenario's MCI, whose
+ * Service has endpoints in member1 and member2, through a canary, a drain with a 1 s
+ * deregistration delay, a TrafficControl drain with none, and back to one group per backend.
+ */
+function trafficSteps(env: Elbv2Env, lb: LoadBalancer): Step[] {
+  let mci: MultiClusterIngress;
+  const annotate = async (
+    annotations: Record<string, string | undefined>,
+    status?: MultiClusterIngress['status'],
+  ) => {
+    const current = await read<MultiClusterIngress>(env, Resources.MultiClusterIngress, 'minimal-ingress');
+    const merged = { ...current.metadata.annotations, ...annotations };
+    for (const [k, v] of Object.entries(annotations)) if (v === undefined) delete merged[k];
+    mci = await env.kube.update(Resources.MultiClusterIngress, {
+      ...current,
+      metadata: { ...current.metadata, annotations: merged as Record<string, string> },
+    });
+    // What prepareTrafficBlock hands the provider (status is not the reconcile's to write here).
+    if (status) mci = { ...mci, status: { ...mci.status, ...status } };
+    await reconcile(lb, mci, false);
+  };
+  const delay = (s: number) => ({
+    'alb.ingress.kubernetes.io/target-group-attributes': `deregistration_delay.timeout_seconds=${s}`,
+  });
+  return [
+    {
+      name: 'ALB create, cluster weights member1=95,member2=5 (a target group per cluster)',
+      anchor: LBC.albCreate,
+      run: async () => {
+        mci = await read<MultiClusterIngress>(env, Resources.MultiClusterIngress, 'minimal-ingress');
+        await annotate({ [WEIGHTS]: 'member1=95,member2=5', ...delay(1) });
+      },
+    },
+    {
+      name: 'weight change 95/5 → 50/50',
+      anchor: LBC.weightChange,
+      run: () => annotate({ [WEIGHTS]: 'member1=50,member2=50' }),
+    },
+    {
+      name: 'drain begins: member2 weight 0, its targets kept (deregistration delay 1 s)',
+      anchor: LBC.drain,
+      run: () => annotate({ [WEIGHTS]: 'member1=50,member2=0' }),
+    },
+    {
+      name: 'drain ends: the first reconcile after the delay deregisters member2',
+      anchor: LBC.drain,
+      run: async () => {
+        await sleep(1100);
+        await reconcile(lb, mci, false);
+      },
+    },
+    {
+      name: 'restored: member2 registered again, then weight 50 (and the delay set to 0 s for the next step)',
+      anchor: LBC.weightChange,
+      run: () => annotate({ [WEIGHTS]: 'member1=50,member2=50', ...delay(0) }),
+    },
+    {
+      name: 'TrafficControl drain of member2 with delay 0 (weight 0 and deregistration in one reconcile)',
+      anchor: LBC.drain,
+      run: () => annotate({}, { trafficBlockClusters: ['member2'] }),
+    },
+    {
+      name: 'back to one target group per backend (the annotation removed)',
+      anchor: LBC.weightChange,
+      run: () => annotate({ [WEIGHTS]: undefined }),
+    },
+  ];
+}
+
 async function changeMember2Endpoints(env: Elbv2Env, addresses: string[]): Promise<void> {
   const name = collectedSlice('member2', []).metadata.name ?? '';
   const slice = await read<EndpointSlice>(env, Resources.EndpointSlice, name);
@@ -332,6 +409,16 @@ export async function benchElbv2Calls(): Promise<Figure[]> {
       figures.push(await measure(alb, 'ELBv2 calls (ALB, simulator)', step));
   } finally {
     await alb.close();
+  }
+
+  const traffic = await startElbv2Env({ objects: objects() });
+  try {
+    const lb = traffic.provider.loadBalancer();
+    if (!lb) throw new Error('the aws provider has no MultiClusterIngress support');
+    for (const step of trafficSteps(traffic, lb))
+      figures.push(await measure(traffic, 'ELBv2 calls (per-cluster traffic, ALB, simulator)', step));
+  } finally {
+    await traffic.close();
   }
 
   const nlbGroup = 'ELBv2 calls (NLB, simulator)';

@@ -21,7 +21,14 @@ import { simulatorConfigText } from './local/sim-config.js';
 import { startTopologyServer } from './local/topology-server.js';
 import { silentLogger } from '../lib/log/logger.js';
 import { AwsProvider, parseAwsConfig } from '../lib/providers/aws/index.js';
-import { awsConfigFor, seed, startPipeline, type Pipeline } from './local/pipeline.js';
+import {
+  awsConfigFor,
+  LOCAL_CERTIFICATE_DOMAIN,
+  LOCAL_WEB_ACL,
+  seed,
+  startPipeline,
+  type Pipeline,
+} from './local/pipeline.js';
 import { upstreamScenario } from './local/scenario.js';
 
 const { values } = parseArgs({
@@ -108,7 +115,7 @@ narrator.watch(pipeline.kubeConfig);
 await seed(pipeline.kube, upstreamScenario());
 const simulator = pipeline.elbv2;
 const awsConfig = await parseAwsConfig(
-  simulator ? awsConfigFor(simulator, {}, pipeline.ec2) : simulatorConfigText('local'),
+  simulator ? awsConfigFor(simulator, {}, pipeline.ec2, pipeline.edge) : simulatorConfigText('local'),
 );
 const topology = await startTopologyServer({
   kubeConfig: pipeline.kubeConfig,
@@ -144,6 +151,12 @@ const ec2 = pipeline.ec2;
 if (ec2) {
   say(
     `EC2:         simulator at ${ec2.url} (VPC ${ec2.network.vpcId}: ${[ec2.network.vpcCidr, ...ec2.network.secondaryCidrs].join(', ')}; its CIDRs and subnet zones)`,
+  );
+}
+const edge = pipeline.edge;
+if (edge) {
+  say(
+    `edge:        WAFv2 ${edge.wafv2.url}, Shield ${edge.shield.url}, ACM ${edge.acm.url} (web ACL ${LOCAL_WEB_ACL}, a certificate for ${LOCAL_CERTIFICATE_DOMAIN})`,
   );
 }
 say('seeded the upstream README scenario: IngressClass fake, MCI minimal-ingress, Service serve, MCS serve.');

@@ -36,6 +36,11 @@ export interface Elbv2SimulatorOptions extends BehaviourOptions {
    * change state and on close. Resources survive a restart; generated IDs do not repeat.
    */
   persistFile?: string;
+  /**
+   * Called after every ELBv2 call the simulator answered (tests that check an invariant of the
+   * state between calls, e.g. that no rule ever forwards to a missing target group).
+   */
+  afterCall?: (action: string) => void;
 }
 
 export interface Elbv2Simulator {
@@ -73,8 +78,13 @@ export async function startElbv2Simulator(options: Elbv2SimulatorOptions = {}): 
       faults,
       calls,
       taggingCalls,
-      ...(persistence
-        ? { afterCall: (action: string) => !action.startsWith('Describe') && persistence.changed() }
+      ...(persistence || options.afterCall
+        ? {
+            afterCall: (action: string) => {
+              if (persistence && !action.startsWith('Describe')) persistence.changed();
+              options.afterCall?.(action);
+            },
+          }
         : {}),
     },
     host,

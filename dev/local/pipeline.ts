@@ -14,6 +14,9 @@ import { resourceFor } from '../../lib/kube/resources.js';
 import type { KubeObject } from '../../lib/kube/types.js';
 import { startElbv2Simulator, type Elbv2Simulator } from '../elbv2-sim/index.js';
 import { startEc2Simulator, type Ec2Simulator } from '../ec2-sim/index.js';
+import { startAcmSimulator, type AcmSimulator } from '../acm-sim/index.js';
+import { startShieldSimulator, type ShieldSimulator } from '../shield-sim/index.js';
+import { startWafv2Simulator, type Wafv2Simulator } from '../wafv2-sim/index.js';
 import { startFunctionServer, type FunctionServer } from './function-server.js';
 import { INGRESS_CLASS_CONTROLLER, upstreamScenario } from './scenario.js';
 import { Forwarder } from '../../lib/forwarder/forwarder.js';
@@ -46,6 +49,8 @@ export interface Pipeline {
   elbv2?: Elbv2Simulator;
   /** The EC2 simulator beside it (the VPC's CIDRs and subnets), when the provider is `aws`. */
   ec2?: Ec2Simulator;
+  /** The WAFv2, Shield and ACM simulators beside it (the ALBs' edge), when the provider is `aws`. */
+  edge?: EdgeSimulators;
   functionUrl: string;
   kubeconfigPath: string;
   kube: KubeClient;
@@ -53,6 +58,30 @@ export interface Pipeline {
   /** The cluster watch forwarder delivering notifications to the function (HTTP sink). */
   forwarder?: Forwarder;
   close(): Promise<void>;
+}
+
+export interface EdgeSimulators {
+  wafv2: Wafv2Simulator;
+  shield: ShieldSimulator;
+  acm: AcmSimulator;
+}
+
+export const LOCAL_WEB_ACL = 'local-web-acl';
+export const LOCAL_CERTIFICATE_DOMAIN = '*.example.com';
+
+/** The edge simulators over the ELBv2 simulator's load balancers (stateless: fixtures are made by hand). */
+export async function startEdgeSimulators(elbv2: Elbv2Simulator): Promise<EdgeSimulators> {
+  const loadBalancers = (arn: string) => elbv2.state.store.loadBalancers.get(arn);
+  const edge = {
+    wafv2: await startWafv2Simulator({ loadBalancers }),
+    shield: await startShieldSimulator({ loadBalancers }),
+    acm: await startAcmSimulator(),
+  };
+  // Something to try: `alb.ingress.kubernetes.io/wafv2-acl-name: local-web-acl`, and HTTPS for
+  // a host under example.com without a certificate-arn.
+  edge.wafv2.state.addWebAcl(LOCAL_WEB_ACL);
+  edge.acm.state.addCertificate(LOCAL_CERTIFICATE_DOMAIN);
+  return edge;
 }
 
 export async function startPipeline(options: PipelineOptions): Promise<Pipeline> {
@@ -73,10 +102,11 @@ export async function startPipeline(options: PipelineOptions): Promise<Pipeline>
       : undefined;
   // Stateless (it serves the network both simulators share): nothing to persist, any free port.
   const ec2 = elbv2 ? await startEc2Simulator() : undefined;
+  const edge = elbv2 ? await startEdgeSimulators(elbv2) : undefined;
   const cloudConfig = join(stateDir, `${provider}-provider.yaml`);
   writeFileSync(
     cloudConfig,
-    elbv2 ? awsConfigFor(elbv2, {}, ec2) : `stateFile: ${join(stateDir, 'fake-load-balancers.json')}\n`,
+    elbv2 ? awsConfigFor(elbv2, {}, ec2, edge) : `stateFile: ${join(stateDir, 'fake-load-balancers.json')}\n`,
   );
   if (elbv2) {
     // The SDK insists on credentials; the simulator ignores them.
@@ -117,6 +147,7 @@ export async function startPipeline(options: PipelineOptions): Promise<Pipeline>
     api,
     ...(elbv2 ? { elbv2 } : {}),
     ...(ec2 ? { ec2 } : {}),
+    ...(edge ? { edge } : {}),
     functionUrl: fn.url,
     kubeconfigPath,
     kube,
@@ -128,6 +159,9 @@ export async function startPipeline(options: PipelineOptions): Promise<Pipeline>
       await api.close();
       await elbv2?.close();
       await ec2?.close();
+      await edge?.wafv2.close();
+      await edge?.shield.close();
+      await edge?.acm.close();
     },
   };
 }
@@ -153,6 +187,7 @@ export function awsConfigFor(
   sim: Elbv2Simulator,
   extra: Record<string, unknown> = {},
   ec2?: Pick<Ec2Simulator, 'url'>,
+  edge?: { [K in keyof EdgeSimulators]: Pick<EdgeSimulators[K], 'url'> },
 ): string {
   return JSON.stringify(
     {
@@ -167,6 +202,9 @@ export function awsConfigFor(
         : { vpc: { id: sim.network.vpcId, cidrs: [sim.network.vpcCidr] } }),
       subnets: sim.network.subnets.filter((s) => !s.public).map((s) => s.subnetId),
       securityGroups: [sim.network.defaultSecurityGroupId],
+      ...(edge
+        ? { wafv2Endpoint: edge.wafv2.url, shieldEndpoint: edge.shield.url, acmEndpoint: edge.acm.url }
+        : {}),
       ...extra,
     },
     null,

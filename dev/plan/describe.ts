@@ -226,6 +226,10 @@ export function describeCall(call: PlannedCall): string[] {
       return (call.input.RulePriorities ?? []).map(
         (p) => `priority ${p.Priority ?? ''} for ${shortArn(p.RuleArn)}`,
       );
+    case 'AssociateWebACL':
+      return [`web ACL ${call.input.WebACLArn ?? ''} on ${shortArn(call.input.ResourceArn)}`];
+    case 'CreateProtection':
+      return [`Shield Advanced protection "${call.input.Name ?? ''}" of ${shortArn(call.input.ResourceArn)}`];
     default:
       return [];
   }

@@ -44,7 +44,7 @@ vErrors.push(err2);
 errors++;
 }
 for(const key0 in data){
-if(!(func2.call({"region":true,"endpoint":true,"taggingEndpoint":true,"ec2Endpoint":true,"vpc":true,"subnets":true,"securityGroups":true,"scheme":true,"ownerId":true,"recordNamespace":true,"defaultTags":true,"externalManagedTags":true,"healthCheck":true,"maxAttempts":true,"maxCallsPerSecond":true,"dryRun":true,"tenantPolicy":true}, key0))){
+if(!(func2.call({"region":true,"endpoint":true,"taggingEndpoint":true,"ec2Endpoint":true,"wafv2Endpoint":true,"shieldEndpoint":true,"acmEndpoint":true,"vpc":true,"subnets":true,"securityGroups":true,"scheme":true,"ownerId":true,"recordNamespace":true,"defaultTags":true,"externalManagedTags":true,"healthCheck":true,"maxAttempts":true,"maxCallsPerSecond":true,"dryRun":true,"tenantPolicy":true}, key0))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
 vErrors = [err3];
@@ -116,11 +116,9 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.vpc !== undefined){
-let data4 = data.vpc;
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(data4.id === undefined){
-const err9 = {instancePath:instancePath+"/vpc",keyword:"required",params:{missingProperty: "id"}};
+if(data.wafv2Endpoint !== undefined){
+if(typeof data.wafv2Endpoint !== "string"){
+const err9 = {instancePath:instancePath+"/wafv2Endpoint",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -129,9 +127,10 @@ vErrors.push(err9);
 }
 errors++;
 }
-for(const key1 in data4){
-if(!(((key1 === "id") || (key1 === "cidrs")) || (key1 === "ipv6Cidrs"))){
-const err10 = {instancePath:instancePath+"/vpc",keyword:"additionalProperties",params:{additionalProperty: key1}};
+}
+if(data.shieldEndpoint !== undefined){
+if(typeof data.shieldEndpoint !== "string"){
+const err10 = {instancePath:instancePath+"/shieldEndpoint",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -141,11 +140,9 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data4.id !== undefined){
-let data5 = data4.id;
-if(typeof data5 === "string"){
-if(data5.length < 1){
-const err11 = {instancePath:instancePath+"/vpc/id",keyword:"minLength",params:{limit: 1}};
+if(data.acmEndpoint !== undefined){
+if(typeof data.acmEndpoint !== "string"){
+const err11 = {instancePath:instancePath+"/acmEndpoint",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -155,8 +152,11 @@ vErrors.push(err11);
 errors++;
 }
 }
-else {
-const err12 = {instancePath:instancePath+"/vpc/id",keyword:"type",params:{type: "string"}};
+if(data.vpc !== undefined){
+let data7 = data.vpc;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+if(data7.id === undefined){
+const err12 = {instancePath:instancePath+"/vpc",keyword:"required",params:{missingProperty: "id"}};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -165,12 +165,9 @@ vErrors.push(err12);
 }
 errors++;
 }
-}
-if(data4.cidrs !== undefined){
-let data6 = data4.cidrs;
-if(Array.isArray(data6)){
-if(data6.length < 1){
-const err13 = {instancePath:instancePath+"/vpc/cidrs",keyword:"minItems",params:{limit: 1}};
+for(const key1 in data7){
+if(!(((key1 === "id") || (key1 === "cidrs")) || (key1 === "ipv6Cidrs"))){
+const err13 = {instancePath:instancePath+"/vpc",keyword:"additionalProperties",params:{additionalProperty: key1}};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -179,12 +176,12 @@ vErrors.push(err13);
 }
 errors++;
 }
-const len0 = data6.length;
-for(let i0=0; i0<len0; i0++){
-let data7 = data6[i0];
-if(typeof data7 === "string"){
-if(!pattern0.test(data7)){
-const err14 = {instancePath:instancePath+"/vpc/cidrs/" + i0,keyword:"pattern",params:{pattern: "^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])/(?:3[0-2]|[12]?[0-9])$"}};
+}
+if(data7.id !== undefined){
+let data8 = data7.id;
+if(typeof data8 === "string"){
+if(data8.length < 1){
+const err14 = {instancePath:instancePath+"/vpc/id",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -195,7 +192,7 @@ errors++;
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/vpc/cidrs/" + i0,keyword:"type",params:{type: "string"}};
+const err15 = {instancePath:instancePath+"/vpc/id",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -205,9 +202,11 @@ vErrors.push(err15);
 errors++;
 }
 }
-}
-else {
-const err16 = {instancePath:instancePath+"/vpc/cidrs",keyword:"type",params:{type: "array"}};
+if(data7.cidrs !== undefined){
+let data9 = data7.cidrs;
+if(Array.isArray(data9)){
+if(data9.length < 1){
+const err16 = {instancePath:instancePath+"/vpc/cidrs",keyword:"minItems",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -216,16 +215,12 @@ vErrors.push(err16);
 }
 errors++;
 }
-}
-if(data4.ipv6Cidrs !== undefined){
-let data8 = data4.ipv6Cidrs;
-if(Array.isArray(data8)){
-const len1 = data8.length;
-for(let i1=0; i1<len1; i1++){
-let data9 = data8[i1];
-if(typeof data9 === "string"){
-if(!pattern1.test(data9)){
-const err17 = {instancePath:instancePath+"/vpc/ipv6Cidrs/" + i1,keyword:"pattern",params:{pattern: "^(?=.*:)[0-9a-fA-F:]{2,39}/(?:12[0-8]|1[01][0-9]|[1-9]?[0-9])$"}};
+const len0 = data9.length;
+for(let i0=0; i0<len0; i0++){
+let data10 = data9[i0];
+if(typeof data10 === "string"){
+if(!pattern0.test(data10)){
+const err17 = {instancePath:instancePath+"/vpc/cidrs/" + i0,keyword:"pattern",params:{pattern: "^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])/(?:3[0-2]|[12]?[0-9])$"}};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -236,7 +231,7 @@ errors++;
 }
 }
 else {
-const err18 = {instancePath:instancePath+"/vpc/ipv6Cidrs/" + i1,keyword:"type",params:{type: "string"}};
+const err18 = {instancePath:instancePath+"/vpc/cidrs/" + i0,keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -248,7 +243,7 @@ errors++;
 }
 }
 else {
-const err19 = {instancePath:instancePath+"/vpc/ipv6Cidrs",keyword:"type",params:{type: "array"}};
+const err19 = {instancePath:instancePath+"/vpc/cidrs",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -258,9 +253,15 @@ vErrors.push(err19);
 errors++;
 }
 }
-}
-else {
-const err20 = {instancePath:instancePath+"/vpc",keyword:"type",params:{type: "object"}};
+if(data7.ipv6Cidrs !== undefined){
+let data11 = data7.ipv6Cidrs;
+if(Array.isArray(data11)){
+const len1 = data11.length;
+for(let i1=0; i1<len1; i1++){
+let data12 = data11[i1];
+if(typeof data12 === "string"){
+if(!pattern1.test(data12)){
+const err20 = {instancePath:instancePath+"/vpc/ipv6Cidrs/" + i1,keyword:"pattern",params:{pattern: "^(?=.*:)[0-9a-fA-F:]{2,39}/(?:12[0-8]|1[01][0-9]|[1-9]?[0-9])$"}};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -270,11 +271,8 @@ vErrors.push(err20);
 errors++;
 }
 }
-if(data.subnets !== undefined){
-let data10 = data.subnets;
-if(Array.isArray(data10)){
-if(data10.length < 1){
-const err21 = {instancePath:instancePath+"/subnets",keyword:"minItems",params:{limit: 1}};
+else {
+const err21 = {instancePath:instancePath+"/vpc/ipv6Cidrs/" + i1,keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -283,12 +281,10 @@ vErrors.push(err21);
 }
 errors++;
 }
-const len2 = data10.length;
-for(let i2=0; i2<len2; i2++){
-let data11 = data10[i2];
-if(typeof data11 === "string"){
-if(data11.length < 1){
-const err22 = {instancePath:instancePath+"/subnets/" + i2,keyword:"minLength",params:{limit: 1}};
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/vpc/ipv6Cidrs",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -298,8 +294,9 @@ vErrors.push(err22);
 errors++;
 }
 }
+}
 else {
-const err23 = {instancePath:instancePath+"/subnets/" + i2,keyword:"type",params:{type: "string"}};
+const err23 = {instancePath:instancePath+"/vpc",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -309,9 +306,11 @@ vErrors.push(err23);
 errors++;
 }
 }
-}
-else {
-const err24 = {instancePath:instancePath+"/subnets",keyword:"type",params:{type: "array"}};
+if(data.subnets !== undefined){
+let data13 = data.subnets;
+if(Array.isArray(data13)){
+if(data13.length < 1){
+const err24 = {instancePath:instancePath+"/subnets",keyword:"minItems",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -320,16 +319,12 @@ vErrors.push(err24);
 }
 errors++;
 }
-}
-if(data.securityGroups !== undefined){
-let data12 = data.securityGroups;
-if(Array.isArray(data12)){
-const len3 = data12.length;
-for(let i3=0; i3<len3; i3++){
-let data13 = data12[i3];
-if(typeof data13 === "string"){
-if(data13.length < 1){
-const err25 = {instancePath:instancePath+"/securityGroups/" + i3,keyword:"minLength",params:{limit: 1}};
+const len2 = data13.length;
+for(let i2=0; i2<len2; i2++){
+let data14 = data13[i2];
+if(typeof data14 === "string"){
+if(data14.length < 1){
+const err25 = {instancePath:instancePath+"/subnets/" + i2,keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -340,7 +335,7 @@ errors++;
 }
 }
 else {
-const err26 = {instancePath:instancePath+"/securityGroups/" + i3,keyword:"type",params:{type: "string"}};
+const err26 = {instancePath:instancePath+"/subnets/" + i2,keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -352,7 +347,7 @@ errors++;
 }
 }
 else {
-const err27 = {instancePath:instancePath+"/securityGroups",keyword:"type",params:{type: "array"}};
+const err27 = {instancePath:instancePath+"/subnets",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -362,10 +357,15 @@ vErrors.push(err27);
 errors++;
 }
 }
-if(data.scheme !== undefined){
-let data14 = data.scheme;
-if(!((data14 === "internal") || (data14 === "internet-facing"))){
-const err28 = {instancePath:instancePath+"/scheme",keyword:"enum",params:{allowedValues: ["internal","internet-facing"]}};
+if(data.securityGroups !== undefined){
+let data15 = data.securityGroups;
+if(Array.isArray(data15)){
+const len3 = data15.length;
+for(let i3=0; i3<len3; i3++){
+let data16 = data15[i3];
+if(typeof data16 === "string"){
+if(data16.length < 1){
+const err28 = {instancePath:instancePath+"/securityGroups/" + i3,keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -375,11 +375,8 @@ vErrors.push(err28);
 errors++;
 }
 }
-if(data.ownerId !== undefined){
-let data15 = data.ownerId;
-if(typeof data15 === "string"){
-if(data15.length > 63){
-const err29 = {instancePath:instancePath+"/ownerId",keyword:"maxLength",params:{limit: 63}};
+else {
+const err29 = {instancePath:instancePath+"/securityGroups/" + i3,keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -388,8 +385,10 @@ vErrors.push(err29);
 }
 errors++;
 }
-if(data15.length < 1){
-const err30 = {instancePath:instancePath+"/ownerId",keyword:"minLength",params:{limit: 1}};
+}
+}
+else {
+const err30 = {instancePath:instancePath+"/securityGroups",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -398,8 +397,11 @@ vErrors.push(err30);
 }
 errors++;
 }
-if(!pattern2.test(data15)){
-const err31 = {instancePath:instancePath+"/ownerId",keyword:"pattern",params:{pattern: "^[a-z0-9](?:[-a-z0-9]*[a-z0-9])?$"}};
+}
+if(data.scheme !== undefined){
+let data17 = data.scheme;
+if(!((data17 === "internal") || (data17 === "internet-facing"))){
+const err31 = {instancePath:instancePath+"/scheme",keyword:"enum",params:{allowedValues: ["internal","internet-facing"]}};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -409,8 +411,11 @@ vErrors.push(err31);
 errors++;
 }
 }
-else {
-const err32 = {instancePath:instancePath+"/ownerId",keyword:"type",params:{type: "string"}};
+if(data.ownerId !== undefined){
+let data18 = data.ownerId;
+if(typeof data18 === "string"){
+if(data18.length > 63){
+const err32 = {instancePath:instancePath+"/ownerId",keyword:"maxLength",params:{limit: 63}};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -419,12 +424,8 @@ vErrors.push(err32);
 }
 errors++;
 }
-}
-if(data.recordNamespace !== undefined){
-let data16 = data.recordNamespace;
-if(typeof data16 === "string"){
-if(data16.length > 63){
-const err33 = {instancePath:instancePath+"/recordNamespace",keyword:"maxLength",params:{limit: 63}};
+if(data18.length < 1){
+const err33 = {instancePath:instancePath+"/ownerId",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -433,8 +434,8 @@ vErrors.push(err33);
 }
 errors++;
 }
-if(data16.length < 1){
-const err34 = {instancePath:instancePath+"/recordNamespace",keyword:"minLength",params:{limit: 1}};
+if(!pattern2.test(data18)){
+const err34 = {instancePath:instancePath+"/ownerId",keyword:"pattern",params:{pattern: "^[a-z0-9](?:[-a-z0-9]*[a-z0-9])?$"}};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -443,8 +444,9 @@ vErrors.push(err34);
 }
 errors++;
 }
-if(!pattern2.test(data16)){
-const err35 = {instancePath:instancePath+"/recordNamespace",keyword:"pattern",params:{pattern: "^[a-z0-9](?:[-a-z0-9]*[a-z0-9])?$"}};
+}
+else {
+const err35 = {instancePath:instancePath+"/ownerId",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -454,8 +456,11 @@ vErrors.push(err35);
 errors++;
 }
 }
-else {
-const err36 = {instancePath:instancePath+"/recordNamespace",keyword:"type",params:{type: "string"}};
+if(data.recordNamespace !== undefined){
+let data19 = data.recordNamespace;
+if(typeof data19 === "string"){
+if(data19.length > 63){
+const err36 = {instancePath:instancePath+"/recordNamespace",keyword:"maxLength",params:{limit: 63}};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -464,15 +469,8 @@ vErrors.push(err36);
 }
 errors++;
 }
-}
-if(data.defaultTags !== undefined){
-let data17 = data.defaultTags;
-if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-for(const key2 in data17){
-const _errs38 = errors;
-if(typeof key2 === "string"){
-if(key2.length > 128){
-const err37 = {instancePath:instancePath+"/defaultTags",keyword:"maxLength",params:{limit: 128},propertyName:key2};
+if(data19.length < 1){
+const err37 = {instancePath:instancePath+"/recordNamespace",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -481,8 +479,8 @@ vErrors.push(err37);
 }
 errors++;
 }
-if(key2.length < 1){
-const err38 = {instancePath:instancePath+"/defaultTags",keyword:"minLength",params:{limit: 1},propertyName:key2};
+if(!pattern2.test(data19)){
+const err38 = {instancePath:instancePath+"/recordNamespace",keyword:"pattern",params:{pattern: "^[a-z0-9](?:[-a-z0-9]*[a-z0-9])?$"}};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -492,9 +490,8 @@ vErrors.push(err38);
 errors++;
 }
 }
-var valid10 = _errs38 === errors;
-if(!valid10){
-const err39 = {instancePath:instancePath+"/defaultTags",keyword:"propertyNames",params:{propertyName: key2}};
+else {
+const err39 = {instancePath:instancePath+"/recordNamespace",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -504,11 +501,14 @@ vErrors.push(err39);
 errors++;
 }
 }
-for(const key3 in data17){
-let data18 = data17[key3];
-if(typeof data18 === "string"){
-if(data18.length > 256){
-const err40 = {instancePath:instancePath+"/defaultTags/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),keyword:"maxLength",params:{limit: 256}};
+if(data.defaultTags !== undefined){
+let data20 = data.defaultTags;
+if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
+for(const key2 in data20){
+const _errs44 = errors;
+if(typeof key2 === "string"){
+if(key2.length > 128){
+const err40 = {instancePath:instancePath+"/defaultTags",keyword:"maxLength",params:{limit: 128},propertyName:key2};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -517,9 +517,8 @@ vErrors.push(err40);
 }
 errors++;
 }
-}
-else {
-const err41 = {instancePath:instancePath+"/defaultTags/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),keyword:"type",params:{type: "string"}};
+if(key2.length < 1){
+const err41 = {instancePath:instancePath+"/defaultTags",keyword:"minLength",params:{limit: 1},propertyName:key2};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -529,9 +528,9 @@ vErrors.push(err41);
 errors++;
 }
 }
-}
-else {
-const err42 = {instancePath:instancePath+"/defaultTags",keyword:"type",params:{type: "object"}};
+var valid10 = _errs44 === errors;
+if(!valid10){
+const err42 = {instancePath:instancePath+"/defaultTags",keyword:"propertyNames",params:{propertyName: key2}};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -541,15 +540,11 @@ vErrors.push(err42);
 errors++;
 }
 }
-if(data.externalManagedTags !== undefined){
-let data19 = data.externalManagedTags;
-if(Array.isArray(data19)){
-const len4 = data19.length;
-for(let i4=0; i4<len4; i4++){
-let data20 = data19[i4];
-if(typeof data20 === "string"){
-if(data20.length > 128){
-const err43 = {instancePath:instancePath+"/externalManagedTags/" + i4,keyword:"maxLength",params:{limit: 128}};
+for(const key3 in data20){
+let data21 = data20[key3];
+if(typeof data21 === "string"){
+if(data21.length > 256){
+const err43 = {instancePath:instancePath+"/defaultTags/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),keyword:"maxLength",params:{limit: 256}};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -558,8 +553,9 @@ vErrors.push(err43);
 }
 errors++;
 }
-if(data20.length < 1){
-const err44 = {instancePath:instancePath+"/externalManagedTags/" + i4,keyword:"minLength",params:{limit: 1}};
+}
+else {
+const err44 = {instancePath:instancePath+"/defaultTags/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -569,8 +565,9 @@ vErrors.push(err44);
 errors++;
 }
 }
+}
 else {
-const err45 = {instancePath:instancePath+"/externalManagedTags/" + i4,keyword:"type",params:{type: "string"}};
+const err45 = {instancePath:instancePath+"/defaultTags",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -580,9 +577,15 @@ vErrors.push(err45);
 errors++;
 }
 }
-}
-else {
-const err46 = {instancePath:instancePath+"/externalManagedTags",keyword:"type",params:{type: "array"}};
+if(data.externalManagedTags !== undefined){
+let data22 = data.externalManagedTags;
+if(Array.isArray(data22)){
+const len4 = data22.length;
+for(let i4=0; i4<len4; i4++){
+let data23 = data22[i4];
+if(typeof data23 === "string"){
+if(data23.length > 128){
+const err46 = {instancePath:instancePath+"/externalManagedTags/" + i4,keyword:"maxLength",params:{limit: 128}};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -591,13 +594,8 @@ vErrors.push(err46);
 }
 errors++;
 }
-}
-if(data.healthCheck !== undefined){
-let data21 = data.healthCheck;
-if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
-for(const key4 in data21){
-if(!((((((((key4 === "path") || (key4 === "port")) || (key4 === "protocol")) || (key4 === "intervalSeconds")) || (key4 === "timeoutSeconds")) || (key4 === "healthyThresholdCount")) || (key4 === "unhealthyThresholdCount")) || (key4 === "matcher"))){
-const err47 = {instancePath:instancePath+"/healthCheck",keyword:"additionalProperties",params:{additionalProperty: key4}};
+if(data23.length < 1){
+const err47 = {instancePath:instancePath+"/externalManagedTags/" + i4,keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -607,11 +605,8 @@ vErrors.push(err47);
 errors++;
 }
 }
-if(data21.path !== undefined){
-let data22 = data21.path;
-if(typeof data22 === "string"){
-if(!pattern4.test(data22)){
-const err48 = {instancePath:instancePath+"/healthCheck/path",keyword:"pattern",params:{pattern: "^/"}};
+else {
+const err48 = {instancePath:instancePath+"/externalManagedTags/" + i4,keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -621,8 +616,9 @@ vErrors.push(err48);
 errors++;
 }
 }
+}
 else {
-const err49 = {instancePath:instancePath+"/healthCheck/path",keyword:"type",params:{type: "string"}};
+const err49 = {instancePath:instancePath+"/externalManagedTags",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -632,13 +628,12 @@ vErrors.push(err49);
 errors++;
 }
 }
-if(data21.port !== undefined){
-let data23 = data21.port;
-const _errs52 = errors;
-let valid15 = false;
-const _errs53 = errors;
-if("traffic-port" !== data23){
-const err50 = {instancePath:instancePath+"/healthCheck/port",keyword:"const",params:{allowedValue: "traffic-port"}};
+if(data.healthCheck !== undefined){
+let data24 = data.healthCheck;
+if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
+for(const key4 in data24){
+if(!((((((((key4 === "path") || (key4 === "port")) || (key4 === "protocol")) || (key4 === "intervalSeconds")) || (key4 === "timeoutSeconds")) || (key4 === "healthyThresholdCount")) || (key4 === "unhealthyThresholdCount")) || (key4 === "matcher"))){
+const err50 = {instancePath:instancePath+"/healthCheck",keyword:"additionalProperties",params:{additionalProperty: key4}};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -647,12 +642,12 @@ vErrors.push(err50);
 }
 errors++;
 }
-var _valid0 = _errs53 === errors;
-valid15 = valid15 || _valid0;
-if(!valid15){
-const _errs54 = errors;
-if(!((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23)))){
-const err51 = {instancePath:instancePath+"/healthCheck/port",keyword:"type",params:{type: "integer"}};
+}
+if(data24.path !== undefined){
+let data25 = data24.path;
+if(typeof data25 === "string"){
+if(!pattern4.test(data25)){
+const err51 = {instancePath:instancePath+"/healthCheck/path",keyword:"pattern",params:{pattern: "^/"}};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -661,9 +656,9 @@ vErrors.push(err51);
 }
 errors++;
 }
-if(typeof data23 == "number"){
-if(data23 > 65535 || isNaN(data23)){
-const err52 = {instancePath:instancePath+"/healthCheck/port",keyword:"maximum",params:{comparison: "<=", limit: 65535}};
+}
+else {
+const err52 = {instancePath:instancePath+"/healthCheck/path",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -672,8 +667,14 @@ vErrors.push(err52);
 }
 errors++;
 }
-if(data23 < 1 || isNaN(data23)){
-const err53 = {instancePath:instancePath+"/healthCheck/port",keyword:"minimum",params:{comparison: ">=", limit: 1}};
+}
+if(data24.port !== undefined){
+let data26 = data24.port;
+const _errs58 = errors;
+let valid15 = false;
+const _errs59 = errors;
+if("traffic-port" !== data26){
+const err53 = {instancePath:instancePath+"/healthCheck/port",keyword:"const",params:{allowedValue: "traffic-port"}};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -682,12 +683,12 @@ vErrors.push(err53);
 }
 errors++;
 }
-}
-var _valid0 = _errs54 === errors;
+var _valid0 = _errs59 === errors;
 valid15 = valid15 || _valid0;
-}
 if(!valid15){
-const err54 = {instancePath:instancePath+"/healthCheck/port",keyword:"anyOf",params:{}};
+const _errs60 = errors;
+if(!((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26)))){
+const err54 = {instancePath:instancePath+"/healthCheck/port",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -696,22 +697,9 @@ vErrors.push(err54);
 }
 errors++;
 }
-else {
-errors = _errs52;
-if(vErrors !== null){
-if(_errs52){
-vErrors.length = _errs52;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data21.protocol !== undefined){
-let data24 = data21.protocol;
-if(!((data24 === "HTTP") || (data24 === "HTTPS"))){
-const err55 = {instancePath:instancePath+"/healthCheck/protocol",keyword:"enum",params:{allowedValues: ["HTTP","HTTPS"]}};
+if(typeof data26 == "number"){
+if(data26 > 65535 || isNaN(data26)){
+const err55 = {instancePath:instancePath+"/healthCheck/port",keyword:"maximum",params:{comparison: "<=", limit: 65535}};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -720,11 +708,8 @@ vErrors.push(err55);
 }
 errors++;
 }
-}
-if(data21.intervalSeconds !== undefined){
-let data25 = data21.intervalSeconds;
-if(!((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25)))){
-const err56 = {instancePath:instancePath+"/healthCheck/intervalSeconds",keyword:"type",params:{type: "integer"}};
+if(data26 < 1 || isNaN(data26)){
+const err56 = {instancePath:instancePath+"/healthCheck/port",keyword:"minimum",params:{comparison: ">=", limit: 1}};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -733,9 +718,12 @@ vErrors.push(err56);
 }
 errors++;
 }
-if(typeof data25 == "number"){
-if(data25 > 300 || isNaN(data25)){
-const err57 = {instancePath:instancePath+"/healthCheck/intervalSeconds",keyword:"maximum",params:{comparison: "<=", limit: 300}};
+}
+var _valid0 = _errs60 === errors;
+valid15 = valid15 || _valid0;
+}
+if(!valid15){
+const err57 = {instancePath:instancePath+"/healthCheck/port",keyword:"anyOf",params:{}};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -744,8 +732,22 @@ vErrors.push(err57);
 }
 errors++;
 }
-if(data25 < 5 || isNaN(data25)){
-const err58 = {instancePath:instancePath+"/healthCheck/intervalSeconds",keyword:"minimum",params:{comparison: ">=", limit: 5}};
+else {
+errors = _errs58;
+if(vErrors !== null){
+if(_errs58){
+vErrors.length = _errs58;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data24.protocol !== undefined){
+let data27 = data24.protocol;
+if(!((data27 === "HTTP") || (data27 === "HTTPS"))){
+const err58 = {instancePath:instancePath+"/healthCheck/protocol",keyword:"enum",params:{allowedValues: ["HTTP","HTTPS"]}};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -755,11 +757,10 @@ vErrors.push(err58);
 errors++;
 }
 }
-}
-if(data21.timeoutSeconds !== undefined){
-let data26 = data21.timeoutSeconds;
-if(!((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26)))){
-const err59 = {instancePath:instancePath+"/healthCheck/timeoutSeconds",keyword:"type",params:{type: "integer"}};
+if(data24.intervalSeconds !== undefined){
+let data28 = data24.intervalSeconds;
+if(!((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28)))){
+const err59 = {instancePath:instancePath+"/healthCheck/intervalSeconds",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -768,9 +769,9 @@ vErrors.push(err59);
 }
 errors++;
 }
-if(typeof data26 == "number"){
-if(data26 > 120 || isNaN(data26)){
-const err60 = {instancePath:instancePath+"/healthCheck/timeoutSeconds",keyword:"maximum",params:{comparison: "<=", limit: 120}};
+if(typeof data28 == "number"){
+if(data28 > 300 || isNaN(data28)){
+const err60 = {instancePath:instancePath+"/healthCheck/intervalSeconds",keyword:"maximum",params:{comparison: "<=", limit: 300}};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -779,8 +780,8 @@ vErrors.push(err60);
 }
 errors++;
 }
-if(data26 < 2 || isNaN(data26)){
-const err61 = {instancePath:instancePath+"/healthCheck/timeoutSeconds",keyword:"minimum",params:{comparison: ">=", limit: 2}};
+if(data28 < 5 || isNaN(data28)){
+const err61 = {instancePath:instancePath+"/healthCheck/intervalSeconds",keyword:"minimum",params:{comparison: ">=", limit: 5}};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -791,10 +792,10 @@ errors++;
 }
 }
 }
-if(data21.healthyThresholdCount !== undefined){
-let data27 = data21.healthyThresholdCount;
-if(!((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27)))){
-const err62 = {instancePath:instancePath+"/healthCheck/healthyThresholdCount",keyword:"type",params:{type: "integer"}};
+if(data24.timeoutSeconds !== undefined){
+let data29 = data24.timeoutSeconds;
+if(!((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29)))){
+const err62 = {instancePath:instancePath+"/healthCheck/timeoutSeconds",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -803,9 +804,9 @@ vErrors.push(err62);
 }
 errors++;
 }
-if(typeof data27 == "number"){
-if(data27 > 10 || isNaN(data27)){
-const err63 = {instancePath:instancePath+"/healthCheck/healthyThresholdCount",keyword:"maximum",params:{comparison: "<=", limit: 10}};
+if(typeof data29 == "number"){
+if(data29 > 120 || isNaN(data29)){
+const err63 = {instancePath:instancePath+"/healthCheck/timeoutSeconds",keyword:"maximum",params:{comparison: "<=", limit: 120}};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -814,8 +815,8 @@ vErrors.push(err63);
 }
 errors++;
 }
-if(data27 < 2 || isNaN(data27)){
-const err64 = {instancePath:instancePath+"/healthCheck/healthyThresholdCount",keyword:"minimum",params:{comparison: ">=", limit: 2}};
+if(data29 < 2 || isNaN(data29)){
+const err64 = {instancePath:instancePath+"/healthCheck/timeoutSeconds",keyword:"minimum",params:{comparison: ">=", limit: 2}};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -826,10 +827,10 @@ errors++;
 }
 }
 }
-if(data21.unhealthyThresholdCount !== undefined){
-let data28 = data21.unhealthyThresholdCount;
-if(!((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28)))){
-const err65 = {instancePath:instancePath+"/healthCheck/unhealthyThresholdCount",keyword:"type",params:{type: "integer"}};
+if(data24.healthyThresholdCount !== undefined){
+let data30 = data24.healthyThresholdCount;
+if(!((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30)))){
+const err65 = {instancePath:instancePath+"/healthCheck/healthyThresholdCount",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -838,9 +839,9 @@ vErrors.push(err65);
 }
 errors++;
 }
-if(typeof data28 == "number"){
-if(data28 > 10 || isNaN(data28)){
-const err66 = {instancePath:instancePath+"/healthCheck/unhealthyThresholdCount",keyword:"maximum",params:{comparison: "<=", limit: 10}};
+if(typeof data30 == "number"){
+if(data30 > 10 || isNaN(data30)){
+const err66 = {instancePath:instancePath+"/healthCheck/healthyThresholdCount",keyword:"maximum",params:{comparison: "<=", limit: 10}};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -849,8 +850,8 @@ vErrors.push(err66);
 }
 errors++;
 }
-if(data28 < 2 || isNaN(data28)){
-const err67 = {instancePath:instancePath+"/healthCheck/unhealthyThresholdCount",keyword:"minimum",params:{comparison: ">=", limit: 2}};
+if(data30 < 2 || isNaN(data30)){
+const err67 = {instancePath:instancePath+"/healthCheck/healthyThresholdCount",keyword:"minimum",params:{comparison: ">=", limit: 2}};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -861,11 +862,10 @@ errors++;
 }
 }
 }
-if(data21.matcher !== undefined){
-let data29 = data21.matcher;
-if(typeof data29 === "string"){
-if(!pattern5.test(data29)){
-const err68 = {instancePath:instancePath+"/healthCheck/matcher",keyword:"pattern",params:{pattern: "^[0-9]{3}(?:[-,][0-9]{3})*$"}};
+if(data24.unhealthyThresholdCount !== undefined){
+let data31 = data24.unhealthyThresholdCount;
+if(!((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31)))){
+const err68 = {instancePath:instancePath+"/healthCheck/unhealthyThresholdCount",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -874,9 +874,9 @@ vErrors.push(err68);
 }
 errors++;
 }
-}
-else {
-const err69 = {instancePath:instancePath+"/healthCheck/matcher",keyword:"type",params:{type: "string"}};
+if(typeof data31 == "number"){
+if(data31 > 10 || isNaN(data31)){
+const err69 = {instancePath:instancePath+"/healthCheck/unhealthyThresholdCount",keyword:"maximum",params:{comparison: "<=", limit: 10}};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -885,10 +885,8 @@ vErrors.push(err69);
 }
 errors++;
 }
-}
-}
-else {
-const err70 = {instancePath:instancePath+"/healthCheck",keyword:"type",params:{type: "object"}};
+if(data31 < 2 || isNaN(data31)){
+const err70 = {instancePath:instancePath+"/healthCheck/unhealthyThresholdCount",keyword:"minimum",params:{comparison: ">=", limit: 2}};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -898,10 +896,12 @@ vErrors.push(err70);
 errors++;
 }
 }
-if(data.maxAttempts !== undefined){
-let data30 = data.maxAttempts;
-if(!((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30)))){
-const err71 = {instancePath:instancePath+"/maxAttempts",keyword:"type",params:{type: "integer"}};
+}
+if(data24.matcher !== undefined){
+let data32 = data24.matcher;
+if(typeof data32 === "string"){
+if(!pattern5.test(data32)){
+const err71 = {instancePath:instancePath+"/healthCheck/matcher",keyword:"pattern",params:{pattern: "^[0-9]{3}(?:[-,][0-9]{3})*$"}};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -910,9 +910,9 @@ vErrors.push(err71);
 }
 errors++;
 }
-if(typeof data30 == "number"){
-if(data30 > 20 || isNaN(data30)){
-const err72 = {instancePath:instancePath+"/maxAttempts",keyword:"maximum",params:{comparison: "<=", limit: 20}};
+}
+else {
+const err72 = {instancePath:instancePath+"/healthCheck/matcher",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -921,8 +921,10 @@ vErrors.push(err72);
 }
 errors++;
 }
-if(data30 <= 0 || isNaN(data30)){
-const err73 = {instancePath:instancePath+"/maxAttempts",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
+}
+}
+else {
+const err73 = {instancePath:instancePath+"/healthCheck",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -932,12 +934,10 @@ vErrors.push(err73);
 errors++;
 }
 }
-}
-if(data.maxCallsPerSecond !== undefined){
-let data31 = data.maxCallsPerSecond;
-if(typeof data31 == "number"){
-if(data31 > 1000 || isNaN(data31)){
-const err74 = {instancePath:instancePath+"/maxCallsPerSecond",keyword:"maximum",params:{comparison: "<=", limit: 1000}};
+if(data.maxAttempts !== undefined){
+let data33 = data.maxAttempts;
+if(!((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33)))){
+const err74 = {instancePath:instancePath+"/maxAttempts",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -946,8 +946,9 @@ vErrors.push(err74);
 }
 errors++;
 }
-if(data31 <= 0 || isNaN(data31)){
-const err75 = {instancePath:instancePath+"/maxCallsPerSecond",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
+if(typeof data33 == "number"){
+if(data33 > 20 || isNaN(data33)){
+const err75 = {instancePath:instancePath+"/maxAttempts",keyword:"maximum",params:{comparison: "<=", limit: 20}};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -956,9 +957,8 @@ vErrors.push(err75);
 }
 errors++;
 }
-}
-else {
-const err76 = {instancePath:instancePath+"/maxCallsPerSecond",keyword:"type",params:{type: "number"}};
+if(data33 <= 0 || isNaN(data33)){
+const err76 = {instancePath:instancePath+"/maxAttempts",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -968,9 +968,12 @@ vErrors.push(err76);
 errors++;
 }
 }
-if(data.dryRun !== undefined){
-if(typeof data.dryRun !== "boolean"){
-const err77 = {instancePath:instancePath+"/dryRun",keyword:"type",params:{type: "boolean"}};
+}
+if(data.maxCallsPerSecond !== undefined){
+let data34 = data.maxCallsPerSecond;
+if(typeof data34 == "number"){
+if(data34 > 1000 || isNaN(data34)){
+const err77 = {instancePath:instancePath+"/maxCallsPerSecond",keyword:"maximum",params:{comparison: "<=", limit: 1000}};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -979,11 +982,8 @@ vErrors.push(err77);
 }
 errors++;
 }
-}
-if(data.tenantPolicy !== undefined){
-let data33 = data.tenantPolicy;
-if(!(data33 && typeof data33 == "object" && !Array.isArray(data33))){
-const err78 = {instancePath:instancePath+"/tenantPolicy",keyword:"type",params:{type: "object"}};
+if(data34 <= 0 || isNaN(data34)){
+const err78 = {instancePath:instancePath+"/maxCallsPerSecond",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -993,14 +993,50 @@ vErrors.push(err78);
 errors++;
 }
 }
-}
 else {
-const err79 = {instancePath,keyword:"type",params:{type: "object"}};
+const err79 = {instancePath:instancePath+"/maxCallsPerSecond",keyword:"type",params:{type: "number"}};
 if(vErrors === null){
 vErrors = [err79];
 }
 else {
 vErrors.push(err79);
+}
+errors++;
+}
+}
+if(data.dryRun !== undefined){
+if(typeof data.dryRun !== "boolean"){
+const err80 = {instancePath:instancePath+"/dryRun",keyword:"type",params:{type: "boolean"}};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+}
+if(data.tenantPolicy !== undefined){
+let data36 = data.tenantPolicy;
+if(!(data36 && typeof data36 == "object" && !Array.isArray(data36))){
+const err81 = {instancePath:instancePath+"/tenantPolicy",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+}
+}
+else {
+const err82 = {instancePath,keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
 }
 errors++;
 }

@@ -34,6 +34,11 @@ export interface ProviderContext {
    * happens, or about something in the object the provider cannot honour.
    */
   announce?: (reason: string, message: string) => Promise<void>;
+  /**
+   * Optional: adds a line to the message of the load-balancer condition a successful reconcile
+   * writes (the AWS provider lists each cluster's effective weight there).
+   */
+  detail?: (line: string) => void;
 }
 
 export interface GetResult<S> {

@@ -125,6 +125,10 @@ export async function reconcileLifecycle<T extends KubeObject, S>(
   const announced = obj;
   ctx.announce = async (reason, message) =>
     deps.events.record(announced, 'Warning', reason, await withNextStep(log, reason, message));
+  const details: string[] = [];
+  ctx.detail = (line) => {
+    if (!details.includes(line)) details.push(line);
+  };
 
   const deleting = isBeingDeleted(obj);
   const decision = deleting ? { wants: false, detail: 'being deleted' } : await spec.wants(obj);
@@ -140,7 +144,16 @@ export async function reconcileLifecycle<T extends KubeObject, S>(
   }
   const shared = await spec.lockShared?.(obj);
   try {
-    return await serve(deps, spec, log, ctx, obj, { action, deleting, detail: decision.detail }, result);
+    return await serve(
+      deps,
+      spec,
+      log,
+      ctx,
+      obj,
+      { action, deleting, detail: decision.detail },
+      result,
+      details,
+    );
   } finally {
     await shared
       ?.release()
@@ -157,6 +170,7 @@ async function serve<T extends KubeObject, S>(
   read: T,
   pass: { action: 'delete' | 'ensure'; deleting: boolean; detail: string },
   result: (outcome: ReconcileResult['outcome'], detail?: string) => ReconcileResult,
+  details: readonly string[] = [],
 ): Promise<ReconcileResult> {
   let obj = read;
   const { action, deleting } = pass;
@@ -260,7 +274,7 @@ async function serve<T extends KubeObject, S>(
   const ready: ConditionUpdate = {
     status: 'True',
     reason: created ? 'LoadBalancerCreated' : 'LoadBalancerUpdated',
-    message: `Load balancer ready: ${spec.describe(status)}`,
+    message: `Load balancer ready: ${spec.describe(status)}${details.map((d) => `; ${d}`).join('')}`,
   };
   const written = await writeStatus(deps, spec, obj, status, ready);
   if (written.gone) {

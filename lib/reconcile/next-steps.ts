@@ -56,6 +56,11 @@ export const NEXT_STEPS: Readonly<Record<string, string>> = {
     'the load balancer is served without the annotations named above: remove them, fix a misspelt key, or use what the README`s key table suggests instead; the rest of the object is unaffected',
   UnusedRoutingAnnotation:
     'nothing is broken: the annotations named above match no backend, so they change nothing; fix the name after actions./conditions./transforms. to a backend`s service.name (and port.name use-annotation for an action), or remove them',
+  InvalidClusterWeights: `fix the cluster-weights annotation named above: comma-separated <cluster>=<weight> (0-999, at least one above 0, \`*\` for every other cluster), naming only clusters the object's Services are placed in, and at most 5 distinct weights on a backend in more than 5 clusters; ${RECONCILED_ON_CHANGE}`,
+  ClusterDrained:
+    'nothing to do: the cluster named above takes no new requests (weight 0) and its targets are deregistered once the deregistration delay has passed; give it a weight above 0 (or lift the TrafficControl block) to restore it',
+  ClusterRestored:
+    'nothing to do: the cluster named above takes its share again; its targets were registered before the weight came back',
   UnsupportedTargetType:
     'nothing to do: the load balancer is served with target type ip (the pods` IPs); remove the target-type annotation, or set it to ip, to silence this',
 };

@@ -33,8 +33,10 @@ import { resourcesOf, ResourceTypes, type Stack } from '../../lib/providers/aws/
 import { OWNER_TAG, RESOURCE_TAG, STACK_TAG, TAG_PREFIX } from '../../lib/providers/aws/tagging.js';
 import { expectedSummary, summarize, type StateSummary } from '../integration/aws-alb-support.js';
 import { CLUSTERS, NAMESPACE, OUR_CONTROLLER } from './world.js';
+import { CLUSTER_WEIGHTS } from './workload.js';
+import { settleDrains } from '../../lib/providers/aws/deploy/drains.js';
 
-export type FindingKind = 'leaked' | 'missing' | 'diverged' | 'stuck' | 'status' | 'lost';
+export type FindingKind = 'leaked' | 'missing' | 'diverged' | 'stuck' | 'status' | 'lost' | 'dangling';
 
 export interface Finding {
   kind: FindingKind;
@@ -50,6 +52,8 @@ export interface InvariantReport {
   stuck: number;
   badStatus: number;
   lost: number;
+  /** Forwards seen (after an ELBv2 call, during the run) to a target group that did not exist. */
+  dangling: number;
   expectedStacks: number;
   actualStacks: number;
   findings: Finding[];
@@ -63,6 +67,11 @@ export interface CheckInput {
   servesMcs: boolean;
   /** `mci/<name>` / `mcs/<name>` the workload left in place. */
   present: ReadonlySet<string>;
+  /**
+   * The WAFv2 simulator's view: the web ACL a load balancer has, and the ARNs of the web ACLs by
+   * name. Every ALB must have exactly the web ACL its stack names (none when it names none).
+   */
+  webAcls?: { of: (lbArn: string) => string | undefined; byName: ReadonlyMap<string, string> };
 }
 
 interface Expected {
@@ -127,12 +136,24 @@ function blockedClusters(
  * the ready endpoints of each backend Service in the clusters that are not traffic-blocked, on the
  * slice port named like the Service port.
  */
+/**
+ * The clusters a cluster-weights list gives weight 0 (named with 0, or named nowhere without `*`):
+ * drained, and with the workload's deregistration delay of 0 their targets are gone.
+ */
+function zeroWeightClusters(mci: MultiClusterIngress): Set<string> {
+  const list = mci.metadata.annotations?.[CLUSTER_WEIGHTS];
+  if (list === undefined) return new Set();
+  const weights = new Map(list.split(',').map((e) => e.split('=').map((x) => x.trim()) as [string, string]));
+  return new Set(CLUSTERS.filter((c) => Number(weights.get(c) ?? weights.get('*') ?? '0') === 0));
+}
+
 function expectedTargets(
   mci: MultiClusterIngress,
   services: Service[],
   slices: EndpointSlice[],
   blocked: string[],
 ): string[] {
+  const zero = zeroWeightClusters(mci);
   const backends = [
     ...(mci.spec?.defaultBackend ? [mci.spec.defaultBackend] : []),
     ...(mci.spec?.rules ?? []).flatMap((r) => (r.http?.paths ?? []).map((p) => p.backend)),
@@ -146,7 +167,7 @@ function expectedTargets(
     for (const slice of slices) {
       if (slice.metadata.labels?.['kubernetes.io/service-name'] !== `derived-${svc.metadata.name}`) continue;
       const cluster = slice.metadata.annotations?.['work.karmada.io/namespace']?.replace(/^karmada-es-/, '');
-      if (cluster && blocked.includes(cluster)) continue;
+      if (cluster && (blocked.includes(cluster) || zero.has(cluster))) continue;
       const slicePort = slice.ports?.find((p) => (p.name ?? '') === (port.name ?? ''))?.port;
       if (slicePort === undefined) continue;
       for (const ep of slice.endpoints ?? []) {
@@ -259,6 +280,7 @@ export async function checkInvariants(input: CheckInput): Promise<InvariantRepor
     stuck: 0,
     badStatus: 0,
     lost: 0,
+    dangling: 0,
     expectedStacks: 0,
     actualStacks: 0,
     findings: [],
@@ -310,7 +332,8 @@ export async function checkInvariants(input: CheckInput): Promise<InvariantRepor
   };
   const build = (key: string, make: () => Stack): Stack | undefined => {
     try {
-      return make();
+      // Every drain over (the workload's drains have no delay): what the deploy settled.
+      return settleDrains(make(), undefined, Number.POSITIVE_INFINITY).stack;
     } catch (err) {
       if (!(err instanceof InvalidObjectError)) throw err;
       // The workload writes valid objects only: the model refusing one is worth a look.
@@ -378,11 +401,12 @@ export async function checkInvariants(input: CheckInput): Promise<InvariantRepor
     for (const [member, err] of model.excluded)
       find('status', `mci/${member}`, `left out of IngressGroup ${group}: ${err.message}`);
     if (!model.stack) continue;
+    const settled = settleDrains(model.stack, undefined, Number.POSITIVE_INFINITY).stack;
     const targets = new Set(
       members.flatMap(({ obj, blocked }) => expectedTargets(obj, services, slices, blocked)),
     );
-    expected.set(model.stack.id, {
-      stack: model.stack,
+    expected.set(settled.id, {
+      stack: settled,
       obj: members[0]!.obj,
       members,
       group,
@@ -471,9 +495,29 @@ export async function checkInvariants(input: CheckInput): Promise<InvariantRepor
           `targets ${JSON.stringify(targets)}, expected ${JSON.stringify(want.targets)}`,
         );
     }
+    if (input.webAcls) checkWebAcl(stackId, want.stack, sub, input.webAcls, find);
     checkStatus(stackId, want, sub, find);
   }
   return report;
+}
+
+/** The stack's ALB has the web ACL its model names (by ARN or name), and none otherwise. */
+function checkWebAcl(
+  stackId: string,
+  stack: Stack,
+  sub: Elbv2Snapshot,
+  webAcls: NonNullable<CheckInput['webAcls']>,
+  find: (kind: FindingKind, subject: string, detail: string) => void,
+): void {
+  const [lb] = resourcesOf(stack, ResourceTypes.LoadBalancer);
+  const spec = lb?.spec.webAcl;
+  const wanted =
+    spec?.kind === 'arn' ? spec.arn : spec?.kind === 'name' ? webAcls.byName.get(spec.name) : undefined;
+  for (const actual of sub.loadBalancers) {
+    if (actual.Type !== 'application' || !actual.LoadBalancerArn) continue;
+    const got = webAcls.of(actual.LoadBalancerArn);
+    if (got !== wanted) find('diverged', stackId, `web ACL ${got ?? 'none'}, expected ${wanted ?? 'none'}`);
+  }
 }
 
 function checkStatus(

@@ -7,9 +7,10 @@ import { writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startElbv2Simulator } from '../../dev/elbv2-sim/index.js';
+import { startElbv2Simulator, type Elbv2Simulator } from '../../dev/elbv2-sim/index.js';
+import { forwardsToMissing } from '../support/elbv2-state.js';
 import { startKubeApiServer } from '../../dev/kube-apiserver/index.js';
-import { awsConfigFor, seed as seedObjects } from '../../dev/local/pipeline.js';
+import { awsConfigFor, seed as seedObjects, startEdgeSimulators } from '../../dev/local/pipeline.js';
 import { HttpSink } from '../../lib/forwarder/sinks/http.js';
 import { createKubeClient, loadKubeConfig } from '../../lib/kube/client-node.js';
 import { silentLogger } from '../../lib/log/logger.js';
@@ -40,6 +41,13 @@ export interface ChaosOptions {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const FORWARD_CHANGING = new Set([
+  'CreateListener',
+  'ModifyListener',
+  'CreateRule',
+  'ModifyRule',
+  'DeleteTargetGroup',
+]);
 
 export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
   const { seed, profile } = options;
@@ -47,12 +55,30 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
   const progress = options.progress ?? (() => undefined);
   const dir = await mkdtemp(join(tmpdir(), `chaos-${seed}-`));
   const api = await startKubeApiServer({ bookmarkIntervalMs: 1000 });
-  const sim = await startElbv2Simulator({ seed });
-  const cleanup: Array<() => Promise<unknown> | unknown> = [() => sim.close(), () => api.close()];
+  // After every call that can change what a forward names: no rule or listener may forward to a
+  // target group that does not exist (an invariant of every moment, not only of the end state).
+  const dangling: string[] = [];
+  const sim: Elbv2Simulator = await startElbv2Simulator({
+    seed,
+    afterCall: (action) => {
+      if (!FORWARD_CHANGING.has(action)) return;
+      for (const f of forwardsToMissing(sim.snapshot()))
+        if (dangling.length < 20) dangling.push(`after ${action}: ${f}`);
+    },
+  });
+  // WAFv2 (faulted like ELBv2; the workload names a web ACL), Shield and ACM beside it.
+  const edge = await startEdgeSimulators(sim);
+  const cleanup: Array<() => Promise<unknown> | unknown> = [
+    () => sim.close(),
+    () => edge.wafv2.close(),
+    () => edge.shield.close(),
+    () => edge.acm.close(),
+    () => api.close(),
+  ];
   try {
     const kubeconfigPath = api.writeKubeconfig(join(dir, 'kubeconfig.yaml'));
     const cloudConfigPath = join(dir, 'aws.json');
-    const configText = awsConfigFor(sim, { ownerId: 'chaos', maxAttempts: 3 });
+    const configText = awsConfigFor(sim, { ownerId: 'chaos', maxAttempts: 3 }, undefined, edge);
     writeFileSync(cloudConfigPath, configText);
     const kubeConfig = loadKubeConfig({ file: kubeconfigPath });
     const kube = createKubeClient(kubeConfig);
@@ -75,6 +101,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
     const f = profile.faults;
     sim.faults.reseed(seed);
     sim.faults.set(f.elbv2);
+    edge.wafv2.faults.reseed(seed);
+    edge.wafv2.faults.set(f.elbv2);
     api.injectConflicts({ probability: f.kubeConflict, seed });
     const counting = new CountingSink(new HttpSink({ url: fn.url, timeoutMs: 60_000, maxBatch: 10 }));
     const faulty = new FaultySink(counting, Rng.derive(seed, 'notifications'), f.notification);
@@ -114,7 +142,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
     faulty.calm();
     fn.calm();
     const elbv2Faults = faultsOf(sim.calls.all());
+    const wafv2Faults = faultsOf(edge.wafv2.calls.all());
     sim.faults.clear();
+    edge.wafv2.faults.clear();
     const kubeConflicts = api.injectedConflicts;
     api.injectConflicts(null);
     const idle = () => source.pending() + faulty.pending + counting.inFlight + fn.inFlight === 0;
@@ -136,6 +166,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
     // What the invariants see of it before anything repairs it: the edits are real divergences.
     // Counted as findings that were not there before them (a stack may already differ: a lost
     // notification the resync below also repairs).
+    const webAcls = {
+      of: (arn: string) => edge.wafv2.state.aclOf(arn),
+      byName: new Map([...edge.wafv2.state.webAcls.values()].map((a) => [a.Name, a.ARN])),
+    };
     const divergences = async () =>
       new Set(
         (
@@ -145,13 +179,22 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
             config: await parseAwsConfig(configText),
             servesMcs: true,
             present: workload.expectation().present,
+            webAcls,
           })
         ).findings
           .filter((f) => f.kind === 'diverged')
           .map((f) => `${f.subject} ${f.detail}`),
       );
     const before = await divergences();
-    const handDrift = driftByHand(sim, Rng.derive(seed, 'hand-drift')).map((e) => e.kind);
+    const handDrift: string[] = driftByHand(sim, Rng.derive(seed, 'hand-drift')).map((e) => e.kind);
+    // A web ACL disassociated in the console: only the deep check sees it.
+    const associated = [...edge.wafv2.state.associations.keys()].filter((arn) => edge.wafv2.state.aclOf(arn));
+    const unhooked =
+      associated[Rng.derive(seed, 'hand-drift-waf').int(0, Math.max(0, associated.length - 1))];
+    if (unhooked) {
+      edge.wafv2.state.associations.delete(unhooked);
+      handDrift.push('disassociate-web-acl');
+    }
     const driftSeen = [...(await divergences())].filter((f) => !before.has(f)).length;
 
     const resync = await enqueueResync(
@@ -178,7 +221,12 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
       config: await parseAwsConfig(configText),
       servesMcs: provider.mcsLoadBalancer() !== undefined,
       present: workload.expectation().present,
+      webAcls,
     });
+    for (const detail of dangling) {
+      invariants.findings.push({ kind: 'dangling', subject: 'elbv2', detail });
+      invariants.dangling++;
+    }
     return {
       seed,
       profile: profile.name,
@@ -190,6 +238,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
       objects: { ingresses: profile.ingresses, services: profile.services },
       faults: {
         elbv2: elbv2Faults,
+        wafv2: wafv2Faults,
         kubeConflicts,
         notifications: { ...faulty.counts },
         kills: fn.elbv2.kills,

@@ -2,7 +2,7 @@
  * The seeded workload: what a busy team does to MultiClusterIngresses and MultiClusterServices
  * (create, edit rules/paths/ports/backends/annotations, switch ingress class, delete, delete and
  * recreate under the same name, now and then a delete after stripping the finalizers by hand, join,
- * leave and move between IngressGroups) while Karmada changes what they depend on (collected endpoints,
+ * leave and move between IngressGroups, move traffic between clusters with cluster weights) while Karmada changes what they depend on (collected endpoints,
  * TrafficControl on member clusters). The generator keeps its own picture of each object and
  * applies one operation at a time (a recreation waits for the old object's finalizers), so the
  * operation sequence depends on the seed only, never on timing.
@@ -31,6 +31,7 @@ export type OpKind =
   | 'changePort'
   | 'changeBackend'
   | 'changeAnnotations'
+  | 'changeWeights'
   | 'changeClass'
   | 'changeMcsType'
   | 'changeMcsPorts'
@@ -98,7 +99,21 @@ const ANNOTATION_CHOICES: Record<string, string[]> = {
   // One value per tag key: members of one group merge their tags.
   [`${ALB}tags`]: ['team=a', 'team=a,env=chaos'],
   [`${ALB}healthcheck-interval-seconds`]: ['10', '30'],
+  // The web ACL `npm start`'s WAFv2 simulator has (dev/local/pipeline.ts): associated, and
+  // disassociated when the annotation goes. One value: group members never conflict on it.
+  [`${ALB}wafv2-acl-name`]: ['local-web-acl'],
 };
+
+/** Per-cluster mode (README, "Per-cluster traffic control"): weights over the members, never all 0. */
+export const CLUSTER_WEIGHTS = 'multicluster.karmada.io/cluster-weights';
+const WEIGHT_CHOICES = [
+  'member1=95,*=5',
+  '*=1',
+  'member1=0,*=1',
+  'member2=3,member3=1',
+  'member1=1,member2=1,member3=0',
+];
+const TG_ATTRIBUTES = `${ALB}target-group-attributes`;
 
 export interface WorkloadStats {
   operations: number;
@@ -174,6 +189,7 @@ export class Workload {
         changePort: 5,
         changeBackend: 6,
         changeAnnotations: 6,
+        changeWeights: 5,
         changeClass: 5,
         changeMcsType: 4,
         changeMcsPorts: 3,
@@ -350,6 +366,20 @@ export class Workload {
         else d.annotations[key] = rng.pick(ANNOTATION_CHOICES[key] ?? ['']);
         return true;
       }
+      case 'changeWeights': {
+        // Into, within and out of per-cluster mode: weights moved, clusters drained and restored.
+        const current = d.annotations[CLUSTER_WEIGHTS];
+        if (current !== undefined && rng.chance(0.3)) {
+          delete d.annotations[CLUSTER_WEIGHTS];
+          delete d.annotations[TG_ATTRIBUTES];
+        } else {
+          d.annotations[CLUSTER_WEIGHTS] = rng.pick(WEIGHT_CHOICES.filter((w) => w !== current));
+          // A drain with no delay ends in the deploy that starts it: the end state does not
+          // depend on how long the run took (the e2e tests cover a drain that waits).
+          d.annotations[TG_ATTRIBUTES] = 'deregistration_delay.timeout_seconds=0';
+        }
+        return true;
+      }
       case 'joinGroup':
       case 'moveGroup': {
         const current = d.annotations[GROUP_NAME];
@@ -509,7 +539,9 @@ export class Workload {
     return this.mutate(Resources.MultiClusterIngress, slot.name, (o) => {
       // Keep annotations we do not manage (the controller's condition annotation).
       const kept = Object.fromEntries(
-        Object.entries(o.metadata.annotations ?? {}).filter(([k]) => !k.startsWith(ALB)),
+        Object.entries(o.metadata.annotations ?? {}).filter(
+          ([k]) => !k.startsWith(ALB) && !k.startsWith(CLUSTER_WEIGHTS),
+        ),
       );
       return {
         ...o,

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEc2Simulator, type Ec2Simulator } from '../../dev/ec2-sim/index.js';
 import { startElbv2Simulator, type Elbv2Simulator } from '../../dev/elbv2-sim/index.js';
-import { awsConfigFor, seed } from '../../dev/local/pipeline.js';
+import { awsConfigFor, seed, startEdgeSimulators, type EdgeSimulators } from '../../dev/local/pipeline.js';
 import { minimalIngress, serveService, collectedSlice } from '../../dev/local/scenario.js';
 import type { Condition, MultiClusterIngress, MultiClusterService } from '../../lib/karmada/types.js';
 import { Resources } from '../../lib/kube/resources.js';
@@ -301,11 +301,14 @@ describe('invalid specs with the fake provider: a Warning Event and LoadBalancer
 
 describe('invalid specs with the aws provider: also no AWS state and no mutating call', () => {
   const t = {} as ObjectChecks;
+  let edge: EdgeSimulators | undefined;
   let ec2: Ec2Simulator | undefined;
   beforeAll(async () => {
     process.env.AWS_ACCESS_KEY_ID ??= 'corpus';
     process.env.AWS_SECRET_ACCESS_KEY ??= 'corpus';
     t.sim = await startElbv2Simulator();
+    // WAFv2, Shield and ACM as `npm start` has them (a web ACL, a certificate for *.example.com).
+    edge = await startEdgeSimulators(t.sim);
     ec2 = await startEc2Simulator();
     // The VPC from EC2 and no configured subnets: every load balancer's are discovered by tags, so
     // names and discovery have their cases. The rule pins one namespace to one zone's subnets.
@@ -329,6 +332,7 @@ describe('invalid specs with the aws provider: also no AWS state and no mutating
           },
         },
         ec2,
+        edge,
       ),
       objects: [...baseObjects(), ...extraBase(), VALID],
     });
@@ -338,6 +342,9 @@ describe('invalid specs with the aws provider: also no AWS state and no mutating
   afterAll(async () => {
     await t.env.close();
     await t.sim?.close();
+    await edge?.wafv2.close();
+    await edge?.shield.close();
+    await edge?.acm.close();
     await ec2?.close();
   });
   it.each(ofKind('object', 'aws').map((c) => [c.file, c] as const))('%s', (_f, c) => checkObjectCase(t, c));

@@ -67,7 +67,7 @@ export async function createAlb(client: ElasticLoadBalancingV2Client, name = 'al
 export async function createTg(
   client: ElasticLoadBalancingV2Client,
   name = 'tg-1',
-  extra: { Protocol?: 'HTTP' | 'TCP'; Port?: number } = {},
+  extra: { Protocol?: 'HTTP' | 'TCP' | 'TLS'; Port?: number } = {},
 ): Promise<TargetGroup> {
   const out = await client.send(
     new CreateTargetGroupCommand({

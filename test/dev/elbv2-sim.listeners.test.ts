@@ -189,4 +189,69 @@ describe('ELBv2 simulator: listeners', () => {
     );
     expect(http.name).toBe('UnsupportedProtocolException');
   });
+
+  it('NLB listeners forward to up to 5 weighted target groups of one protocol and IP address type', async () => {
+    const nlb = (
+      await ctx.client.send(
+        new CreateLoadBalancerCommand({ Name: 'nlb-w', Type: 'network', Subnets: [SUBNET_A] }),
+      )
+    ).LoadBalancers![0]!;
+    const tcp = await Promise.all(
+      [1, 2, 3, 4, 5, 6].map((i) => createTg(ctx.client, `tcp-${i}`, { Protocol: 'TCP', Port: 5432 })),
+    );
+    const tls = await createTg(ctx.client, 'tls', { Protocol: 'TLS', Port: 5432 });
+    const forward = (tgs: Array<{ TargetGroupArn?: string }>): Action[] => [
+      {
+        Type: 'forward',
+        ForwardConfig: {
+          TargetGroups: tgs.map((t, i) => ({ TargetGroupArn: t.TargetGroupArn, Weight: i * 10 })),
+        },
+      },
+    ];
+    const created = await ctx.client.send(
+      new CreateListenerCommand({
+        LoadBalancerArn: nlb.LoadBalancerArn,
+        Protocol: 'TCP',
+        Port: 5432,
+        DefaultActions: forward(tcp.slice(0, 2)),
+      }),
+    );
+    expect(created.Listeners![0]!.DefaultActions).toEqual([
+      {
+        Type: 'forward',
+        Order: 1,
+        ForwardConfig: {
+          TargetGroups: [
+            { TargetGroupArn: tcp[0]!.TargetGroupArn, Weight: 0 },
+            { TargetGroupArn: tcp[1]!.TargetGroupArn, Weight: 10 },
+          ],
+          TargetGroupStickinessConfig: { Enabled: false },
+        },
+      },
+    ]);
+    const arn = created.Listeners![0]!.ListenerArn;
+    const six = await sdkError(
+      ctx.client.send(new ModifyListenerCommand({ ListenerArn: arn, DefaultActions: forward(tcp) })),
+    );
+    expect([six.name, six.message]).toEqual([
+      'ValidationError',
+      'A forward action can have at most 5 target groups',
+    ]);
+    // A TLS listener's groups share one protocol (TCP and TLS are each allowed alone).
+    const mixed = await sdkError(
+      ctx.client.send(
+        new CreateListenerCommand({
+          LoadBalancerArn: nlb.LoadBalancerArn,
+          Protocol: 'TLS',
+          Port: 443,
+          Certificates: [{ CertificateArn: CERT }],
+          DefaultActions: forward([tcp[2]!, tls]),
+        }),
+      ),
+    );
+    expect([mixed.name, mixed.message]).toEqual([
+      'ValidationError',
+      'All target groups in the default action must use the same protocol',
+    ]);
+  });
 });

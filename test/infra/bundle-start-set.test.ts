@@ -32,6 +32,11 @@ const LAZY = [
   'lib/providers/aws/deploy/security-group.ts',
   // lib/providers/aws/lazy-parts.ts: the first read of the VPC's network from EC2.
   'lib/providers/aws/ec2/vpc-reader.ts',
+  // lib/providers/aws/lazy-parts.ts: the first stack with a web ACL or a Shield protection.
+  'lib/providers/aws/edge/wafv2-client.ts',
+  'lib/providers/aws/edge/shield-client.ts',
+  // lib/providers/aws/lazy-parts.ts: the first stack whose HTTPS listeners discover certificates.
+  'lib/providers/aws/edge/acm-client.ts',
   // lib/providers/aws/lazy-parts.ts: the first stack with a managed security group.
   'lib/providers/aws/ec2/security-groups.ts',
   // lib/providers/aws/config.ts: a configured tenant policy.
@@ -98,10 +103,13 @@ describe.each(FUNCTIONS)('the %s function as it ships', (fn) => {
       expect(start.inputs, needed).toContain(needed);
     }
     expect(lazy.filter((m) => start.inputs.has(m))).toEqual([]);
-    // The EC2 client (about 1 MiB) comes with its chunk only, and so do its own dependencies.
-    expect([...start.inputs].filter((m) => /@aws-sdk\/(client-ec2|middleware-sdk-ec2)\//.test(m))).toEqual(
-      [],
-    );
+    // The EC2 client (about 1 MiB) comes with its chunk only, and so do its own dependencies; so
+    // do the WAFv2 and Shield clients.
+    expect(
+      [...start.inputs].filter((m) =>
+        /@aws-sdk\/(client-ec2|middleware-sdk-ec2|client-wafv2|client-shield|client-acm)\//.test(m),
+      ),
+    ).toEqual([]);
   });
 
   it('ships each of them in a chunk of its own folder', () => {

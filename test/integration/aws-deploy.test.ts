@@ -157,9 +157,9 @@ describe('deployStack', () => {
     expect(first.dnsName).toBe(lb?.DNSName);
     expect(mutating()).toStrictEqual([
       'CreateTargetGroup',
+      'RegisterTargets',
       'CreateLoadBalancer',
       'CreateListener',
-      'RegisterTargets',
       'AddTags',
     ]);
     const tg = sim.snapshot().targetGroups[0];
@@ -194,9 +194,9 @@ describe('deployStack', () => {
     expect(dry.dnsName).toBeUndefined();
     expect(dry.plan.map((o) => `${o.op} ${o.resource}`)).toStrictEqual([
       'create TargetGroup',
+      'modify Targets',
       'create LoadBalancer',
       'create Listener',
-      'modify Targets',
       'modify LoadBalancer',
     ]);
     expect(mutating()).toStrictEqual([]);

@@ -168,8 +168,8 @@ describe('AWS provider: MultiClusterService → NLB (simulator)', () => {
     expect(env.mutatingCalls()).toStrictEqual([
       'AddTags',
       'CreateTargetGroup',
-      'ModifyListener',
       'RegisterTargets',
+      'ModifyListener',
       'DeleteTargetGroup',
       // The new fingerprint is written last (the targets record is a ConfigMap, not a tag).
       'AddTags',

@@ -63,10 +63,10 @@ describe('AWS provider: change plans', () => {
     const created = await planThenApply(e, reconcile(create));
     expect(created.map((o) => `${o.op} ${o.resource}`)).toStrictEqual([
       'create TargetGroup',
+      'modify Targets',
       'create LoadBalancer',
       'create Listener',
       'create ListenerRule',
-      'modify Targets',
       'modify LoadBalancer',
     ]);
     expect(e.state()).toStrictEqual(await e.expectedForMci(create));
@@ -119,9 +119,9 @@ describe('AWS provider: change plans', () => {
     expect(plan.map((o) => `${o.op} ${o.resource}`)).toStrictEqual([
       'modify LoadBalancer',
       'create TargetGroup',
+      'modify Targets',
       'delete Listener',
       'create Listener',
-      'modify Targets',
       'delete TargetGroup',
       'modify LoadBalancer',
     ]);
@@ -169,12 +169,12 @@ describe('AWS provider: change plans', () => {
     const plan = entry!.operations;
     expect(plan.map((o) => `${o.op} ${o.resource} ${o.id}`)).toStrictEqual([
       'create TargetGroup default/serve:80',
+      'modify Targets default/serve:80',
       'create LoadBalancer LoadBalancer',
       'create Listener 80',
-      'modify Targets default/serve:80',
       'modify LoadBalancer LoadBalancer',
     ]);
-    expect(plan[1]?.calls[0]).toMatchObject({
+    expect(plan[2]?.calls[0]).toMatchObject({
       action: 'CreateLoadBalancer',
       input: { Type: 'network', Scheme: 'internet-facing' },
     });

@@ -317,6 +317,22 @@ describe('provider failures while ensuring', () => {
     });
   });
 
+  it('what the provider adds through ctx.detail ends the ready condition’s message (once each)', async () => {
+    await h.seed([mcsRef]);
+    const { provider } = wrapped({
+      ensure: (ctx) => {
+        ctx.detail?.('cluster weights: serve:80 member1=95 member2=5');
+        ctx.detail?.('cluster weights: serve:80 member1=95 member2=5');
+        return Promise.resolve({ ingress: [{ ip: '1.2.3.4' }] });
+      },
+    });
+    await reconcileMultiClusterService(deps(provider), 'default', 'serve');
+    expect(mcsCondition(await getMcs())).toMatchObject({
+      status: 'True',
+      message: 'Load balancer ready: 1.2.3.4; cluster weights: serve:80 member1=95 member2=5',
+    });
+  });
+
   it('the failure’s next step follows its cause (a provider configuration error)', async () => {
     await h.seed([mcsRef]);
     const { provider } = wrapped({ get: () => Promise.reject(new ProviderConfigError('bad subnets')) });

@@ -147,6 +147,16 @@ export function isMutating(action: string): boolean {
  * call is authorised on. ELBv2's child creates name the PARENT type.
  */
 const RESOURCE_TYPE_OF: Record<string, string> = {
+  // WAFv2 authorises these on the web ACL and on the resource (an ALB); ELBv2's SetWebAcl with them.
+  'wafv2:AssociateWebACL': 'webacl|loadbalancer',
+  'wafv2:DisassociateWebACL': 'webacl|loadbalancer',
+  'wafv2:GetWebACLForResource': 'webacl|loadbalancer',
+  'elasticloadbalancing:SetWebAcl': 'loadbalancer',
+  'shield:CreateProtection': 'protection',
+  'shield:TagResource': 'protection',
+  'shield:DeleteProtection': 'protection',
+  'shield:ListTagsForResource': 'protection',
+  'acm:DescribeCertificate': 'certificate',
   'elasticloadbalancing:CreateLoadBalancer': 'loadbalancer',
   'elasticloadbalancing:DeleteLoadBalancer': 'loadbalancer',
   'elasticloadbalancing:ModifyLoadBalancerAttributes': 'loadbalancer',
@@ -197,6 +207,8 @@ function resourceTypeOfArn(arn: string): string {
   const [, , service, , , rest = ''] = arn.split(':');
   if (service === 'sqs') return 'queue';
   if (service === 'logs') return rest; // log-group
+  // WAFv2: `regional/webacl/<name>/<id>`.
+  if (service === 'wafv2') return rest.split('/')[1] ?? '';
   return rest.split('/')[0] ?? '';
 }
 
@@ -255,7 +267,9 @@ describe('IAM: every function runs under a role of its own, generated from the c
   });
 
   it('every Resource is in the deployment’s partition, Region and account, of the type its actions act on', () => {
-    const prefix = (service: string) => `arn:aws:${service}:eu-west-1:123456789012:`;
+    // Shield's ARNs have no Region: its protections are the account's.
+    const prefix = (service: string) =>
+      `arn:aws:${service}:${service === 'shield' ? '' : 'eu-west-1'}:123456789012:`;
     for (const [fn, statements] of Object.entries(roles)) {
       for (const s of statements) {
         const actions = list(s.Action);
@@ -267,7 +281,7 @@ describe('IAM: every function runs under a role of its own, generated from the c
             ).toBe(true);
             continue;
           }
-          const service = actions[0]?.split(':')[0] ?? '';
+          const service = r.split(':')[2] ?? '';
           expect(r.startsWith(prefix(service)), `${fn}: ${s.Sid}: ${r}`).toBe(true);
           const type = resourceTypeOfArn(r);
           for (const a of actions) {

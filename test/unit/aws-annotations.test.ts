@@ -52,7 +52,7 @@ describe('annotation parsers', () => {
     });
   });
 
-  it('listen-ports are de-duplicated and sorted; HTTPS needs certificates', () => {
+  it('listen-ports are de-duplicated and sorted; HTTPS takes certificates or discovers them', () => {
     expect(
       albListeners(
         { [ALB_KEYS.listenPorts]: '[{"HTTPS":443},{"HTTP":80},{"HTTP":80}]', [ALB_KEYS.certificates]: CERT },
@@ -65,9 +65,8 @@ describe('annotation parsers', () => {
       ],
       tls: { certificates: [CERT], sslPolicy: 'ELBSecurityPolicy-2016-08' },
     });
-    expect(() => albListeners({ [ALB_KEYS.listenPorts]: '[{"HTTPS":443}]' }, ALB_KEYS)).toThrow(
-      expect.objectContaining({ field: ALB_KEYS.certificates, reason: 'InvalidAnnotation' }),
-    );
+    // Without them, they are discovered in ACM by the hosts (model/certificates.ts).
+    expect(albListeners({ [ALB_KEYS.listenPorts]: '[{"HTTPS":443}]' }, ALB_KEYS).tls?.discover).toBe(true);
   });
 
   it('target group attributes are checked per family', () => {

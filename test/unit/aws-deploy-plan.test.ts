@@ -1303,18 +1303,19 @@ describe('the stack plan', () => {
       },
     };
     const ops = planStack(stack([lbRes, tg, listener]), emptyActual, { ...pc, fingerprint: 'f' });
+    // The group is filled before anything forwards to it.
     expect(ops.map((o) => `${o.op} ${o.resource}`)).toStrictEqual([
       'create TargetGroup',
+      'modify Targets',
       'create LoadBalancer',
       'create Listener',
-      'modify Targets',
       'modify LoadBalancer',
     ]);
-    expect(ops[2]?.calls[0]?.input).toMatchObject({
+    expect(ops[3]?.calls[0]?.input).toMatchObject({
       LoadBalancerArn: '{{arn:LoadBalancer}}',
       DefaultActions: [{ TargetGroupArn: '{{arn:tg}}' }],
     });
-    expect(ops[3]?.calls[0]?.input).toMatchObject({ TargetGroupArn: '{{arn:tg}}' });
+    expect(ops[1]?.calls[0]?.input).toMatchObject({ TargetGroupArn: '{{arn:tg}}' });
     // Recorded last: the DNS name (known once created), the fingerprint, each group's targets.
     expect(ops[4]?.calls[0]?.input).toStrictEqual({
       ResourceArns: ['{{arn:LoadBalancer}}'],
@@ -1406,11 +1407,13 @@ describe('the stack plan', () => {
     const ops = planStack(stack([lbRes, tg, listener]), actual, { ...pc, fingerprint: 'f' });
     expect(ops.map((o) => `${o.op} ${o.resource} ${o.detail}`)).toStrictEqual([
       'modify LoadBalancer fingerprint invalidated until this deploy completes',
+      // Registrations before the listeners and rules, deregistrations after them.
+      'modify Targets targets +1',
       'create Listener TCP:80',
-      'modify Targets targets +1 -1',
+      'modify Targets targets -1',
       'modify LoadBalancer fingerprint f',
     ]);
-    expect(ops[1]?.calls[0]?.input).toMatchObject({
+    expect(ops[2]?.calls[0]?.input).toMatchObject({
       LoadBalancerArn: 'arn:lb',
       DefaultActions: [{ TargetGroupArn: 'arn:tg' }],
     });

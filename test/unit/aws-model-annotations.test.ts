@@ -12,7 +12,11 @@ import {
 } from '../../lib/providers/aws/model/annotations/attributes.js';
 import { albHealthCheck, nlbHealthCheck } from '../../lib/providers/aws/model/annotations/health-check.js';
 import { ALB_KEYS, NLB_KEYS } from '../../lib/providers/aws/model/annotations/keys.js';
-import { albListeners, nlbTls } from '../../lib/providers/aws/model/annotations/listeners.js';
+import {
+  albListeners,
+  nlbTls,
+  wantsCertificateDiscovery,
+} from '../../lib/providers/aws/model/annotations/listeners.js';
 import {
   checkLoadBalancerName,
   parseLoadBalancerAnnotations,
@@ -715,10 +719,18 @@ describe('listener annotations', () => {
   it.each<{ annotations: Record<string, string>; value: string }>([
     { annotations: { [LP]: '[{"HTTP":80},{"HTTPS":443}]' }, value: '' },
     { annotations: { [LP]: '[{"HTTPS":443}]', [ALB_KEYS.certificates]: ' , ' }, value: ',' },
-  ])('HTTPS listen-ports need certificates ($value)', ({ annotations, value }) => {
-    expect(refused(() => albListeners(annotations, ALB_KEYS))).toStrictEqual(
-      bad(ALB_KEYS.certificates, value, 'is required for HTTPS listen-ports'),
+  ])('HTTPS listen-ports without certificates discover them in ACM ($value)', ({ annotations }) => {
+    expect(albListeners(annotations, ALB_KEYS).tls).toStrictEqual({
+      certificates: [],
+      sslPolicy: 'ELBSecurityPolicy-2016-08',
+      discover: true,
+    });
+    expect(wantsCertificateDiscovery(annotations, ALB_KEYS)).toBe(true);
+    expect(wantsCertificateDiscovery({ ...annotations, [ALB_KEYS.certificates]: CERT }, ALB_KEYS)).toBe(
+      false,
     );
+    expect(wantsCertificateDiscovery({ [LP]: '[{"HTTP":80}]' }, ALB_KEYS)).toBe(false);
+    expect(wantsCertificateDiscovery({ [LP]: 'not json' }, ALB_KEYS)).toBe(false);
   });
 
   it('ssl-redirect names the HTTPS port HTTP listeners redirect to', () => {

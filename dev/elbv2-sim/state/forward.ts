@@ -65,6 +65,25 @@ function checkTargetGroup(
   }
 }
 
+/**
+ * An NLB forward across several groups, as LBC's documentation of `actions.${protocol}-${port}`
+ * states AWS's rules: a TLS listener's groups use one protocol, and every NLB forward's groups
+ * one IP address type (a dualstack NLB's could differ).
+ */
+function checkNlbGroupsAgree(
+  store: Store,
+  groups: readonly TargetGroupTuple[],
+  listenerProtocol: string | undefined,
+): void {
+  const tgs = groups.map((g) => store.targetGroup(g.TargetGroupArn, 'targetGroupArn'));
+  if (listenerProtocol === 'TLS' && new Set(tgs.map((t) => t.protocol)).size > 1) {
+    throw validation('All target groups in the default action must use the same protocol');
+  }
+  if (new Set(tgs.map((t) => t.ipAddressType ?? 'ipv4')).size > 1) {
+    throw validation('All target groups in the default action must use the same IP address type');
+  }
+}
+
 export function normalizeForward(
   store: Store,
   lb: LoadBalancerRecord,
@@ -74,13 +93,11 @@ export function normalizeForward(
 ): Action {
   const groups = tuplesOf(action);
   if (groups.length === 0) throw required('targetGroupArn');
-  const maxGroups = lb.type === 'network' ? 1 : store.limits.targetGroupsPerAction;
+  // NLB listeners take weighted target groups too (what LBC's `actions.${protocol}-${port}`
+  // Service annotation builds), within the same per-action quota as ALB rules.
+  const maxGroups = store.limits.targetGroupsPerAction;
   if (groups.length > maxGroups) {
-    throw validation(
-      lb.type === 'network'
-        ? 'Network Load Balancer listeners forward to one target group'
-        : `A forward action can have at most ${maxGroups} target groups`,
-    );
+    throw validation(`A forward action can have at most ${maxGroups} target groups`);
   }
   const seen = new Set<string>();
   for (const g of groups) {
@@ -93,6 +110,7 @@ export function normalizeForward(
     seen.add(g.TargetGroupArn);
     checkTargetGroup(store, lb, g.TargetGroupArn, listenerProtocol);
   }
+  if (lb.type === 'network' && groups.length > 1) checkNlbGroupsAgree(store, groups, listenerProtocol);
   const stickiness = action.ForwardConfig?.TargetGroupStickinessConfig;
   checkRange(stickiness?.DurationSeconds, 'durationSeconds', 1, 604800);
   if (stickiness?.Enabled && stickiness.DurationSeconds === undefined)

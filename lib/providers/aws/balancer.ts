@@ -29,6 +29,11 @@ export function isAbout(warning: ModelWarning, obj: Readonly<KubeObject>): boole
   );
 }
 
+/** Per-cluster mode: each backend's effective cluster weights, for the load-balancer condition. */
+export function reportTraffic(ctx: ProviderContext, stack: Stack): void {
+  if (stack.traffic?.length) ctx.detail?.(`cluster weights: ${stack.traffic.join('; ')}`);
+}
+
 /** What the AWS provider reports for either kind: the load balancer's DNS name. */
 export type AwsLoadBalancerStatus = IngressLoadBalancerStatus & LoadBalancerStatus;
 
@@ -129,6 +134,7 @@ export class AwsBalancer<O extends KubeObject> implements Balancer<O, AwsLoadBal
   ): Promise<ObjectDeployResult> {
     // The model is built (and every annotation and limit checked) before the first AWS call.
     const stack = await this.kind.build(obj, undefined, ctx);
+    reportTraffic(ctx, stack);
     const warnings = (stack.warnings ?? []).filter((w) => isAbout(w, obj));
     if (report) await this.reportAll(ctx, warnings);
     const result = await this.deployBuilt(ctx, this.kind.owner(obj), stack, this.kind.names(obj), dryRun);
@@ -179,7 +185,7 @@ export class AwsBalancer<O extends KubeObject> implements Balancer<O, AwsLoadBal
   async desiredFingerprint(obj: Readonly<O>, kube: KubeClient): Promise<DesiredFingerprint> {
     const where = { stackId: this.kind.owner(obj).stackId, locator: this.kind.names(obj)[0] ?? '' };
     try {
-      const stack = await this.kind.build(obj, kube);
+      const stack = await this.provider.settledNow(await this.kind.build(obj, kube));
       const fingerprint = stackFingerprint(stack);
       return {
         ...where,

@@ -129,6 +129,11 @@ export const AWS_CONFIG_SCHEMA = {
     taggingEndpoint: { type: 'string' },
     // The EC2 API's endpoint (local simulators; AWS's regional one when unset).
     ec2Endpoint: { type: 'string' },
+    // The WAFv2, Shield and ACM endpoints (local simulators; AWS's when unset: WAFv2's and ACM's
+    // regional ones, Shield's in us-east-1, where its API lives).
+    wafv2Endpoint: { type: 'string' },
+    shieldEndpoint: { type: 'string' },
+    acmEndpoint: { type: 'string' },
     vpc: {
       type: 'object',
       additionalProperties: false,

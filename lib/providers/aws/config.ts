@@ -53,6 +53,9 @@ interface ConfigFile {
   endpoint?: string;
   taggingEndpoint?: string;
   ec2Endpoint?: string;
+  wafv2Endpoint?: string;
+  shieldEndpoint?: string;
+  acmEndpoint?: string;
   vpc: { id: string; cidrs?: string[]; ipv6Cidrs?: string[] };
   subnets?: string[];
   securityGroups?: string[];
@@ -86,6 +89,12 @@ export interface AwsProviderConfig {
   taggingEndpoint?: string;
   /** The EC2 API's endpoint (local simulators; AWS's regional one when unset). */
   ec2Endpoint?: string;
+  /** The WAFv2 API's endpoint (local simulators; AWS's regional one when unset). */
+  wafv2Endpoint?: string;
+  /** The Shield API's endpoint (local simulators; AWS's, in us-east-1, when unset). */
+  shieldEndpoint?: string;
+  /** The ACM API's endpoint (local simulators; AWS's regional one when unset). */
+  acmEndpoint?: string;
   /**
    * The target groups' VPC. `cidrs` is an override: when absent, its IPv4 and IPv6 CIDRs and its
    * subnets are read from EC2 (vpc-network.ts); when present, they are exactly these and EC2 is
@@ -158,9 +167,19 @@ export async function parseAwsConfig(text: string | undefined): Promise<AwsProvi
     endpoint?: unknown;
     taggingEndpoint?: unknown;
     ec2Endpoint?: unknown;
+    wafv2Endpoint?: unknown;
+    shieldEndpoint?: unknown;
+    acmEndpoint?: unknown;
     tenantPolicy?: unknown;
   } | null;
-  for (const key of ['endpoint', 'taggingEndpoint', 'ec2Endpoint'] as const) {
+  for (const key of [
+    'endpoint',
+    'taggingEndpoint',
+    'ec2Endpoint',
+    'wafv2Endpoint',
+    'shieldEndpoint',
+    'acmEndpoint',
+  ] as const) {
     const url = file?.[key];
     if (typeof url === 'string' && !isUrl(url)) issues.push(`${key}: must be a valid url`);
   }
@@ -214,6 +233,9 @@ export async function parseAwsConfig(text: string | undefined): Promise<AwsProvi
     ...(cfg.endpoint !== undefined ? { endpoint: cfg.endpoint } : {}),
     ...(cfg.taggingEndpoint !== undefined ? { taggingEndpoint: cfg.taggingEndpoint } : {}),
     ...(cfg.ec2Endpoint !== undefined ? { ec2Endpoint: cfg.ec2Endpoint } : {}),
+    ...(cfg.wafv2Endpoint !== undefined ? { wafv2Endpoint: cfg.wafv2Endpoint } : {}),
+    ...(cfg.shieldEndpoint !== undefined ? { shieldEndpoint: cfg.shieldEndpoint } : {}),
+    ...(cfg.acmEndpoint !== undefined ? { acmEndpoint: cfg.acmEndpoint } : {}),
     vpc: {
       id: cfg.vpc.id,
       ...(cfg.vpc.cidrs !== undefined ? { cidrs: [...cfg.vpc.cidrs] } : {}),

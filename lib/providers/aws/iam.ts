@@ -23,6 +23,22 @@
  * - The managed security groups (ec2/security-groups.ts): CreateSecurityGroup requires our tags in
  *   the request (its vpc half carries none: unscoped, useless alone), tag-on-create is CreateTags
  *   with ec2:CreateAction, and every other change requires our tags on the group.
+ * - WAFv2 (service-authorization .../list_awswafv2): ListWebACLs lists no resource type
+ *   (Resource "*"); GetWebACLForResource, AssociateWebACL and DisassociateWebACL are authorised on
+ *   the web ACL (regional/webacl) and the resource (ELBv2's loadbalancer/app), and support no
+ *   condition key that reads the load balancer's tags: UNSCOPED by tag. What scopes them is the
+ *   permission WAFv2 checks on the load balancer itself when associating or disassociating,
+ *   elasticloadbalancing:SetWebAcl, which supports aws:ResourceTag: only our load balancers.
+ *   The code never sends SetWebAcl itself (IMPLIED_ACTIONS).
+ * - Shield Advanced (list_awsshield): GetSubscriptionState and DescribeProtection (by resource
+ *   ARN: the protection is not known yet) list no resource type that can be narrowed (Resource
+ *   "*"), and only read; ListTagsForResource is authorised on the protection. CreateProtection
+ *   supports aws:RequestTag (our owner tag in the request), DeleteProtection aws:ResourceTag (ours
+ *   only). Tags on create are authorised as shield:TagResource, with aws:RequestTag
+ *   (IMPLIED_ACTIONS). Shield's ARNs have no Region: protection/<id> in the account.
+ * - ACM (list_awscertificatemanager): ListCertificates lists no resource type (Resource "*");
+ *   DescribeCertificate is authorised on the certificate, which is the account's (not ours): not
+ *   scoped by our tag. Both only read, for certificate discovery.
  * - CreateLoadBalancer supports elasticloadbalancing:Scheme, :Subnet and :SecurityGroup, SetSubnets
  *   :Subnet, SetSecurityGroups :SecurityGroup; the operator's tenant policy pins them here too.
  *
@@ -62,13 +78,54 @@ export type TaggingAction = (typeof TAGGING_ACTIONS)[number];
 export const EC2_ACTIONS = ['DescribeSecurityGroups', 'DescribeSubnets', 'DescribeVpcs'] as const;
 export type Ec2Action = (typeof EC2_ACTIONS)[number] | Ec2MutatingAction;
 
-/** Every action the provider calls, as the SDK's commands name them. */
-export type ProviderAction = Elbv2Action | TaggingAction | Ec2Action;
+/** WAFv2's calls (edge/wafv2-client.ts, deploy/apply.ts): the load balancer's web ACL. */
+export const WAFV2_ACTIONS = [
+  'AssociateWebACL',
+  'DisassociateWebACL',
+  'GetWebACLForResource',
+  'ListWebACLs',
+] as const;
+export type Wafv2Action = (typeof WAFV2_ACTIONS)[number];
+
+/** Shield's calls (edge/shield-client.ts, deploy/apply.ts): the load balancer's protection. */
+export const SHIELD_ACTIONS = [
+  'CreateProtection',
+  'DeleteProtection',
+  'DescribeProtection',
+  'GetSubscriptionState',
+  'ListTagsForResource',
+] as const;
+export type ShieldAction = (typeof SHIELD_ACTIONS)[number];
+
+/** ACM's reads (edge/acm-client.ts): certificate discovery for HTTPS listeners without certificate-arn. */
+export const ACM_ACTIONS = ['DescribeCertificate', 'ListCertificates'] as const;
+export type AcmAction = (typeof ACM_ACTIONS)[number];
+
+/**
+ * Permissions AWS checks for a call the code makes, under another name: no command of the code
+ * is named after them (test/unit/aws-iam.test.ts knows them from this list).
+ */
+export const IMPLIED_ACTIONS = {
+  // WAFv2 checks it on the load balancer when associating or disassociating a web ACL.
+  SetWebAcl: 'AssociateWebACL',
+  // Shield checks it for the tags of CreateProtection.
+  TagResource: 'CreateProtection',
+} as const;
+export type ImpliedAction = keyof typeof IMPLIED_ACTIONS;
+
+/** Every action the provider calls, as the SDK's commands name them, and the implied ones. */
+export type ProviderAction =
+  Elbv2Action | TaggingAction | Ec2Action | Wafv2Action | ShieldAction | AcmAction | ImpliedAction;
 
 /** An action as IAM names it: `tag:GetResources`, `ec2:Describe…`, `elasticloadbalancing:<action>`. */
 export function iamActionName(action: ProviderAction): string {
   if ((TAGGING_ACTIONS as readonly string[]).includes(action)) return `tag:${action}`;
   if ([...EC2_ACTIONS, ...EC2_MUTATING_ACTIONS].includes(action as never)) return `ec2:${action}`;
+  if ((WAFV2_ACTIONS as readonly string[]).includes(action)) return `wafv2:${action}`;
+  if ((ACM_ACTIONS as readonly string[]).includes(action)) return `acm:${action}`;
+  if ((SHIELD_ACTIONS as readonly string[]).includes(action) || action === 'TagResource') {
+    return `shield:${action}`;
+  }
   return `elasticloadbalancing:${action}`;
 }
 
@@ -162,6 +219,13 @@ function guardrailConditions(g: Elbv2Guardrails | undefined, keys: Array<keyof E
   return out;
 }
 
+/** The deployment's ALBs (WAFv2 associates web ACLs with ALBs only). */
+const ALB_ARNS = [deploymentArn('elasticloadbalancing', 'loadbalancer/app/*/*')];
+/** Shield's protections: account-wide, no Region in the ARN. */
+const PROTECTION_ARNS: PolicyResource[] = [
+  { 'Fn::Sub': 'arn:${AWS::Partition}:shield::${AWS::AccountId}:protection/*' },
+];
+
 const STATEMENTS: StatementSpec[] = [
   {
     // SAR: the Describe* actions list no resource type and no condition key: Resource "*".
@@ -184,6 +248,69 @@ const STATEMENTS: StatementSpec[] = [
     Sid: 'Ec2DescribeVpcNetwork',
     actions: EC2_ACTIONS,
     resources: ['*'],
+  },
+  {
+    // SAR (ACM): ListCertificates lists no resource type: Resource "*". DescribeCertificate is
+    // authorised on the certificate; the certificates are the account's, not ours, so it is not
+    // scoped by our tag. Both only read (certificate discovery).
+    Sid: 'AcmListCertificates',
+    actions: ['ListCertificates'],
+    resources: ['*'],
+  },
+  {
+    Sid: 'AcmDescribeCertificates',
+    actions: ['DescribeCertificate'],
+    resources: [deploymentArn('acm', 'certificate/*')],
+  },
+  {
+    // SAR (WAFv2): ListWebACLs lists no resource type: Resource "*". It only reads the Region's
+    // web ACLs' names and ARNs (wafv2-acl-name).
+    Sid: 'Wafv2ListWebAcls',
+    actions: ['ListWebACLs'],
+    resources: ['*'],
+  },
+  {
+    // SAR (WAFv2): GetWebACLForResource, AssociateWebACL, DisassociateWebACL are authorised on the
+    // web ACL and the load balancer, with no condition key on the load balancer's tags: unscoped
+    // by tag (see the module comment; SetWebAcl below is what confines them to our ALBs).
+    Sid: 'Wafv2AssociateWebAcls',
+    actions: ['AssociateWebACL', 'DisassociateWebACL', 'GetWebACLForResource'],
+    resources: [deploymentArn('wafv2', 'regional/webacl/*/*'), ...ALB_ARNS],
+  },
+  {
+    // SAR: SetWebAcl, resource loadbalancer/app, aws:ResourceTag: WAFv2 checks it on the ALB.
+    Sid: 'ElbV2SetWebAclOnOwned',
+    actions: ['SetWebAcl'],
+    resources: ALB_ARNS,
+    condition: (o) => ({ StringEquals: ownedResource(o) }),
+  },
+  {
+    // SAR (Shield): GetSubscriptionState and DescribeProtection (by resource ARN) cannot be
+    // narrowed: Resource "*". They only read.
+    Sid: 'ShieldReadProtections',
+    actions: ['DescribeProtection', 'GetSubscriptionState'],
+    resources: ['*'],
+  },
+  {
+    // SAR (Shield): ListTagsForResource, resource protection: whether a protection is ours.
+    Sid: 'ShieldReadProtectionTags',
+    actions: ['ListTagsForResource'],
+    resources: PROTECTION_ARNS,
+  },
+  {
+    // SAR (Shield): CreateProtection and its tag-on-create TagResource, resource protection; keys
+    // aws:RequestTag, aws:TagKeys.
+    Sid: 'ShieldCreateProtectionTaggedAsOurs',
+    actions: ['CreateProtection', 'TagResource'],
+    resources: PROTECTION_ARNS,
+    condition: (o) => ({ StringEquals: ownedRequest(o) }),
+  },
+  {
+    // SAR (Shield): DeleteProtection, resource protection, aws:ResourceTag.
+    Sid: 'ShieldDeleteOwnedProtections',
+    actions: ['DeleteProtection'],
+    resources: PROTECTION_ARNS,
+    condition: (o) => ({ StringEquals: ownedResource(o) }),
   },
   {
     // SAR (EC2): CreateSecurityGroup is authorised on the new security-group (aws:RequestTag,
@@ -375,6 +502,10 @@ export const ELBV2_MUTATING_ACTIONS: readonly MutatingAction[] = [
         !(ELBV2_DESCRIBE_ACTIONS as readonly string[]).includes(a) &&
         !(TAGGING_ACTIONS as readonly string[]).includes(a) &&
         !(EC2_ACTIONS as readonly string[]).includes(a) &&
+        !(WAFV2_ACTIONS as readonly string[]).includes(a) &&
+        !(SHIELD_ACTIONS as readonly string[]).includes(a) &&
+        !(ACM_ACTIONS as readonly string[]).includes(a) &&
+        !Object.hasOwn(IMPLIED_ACTIONS, a) &&
         !(EC2_MUTATING_ACTIONS as readonly string[]).includes(a),
     ),
   ),
@@ -398,18 +529,35 @@ export const ELBV2_ACCESS: Record<Elbv2Access, readonly ProviderAction[]> = {
     ...ELBV2_MUTATING_ACTIONS,
     ...TAGGING_ACTIONS,
     ...EC2_ACTIONS,
+    ...WAFV2_ACTIONS,
+    ...SHIELD_ACTIONS,
+    ...ACM_ACTIONS,
+    ...(Object.keys(IMPLIED_ACTIONS) as ImpliedAction[]),
     ...EC2_MUTATING_ACTIONS,
   ].sort(),
+  // A swept load balancer's protection of ours is deleted first (deploy/edge.ts).
   sweep: [
     'DeleteLoadBalancer',
+    'DeleteProtection',
     'DeleteSecurityGroup',
     'DeleteTargetGroup',
     'DescribeLoadBalancers',
+    'DescribeProtection',
     'DescribeSecurityGroups',
     'DescribeTags',
     'DescribeTargetGroups',
+    'ListTagsForResource',
   ],
-  resync: ['DescribeLoadBalancers', 'DescribeSubnets', 'DescribeTags', 'DescribeVpcs', 'GetResources'],
+  // The desired fingerprints hold discovered certificates too: ACM's two reads, for such stacks.
+  resync: [
+    'DescribeCertificate',
+    'DescribeLoadBalancers',
+    'DescribeSubnets',
+    'DescribeTags',
+    'DescribeVpcs',
+    'GetResources',
+    'ListCertificates',
+  ],
 };
 
 /** The statements for one access level; each keeps only the actions that level needs. */

@@ -26,6 +26,7 @@ import type { StackRef } from '../../provider/stack-id.js';
 import {
   AwsBalancer,
   isAbout,
+  reportTraffic,
   type AwsLoadBalancerStatus,
   type ObjectDeployResult,
   type StackKindAdapter,
@@ -203,6 +204,7 @@ export class AwsIngressBalancer extends AwsBalancer<MultiClusterIngress> {
       };
     }
     await this.groups.checkPolicy(mci, model.stack);
+    reportTraffic(ctx, model.stack);
     const result = await this.deployBuilt(
       ctx,
       this.owner(resolution.ref),
@@ -279,7 +281,8 @@ export class AwsIngressBalancer extends AwsBalancer<MultiClusterIngress> {
       const resolution = await resolveGroup(kube, this.groups.policy, { group, subject: mci }, (ref) =>
         this.groups.deployed(ref),
       );
-      const { stack } = await this.builtOnce(kube, resolution);
+      const built = await this.builtOnce(kube, resolution);
+      const stack = built.stack && (await this.provider.settledNow(built.stack));
       if (!stack)
         return {
           stackId: resolution.ref.stackId,

@@ -22,6 +22,24 @@ export const loadEc2 = lazy(
   "the aws provider's EC2 client (ec2/vpc-reader.ts)",
 );
 
+/** The WAFv2 client (edge/wafv2-client.ts): loaded by the first stack that names a web ACL or had one. */
+export const loadWafv2 = lazy(
+  () => import('./edge/wafv2-client.js'),
+  "the aws provider's WAFv2 client (edge/wafv2-client.ts)",
+);
+
+/** The Shield client (edge/shield-client.ts): loaded by the first stack that asks for protection or had one. */
+export const loadShield = lazy(
+  () => import('./edge/shield-client.js'),
+  "the aws provider's Shield client (edge/shield-client.ts)",
+);
+
+/** The ACM client (edge/acm-client.ts): loaded by the first stack whose HTTPS listeners have no certificate-arn. */
+export const loadAcm = lazy(
+  () => import('./edge/acm-client.js'),
+  "the aws provider's ACM client (edge/acm-client.ts)",
+);
+
 /** IngressGroups (ingress-groups-part.ts): only an MCI that is, or was, in a group needs them. */
 export const loadIngressGroups = lazy(
   () => import('./ingress-groups-part.js'),

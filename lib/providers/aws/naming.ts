@@ -58,6 +58,11 @@ export interface TargetGroupNameInput {
   member?: string;
   /** ipv4 (the default, left out of the hash) or ipv6: the groups of two families never share a name. */
   ipAddressType?: string | undefined;
+  /**
+   * Per-cluster mode: the cluster (`cluster:<name>`) or weight class (`weight:<n>`) the group
+   * serves. Absent in per-backend mode, whose names stay as they were.
+   */
+  slice?: string | undefined;
 }
 
 /**
@@ -77,6 +82,7 @@ export function targetGroupName(i: TargetGroupNameInput): string {
     ...(i.member !== undefined ? [i.member] : []),
     ...(i.protocolVersion !== undefined && i.protocolVersion !== 'HTTP1' ? [i.protocolVersion] : []),
     ...(i.ipAddressType !== undefined && i.ipAddressType !== 'ipv4' ? [`ip:${i.ipAddressType}`] : []),
+    ...(i.slice !== undefined ? [`slice:${i.slice}`] : []),
   ]);
 }
 

@@ -36,6 +36,7 @@ import {
 } from './deploy/context.js';
 import { limitCallsPerSecond, TokenBucket } from './deploy/rate-limit.js';
 import { loadEc2, loadIngressGroups, loadSecurityGroups } from './lazy-parts.js';
+import { EdgeServices, type EdgeClients } from './edge/services.js';
 import { VpcNetworkSource, type VpcNetworkCacheOptions } from './vpc-network.js';
 import { readIngressInputs, readServiceInputs, type ServiceReads } from './inputs.js';
 import { ClientSecrets } from './oidc-secrets.js';
@@ -45,7 +46,10 @@ import { stackOwner } from './model/stack.js';
 import { AwsInventory } from './inventory.js';
 import { AccountQuotas } from './account-quotas.js';
 import type { ElbQuotas } from './model/limits.js';
-import { type ModelVpc, type Stack } from './model/types.js';
+import { resourcesOf, ResourceTypes, type ModelConfig, type ModelVpc, type Stack } from './model/types.js';
+import { settleDrains } from './deploy/drains.js';
+import { wantsCertificateDiscovery } from './model/annotations/listeners.js';
+import { ALB_KEYS } from './model/annotations/keys.js';
 import { type StackOwner } from './tagging.js';
 import type { PolicySubject } from './tenant-policy.js';
 import { MCI_FINALIZER, MCS_FINALIZER } from '../../karmada/constants.js';
@@ -82,6 +86,8 @@ export interface AwsProviderOptions {
   ec2?: EC2Client;
   /** How long and how many VPC network answers are kept (vpc-network.ts's defaults). */
   network?: VpcNetworkCacheOptions;
+  /** WAFv2, Shield and ACM clients; each one absent is built from the configuration at its first use. */
+  edge?: EdgeClients;
 }
 
 export class AwsProvider implements MultiClusterProvider {
@@ -97,6 +103,8 @@ export class AwsProvider implements MultiClusterProvider {
   private readonly quotas: AccountQuotas;
   /** The target groups' VPC: the configured CIDRs, or EC2's answer kept per container. */
   private readonly network: VpcNetworkSource;
+  /** WAFv2 and Shield (and their per-container answers), each client loaded at its first use. */
+  private readonly edge: EdgeServices;
   private groups: Promise<SecurityGroupAccess> | undefined;
 
   constructor(
@@ -112,6 +120,7 @@ export class AwsProvider implements MultiClusterProvider {
       options.network,
       deps.logger,
     );
+    this.edge = new EdgeServices(config, options.edge);
     this.records = new KubeTargetRecords(deps.kube, config.recordNamespace, config.ownerId, deps.logger);
     if (config.maxCallsPerSecond !== undefined) {
       limitCallsPerSecond(options.client, new TokenBucket(config.maxCallsPerSecond));
@@ -128,9 +137,12 @@ export class AwsProvider implements MultiClusterProvider {
         names: (mci) => ingressLoadBalancerNames(mci, config),
         build: async (mci, kube = deps.kube, ctx, network = true) => {
           const { clientSecrets, ...inputs } = await readIngressInputs(kube, mci);
-          const resolved = await this.withAllowedSubnets(await this.modelConfig(ctx, network), [
-            ingressSubject(mci),
-          ]);
+          const resolved = await this.withCertificates(
+            await this.withAllowedSubnets(await this.modelConfig(ctx, network), [ingressSubject(mci)]),
+            [mci],
+            ctx,
+            network,
+          );
           const stack = await this.withinTenantPolicy(
             ingressSubject(mci),
             await this.quotas.within(ctx, (accountQuotas) =>
@@ -145,9 +157,14 @@ export class AwsProvider implements MultiClusterProvider {
         policy: config.tenantPolicy,
         deployed: async (ref) => (await this.records.read(ref.stackId)) !== undefined,
         build: async (resolution, kube, ctx, network = true) => {
-          const resolved = await this.withAllowedSubnets(
-            await this.modelConfig(ctx, network),
-            resolution.members.map(ingressSubject),
+          const resolved = await this.withCertificates(
+            await this.withAllowedSubnets(
+              await this.modelConfig(ctx, network),
+              resolution.members.map(ingressSubject),
+            ),
+            resolution.members,
+            ctx,
+            network,
           );
           const { buildIngressGroupStack } = await loadIngressGroups();
           const members: IngressMember[] = [];
@@ -225,6 +242,24 @@ export class AwsProvider implements MultiClusterProvider {
   }
 
   /**
+   * The configuration with the Region's issued ACM certificates, when one of `mcis` has HTTPS
+   * listen-ports without certificate-arn (model/certificates.ts): read through the per-container
+   * cache (edge/services.ts) before the model is built, so a failed read fails the reconcile
+   * before any ELBv2 call. A model for target group names only (`network: false`) reads none.
+   */
+  private async withCertificates(
+    config: ResolvedConfig,
+    mcis: readonly Readonly<MultiClusterIngress>[],
+    ctx: { signal: AbortSignal } | undefined,
+    network: boolean,
+  ): Promise<ResolvedConfig & Pick<ModelConfig, 'certificates'>> {
+    if (!mcis.some((m) => wantsCertificateDiscovery(m.metadata.annotations, ALB_KEYS))) return config;
+    if (!network) return { ...config, certificates: 'not-read' };
+    const signal = ctx?.signal ?? AbortSignal.timeout(NETWORK_READ_TIMEOUT_MS);
+    return { ...config, certificates: await this.edge.certificates({ signal }) };
+  }
+
+  /**
    * The configuration with the subnets the tenant policy allows the subjects, for discovery to
    * keep to; only when discovery may run (no configured subnets) and a rule limits subnets.
    */
@@ -256,6 +291,15 @@ export class AwsProvider implements MultiClusterProvider {
     return stack;
   }
 
+  /**
+   * The desired stack as a deploy would settle it now (deploy/drains.ts): a stack with a drained
+   * cluster reads its targets record (a Kubernetes read, no AWS call) to know when the drain began.
+   */
+  async settledNow(stack: Stack): Promise<Stack> {
+    if (!resourcesOf(stack, ResourceTypes.TargetGroup).some((tg) => tg.spec.drain)) return stack;
+    return settleDrains(stack, await this.records.read(stack.id), Date.now()).stack;
+  }
+
   context(ctx: ProviderContext, owner: StackOwner): DeployContext {
     let lookups = this.memos.get(ctx);
     if (!lookups) {
@@ -266,6 +310,7 @@ export class AwsProvider implements MultiClusterProvider {
       client: this.options.client,
       ...(this.options.tagging ? { tagging: this.options.tagging } : {}),
       lookups,
+      edge: this.edge,
       records: this.records,
       signal: ctx.signal,
       logger: ctx.logger.child({ provider: AWS_PROVIDER_NAME, stack: owner.stackId }),

@@ -42,6 +42,18 @@ export const CAPACITY_TAG = `${TAG_PREFIX}/capacity-units`;
  */
 export const OIDC_SECRETS_TAG = `${TAG_PREFIX}/oidc-secrets`;
 /**
+ * On a load balancer whose WAFv2 web ACL we manage (wafv2-acl-arn / wafv2-acl-name): an
+ * association cannot be tagged, so the load balancer records it, like CAPACITY_TAG. Removing the
+ * annotation then disassociates the ACL; without the tag an association is someone else's.
+ */
+export const WAF_TAG = `${TAG_PREFIX}/wafv2-acl`;
+/**
+ * On a load balancer whose Shield Advanced protection we manage (shield-advanced-protection:
+ * true). The protection carries our ownership tags too; this record spares a Shield call (and
+ * loading its client) for every load balancer that never asked for one.
+ */
+export const SHIELD_TAG = `${TAG_PREFIX}/shield-protection`;
+/**
  * On a load balancer with a managed security group (model/security-group.ts): the group's ID,
  * written with the fingerprint. When the group is no longer wanted the tag says there is one to
  * delete, and it goes only once the group is gone (a deletion refused while the load balancer's

@@ -33,7 +33,7 @@ import { validGroupNameOf } from '../../karmada/ingress-group.js';
 import type { KubeObject } from '../../kube/types.js';
 import { ALB_KEYS, NLB_KEYS, type CommonKeys } from './model/annotations/keys.js';
 import { LOAD_BALANCER_ID, resourcesOf, ResourceTypes, type Stack } from './model/types.js';
-import { CAPACITY_TAG, RESERVED_TAG_KEYS } from './tagging.js';
+import { CAPACITY_TAG, RESERVED_TAG_KEYS, SHIELD_TAG, WAF_TAG } from './tagging.js';
 import { validateTenantPolicySchema } from '../../generated/tenant-policy-validator.js';
 import { configIssues } from '../config-issues.js';
 
@@ -279,7 +279,7 @@ const CHECKS: Array<(c: Check) => void | Promise<void>> = [
     if (!patterns) return;
     for (const key of Object.keys(loadBalancerOf(c.stack)?.tags ?? {})) {
       // Ours: the bookkeeping keys, and the capacity record (minimum-load-balancer-capacity).
-      if (RESERVED_TAG_KEYS.includes(key) || key === CAPACITY_TAG) continue;
+      if (RESERVED_TAG_KEYS.includes(key) || [CAPACITY_TAG, WAF_TAG, SHIELD_TAG].includes(key)) continue;
       if (!keyAllowed(patterns, key)) throw violation(c, c.keys.tags, key, 'tag key');
     }
   },

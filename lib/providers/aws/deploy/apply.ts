@@ -36,6 +36,7 @@ import { CREATED_AT_TAG, INSTANCE_TAG } from '../tagging.js';
 import { capacityFailure } from './capacity.js';
 import { call, checkAborted, isAwsError, sleep, type DeployContext } from './context.js';
 import {
+  EDGE_ACTIONS,
   isEc2Call,
   resolveRefs,
   type Ec2PlannedCall,
@@ -43,6 +44,8 @@ import {
   type PlannedCall,
   type SecretValues,
 } from './operations.js';
+import { ALB_KEYS } from '../model/annotations/keys.js';
+import { InvalidObjectError } from '../../../errors.js';
 
 interface Created {
   arn?: string;
@@ -148,7 +151,56 @@ function send(ctx: DeployContext, c: PlannedCall, o: { abortSignal: AbortSignal 
       return client.send(new AddTagsCommand(c.input), o).then(none);
     case 'RemoveTags':
       return client.send(new RemoveTagsCommand(c.input), o).then(none);
+    case 'AssociateWebACL':
+      return edge(ctx)
+        .wafv2()
+        .then((w) => w.associate(c.input, o))
+        .then(none);
+    case 'DisassociateWebACL':
+      return edge(ctx)
+        .wafv2()
+        .then((w) => w.disassociate(c.input, o))
+        .then(none);
+    case 'CreateProtection':
+      return edge(ctx)
+        .shield()
+        .then((s) => s.create(withInstance(c.input, ctx), o))
+        .then(none);
+    case 'DeleteProtection':
+      return edge(ctx)
+        .shield()
+        .then((s) => s.delete(c.input, o))
+        .then(none);
   }
+}
+
+function edge(ctx: DeployContext) {
+  if (!ctx.edge) throw new Error('the deploy context has no edge services (WAFv2, Shield)');
+  return ctx.edge;
+}
+
+/** The API a call goes to, for its messages. */
+function serviceOf(action: PlannedCall['action']): string {
+  return (EDGE_ACTIONS as Partial<Record<string, string>>)[action] ?? 'ELBv2';
+}
+
+/**
+ * What an edge call's failure means: done already (a protection a lost response created, one
+ * already deleted, a load balancer gone with its association), or the user's web ACL ARN naming
+ * nothing; undefined: not an edge outcome.
+ */
+function edgeOutcome(c: PlannedCall, err: unknown): 'done' | Error | undefined {
+  if (c.action === 'CreateProtection' && isAwsError(err, 'ResourceAlreadyExistsException')) return 'done';
+  if (c.action === 'DeleteProtection' && isAwsError(err, 'ResourceNotFoundException')) return 'done';
+  if (c.action === 'DisassociateWebACL' && isAwsError(err, 'WAFNonexistentItemException')) return 'done';
+  if (c.action === 'AssociateWebACL' && isAwsError(err, 'WAFNonexistentItemException')) {
+    const key = ALB_KEYS.wafv2AclArn;
+    return new InvalidObjectError(
+      `annotation ${key}: WAFv2 has no web ACL ${c.input.WebACLArn ?? ''} (AssociateWebACL: ${errorMessage(err)}): name an existing regional web ACL`,
+      { field: key, reason: 'InvalidAnnotation', cause: err },
+    );
+  }
+  return undefined;
 }
 
 /**
@@ -167,8 +219,25 @@ async function runOne(ctx: DeployContext, c: PlannedCall): Promise<Created> {
   const { resourceInUseAttempts, resourceInUseDelayMs } = ctx.options;
   for (let attempt = 1; ; attempt++) {
     try {
-      return await call(ctx, c.action, (o) => send(ctx, c, o), isEc2Call(c) ? 'EC2' : 'ELBv2');
+      return await call(ctx, c.action, (o) => send(ctx, c, o), isEc2Call(c) ? 'EC2' : serviceOf(c.action));
     } catch (err) {
+      const outcome = edgeOutcome(c, err);
+      if (outcome === 'done') return {};
+      if (outcome) throw outcome;
+      // WAFv2 answers so while a just-created ALB is still being set up (LBC retries it too).
+      if (c.action === 'AssociateWebACL' && isAwsError(err, 'WAFUnavailableEntityException')) {
+        if (attempt >= resourceInUseAttempts) {
+          throw new RetryLaterError(
+            `WAFv2 cannot associate a web ACL with ${c.input.ResourceArn ?? ''} yet`,
+            {
+              cause: err,
+              retryAfterSeconds: 10,
+            },
+          );
+        }
+        await sleep(resourceInUseDelayMs, ctx.signal);
+        continue;
+      }
       if (c.action === 'RegisterTargets' && c.ifZoneRequired && isZoneRequiredError(err)) {
         ctx.logger.info('AWS needs a zone for targets outside the VPC; registering them in their own zones', {
           targetGroup: c.input.TargetGroupArn,

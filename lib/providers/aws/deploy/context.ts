@@ -13,6 +13,7 @@ import { CancelledError, RetryLaterError, errorMessage } from '../../../errors.j
 import type { Logger } from '../../../log/logger.js';
 import type { StackOwner } from '../tagging.js';
 import type { TargetRecordStore } from './target-records.js';
+import type { EdgeServices } from '../edge/services.js';
 
 export interface DeployOptions {
   /** Bounded retry of DeleteTargetGroup while a deleted rule/LB still references it (LBC: 2 s, 20 s). */
@@ -84,6 +85,8 @@ export interface DeployContext {
   tagging?: ResourceGroupsTaggingAPIClient;
   /** See LookupMemo. */
   lookups?: LookupMemo;
+  /** WAFv2 and Shield (edge/services.ts), each client loaded at its first use. */
+  edge?: EdgeServices;
   /** Where each stack's targets are recorded (target-records.ts); one per provider. */
   records: TargetRecordStore;
   /** Told about replacements before they happen (wired to an Event by the caller). */

@@ -8,6 +8,7 @@ import { errorMessage } from '../../../errors.js';
 import { stackFingerprint } from '../model/fingerprint.js';
 import { LOAD_BALANCER_ID, resourcesOf, ResourceTypes, type Stack } from '../model/types.js';
 import { applyPlan } from './apply.js';
+import { settleDrains, type DrainEvent } from './drains.js';
 import { findStackByTags } from './stack-tags.js';
 import { recordHolds, recordOf, unchangedGroupTargets, type TargetRecord } from './target-records.js';
 import { deployTargetsOnly, viewFromTags, type TargetsOnlyResult } from './targets-only.js';
@@ -41,11 +42,45 @@ export interface DeployResult {
 
 export async function deployStack(
   ctx: DeployContext,
-  stack: Stack,
+  modelled: Stack,
   options: DeployStackOptions = {},
 ): Promise<DeployResult> {
-  const fingerprint = stackFingerprint(stack);
   const record = await ctx.records.read(ctx.owner.stackId);
+  // Drained clusters' groups as of now (drains.ts): what is fingerprinted, planned and recorded.
+  const settled = settleDrains(modelled, record, Date.now());
+  const { stack } = settled;
+  const fingerprint = stackFingerprint(stack);
+  const result = await deploySettled(ctx, stack, fingerprint, record, options);
+  if (!options.dryRun) await announceDrains(ctx, settled.events);
+  if (settled.dueAt !== undefined) {
+    // Nothing waits for it: the first reconcile after this time (the resync's, at the latest) lets them go.
+    ctx.logger.info('drain pending: targets kept until the deregistration delay has passed', {
+      stack: stack.id,
+      dueAt: new Date(settled.dueAt).toISOString(),
+    });
+  }
+  return result;
+}
+
+/** Drain Events once the deploy holds what they say (best effort, like every Event). */
+async function announceDrains(ctx: DeployContext, events: readonly DrainEvent[]): Promise<void> {
+  for (const e of events) {
+    ctx.logger.info(e.message, { reason: e.reason });
+    try {
+      await ctx.announce?.(e.reason, e.message);
+    } catch (err) {
+      ctx.logger.warn('could not announce a drain', { error: errorMessage(err) });
+    }
+  }
+}
+
+async function deploySettled(
+  ctx: DeployContext,
+  stack: Stack,
+  fingerprint: string,
+  record: TargetRecord | undefined,
+  options: DeployStackOptions,
+): Promise<DeployResult> {
   if (!options.resync) {
     const fast = await deployTargetsOnlyByTags(ctx, stack, fingerprint, record, options.dryRun === true);
     if (fast) {

@@ -33,6 +33,7 @@ import { requiresReplacement, type OwnedLoadBalancer } from './load-balancer.js'
 import { ownedByName } from './lookup.js';
 import { matchTargetGroups, type OwnedTargetGroup } from './target-group.js';
 import { liveTargets } from './targets.js';
+import { discoverEdge, discoverProtections, resolveWebAcl } from './edge.js';
 
 /** What exists of one stack, as the planners compare it. */
 export interface ActualStack {
@@ -51,6 +52,8 @@ export interface ActualStack {
   targets: ReadonlyMap<string, TargetDescription[]>;
   /** The trust stores the stack names (mutual TLS) → their ARNs. */
   trustStores?: ReadonlyMap<string, string>;
+  /** The web ACL the stack names, its name resolved (deploy/edge.ts). */
+  webAclArn?: string;
   /**
    * The stack's managed security groups (found by tags), when read: when the stack wants one, or
    * its load balancer's SECURITY_GROUP_TAG says it had one.
@@ -107,8 +110,10 @@ export async function discover(
   if ('inventory' in target) {
     const mine = <T extends { tags: Record<string, string> }>(all: readonly T[]) =>
       all.filter((e) => isOwnedBy(e.tags, ctx.owner));
+    const loadBalancers = mine(target.inventory.loadBalancers).map((l) => ({ ...l }));
+    await discoverProtections(ctx, loadBalancers);
     return {
-      staleLoadBalancers: mine(target.inventory.loadBalancers),
+      staleLoadBalancers: loadBalancers,
       listeners: [],
       targetGroups: mine(target.inventory.targetGroups),
       targets: new Map(),
@@ -122,6 +127,7 @@ export async function discover(
     if (isOwnedBy(found.tags, ctx.owner)) loadBalancers.push(found);
     else ctx.logger.warn('a load balancer with our name is not ours; leaving it alone', { name });
   }
+  await discoverProtections(ctx, loadBalancers);
   return {
     staleLoadBalancers: loadBalancers,
     listeners: [],
@@ -149,8 +155,10 @@ async function discoverForDeploy(ctx: DeployContext, target: DeployTarget): Prom
   ) {
     return { upToDate: true, loadBalancer: found };
   }
-  // Trust stores named (not by ARN) are resolved first: a missing one fails before any change.
+  // Trust stores and web ACLs named (not by ARN) are resolved first: a missing one fails before
+  // any change.
   const trustStores = await resolveTrustStores(ctx, stack);
+  const webAclArn = await resolveWebAcl(ctx, lbRes);
   const current: OwnedLoadBalancer | undefined = found && !replace ? { ...found } : undefined;
   const stale: OwnedLoadBalancer[] = found && replace ? [found] : [];
   if (!found) {
@@ -212,6 +220,9 @@ async function discoverForDeploy(ctx: DeployContext, target: DeployTarget): Prom
       current.capacity = await describeCapacityReservation(ctx, current.lb.LoadBalancerArn ?? '');
     }
   }
+  await discoverEdge(ctx, lbRes, current);
+  // A replaced load balancer's protection is ours to delete with it.
+  await discoverProtections(ctx, stale);
   // 4. The managed security group: only a stack that has one (or had one) reads EC2.
   const hadGroup = [current, ...stale].some((l) => l?.tags[SECURITY_GROUP_TAG] !== undefined);
   const securityGroups =
@@ -238,6 +249,7 @@ async function discoverForDeploy(ctx: DeployContext, target: DeployTarget): Prom
       targetGroups: owned,
       targets,
       ...(trustStores.size > 0 ? { trustStores } : {}),
+      ...(webAclArn !== undefined ? { webAclArn } : {}),
       ...(securityGroups ? { securityGroups } : {}),
     },
   };

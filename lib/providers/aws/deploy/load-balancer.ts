@@ -10,6 +10,7 @@ import { recordToTags } from '../tagging.js';
 import { arnRef, planTags, type Operation, type PlanContext, type PlannedCall } from './operations.js';
 import { attributesToSet } from './target-group.js';
 import { desiredCapacity, planCapacity, type ActualCapacity } from './capacity.js';
+import type { ActualProtection } from '../edge/services.js';
 
 export interface OwnedLoadBalancer {
   lb: LoadBalancer;
@@ -18,6 +19,13 @@ export interface OwnedLoadBalancer {
   attributes?: Record<string, string>;
   /** Described only when the stack reserves capacity or had a reservation of ours. */
   capacity?: ActualCapacity;
+  /**
+   * The associated web ACL's ARN, null for none; read only when the stack names one or had one of
+   * ours (WAF_TAG), and never for a load balancer being deleted (its association goes with it).
+   */
+  webAcl?: string | null;
+  /** Its Shield Advanced protection, null for none; read only when asked for or ours (SHIELD_TAG). */
+  protection?: (ActualProtection & { ours: boolean }) | null;
 }
 
 function sameSet(a: readonly string[], b: readonly string[]): boolean {

@@ -30,6 +30,8 @@ import type {
   SetSecurityGroupsCommandInput,
   SetSubnetsCommandInput,
 } from '@aws-sdk/client-elastic-load-balancing-v2';
+import type { CreateProtectionCommandInput, DeleteProtectionCommandInput } from '@aws-sdk/client-shield';
+import type { AssociateWebACLCommandInput, DisassociateWebACLCommandInput } from '@aws-sdk/client-wafv2';
 import type {
   AuthorizeSecurityGroupIngressCommandInput,
   CreateSecurityGroupCommandInput,
@@ -67,7 +69,21 @@ export interface MutatingInputs {
   SetRulePriorities: SetRulePrioritiesCommandInput;
   AddTags: AddTagsCommandInput;
   RemoveTags: RemoveTagsCommandInput;
+  /** WAFv2 (deploy/edge.ts): the load balancer's web ACL. */
+  AssociateWebACL: AssociateWebACLCommandInput;
+  DisassociateWebACL: DisassociateWebACLCommandInput;
+  /** Shield Advanced (deploy/edge.ts): the load balancer's protection. */
+  CreateProtection: CreateProtectionCommandInput;
+  DeleteProtection: DeleteProtectionCommandInput;
 }
+
+/** The mutating calls that are not ELBv2's, by the API they go to. */
+export const EDGE_ACTIONS = {
+  AssociateWebACL: 'WAFv2',
+  DisassociateWebACL: 'WAFv2',
+  CreateProtection: 'Shield',
+  DeleteProtection: 'Shield',
+} as const satisfies Partial<Record<keyof MutatingInputs, string>>;
 
 export type MutatingAction = keyof MutatingInputs;
 
@@ -122,7 +138,14 @@ export type Elbv2PlannedCall = {
 
 export type OperationKind = 'create' | 'modify' | 'delete' | 'replace';
 export type OperationResource =
-  'LoadBalancer' | 'TargetGroup' | 'Listener' | 'ListenerRule' | 'Targets' | 'SecurityGroup';
+  | 'LoadBalancer'
+  | 'TargetGroup'
+  | 'Listener'
+  | 'ListenerRule'
+  | 'Targets'
+  | 'SecurityGroup'
+  | 'WebACLAssociation'
+  | 'ShieldProtection';
 
 export interface Operation {
   op: OperationKind;

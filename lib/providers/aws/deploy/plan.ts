@@ -1,6 +1,7 @@
 /**
- * The whole stack's change plan, in LBC's order (pkg/deploy/stack_deployer.go): target groups →
- * load balancer → listeners → rules → targets → orphaned target groups (a load balancer going
+ * The whole stack's change plan, in LBC's order (pkg/deploy/stack_deployer.go) but for the
+ * targets: target groups → registrations → load balancer → listeners → rules → deregistrations →
+ * orphaned target groups (a load balancer going
  * back to ipv4 does so after the rules, once none routes to an ipv6 group); the fingerprint tag is
  * invalidated first and written last. Pure: discovery (discover.ts) gathers the `ActualStack`.
  */
@@ -23,7 +24,8 @@ import { planListeners } from './listener.js';
 import { planIpAddressType, planLoadBalancer } from './load-balancer.js';
 import { arnRef, dnsRef, type Operation, type PlanContext } from './operations.js';
 import { planTargetGroups } from './target-group.js';
-import { planTargets } from './targets.js';
+import { planTargetOps } from './targets.js';
+import { planEdge, planProtectionDeletions } from './edge.js';
 
 /**
  * A stack's plan context: the fingerprint the deploy records when it is done, and the other tags
@@ -56,6 +58,7 @@ export function planStack(stack: Stack, actual: ActualStack, pc: StackPlanContex
   const lbOps = planLoadBalancer(pc, lbRes, actual.loadBalancer, actual.staleLoadBalancers);
   const ipType = planIpAddressType(lbRes, actual.loadBalancer);
   const lbArn = actual.loadBalancer?.lb.LoadBalancerArn ?? arnRef(lbRes.id);
+  const edge = planEdge(lbRes, lbArn, actual.loadBalancer, actual.webAclArn);
   const listeners = planListeners(
     pc,
     lbArn,
@@ -78,25 +81,32 @@ export function planStack(stack: Stack, actual: ActualStack, pc: StackPlanContex
       rotated,
     ),
   );
-  const targetOps = desiredTgs.flatMap((tg) => {
+  const targetOps = desiredTgs.map((tg) => {
     const kept = tgs.kept.get(tg.id);
     const arn = kept?.tg.TargetGroupArn;
-    return planTargets(
+    return planTargetOps(
       tg.id,
       arn ?? arnRef(tg.id),
       tg.spec.targets,
       arn ? (actual.targets.get(arn) ?? []) : undefined,
     );
   });
+  // Registrations before the rules, deregistrations after them, groups deleted last: whatever
+  // moves (a new group, a mode switch, a drained cluster back), no rule ever forwards to a group
+  // that is missing or not yet filled.
   const changes = [
+    ...planProtectionDeletions(actual.staleLoadBalancers),
+    ...edge.release,
     ...groups.upserts,
     ...tgs.upserts,
+    ...targetOps.flatMap((t) => t.register),
     ...lbOps,
+    ...edge.ensure,
     ...ipType.early,
     ...listeners.operations,
     ...ruleOps,
     ...ipType.late,
-    ...targetOps,
+    ...targetOps.flatMap((t) => t.deregister),
     ...tgs.deletes,
     ...groups.deletes,
   ];
@@ -194,6 +204,8 @@ export function planDeletion(
 ): Operation[] {
   const loadBalancers = [...(actual.loadBalancer ? [actual.loadBalancer] : []), ...actual.staleLoadBalancers];
   return [
+    // Shield keeps a protection whose load balancer is gone: ours go first.
+    ...planProtectionDeletions(loadBalancers),
     ...loadBalancers.map((l): Operation => ({
       op: 'delete',
       resource: 'LoadBalancer',

@@ -40,6 +40,8 @@ export interface TargetRecord {
   fingerprint: string;
   /** By target group name. */
   groups: Record<string, RecordedGroup>;
+  /** When each drained group's weight went to 0 (ms since the epoch), by name (deploy/drains.ts). */
+  drains?: Record<string, number>;
 }
 
 /** Where the records live. One per provider; every method may throw a Kubernetes API error. */
@@ -69,6 +71,7 @@ export function recordOf(stack: Stack, fingerprint: string): TargetRecord {
         },
       ]),
     ),
+    ...(stack.drains ? { drains: { ...stack.drains } } : {}),
   };
 }
 
@@ -117,6 +120,7 @@ type StoredTarget = [string, number] | [string, number, string];
 interface StoredRecord {
   fingerprint: string;
   groups: Record<string, { fingerprint: string; targets: StoredTarget[] }>;
+  drains?: Record<string, number>;
 }
 
 export class KubeTargetRecords implements TargetRecordStore {
@@ -209,6 +213,7 @@ function toStored(record: TargetRecord): StoredRecord {
         },
       ]),
     ),
+    ...(record.drains ? { drains: record.drains } : {}),
   };
 }
 
@@ -242,5 +247,14 @@ function fromStored(raw: unknown): TargetRecord {
       }),
     };
   }
-  return { fingerprint: r.fingerprint, groups };
+  let drains: Record<string, number> | undefined;
+  if (r.drains !== undefined) {
+    if (typeof r.drains !== 'object' || r.drains === null) throw new Error('drains: malformed');
+    drains = {};
+    for (const [name, since] of Object.entries(r.drains)) {
+      if (typeof since !== 'number' || !Number.isFinite(since)) throw new Error(`drain ${name}: malformed`);
+      drains[name] = since;
+    }
+  }
+  return { fingerprint: r.fingerprint, groups, ...(drains ? { drains } : {}) };
 }

@@ -85,19 +85,22 @@ export function diffTargets(
   return { rezone, register, deregister };
 }
 
-/**
- * Registration calls for one group. `actual` undefined: the group is created by this plan.
- * Order: re-zoned targets out, then register, then deregister, so the group never runs dry.
- */
-export function planTargets(
-  resourceId: string,
+/** A group's target changes in two halves: registrations and the rest. */
+export interface TargetOps {
+  /** Re-zoned targets out, then the registrations: planned before any rule forwards to the group. */
+  register: Operation[];
+  /** Deregistrations: planned after the rules, so no rule forwards to a group emptied meanwhile. */
+  deregister: Operation[];
+}
+
+function targetCalls(
   targetGroupArn: string,
   desired: readonly TargetSpec[],
   actual: readonly TargetDescription[] | undefined,
-): Operation[] {
+) {
   const diff = diffTargets(desired, actual ?? []);
   const byKey = new Map(desired.map((d) => [keyOf(d.id, d.port), d]));
-  const calls: PlannedCall[] = [
+  const register: PlannedCall[] = [
     ...chunks(diff.rezone, TARGETS_PER_CALL).map((batch): PlannedCall => ({
       action: 'DeregisterTargets',
       input: { TargetGroupArn: targetGroupArn, Targets: batch },
@@ -110,18 +113,55 @@ export function planTargets(
         ...(zoned ? { ifZoneRequired: zoned } : {}),
       };
     }),
-    ...chunks(diff.deregister, TARGETS_PER_CALL).map((batch): PlannedCall => ({
-      action: 'DeregisterTargets',
-      input: { TargetGroupArn: targetGroupArn, Targets: batch },
-    })),
   ];
+  const deregister = chunks(diff.deregister, TARGETS_PER_CALL).map((batch): PlannedCall => ({
+    action: 'DeregisterTargets',
+    input: { TargetGroupArn: targetGroupArn, Targets: batch },
+  }));
+  return { diff, register, deregister };
+}
+
+function targetsOp(resourceId: string, calls: PlannedCall[], diff: Partial<TargetDiff>): Operation[] {
   if (calls.length === 0) return [];
   const parts = [
-    diff.register.length ? `+${diff.register.length}` : '',
-    diff.deregister.length ? `-${diff.deregister.length}` : '',
-    diff.rezone.length ? `${diff.rezone.length} re-zoned` : '',
+    diff.register?.length ? `+${diff.register.length}` : '',
+    diff.deregister?.length ? `-${diff.deregister.length}` : '',
+    diff.rezone?.length ? `${diff.rezone.length} re-zoned` : '',
   ].filter(Boolean);
   return [{ op: 'modify', resource: 'Targets', id: resourceId, detail: `targets ${parts.join(' ')}`, calls }];
+}
+
+/**
+ * A group's target changes for the full plan. Registrations come before the listeners and rules
+ * (a new group, or a drained cluster's group coming back, holds its targets before it takes
+ * traffic), deregistrations after them.
+ */
+export function planTargetOps(
+  resourceId: string,
+  targetGroupArn: string,
+  desired: readonly TargetSpec[],
+  actual: readonly TargetDescription[] | undefined,
+): TargetOps {
+  const { diff, register, deregister } = targetCalls(targetGroupArn, desired, actual);
+  return {
+    register: targetsOp(resourceId, register, { register: diff.register, rezone: diff.rezone }),
+    deregister: targetsOp(resourceId, deregister, { deregister: diff.deregister }),
+  };
+}
+
+/**
+ * Registration calls for one group in one operation (the targets-only path, where no rule
+ * changes). `actual` undefined: the group is created by this plan. Order: re-zoned targets out,
+ * then register, then deregister, so the group never runs dry.
+ */
+export function planTargets(
+  resourceId: string,
+  targetGroupArn: string,
+  desired: readonly TargetSpec[],
+  actual: readonly TargetDescription[] | undefined,
+): Operation[] {
+  const { diff, register, deregister } = targetCalls(targetGroupArn, desired, actual);
+  return targetsOp(resourceId, [...register, ...deregister], diff);
 }
 
 /** Draining targets are already on their way out; a desired one is simply registered again. */

@@ -37,6 +37,8 @@ export function stackFingerprint(stack: Stack): string {
     warnings: undefined,
     // The Secrets' versions are in the actions; their values are never hashed.
     clientSecrets: undefined,
+    traffic: undefined,
+    drains: undefined,
     // Only target groups have targets; an undefined key is left out of the canonical form.
     resources: stack.resources.map((r) => ({ ...r, spec: { ...r.spec, targets: undefined } })),
   };

@@ -52,6 +52,7 @@ export const EXCLUSIVE_GROUP_KEYS: readonly string[] = [
   `${ALB}customer-owned-ipv4-pool`,
   ALB_KEYS.loadBalancerAttributes,
   `${ALB}wafv2-acl-arn`,
+  `${ALB}wafv2-acl-name`,
   `${ALB}waf-acl-id`,
   `${ALB}shield-advanced-protection`,
   ALB_KEYS.sslRedirect,

@@ -13,12 +13,14 @@ import { annotationActionToModel, USE_ANNOTATION } from './actions.js';
 import { resolveBackend, resolveServicePort, type ResolvedBackend } from './backends.js';
 import { minimumCapacityUnits } from './annotations/capacity.js';
 import { authAnnotations, needsAuthentication, type OidcSecretInfo } from './annotations/auth-keys.js';
+import { edgeSettings, type EdgeSettings } from './annotations/edge.js';
 import { ALB_KEYS } from './annotations/keys.js';
 import { invalid, oneOf, raw } from './annotations/parse.js';
 import { albTargetGroupSettings, serviceTargetGroupSettings } from './annotations/target-group.js';
 import { ignoredKeysWarning } from './annotations/unknown-keys.js';
 import type { HealthCheckConfig } from '../config.js';
 import { albListeners } from './annotations/listeners.js';
+import { discoverCertificates, discoveryHosts } from './certificates.js';
 import { albListenerResources, type Route, type RouteAuthentication } from './alb-listeners.js';
 import { ruleConditions, sortPaths } from './rules.js';
 import {
@@ -32,7 +34,15 @@ import {
   type StackSource,
   withWarnings,
 } from './stack.js';
-import { buildTargets } from './targets.js';
+import { buildTargets, sourceClusterOf } from './targets.js';
+import {
+  clusterShares,
+  weightsFor,
+  describeShares,
+  readClusterWeights,
+  sliceClusters,
+  type ClusterSlice,
+} from './cluster-weights.js';
 import { needsRouting, requirePart, type ModelParts } from './parts.js';
 import {
   MANAGED_SECURITY_GROUP_ID,
@@ -98,6 +108,8 @@ export type AlbSettings = StackSettings<{
   /** The configured health-check defaults, which every target group starts from. */
   healthCheckDefaults: HealthCheckConfig;
   minimumCapacityUnits: number | undefined;
+  /** WAFv2 and Shield Advanced (annotations/edge.ts). */
+  edge: EdgeSettings;
   /** inbound-cidrs and security-group-prefix-lists: the managed group's sources; absent: none given. */
   securityGroupSources: SecurityGroupSource[] | undefined;
 }>;
@@ -134,6 +146,8 @@ export interface MemberRoutes {
   defaultAuthentication?: RouteAuthentication | undefined;
   /** What the member asked for that cannot be honoured (target-type instance). */
   warnings: ModelWarning[];
+  /** Per-cluster mode: each backend's effective cluster weights (model/cluster-weights.ts). */
+  traffic?: string[];
 }
 
 export const UNSUPPORTED_TARGET_TYPE = 'UnsupportedTargetType';
@@ -157,6 +171,7 @@ export function readAlbSettings(source: StackSource<unknown>, config: ModelConfi
     ipAddressType: oneOf(annotations, ALB_KEYS.ipAddressType, IP_ADDRESS_TYPES),
     healthCheckDefaults: config.healthCheck,
     minimumCapacityUnits: minimumCapacityUnits(annotations, ALB_KEYS.minimumCapacity),
+    edge: edgeSettings(annotations, ALB_KEYS, config.region),
     securityGroupSources: securityGroupSources(
       annotations,
       ALB_KEYS.inboundCidrs,
@@ -186,7 +201,7 @@ export function assembleAlb(
   const defaultAction = defaulting?.defaultAction ?? FIXED_404;
 
   const { listeners, rules, ruleFields } = albListenerResources({
-    settings: settings.particular.listeners,
+    settings: withDiscoveredCertificates(source, settings.particular.listeners),
     routes: members.flatMap((m) => m.routes),
     defaultAction,
     defaultAuthentication: defaulting?.defaultAuthentication,
@@ -210,6 +225,7 @@ export function assembleAlb(
       ipAddressType: settings.particular.ipAddressType,
       securityGroups: explicitGroups ?? [securityGroupRef(MANAGED_SECURITY_GROUP_ID)],
       minimumCapacityUnits: settings.particular.minimumCapacityUnits,
+      ...settings.particular.edge,
     },
     [
       // IDs are unique: no two compare equal.
@@ -224,13 +240,44 @@ export function assembleAlb(
     },
   );
   const stack = managedGroup ? { ...assembled, securityGroup: managedGroup } : assembled;
-  return withWarnings(stack, [
-    ...(explicitGroups && settings.particular.securityGroupSources
-      ? [sourcesIgnoredWarning(settings.loadBalancer.securityGroups ? 'annotation' : 'configuration')]
-      : []),
-    ...source.members.flatMap((m) => ignoredKeysWarning(m.mci)),
-    ...members.flatMap((m) => m.warnings),
-  ]);
+  const traffic = members.flatMap((m) => m.traffic ?? []);
+  return {
+    ...withWarnings(stack, [
+      ...(explicitGroups && settings.particular.securityGroupSources
+        ? [sourcesIgnoredWarning(settings.loadBalancer.securityGroups ? 'annotation' : 'configuration')]
+        : []),
+      ...source.members.flatMap((m) => ignoredKeysWarning(m.mci)),
+      ...members.flatMap((m) => m.warnings),
+    ]),
+    ...(traffic.length > 0 ? { traffic } : {}),
+  };
+}
+
+/**
+ * The listener settings with the certificates discovered for the members' hosts, when no
+ * certificate-arn names them (model/certificates.ts); refused when the account's certificates
+ * were not read.
+ */
+function withDiscoveredCertificates(
+  source: StackSource<IngressMember>,
+  listeners: AlbListenerSettings,
+): AlbListenerSettings {
+  if (!listeners.tls?.discover) return listeners;
+  const catalog = source.placement.certificates;
+  const { discover: _discover, ...tls } = listeners.tls;
+  if (catalog === 'not-read') return { ...listeners, tls };
+  if (!catalog) {
+    throw invalid(
+      ALB_KEYS.certificates,
+      '',
+      'is required for HTTPS listen-ports (no ACM certificates were read to discover one)',
+    );
+  }
+  const hosts = discoveryHosts(source.members.map((m) => m.mci));
+  return {
+    ...listeners,
+    tls: { ...tls, certificates: discoverCertificates(hosts, catalog, ALB_KEYS.certificates) },
+  };
 }
 
 /**
@@ -290,10 +337,23 @@ export function memberRoutes(
   mci.status?.serviceLocations?.forEach((l) => l.clusters?.forEach((c) => known.add(c)));
   const knownClusters = [...known];
 
+  const backendSlices = (serviceName: string) =>
+    member.endpointSlices.filter((s) => sliceServiceName(s) === serviceName && sameNamespace(s));
+  // Per-cluster mode (cluster-weights keys): checked against every cluster the object knows of.
+  const locations = new Map(mci.status?.serviceLocations?.map((l) => [l.name, l.clusters ?? []]));
+  const sliceClusterNames = (slices: readonly EndpointSlice[]) =>
+    slices.flatMap((s) => sourceClusterOf(s, knownClusters) ?? []);
+  const weights = readClusterWeights(
+    mci.metadata.annotations,
+    new Set([...knownClusters, ...sliceClusterNames(member.endpointSlices.filter(sameNamespace))]),
+  );
+  const traffic: string[] = [];
+
   /** `field`: where the backend is named, for errors about its Service. */
-  const targetGroupFor = (b: ResolvedBackend, field: string): string => {
-    // LBC's target group resource ID: one target group per (ingress, service, service port).
-    const id = `${namespace}/${mciName}-${b.serviceName}:${b.portKey}`;
+  const targetGroupFor = (b: ResolvedBackend, field: string, slice?: ClusterSlice): string => {
+    // LBC's target group resource ID: one target group per (ingress, service, service port);
+    // per-cluster mode adds the cluster (or weight class).
+    const id = `${namespace}/${mciName}-${b.serviceName}:${b.portKey}${slice ? `@${slice.key}` : ''}`;
     if (!targetGroups.has(id)) {
       const tg = serviceTargetGroupSettings(
         memberTargetGroups,
@@ -312,6 +372,7 @@ export function memberRoutes(
         instanceServices.add(b.serviceName);
         warnings.push(instanceTargetsWarning(self, `Service ${namespace}/${b.serviceName}`));
       }
+      const clusters = slice?.clusters.map((c) => c.cluster);
       targetGroups.set(
         id,
         ipTargetGroup(source, settings, {
@@ -331,20 +392,64 @@ export function memberRoutes(
           targets: buildTargets({
             serviceKey: `${namespace}/${b.serviceName}`,
             servicePort: b.servicePort,
-            slices: member.endpointSlices.filter(
-              (s) => sliceServiceName(s) === b.serviceName && sameNamespace(s),
-            ),
-            blockedClusters: blocked,
+            slices: backendSlices(b.serviceName),
+            // A drained cluster's targets stay until the deploy lets them go (deploy/drains.ts).
+            blockedClusters: clusters ? new Set() : blocked,
+            ...(clusters ? { allowedClusters: new Set(clusters) } : {}),
             knownClusters,
             vpcCidrs: source.placement.vpc.cidrs ?? [],
             vpcSubnets: source.placement.vpc.subnets ?? [],
             ipAddressType,
             vpcIpv6Cidrs: source.placement.vpc.ipv6Cidrs ?? [],
           }),
+          ...(slice && clusters ? { slice: { key: slice.key, clusters, drain: slice.drain } } : {}),
         }),
       );
     }
     return id;
+  };
+
+  /** A backend's forward: its one group, or in per-cluster mode its clusters' groups by weight. */
+  const forwardTo = (b: ResolvedBackend, field: string): Action => {
+    const clusters = [
+      ...new Set([
+        ...(locations.get(b.serviceName) ?? []),
+        ...sliceClusterNames(backendSlices(b.serviceName)),
+      ]),
+    ].sort();
+    // A backend no list covers (only other backends have their own) keeps its one group.
+    const list = weights && weightsFor(weights, b.serviceName);
+    if (!list || clusters.length === 0) {
+      return { type: 'forward', targetGroup: ref(targetGroupFor(b, field)) };
+    }
+    const { key } = list;
+    const ipAddressType = targetGroupIpAddressType(b.service, settings.particular.ipAddressType, field);
+    const shares = clusterShares(
+      clusters,
+      list,
+      blocked,
+      (cluster) =>
+        buildTargets({
+          serviceKey: `${namespace}/${b.serviceName}`,
+          servicePort: b.servicePort,
+          slices: backendSlices(b.serviceName),
+          blockedClusters: new Set(),
+          allowedClusters: new Set([cluster]),
+          knownClusters,
+          vpcCidrs: [],
+          ipAddressType,
+        }).length > 0,
+    );
+    const where = `backend Service ${namespace}/${b.serviceName}`;
+    const line = `${b.serviceName}:${b.portKey} ${describeShares(shares)}`;
+    if (!traffic.includes(line)) traffic.push(line);
+    return {
+      type: 'forward',
+      targetGroups: sliceClusters(shares, where, key).map((slice) => ({
+        targetGroup: ref(targetGroupFor(b, field, slice)),
+        weight: slice.weight,
+      })),
+    };
   };
 
   const annotations = mci.metadata.annotations;
@@ -383,12 +488,7 @@ export function memberRoutes(
   const actionOf = (backend: IngressBackend, field: string): { action: Action; key?: string } => {
     const name = backend.service?.name;
     if (!name || backend.service?.port?.name !== USE_ANNOTATION) {
-      return {
-        action: {
-          type: 'forward',
-          targetGroup: ref(targetGroupFor(resolveBackend(backend, field, services), field)),
-        },
-      };
+      return { action: forwardTo(resolveBackend(backend, field, services), field) };
     }
     const key = `${ALB_KEYS.actions}${name}`;
     const config = routing?.annotationAction(annotations, ALB_KEYS, name);
@@ -479,5 +579,11 @@ export function memberRoutes(
       object: self,
     });
   }
-  return { routes, defaultAction, ...(defaultAuthentication ? { defaultAuthentication } : {}), warnings };
+  return {
+    routes,
+    defaultAction,
+    ...(defaultAuthentication ? { defaultAuthentication } : {}),
+    warnings,
+    ...(traffic.length > 0 ? { traffic } : {}),
+  };
 }

@@ -36,11 +36,20 @@ import {
 } from './stack.js';
 import { ACTED_SERVICE_KEYS } from './annotations/acted-keys.js';
 import { ignoredKeysWarning } from './annotations/unknown-keys.js';
-import { buildTargets } from './targets.js';
+import { buildTargets, sourceClusterOf } from './targets.js';
+import {
+  clusterShares,
+  describeShares,
+  readClusterWeights,
+  sliceClusters as sliceClustersOf,
+  weightsFor,
+  type ClusterSlice,
+} from './cluster-weights.js';
 import {
   LOAD_BALANCER_ID,
   ref,
   ResourceTypes,
+  type Action,
   type HealthCheckSpec,
   type ListenerResource,
   type ModelConfig,
@@ -155,6 +164,7 @@ function nlbStack(source: StackSource<ServiceMember>, config: ModelConfig): Stac
     vpc: source.placement.vpc,
   });
   const ports = source.members.map((m) => memberPorts(source, settings, m));
+  const traffic = ports.flatMap((p) => p.traffic);
   const stack = assembleStack(
     source,
     settings,
@@ -168,10 +178,13 @@ function nlbStack(source: StackSource<ServiceMember>, config: ModelConfig): Stac
     [...ports.flatMap((p) => p.targetGroups), ...ports.flatMap((p) => p.listeners)],
     { rules: 'spec.ports', targetGroups: 'spec.ports' },
   );
-  return withWarnings(
-    stack,
-    source.members.flatMap((m) => ignoredKeysWarning(m.mcs, ACTED_SERVICE_KEYS)),
-  );
+  return {
+    ...withWarnings(
+      stack,
+      source.members.flatMap((m) => ignoredKeysWarning(m.mcs, ACTED_SERVICE_KEYS)),
+    ),
+    ...(traffic.length > 0 ? { traffic } : {}),
+  };
 }
 
 /** Per exposed port of one MCS: an IP target group and the listener that forwards to it. */
@@ -179,7 +192,7 @@ function memberPorts(
   source: StackSource<ServiceMember>,
   settings: NlbSettings,
   member: ServiceMember,
-): { targetGroups: TargetGroupResource[]; listeners: ListenerResource[] } {
+): { targetGroups: TargetGroupResource[]; listeners: ListenerResource[]; traffic: string[] } {
   const { mcs } = member;
   const { namespace, name } = objectName(mcs);
   const { tls, healthCheck, ipAddressType: lbIpAddressType } = settings.particular;
@@ -190,6 +203,18 @@ function memberPorts(
       s.metadata.labels?.[SERVICE_NAME_LABEL] === `${DERIVED_SERVICE_PREFIX}${name}` &&
       (s.metadata.namespace ?? namespace) === namespace,
   );
+
+  // Per-cluster mode (model/cluster-weights.ts): the NLB's listeners forward to weighted groups.
+  const sliceClusters = [...new Set(slices.flatMap((s) => sourceClusterOf(s, allowed ?? []) ?? []))];
+  const weights = readClusterWeights(
+    mcs.metadata.annotations,
+    new Set([...(allowed ?? []), ...sliceClusters]),
+  );
+  const list = weights && weightsFor(weights, name);
+  const clusters = [
+    ...new Set([...(allowed ?? []), ...sliceClusters.filter((c) => !allowed || allowed.includes(c))]),
+  ].sort();
+  const traffic: string[] = [];
 
   const targetGroups: TargetGroupResource[] = [];
   const listeners: ListenerResource[] = [];
@@ -211,9 +236,22 @@ function memberPorts(
         ? tls
         : undefined;
     const ipAddressType = targetGroupIpAddressType(member.service, lbIpAddressType);
-    targetGroups.push(
+    const targetsOf = (only: readonly string[] | undefined) =>
+      buildTargets({
+        serviceKey: `${namespace}/${name}`,
+        servicePort: sp,
+        slices,
+        blockedClusters: new Set(),
+        ...(only ? { allowedClusters: new Set(only) } : {}),
+        knownClusters: allowed ?? [],
+        vpcCidrs: source.placement.vpc.cidrs ?? [],
+        vpcSubnets: source.placement.vpc.subnets ?? [],
+        ipAddressType,
+        vpcIpv6Cidrs: source.placement.vpc.ipv6Cidrs ?? [],
+      });
+    const groupOf = (groupId: string, only: readonly string[] | undefined, slice?: ClusterSlice) =>
       ipTargetGroup(source, settings, {
-        id,
+        id: groupId,
         service: { namespace, name },
         servicePort: sp,
         portKey: String(sp.port),
@@ -228,20 +266,29 @@ function memberPorts(
           settings.particular.proxyProtocol,
         ),
         healthCheck,
-        targets: buildTargets({
-          serviceKey: `${namespace}/${name}`,
-          servicePort: sp,
-          slices,
-          blockedClusters: new Set(),
-          ...(allowed ? { allowedClusters: new Set(allowed) } : {}),
-          knownClusters: allowed ?? [],
-          vpcCidrs: source.placement.vpc.cidrs ?? [],
-          vpcSubnets: source.placement.vpc.subnets ?? [],
-          ipAddressType,
-          vpcIpv6Cidrs: source.placement.vpc.ipv6Cidrs ?? [],
-        }),
-      }),
-    );
+        targets: targetsOf(only),
+        ...(slice && only ? { slice: { key: slice.key, clusters: only, drain: slice.drain } } : {}),
+      });
+    let action: Action;
+    if (list && clusters.length > 0) {
+      const shares = clusterShares(clusters, list, new Set(), (c) => targetsOf([c]).length > 0);
+      traffic.push(`${name}:${sp.port} ${describeShares(shares)}`);
+      const groups = sliceClustersOf(shares, `Service ${namespace}/${name} port ${sp.port}`, list.key).map(
+        (slice) => {
+          const tg = groupOf(
+            `${id}@${slice.key}`,
+            slice.clusters.map((c) => c.cluster),
+            slice,
+          );
+          targetGroups.push(tg);
+          return { targetGroup: ref(tg.id), weight: slice.weight };
+        },
+      );
+      action = { type: 'forward', targetGroups: groups };
+    } else {
+      targetGroups.push(groupOf(id, allowed));
+      action = { type: 'forward', targetGroup: ref(id) };
+    }
     const listenerId = String(sp.port);
     listeners.push({
       id: listenerId,
@@ -250,14 +297,14 @@ function memberPorts(
         loadBalancer: ref(LOAD_BALANCER_ID),
         port: sp.port,
         protocol: secure ? 'TLS' : protocol,
-        defaultActions: [{ type: 'forward', targetGroup: ref(id) }],
+        defaultActions: [action],
         ...(secure ? { certificates: [...secure.certificates], sslPolicy: secure.sslPolicy } : {}),
         ...(secure && settings.particular.alpnPolicy ? { alpnPolicy: settings.particular.alpnPolicy } : {}),
         tags: settings.tags(listenerId),
       },
     });
   });
-  return { targetGroups, listeners };
+  return { targetGroups, listeners, traffic };
 }
 
 /**

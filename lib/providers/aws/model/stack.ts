@@ -9,7 +9,7 @@ import type { ServicePort } from '../../../karmada/types.js';
 import type { KubeObject } from '../../../kube/types.js';
 import { stackId, type StackKind, type StackRef } from '../../../provider/stack-id.js';
 import { loadBalancerName, targetGroupName } from '../naming.js';
-import { CAPACITY_TAG, resourceTags, type StackOwner } from '../tagging.js';
+import { CAPACITY_TAG, resourceTags, SHIELD_TAG, WAF_TAG, type StackOwner } from '../tagging.js';
 import { loadBalancerAttributes, targetGroupAttributes } from './annotations/attributes.js';
 import type { CommonKeys } from './annotations/keys.js';
 import {
@@ -60,6 +60,7 @@ export function configuredPlacement(config: ModelConfig): Placement {
     ...(config.allowedSubnets ? { allowedSubnets: config.allowedSubnets } : {}),
     ...(config.securityGroups ? { securityGroups: config.securityGroups } : {}),
     ...(config.accountQuotas ? { accountQuotas: config.accountQuotas } : {}),
+    ...(config.certificates ? { certificates: config.certificates } : {}),
   };
 }
 
@@ -211,6 +212,8 @@ export interface IpTargetGroupInput {
   /** Absent: the stack's (target-group-attributes on the object itself). */
   attributes?: Record<string, string> | undefined;
   targets: TargetSpec[];
+  /** Per-cluster mode: which clusters the group serves, and whether they are drained. */
+  slice?: { key: string; clusters: readonly string[]; drain: boolean };
 }
 
 /** A target group of target type ip in the stack's VPC. */
@@ -240,6 +243,7 @@ export function ipTargetGroup(
         vpcId,
         ipAddressType,
         ...(source.ref.kind === 'mci-group' ? { member: input.id } : {}),
+        ...(input.slice ? { slice: input.slice.key } : {}),
       }),
       targetType: 'ip',
       protocol: input.protocol,
@@ -250,6 +254,8 @@ export function ipTargetGroup(
       healthCheck: input.healthCheck,
       targets: input.targets,
       ...(attributes ? { attributes } : {}),
+      ...(input.slice ? { clusters: [...input.slice.clusters] } : {}),
+      ...(input.slice?.drain ? { drain: true as const } : {}),
       tags: settings.tags(input.id),
     },
   };
@@ -292,6 +298,8 @@ export function assembleStack(
     subnetMappings?: readonly SubnetMappingSpec[] | undefined;
     securityGroups: readonly string[] | undefined;
     minimumCapacityUnits?: number | undefined;
+    webAcl?: LoadBalancerSpec['webAcl'];
+    shieldAdvanced?: boolean | undefined;
   },
   resources: readonly StackResource[],
   limits: LimitFields,
@@ -314,10 +322,18 @@ export function assembleStack(
         securityGroups: loadBalancer.securityGroups,
         attributes: settings.loadBalancerAttributes,
         minimumCapacityUnits: loadBalancer.minimumCapacityUnits,
-        // The record that a reservation is ours: removing the annotation then resets it.
-        tags: loadBalancer.minimumCapacityUnits
-          ? { ...settings.tags(LOAD_BALANCER_ID), [CAPACITY_TAG]: String(loadBalancer.minimumCapacityUnits) }
-          : settings.tags(LOAD_BALANCER_ID),
+        webAcl: loadBalancer.webAcl,
+        shieldAdvanced: loadBalancer.shieldAdvanced,
+        // The records that a reservation, a web ACL association or a protection is ours:
+        // removing the annotation then undoes it.
+        tags: {
+          ...settings.tags(LOAD_BALANCER_ID),
+          ...(loadBalancer.minimumCapacityUnits
+            ? { [CAPACITY_TAG]: String(loadBalancer.minimumCapacityUnits) }
+            : {}),
+          ...(loadBalancer.webAcl && loadBalancer.webAcl.kind !== 'none' ? { [WAF_TAG]: 'managed' } : {}),
+          ...(loadBalancer.shieldAdvanced ? { [SHIELD_TAG]: 'managed' } : {}),
+        },
       }),
       ...resources,
     ],

@@ -7,6 +7,7 @@
 import type { AwsProviderConfig } from '../config.js';
 import type { VpcSubnet } from '../vpc-network.js';
 import type { ElbQuotas } from './limits.js';
+import type { CatalogCertificate } from './certificates.js';
 
 /**
  * The target groups' VPC as the model sees it: the provider resolves `cidrs` and `subnets`
@@ -26,9 +27,17 @@ export type ModelConfig = Pick<
   AwsProviderConfig,
   'ownerId' | 'scheme' | 'subnets' | 'securityGroups' | 'defaultTags' | 'externalManagedTags' | 'healthCheck'
 > & {
+  /** The load balancers' Region: a web ACL ARN of another one is refused (absent: not checked). */
+  region?: string;
   vpc: ModelVpc;
   /** The account's quotas in the Region, once read (DescribeAccountLimits); AWS's defaults when unset. */
   accountQuotas?: Readonly<ElbQuotas>;
+  /**
+   * The Region's issued ACM certificates, read when a stack's HTTPS listeners have no
+   * certificate-arn (model/certificates.ts); absent: none read, and such a listener is refused.
+   * `not-read`: a model for its target group names only (they do not depend on certificates).
+   */
+  certificates?: readonly CatalogCertificate[] | 'not-read';
   /** The tenant policy's allowed subnets for the object built (model/subnets.ts): discovery keeps to them. */
   allowedSubnets?: readonly string[];
 };
@@ -44,6 +53,8 @@ export interface Placement {
   securityGroups?: readonly string[];
   /** The account's quotas in this Region, if read; otherwise AWS's defaults apply. */
   accountQuotas?: Readonly<ElbQuotas>;
+  /** The Region's issued ACM certificates, when read (certificate discovery); see ModelConfig. */
+  certificates?: readonly CatalogCertificate[] | 'not-read';
 }
 
 export const ResourceTypes = {
@@ -62,6 +73,12 @@ export type Tags = Record<string, string>;
 
 /** ELBv2's load balancer IP address types that this provider sets (ALBs: every one; NLBs: ipv4). */
 export type LoadBalancerIpAddressType = 'ipv4' | 'dualstack' | 'dualstack-without-public-ipv4';
+
+/**
+ * The regional WAFv2 web ACL a load balancer is to have: by ARN, by name (resolved when deployed,
+ * ListWebACLs), or none (whatever is associated is removed).
+ */
+export type WebAclSpec = { kind: 'arn'; arn: string } | { kind: 'name'; name: string } | { kind: 'none' };
 
 /** An NLB subnet's static addresses (ELBv2 SubnetMapping); each is fixed once the subnet is in use. */
 export interface SubnetMappingSpec {
@@ -91,6 +108,13 @@ export interface LoadBalancerSpec {
    * reset if we reserved some before (CAPACITY_TAG says so), else left alone.
    */
   minimumCapacityUnits?: number;
+  /** ALBs only. Absent: left as it is, unless we associated one (WAF_TAG): then disassociated. */
+  webAcl?: WebAclSpec;
+  /**
+   * Shield Advanced protection wanted or not. Absent: left as it is, unless we created one
+   * (SHIELD_TAG): then deleted. Only a protection carrying our ownership tags is ever deleted.
+   */
+  shieldAdvanced?: boolean;
   tags: Tags;
 }
 
@@ -139,6 +163,16 @@ export interface TargetGroupSpec {
   targets: TargetSpec[];
   /** Only the keys we set (target-group-attributes annotation). */
   attributes?: Record<string, string>;
+  /**
+   * Per-cluster mode (model/cluster-weights.ts): the member clusters whose endpoints this group
+   * holds. Absent: every cluster's (one group per backend).
+   */
+  clusters?: string[];
+  /**
+   * Its clusters are drained (weight 0 in every forward): `targets` stay registered until the
+   * deploy has held them at weight 0 for the deregistration delay, then none (deploy/drains.ts).
+   */
+  drain?: true;
   tags: Tags;
 }
 
@@ -315,6 +349,8 @@ export function loadBalancerResource(spec: {
   securityGroups?: readonly string[] | undefined;
   attributes?: Record<string, string> | undefined;
   minimumCapacityUnits?: number | undefined;
+  webAcl?: WebAclSpec | undefined;
+  shieldAdvanced?: boolean | undefined;
   tags: Tags;
 }): LoadBalancerResource {
   return {
@@ -330,6 +366,8 @@ export function loadBalancerResource(spec: {
       ...(spec.securityGroups ? { securityGroups: [...spec.securityGroups] } : {}),
       ...(spec.attributes ? { attributes: spec.attributes } : {}),
       ...(spec.minimumCapacityUnits !== undefined ? { minimumCapacityUnits: spec.minimumCapacityUnits } : {}),
+      ...(spec.webAcl ? { webAcl: spec.webAcl } : {}),
+      ...(spec.shieldAdvanced !== undefined ? { shieldAdvanced: spec.shieldAdvanced } : {}),
       tags: spec.tags,
     },
   };
@@ -411,6 +449,16 @@ export interface Stack {
    * call is sent; not part of the desired state, and never printed (oidc-secrets.ts).
    */
   clientSecrets?: { get(secret: string): string | undefined };
+  /**
+   * Not part of the fingerprint either: each per-cluster backend's effective weights
+   * (`web:80 member1=95 member2=5`), for the load-balancer condition's message.
+   */
+  traffic?: string[];
+  /**
+   * Set by the deploy (deploy/drains.ts), not the model: when each drained group's weight went to
+   * 0 (ms since the epoch), by group name. Recorded with the targets, outside the fingerprint.
+   */
+  drains?: Record<string, number>;
 }
 
 type ResourceOfType<T extends StackResource['type']> = Extract<StackResource, { type: T }>;

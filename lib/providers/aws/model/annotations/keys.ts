@@ -76,6 +76,9 @@ export const ALB_KEYS = {
   authSessionTimeout: `${ALB}auth-session-timeout`,
   jwtValidation: `${ALB}jwt-validation`,
   minimumCapacity: `${ALB}minimum-load-balancer-capacity`,
+  wafv2AclArn: `${ALB}wafv2-acl-arn`,
+  wafv2AclName: `${ALB}wafv2-acl-name`,
+  shieldAdvancedProtection: `${ALB}shield-advanced-protection`,
   /** One key per listener, as LBC documents it: `${Protocol}-${Port}` stands for e.g. `HTTPS-443`. */
   listenerAttributes: `${ALB}listener-attributes.\${Protocol}-\${Port}`,
 } as const satisfies CommonKeys & Record<string, unknown>;

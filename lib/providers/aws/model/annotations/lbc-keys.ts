@@ -126,8 +126,24 @@ export const LBC_INGRESS_KEYS: readonly LbcKey[] = [
         'keys and values are checked before any call (LBC leaves that to AWS); an enabled log needs its bucket in the same annotation',
     },
   },
-  { key: 'wafv2-acl-arn', type: 'string', support: EDGE('WAFv2 association') },
-  { key: 'wafv2-acl-name', type: 'string', support: EDGE('WAFv2 association') },
+  {
+    key: 'wafv2-acl-arn',
+    type: 'string',
+    support: {
+      status: 'supported',
+      differs:
+        'a web ACL of another Region is refused before any call; removing the annotation disassociates the web ACL if we associated it (LBC leaves it), and `none` disassociates whatever is there, as in LBC; checked and repaired on every resync',
+    },
+  },
+  {
+    key: 'wafv2-acl-name',
+    type: 'string',
+    support: {
+      status: 'supported',
+      differs:
+        'refused beside `wafv2-acl-arn` (LBC lets the ARN win); a name the Region has no web ACL for is an error naming the key before any change; names are listed once per container for 5 minutes',
+    },
+  },
   {
     key: 'waf-acl-id',
     type: 'string',
@@ -136,7 +152,15 @@ export const LBC_INGRESS_KEYS: readonly LbcKey[] = [
       why: 'WAF Classic has reached its end of life; use `wafv2-acl-arn` with a WAFv2 web ACL',
     },
   },
-  { key: 'shield-advanced-protection', type: 'boolean', support: EDGE('Shield Advanced protection') },
+  {
+    key: 'shield-advanced-protection',
+    type: 'boolean',
+    support: {
+      status: 'supported',
+      differs:
+        'the protection carries our ownership tags, and only ours is ever deleted (`false` leaves a protection someone else made); removing the annotation deletes ours; a missing subscription is an error naming the key before any change; deleting the object deletes its protection',
+    },
+  },
   {
     key: 'listen-ports',
     type: 'json',
@@ -169,7 +193,8 @@ export const LBC_INGRESS_KEYS: readonly LbcKey[] = [
     type: 'stringList',
     support: {
       status: 'supported',
-      differs: 'required for HTTPS listeners: certificate discovery from ACM is planned with the edge issue',
+      differs:
+        'without it, HTTPS listen-ports get the issued ACM certificates covering the rule hosts and spec.tls hosts (LBC’s discovery and wildcard rule); HTTPS:443 is the default listener only when it is given (LBC also when spec.tls is set); a host no certificate covers is an error naming this key before any change',
     },
   },
   { key: 'ssl-policy', type: 'string', support: AS_LBC },

@@ -12,6 +12,8 @@ export interface TlsSettings {
   /** First = the listener's default certificate. */
   certificates: string[];
   sslPolicy: string;
+  /** No certificate-arn: the certificates are discovered in ACM by the hosts (model/certificates.ts). */
+  discover?: true;
 }
 
 function tls(annotations: Annotations, keys: CommonKeys): TlsSettings | undefined {
@@ -23,12 +25,17 @@ function tls(annotations: Annotations, keys: CommonKeys): TlsSettings | undefine
       throw invalid(keys.certificates, arn, 'is not an ACM or IAM certificate ARN');
     }
   }
+  const policy = sslPolicyOf(annotations, keys);
+  if (!certificates?.length) return undefined;
+  return { certificates, sslPolicy: policy };
+}
+
+function sslPolicyOf(annotations: Annotations, keys: CommonKeys): string {
   const policy = raw(annotations, keys.sslPolicy);
   if (policy !== undefined && !/^ELBSecurityPolicy-[A-Za-z0-9-]+$/.test(policy)) {
     throw invalid(keys.sslPolicy, policy, 'is not an ELBv2 security policy name (ELBSecurityPolicy-...)');
   }
-  if (!certificates?.length) return undefined;
-  return { certificates, sslPolicy: policy ?? DEFAULT_SSL_POLICY };
+  return policy ?? DEFAULT_SSL_POLICY;
 }
 
 export interface AlbListener {
@@ -88,13 +95,11 @@ export function albListeners(annotations: Annotations, keys: typeof ALB_KEYS): A
   const listeners = listenPorts(annotations, keys.listenPorts) ?? [
     settings ? { port: 443, protocol: 'HTTPS' as const } : { port: 80, protocol: 'HTTP' as const },
   ];
-  if (listeners.some((l) => l.protocol === 'HTTPS') && !settings) {
-    throw invalid(
-      keys.certificates,
-      raw(annotations, keys.certificates) ?? '',
-      'is required for HTTPS listen-ports',
-    );
-  }
+  // HTTPS without certificate-arn: discovered from ACM by the hosts (model/certificates.ts).
+  const discovered: TlsSettings | undefined =
+    listeners.some((l) => l.protocol === 'HTTPS') && !settings
+      ? { certificates: [], sslPolicy: sslPolicyOf(annotations, keys), discover: true }
+      : settings;
   const redirect = raw(annotations, keys.sslRedirect);
   let sslRedirectPort: number | undefined;
   if (redirect !== undefined) {
@@ -111,9 +116,20 @@ export function albListeners(annotations: Annotations, keys: typeof ALB_KEYS): A
       const m = mtls.get(l.port);
       return { ...l, ...(a ? { attributes: a } : {}), ...(m ? { mutualAuthentication: m } : {}) };
     }),
-    ...(settings ? { tls: settings } : {}),
+    ...(discovered ? { tls: discovered } : {}),
     ...(sslRedirectPort !== undefined ? { sslRedirectPort } : {}),
   };
+}
+
+/** Whether the listeners' certificates are to be discovered in ACM: HTTPS listen-ports without certificate-arn. */
+export function wantsCertificateDiscovery(annotations: Annotations, keys: typeof ALB_KEYS): boolean {
+  if (list(annotations, keys.certificates)?.length) return false;
+  try {
+    return (listenPorts(annotations, keys.listenPorts) ?? []).some((l) => l.protocol === 'HTTPS');
+  } catch {
+    // The build reports the bad listen-ports.
+    return false;
+  }
 }
 
 export interface NlbTlsSettings extends TlsSettings {

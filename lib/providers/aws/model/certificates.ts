@@ -1,0 +1,66 @@
+/**
+ * Certificate discovery (LBC pkg/certs/cert_discovery.go and model_build_listener.go
+ * `computeIngressInferredTLSCertARNs`): an HTTPS listener without `certificate-arn` gets every
+ * issued ACM certificate that covers one of the MultiClusterIngresses' hosts (their `spec.tls[].hosts`
+ * and rule hosts). A certificate name covers a host when it is the host, or when it is a wildcard
+ * `*.<rest>` and the host is one label followed by `<rest>` (a wildcard covers exactly one label,
+ * as in LBC). Pure: the provider reads the account's certificates (edge/acm-client.ts, kept per
+ * container) before the model is built, and only for a stack that needs them.
+ */
+import { InvalidObjectError } from '../../../errors.js';
+import type { MultiClusterIngress } from '../../../karmada/types.js';
+
+/** One issued ACM certificate and the names it covers (its SubjectAlternativeNames). */
+export interface CatalogCertificate {
+  arn: string;
+  names: readonly string[];
+}
+
+/** LBC's `domainMatchesHost`: exact, or a wildcard over exactly one leading label. */
+export function certificateNameCovers(name: string, host: string): boolean {
+  if (!name.startsWith('*.')) return name === host;
+  const n = name.split('.');
+  const h = host.split('.');
+  return n.length === h.length && n.slice(1).every((label, i) => label === h[i + 1]);
+}
+
+/** The hosts certificates are discovered for: every rule host and every `spec.tls[].hosts` entry. */
+export function discoveryHosts(mcis: readonly Readonly<MultiClusterIngress>[]): string[] {
+  const hosts = new Set<string>();
+  for (const mci of mcis) {
+    for (const r of mci.spec?.rules ?? []) if (r.host) hosts.add(r.host);
+    for (const t of mci.spec?.tls ?? []) for (const h of t.hosts ?? []) if (h) hosts.add(h);
+  }
+  return [...hosts].sort();
+}
+
+/**
+ * The certificates covering `hosts`, sorted by ARN (the first is the listener's default, as in
+ * LBC). A host no certificate covers is an error naming `key`: LBC fails the same way.
+ */
+export function discoverCertificates(
+  hosts: readonly string[],
+  catalog: readonly CatalogCertificate[],
+  key: string,
+): string[] {
+  if (hosts.length === 0) {
+    throw new InvalidObjectError(
+      `annotation ${key}: an HTTPS listener needs a certificate: give its ARN, or hosts (spec.tls[].hosts or rule hosts) to discover one in ACM by`,
+      { field: key, reason: 'InvalidAnnotation' },
+    );
+  }
+  const found = new Set<string>();
+  const uncovered: string[] = [];
+  for (const host of hosts) {
+    const covering = catalog.filter((c) => c.names.some((n) => certificateNameCovers(n, host)));
+    if (covering.length === 0) uncovered.push(host);
+    for (const c of covering) found.add(c.arn);
+  }
+  if (uncovered.length > 0) {
+    throw new InvalidObjectError(
+      `annotation ${key}: no issued ACM certificate in this Region covers ${uncovered.map((h) => JSON.stringify(h)).join(', ')} (discovered by the hosts, since no certificate ARN is given): request or import one, or give its ARN`,
+      { field: key, reason: 'InvalidAnnotation' },
+    );
+  }
+  return [...found].sort();
+}
