@@ -7,7 +7,7 @@
  * `CertificateStatuses`.
  */
 import { ACMClient, type ACMClientConfig } from '@aws-sdk/client-acm';
-import { fixedDelayRetryStrategy, type SimClientOptions } from '../elbv2-sim/client.js';
+import { simClientConfig, type SimClientOptions } from '../elbv2-sim/client.js';
 import { SIM_ACCOUNT_ID, SIM_REGION } from '../elbv2-sim/config.js';
 import {
   JsonSimError,
@@ -133,20 +133,5 @@ export function acmClientFor(
   sim: { url: string; region: string },
   options: SimClientOptions & { config?: Partial<ACMClientConfig> } = {},
 ): ACMClient {
-  const maxAttempts = options.maxAttempts ?? 3;
-  return new ACMClient({
-    endpoint: sim.url,
-    region: sim.region,
-    credentials: { accessKeyId: 'AKIDSIMULATOR', secretAccessKey: 'simulator-secret' },
-    maxAttempts,
-    ...(options.retryDelayMs !== undefined
-      ? {
-          retryStrategy: fixedDelayRetryStrategy(
-            maxAttempts,
-            options.retryDelayMs,
-          ) as ACMClientConfig['retryStrategy'],
-        }
-      : {}),
-    ...options.config,
-  });
+  return new ACMClient({ ...(simClientConfig(sim, options) as ACMClientConfig), ...options.config });
 }

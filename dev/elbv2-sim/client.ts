@@ -38,13 +38,16 @@ export function fixedDelayRetryStrategy(maxAttempts: number, delayMs: number): R
   } as unknown as RetryStrategy;
 }
 
-/** A real ELBv2 client pointed at a simulator, with dummy credentials. */
-export function elbv2ClientFor(
+/**
+ * What every simulator's real SDK client is given: the simulator's URL and Region, dummy
+ * credentials, and the retry options (a client's own `config` goes over it).
+ */
+export function simClientConfig(
   sim: { url: string; region: string },
-  options: SimClientOptions = {},
-): ElasticLoadBalancingV2Client {
+  options: Omit<SimClientOptions, 'config'> = {},
+) {
   const maxAttempts = options.maxAttempts ?? 3;
-  return new ElasticLoadBalancingV2Client({
+  return {
     endpoint: sim.url,
     region: sim.region,
     credentials: { accessKeyId: 'AKIDSIMULATOR', secretAccessKey: 'simulator-secret' },
@@ -52,8 +55,15 @@ export function elbv2ClientFor(
     ...(options.retryDelayMs !== undefined
       ? { retryStrategy: fixedDelayRetryStrategy(maxAttempts, options.retryDelayMs) }
       : {}),
-    ...options.config,
-  });
+  };
+}
+
+/** A real ELBv2 client pointed at a simulator, with dummy credentials. */
+export function elbv2ClientFor(
+  sim: { url: string; region: string },
+  options: SimClientOptions = {},
+): ElasticLoadBalancingV2Client {
+  return new ElasticLoadBalancingV2Client({ ...simClientConfig(sim, options), ...options.config });
 }
 
 /** A real Resource Groups Tagging API client pointed at the simulator (which serves it too). */

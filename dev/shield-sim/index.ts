@@ -7,7 +7,7 @@
  * balancer, as in AWS (someone has to delete it).
  */
 import { ShieldClient, type ShieldClientConfig } from '@aws-sdk/client-shield';
-import { fixedDelayRetryStrategy, type SimClientOptions } from '../elbv2-sim/client.js';
+import { simClientConfig, type SimClientOptions } from '../elbv2-sim/client.js';
 import { SIM_ACCOUNT_ID, SIM_REGION } from '../elbv2-sim/config.js';
 import {
   JsonSimError,
@@ -192,20 +192,5 @@ export function shieldClientFor(
   sim: { url: string; region: string },
   options: SimClientOptions & { config?: Partial<ShieldClientConfig> } = {},
 ): ShieldClient {
-  const maxAttempts = options.maxAttempts ?? 3;
-  return new ShieldClient({
-    endpoint: sim.url,
-    region: sim.region,
-    credentials: { accessKeyId: 'AKIDSIMULATOR', secretAccessKey: 'simulator-secret' },
-    maxAttempts,
-    ...(options.retryDelayMs !== undefined
-      ? {
-          retryStrategy: fixedDelayRetryStrategy(
-            maxAttempts,
-            options.retryDelayMs,
-          ) as ShieldClientConfig['retryStrategy'],
-        }
-      : {}),
-    ...options.config,
-  });
+  return new ShieldClient({ ...(simClientConfig(sim, options) as ShieldClientConfig), ...options.config });
 }

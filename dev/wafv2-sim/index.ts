@@ -10,7 +10,7 @@
  * is still being set up), and a deleted load balancer loses its association.
  */
 import { WAFV2Client, type WAFV2ClientConfig } from '@aws-sdk/client-wafv2';
-import { fixedDelayRetryStrategy, type SimClientOptions } from '../elbv2-sim/client.js';
+import { simClientConfig, type SimClientOptions } from '../elbv2-sim/client.js';
 import { SIM_ACCOUNT_ID, SIM_REGION } from '../elbv2-sim/config.js';
 import {
   JsonSimError,
@@ -250,20 +250,5 @@ export function wafv2ClientFor(
   sim: { url: string; region: string },
   options: SimClientOptions & { config?: Partial<WAFV2ClientConfig> } = {},
 ): WAFV2Client {
-  const maxAttempts = options.maxAttempts ?? 3;
-  return new WAFV2Client({
-    endpoint: sim.url,
-    region: sim.region,
-    credentials: { accessKeyId: 'AKIDSIMULATOR', secretAccessKey: 'simulator-secret' },
-    maxAttempts,
-    ...(options.retryDelayMs !== undefined
-      ? {
-          retryStrategy: fixedDelayRetryStrategy(
-            maxAttempts,
-            options.retryDelayMs,
-          ) as WAFV2ClientConfig['retryStrategy'],
-        }
-      : {}),
-    ...options.config,
-  });
+  return new WAFV2Client({ ...(simClientConfig(sim, options) as WAFV2ClientConfig), ...options.config });
 }
