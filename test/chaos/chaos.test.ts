@@ -10,8 +10,10 @@ import { PROFILES } from './profile.js';
 import { formatFigures, passed } from './report.js';
 import { runChaos } from './run.js';
 
-// Seed 9 ends with 14 load-balancer stacks, after creates, deletes, recreations and force-deletes.
-const SEED = Number(process.env.CHAOS_SEED ?? '9');
+// Seed 17 ends with 10 load-balancer stacks, after creates, deletes, recreations, force-deletes,
+// group moves and cluster-weight changes, one of them with a web ACL that is disassociated by hand.
+// (Seed 9, the seed before the per-cluster and edge operations joined the workload, now ends with 4.)
+const SEED = Number(process.env.CHAOS_SEED ?? '17');
 
 describe('chaos convergence (short profile)', () => {
   it(`converges with nothing leaked, missing or stuck (seed ${SEED})`, { timeout: 120_000 }, async () => {
@@ -33,7 +35,12 @@ describe('chaos convergence (short profile)', () => {
     ).toBe(true);
     expect(figures.invariants.findings).toEqual([]);
     // Console edits the fingerprint cannot see: real divergences, repaired by the deep check alone.
-    expect(figures.handDrift).toEqual(['deregister-target', 'delete-rule', 'health-check']);
+    expect(figures.handDrift).toEqual([
+      'deregister-target',
+      'delete-rule',
+      'health-check',
+      'disassociate-web-acl',
+    ]);
     expect(figures.handDriftDiverged).toBeGreaterThan(0);
   });
 });
