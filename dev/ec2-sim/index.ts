@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { closeServer } from '../shared/close-server.js';
 import { CallCounters } from '../elbv2-sim/calls.js';
 import { SIM_ACCOUNT_ID, SIM_NETWORK, SIM_REGION, type SimNetwork } from '../elbv2-sim/config.js';
 import { Faults, type FaultOptions } from '../elbv2-sim/faults.js';
@@ -76,11 +77,9 @@ export async function startEc2Simulator(options: Ec2SimulatorOptions = {}): Prom
     state,
     faults,
     calls,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        if (store) store.securityGroupDirectory = undefined;
-        server.close((err) => (err ? reject(err) : resolve()));
-        server.closeAllConnections();
-      }),
+    close: () => {
+      if (store) store.securityGroupDirectory = undefined;
+      return closeServer(server);
+    },
   };
 }

@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { closeServer } from '../shared/close-server.js';
 import { CallCounters } from './calls.js';
 import { SIM_ACCOUNT_ID, SIM_NETWORK, SIM_REGION } from './config.js';
 import type { BehaviourOptions, SimNetwork } from './config.js';
@@ -103,12 +104,9 @@ export async function startElbv2Simulator(options: Elbv2SimulatorOptions = {}): 
     calls,
     taggingCalls,
     snapshot: () => state.snapshot(),
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        persistence?.flush();
-        server.close((err) => (err ? reject(err) : resolve()));
-        // Keep-alive sockets from SDK clients would otherwise hold close() open.
-        server.closeAllConnections();
-      }),
+    close: () => {
+      persistence?.flush();
+      return closeServer(server);
+    },
   };
 }

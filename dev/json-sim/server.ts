@@ -5,6 +5,7 @@
  * SDK's JSON protocol reads the error code from. Faults and call counters are the ELBv2
  * simulator's (dev/elbv2-sim/faults.ts, calls.ts), so chaos runs drive all of them alike.
  */
+import { closeServer } from '../shared/close-server.js';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sleep } from '../../lib/util/sleep.js';
@@ -161,11 +162,7 @@ export async function startJsonSimServer(
     faults,
     calls,
     supportedActions: Object.keys(spec.actions).sort(),
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.close((err) => (err ? reject(err) : resolve()));
-        server.closeAllConnections();
-      }),
+    close: () => closeServer(server),
   };
 }
 
