@@ -426,3 +426,48 @@ describe('minimum-load-balancer-capacity', () => {
     });
   });
 });
+
+describe('the default listener (no listen-ports), as LBC chooses it', () => {
+  const tls = (annotations: Record<string, string>): MultiClusterIngress => ({
+    ...alb(annotations),
+    spec: { ...alb(annotations).spec, tls: [{ hosts: ['www.example.com'] }] },
+  });
+  const ports = () => env.sim.snapshot().listeners.map((l) => `${l.Protocol ?? ''}:${l.Port ?? ''}`);
+  /** The listener calls of the last reconcile, in order. */
+  const listenerCalls = () =>
+    env.sim.calls
+      .history()
+      .filter((r) => r.outcome === 'ok' && /^(Create|Delete)Listener$/.test(r.action))
+      .map((r) => r.action);
+
+  it('is HTTP:80 with spec.tls alone (discovery needs HTTPS in listen-ports, as in LBC), HTTPS:443 once certificate-arn is given', async () => {
+    // spec.tls alone: HTTP:80, with no certificate to discover.
+    await env.provider.loadBalancer().ensure(env.ctx, tls({}));
+    expect(ports()).toStrictEqual(['HTTP:80']);
+    expect(env.state()).toStrictEqual(await env.expectedForMci(tls({})));
+
+    // certificate-arn added to the existing ALB: HTTPS:443 replaces HTTP:80, the plan says so,
+    // and the new listener (with its rules) is up before the old one goes.
+    const https = tls({ [A('certificate-arn')]: CERT_A });
+    const plan = formatPlan((await env.provider.ingress.plan(env.ctx, https)).plan);
+    const created = plan.indexOf('+ create Listener 443: HTTPS:443 [CreateListener]');
+    const deleted = plan.indexOf('- delete Listener HTTP:80: port no longer served [DeleteListener]');
+    expect(created).toBeGreaterThanOrEqual(0);
+    expect(deleted).toBeGreaterThan(created);
+    expect(plan.findIndex((l) => l.startsWith('+ create ListenerRule 443:'))).toBeLessThan(deleted);
+    env.sim.calls.reset();
+    await env.provider.loadBalancer().update(env.ctx, https);
+    expect(listenerCalls()).toStrictEqual(['CreateListener', 'DeleteListener']);
+    expect(ports()).toStrictEqual(['HTTPS:443']);
+    expect(env.sim.snapshot().listeners[0]?.Certificates?.map((c) => c.CertificateArn)).toStrictEqual([
+      CERT_A,
+    ]);
+    expect(env.state()).toStrictEqual(await env.expectedForMci(https));
+
+    // And back when it goes, made before broken again.
+    env.sim.calls.reset();
+    await env.provider.loadBalancer().update(env.ctx, tls({}));
+    expect(listenerCalls()).toStrictEqual(['CreateListener', 'DeleteListener']);
+    expect(ports()).toStrictEqual(['HTTP:80']);
+  });
+});

@@ -120,8 +120,9 @@ describe('AWS provider: change plans', () => {
       'modify LoadBalancer',
       'create TargetGroup',
       'modify Targets',
-      'delete Listener',
+      // Make before break: the old port stops once the new one serves.
       'create Listener',
+      'delete Listener',
       'delete TargetGroup',
       'modify LoadBalancer',
     ]);

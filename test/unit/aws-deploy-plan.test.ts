@@ -712,15 +712,15 @@ describe('listeners', () => {
     ...extra,
   });
 
-  it('deletes listeners on ports no longer served, first', () => {
+  it('retires listeners on ports no longer served, for planStack to delete after the new ones', () => {
     const plan = planListeners(
       pc,
       'arn:lb',
-      [listenerRes(80)],
+      [listenerRes(80), listenerRes(443)],
       [actualListener(81), actualListener(80), actualListener(0, { Port: undefined, Protocol: undefined })],
       resolve,
     );
-    expect(plan.operations).toStrictEqual([
+    expect(plan.retired).toStrictEqual([
       {
         op: 'delete',
         resource: 'Listener',
@@ -736,7 +736,22 @@ describe('listeners', () => {
         calls: [{ action: 'DeleteListener', input: { ListenerArn: 'arn:l0' } }],
       },
     ]);
-    expect([...plan.deployed]).toStrictEqual([['80', { arn: 'arn:l80', rules: [] }]]);
+    expect(plan.operations.map((o) => `${o.op} ${o.id}`)).toStrictEqual(['create 443']);
+    expect([...plan.deployed].map(([id]) => id)).toStrictEqual(['80', '443']);
+  });
+
+  it('deletes them first, as LBC does, when creating first would go over the listener quota', () => {
+    const actual = Array.from({ length: 50 }, (_, i) => actualListener(1000 + i));
+    const plan = planListeners(pc, 'arn:lb', [listenerRes(80)], actual, resolve);
+    expect(plan.retired).toStrictEqual([]);
+    expect(plan.operations.map((o) => `${o.op} ${o.id}`)).toStrictEqual([
+      ...actual.map((a) => `delete HTTP:${a.listener.Port ?? ''}`),
+      'create 80',
+    ]);
+    // 49 of them and one more: within the quota, so made before broken.
+    const within = planListeners(pc, 'arn:lb', [listenerRes(80)], actual.slice(1), resolve);
+    expect(within.operations.map((o) => `${o.op} ${o.id}`)).toStrictEqual(['create 80']);
+    expect(within.retired).toHaveLength(49);
   });
 
   it('creates a TLS listener with its default certificate, policy, extra certificates and tags', () => {

@@ -9,6 +9,7 @@ import { recordToTags } from '../tagging.js';
 import { actionsKey, toSdkActions, usesOidc, type ArnResolver } from './actions.js';
 import { arnRef, planTags, type Operation, type PlanContext, type PlannedCall } from './operations.js';
 import { attributesToSet } from './target-group.js';
+import { DEFAULT_QUOTAS } from '../model/limits.js';
 
 /** `k=v, k2=v2`: what the change plan shows of listener attributes (values are short). */
 const attributeText = (attrs: ReadonlyArray<{ Key: string; Value: string }>) =>
@@ -65,6 +66,13 @@ const alpnKey = (p: readonly string[] | undefined) => (p?.length ? p.join(',') :
 
 export interface ListenerPlan {
   operations: Operation[];
+  /**
+   * The listeners on ports no longer served: deleted after the listeners this plan creates and
+   * their rules (planStack), so a load balancer whose ports move (HTTP:80 → HTTPS:443 when
+   * certificate-arn is added) is never without a listener; first, as LBC does, when creating
+   * before deleting would go over the listener quota.
+   */
+  retired: Operation[];
   /** Listener resource ID → ARN or placeholder, and its actual rules (undefined: created now). */
   deployed: Map<
     string,
@@ -84,12 +92,12 @@ export function planListeners(
   secretsRotated = false,
 ): ListenerPlan {
   const operations: Operation[] = [];
+  const retired: Operation[] = [];
   const deployed: ListenerPlan['deployed'] = new Map();
   const desiredPorts = new Set(desired.map((d) => d.spec.port));
-  // Unmatched listeners first, as LBC does: a port we no longer serve stops serving now.
   for (const a of actual) {
     if (a.listener.Port !== undefined && desiredPorts.has(a.listener.Port)) continue;
-    operations.push({
+    retired.push({
       op: 'delete',
       resource: 'Listener',
       id: `${a.listener.Protocol ?? ''}:${a.listener.Port ?? ''}`,
@@ -227,5 +235,9 @@ export function planListeners(
     });
     deployed.set(d.id, { arn: arnRef(d.id), rules: undefined });
   }
-  return { operations, deployed };
+  const created = operations.filter((o) => o.op === 'create').length;
+  // AWS's default quota (the same for both types), adjustable: beyond it, make room first.
+  if (actual.length + created > DEFAULT_QUOTAS.listenersPerApplicationLoadBalancer)
+    return { operations: [...retired, ...operations], retired: [], deployed };
+  return { operations, retired, deployed };
 }

@@ -1,6 +1,7 @@
 /**
  * The whole stack's change plan, in LBC's order (pkg/deploy/stack_deployer.go) but for the
- * targets: target groups → registrations → load balancer → listeners → rules → deregistrations →
+ * targets and retired listeners: target groups → registrations → load balancer → listeners →
+ * rules → listeners on ports no longer served → deregistrations →
  * orphaned target groups (a load balancer going
  * back to ipv4 does so after the rules, once none routes to an ipv6 group); the fingerprint tag is
  * invalidated first and written last. Pure: discovery (discover.ts) gathers the `ActualStack`.
@@ -105,6 +106,7 @@ export function planStack(stack: Stack, actual: ActualStack, pc: StackPlanContex
     ...ipType.early,
     ...listeners.operations,
     ...ruleOps,
+    ...listeners.retired,
     ...ipType.late,
     ...targetOps.flatMap((t) => t.deregister),
     ...tgs.deletes,

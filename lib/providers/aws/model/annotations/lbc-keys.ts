@@ -194,7 +194,7 @@ export const LBC_INGRESS_KEYS: readonly LbcKey[] = [
     support: {
       status: 'supported',
       differs:
-        'without it, HTTPS listen-ports get the issued ACM certificates covering the rule hosts and spec.tls hosts (LBC’s discovery and wildcard rule); HTTPS:443 is the default listener only when it is given (LBC also when spec.tls is set); a host no certificate covers is an error naming this key before any change',
+        'without it, HTTPS listen-ports get the issued ACM certificates covering the rule hosts and spec.tls hosts (LBC’s discovery and wildcard rule); HTTPS:443 is the default listener when it is given and HTTP:80 otherwise, as in LBC (spec.tls alone keeps HTTP:80: LBC’s discovery needs HTTPS in listen-ports); the default moving between the two is made before broken; a host no certificate covers is an error naming this key before any change',
     },
   },
   { key: 'ssl-policy', type: 'string', support: AS_LBC },
