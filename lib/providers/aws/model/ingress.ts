@@ -5,6 +5,7 @@
  */
 import type { EndpointSlice, IngressBackend, MultiClusterIngress, Service } from '../../../karmada/types.js';
 import type { KubeObject } from '../../../kube/types.js';
+import type { ServicePlacement } from '../../../karmada/placement.js';
 import { InvalidObjectError } from '../../../errors.js';
 import { backendsOf } from '../../../karmada/refs.js';
 import { DERIVED_SERVICE_PREFIX, SERVICE_NAME_LABEL } from '../../../karmada/constants.js';
@@ -75,6 +76,11 @@ export interface IngressMember {
   oidcSecrets?: readonly OidcSecretInfo[];
   /** The model's parts its annotations need (parts.ts), loaded with its inputs. */
   parts?: ModelParts;
+  /**
+   * `cluster-weights-from: placement`: what Karmada's placement says about each backend Service
+   * (karmada/placement.ts), by Service name; read only when the MCI asks for it.
+   */
+  placement?: ReadonlyMap<string, ServicePlacement>;
 }
 
 export interface IngressStackInput extends IngressMember {
@@ -417,8 +423,9 @@ export function memberRoutes(
         ...sliceClusterNames(backendSlices(b.serviceName)),
       ]),
     ].sort();
+    const where = `backend Service ${namespace}/${b.serviceName}`;
     // A backend no list covers (only other backends have their own) keeps its one group.
-    const list = weights && weightsFor(weights, b.serviceName);
+    const list = weights && weightsFor(weights, b.serviceName, member.placement?.get(b.serviceName), where);
     if (!list || clusters.length === 0) {
       return { type: 'forward', targetGroup: ref(targetGroupFor(b, field)) };
     }
@@ -440,8 +447,7 @@ export function memberRoutes(
           ipAddressType,
         }).length > 0,
     );
-    const where = `backend Service ${namespace}/${b.serviceName}`;
-    const line = `${b.serviceName}:${b.portKey} ${describeShares(shares)}`;
+    const line = `${b.serviceName}:${b.portKey} ${describeShares(shares)}${list.source ? ` (${list.source})` : ''}`;
     if (!traffic.includes(line)) traffic.push(line);
     return {
       type: 'forward',
