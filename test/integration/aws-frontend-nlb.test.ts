@@ -18,7 +18,10 @@ const EIPS = ['eipalloc-0a000000000000001', 'eipalloc-0a000000000000002', 'eipal
 
 let env: AwsEnv;
 beforeEach(async () => {
-  env = await startAwsEnv([service('serve'), collectedSlice('member1', 'serve', { addresses: ['10.0.1.10'] })]);
+  env = await startAwsEnv([
+    service('serve'),
+    collectedSlice('member1', 'serve', { addresses: ['10.0.1.10'] }),
+  ]);
 });
 afterEach(async () => {
   await env.close();
@@ -144,9 +147,9 @@ describe('frontend NLB', () => {
     expect(afterOff.loadBalancers.map((l) => l.LoadBalancerArn)).toStrictEqual([albBefore?.LoadBalancerArn]);
     expect(afterOff.targetGroups.map((t) => t.TargetType)).toStrictEqual(['ip']);
     expect(afterOff.listeners.map((l) => l.Port).sort()).toStrictEqual([80, 8080]);
-    expect(Object.keys(afterOff.tags.find((t) => t.ResourceArn === albBefore?.LoadBalancerArn)?.Tags ?? {})).not.toContain(
-      'multicluster.karmada.io/frontend-nlb',
-    );
+    expect(
+      Object.keys(afterOff.tags.find((t) => t.ResourceArn === albBefore?.LoadBalancerArn)?.Tags ?? {}),
+    ).not.toContain('multicluster.karmada.io/frontend-nlb');
 
     // On again, then the object goes: NLB before ALB, and nothing is left.
     await lb().update(env.ctx, mci(ON));
@@ -180,7 +183,10 @@ describe('frontend NLB', () => {
       },
     ],
     [`${A}frontend-nlb-healthcheck-protocol`, { [`${A}frontend-nlb-healthcheck-protocol`]: 'TCP' }],
-    [`${A}frontend-nlb-healthcheck-timeout-seconds`, { [`${A}frontend-nlb-healthcheck-timeout-seconds`]: '30' }],
+    [
+      `${A}frontend-nlb-healthcheck-timeout-seconds`,
+      { [`${A}frontend-nlb-healthcheck-timeout-seconds`]: '30' },
+    ],
     [`${A}frontend-nlb-attributes`, { [`${A}frontend-nlb-attributes`]: 'idle_timeout.timeout_seconds=60' }],
   ])('refuses a bad %s before any call', async (field, bad) => {
     env.sim.calls.reset();
