@@ -53,7 +53,10 @@ function checkTargetGroup(
       `Target group '${tg.arn}' uses protocol ${tg.protocol}, incompatible with a ${lb.type} load balancer${lb.type === 'network' && listenerProtocol ? ` listener of protocol ${listenerProtocol}` : ''}`,
     );
   }
-  if (tg.targetType === 'alb' && (lb.type !== 'network' || (listenerProtocol && listenerProtocol !== 'TCP'))) {
+  if (
+    tg.targetType === 'alb' &&
+    (lb.type !== 'network' || (listenerProtocol && listenerProtocol !== 'TCP'))
+  ) {
     throw new SimError(
       'IncompatibleProtocols',
       `Target group '${tg.arn}' has target type 'alb': only a TCP listener of a Network Load Balancer can forward to it`,

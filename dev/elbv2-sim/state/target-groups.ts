@@ -127,7 +127,9 @@ function checkAlbTargetGroup(input: CreateTargetGroupInput): void {
 
 function checkAlbHealthCheckProtocol(protocol: string | undefined): void {
   if (protocol !== undefined && protocol !== 'HTTP' && protocol !== 'HTTPS')
-    throw validation(`Health check protocol '${protocol}' is not supported for target type 'alb': use HTTP or HTTPS`);
+    throw validation(
+      `Health check protocol '${protocol}' is not supported for target type 'alb': use HTTP or HTTPS`,
+    );
 }
 
 export function createTargetGroup(store: Store, input: CreateTargetGroupInput): CreateTargetGroupOutput {

@@ -117,7 +117,11 @@ function checkAlbTarget(store: Store, id: string, port: number): void {
 }
 
 /** The NLBs whose listeners forward to a group that has `albArn` as its target. */
-export function nlbsFronting(store: Store, albArn: string, extra: { tg?: string; lb?: string } = {}): Set<string> {
+export function nlbsFronting(
+  store: Store,
+  albArn: string,
+  extra: { tg?: string; lb?: string } = {},
+): Set<string> {
   const out = new Set<string>();
   for (const tg of store.targetGroups.values()) {
     if (tg.targetType !== 'alb') continue;
@@ -139,7 +143,9 @@ export function registerTargets(store: Store, input: RegisterTargetsInput): Reco
   const resolved = input.Targets.map((t) => resolveTarget(store, tg, t));
   const fresh = new Set(resolved.map((t) => key(t.id, t.port)).filter((k) => !tg.targets.has(k)));
   if (tg.targetType === 'alb') {
-    const live = [...tg.targets.values()].filter((t) => t.drainingSince === undefined && !fresh.has(key(t.id, t.port)));
+    const live = [...tg.targets.values()].filter(
+      (t) => t.drainingSince === undefined && !fresh.has(key(t.id, t.port)),
+    );
     if (live.length + fresh.size > 1)
       throw validation('You can register only one Application Load Balancer per target group');
     for (const t of resolved) {

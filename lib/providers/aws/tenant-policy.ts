@@ -229,7 +229,8 @@ const CHECKS: Array<(c: Check) => void | Promise<void>> = [
     const lb = resourcesOf(c.stack, ResourceTypes.LoadBalancer).find((r) => r.id === FRONTEND_NLB_ID)?.spec;
     if (!lb) return;
     const k = ALB_KEYS.frontendNlb;
-    if (c.rule.schemes && !c.rule.schemes.includes(lb.scheme)) throw violation(c, k.scheme, lb.scheme, 'scheme');
+    if (c.rule.schemes && !c.rule.schemes.includes(lb.scheme))
+      throw violation(c, k.scheme, lb.scheme, 'scheme');
     for (const s of lb.subnets)
       if (c.rule.subnets && !c.rule.subnets.includes(s)) throw violation(c, k.subnets, s, 'subnet');
     for (const g of lb.securityGroups ?? [])
@@ -237,7 +238,8 @@ const CHECKS: Array<(c: Check) => void | Promise<void>> = [
         throw violation(c, k.securityGroups, g, 'security group');
     if (c.rule.attributes)
       for (const key of Object.keys(lb.attributes ?? {}))
-        if (!keyAllowed(c.rule.attributes, key)) throw violation(c, k.attributes, key, 'load balancer attribute');
+        if (!keyAllowed(c.rule.attributes, key))
+          throw violation(c, k.attributes, key, 'load balancer attribute');
     if (c.rule.tags)
       for (const key of Object.keys(lb.tags)) {
         if (RESERVED_TAG_KEYS.includes(key)) continue;

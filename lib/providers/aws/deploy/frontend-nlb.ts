@@ -175,15 +175,13 @@ export function planFrontendNlb(
   const stale = actual?.stale ?? [];
   const staleRecord = [FRONTEND_NLB_TAG, FRONTEND_NLB_DNS_TAG].filter((k) => albTags[k] !== undefined);
   if (!modelled) {
-    const operations = stale.map(
-      (l): Operation => ({
-        op: 'delete',
-        resource: 'LoadBalancer',
-        id: l.lb.LoadBalancerName ?? FRONTEND_NLB_ID,
-        detail: 'frontend NLB no longer wanted (enable-frontend-nlb): its listeners go with it',
-        calls: [{ action: 'DeleteLoadBalancer', input: { LoadBalancerArn: l.lb.LoadBalancerArn } }],
-      }),
-    );
+    const operations = stale.map((l): Operation => ({
+      op: 'delete',
+      resource: 'LoadBalancer',
+      id: l.lb.LoadBalancerName ?? FRONTEND_NLB_ID,
+      detail: 'frontend NLB no longer wanted (enable-frontend-nlb): its listeners go with it',
+      calls: [{ action: 'DeleteLoadBalancer', input: { LoadBalancerArn: l.lb.LoadBalancerArn } }],
+    }));
     return { operations, record: {}, staleRecord };
   }
   const nlb = refs.withManagedGroup(modelled);

@@ -109,7 +109,8 @@ export async function deployTargetsOnly(
     stack: stack.id,
     groups: changed.length,
   });
-  if (dryRun) return { dnsName: lb.dnsName, ...frontendOf(lb), plan, skipped: plan.length === 0, applied: false };
+  if (dryRun)
+    return { dnsName: lb.dnsName, ...frontendOf(lb), plan, skipped: plan.length === 0, applied: false };
   if (plan.length > 0) {
     // Forgotten first: if this deploy stops half-way, no record claims what ELBv2 may not hold.
     if (record) await ctx.records.forget(ctx.owner.stackId);

@@ -144,7 +144,10 @@ function listenerPorts(settings: FrontendNlbSettings, albPorts: readonly number[
 }
 
 /** The frontend NLB, its TCP listeners and their alb-type target groups. */
-export function frontendNlbResources(settings: FrontendNlbSettings, input: FrontendNlbInput): StackResource[] {
+export function frontendNlbResources(
+  settings: FrontendNlbSettings,
+  input: FrontendNlbInput,
+): StackResource[] {
   const { placement, alb } = input;
   const owner = { ownerId: input.ownerId, stackId: input.ref.stackId };
   const tags = (id: string): Tags =>

@@ -349,21 +349,24 @@ export const LOAD_BALANCER_ID = 'LoadBalancer';
 export const FRONTEND_NLB_ID = 'FrontendNlb';
 
 /** A load balancer of the stack (the stack's own by default); security groups and attributes appear only when there are some. */
-export function loadBalancerResource(spec: {
-  name: string;
-  type: LoadBalancerSpec['type'];
-  scheme: LoadBalancerSpec['scheme'];
-  /** Absent: ipv4. */
-  ipAddressType?: LoadBalancerIpAddressType | undefined;
-  subnets: readonly string[];
-  subnetMappings?: readonly SubnetMappingSpec[] | undefined;
-  securityGroups?: readonly string[] | undefined;
-  attributes?: Record<string, string> | undefined;
-  minimumCapacityUnits?: number | undefined;
-  webAcl?: WebAclSpec | undefined;
-  shieldAdvanced?: boolean | undefined;
-  tags: Tags;
-}, id: string = LOAD_BALANCER_ID): LoadBalancerResource {
+export function loadBalancerResource(
+  spec: {
+    name: string;
+    type: LoadBalancerSpec['type'];
+    scheme: LoadBalancerSpec['scheme'];
+    /** Absent: ipv4. */
+    ipAddressType?: LoadBalancerIpAddressType | undefined;
+    subnets: readonly string[];
+    subnetMappings?: readonly SubnetMappingSpec[] | undefined;
+    securityGroups?: readonly string[] | undefined;
+    attributes?: Record<string, string> | undefined;
+    minimumCapacityUnits?: number | undefined;
+    webAcl?: WebAclSpec | undefined;
+    shieldAdvanced?: boolean | undefined;
+    tags: Tags;
+  },
+  id: string = LOAD_BALANCER_ID,
+): LoadBalancerResource {
   return {
     id,
     type: ResourceTypes.LoadBalancer,
