@@ -17,6 +17,7 @@ import type {
   MultiClusterService,
 } from '../karmada/types.js';
 import type { KubeClient } from '../kube/client.js';
+import type { EventType } from '../kube/events.js';
 import type { Logger } from '../log/logger.js';
 import type { StackRef } from './stack-id.js';
 
@@ -31,9 +32,10 @@ export interface ProviderContext {
   resync?: boolean;
   /**
    * Optional: tells the object's users (a Warning Event) about something disruptive before it
-   * happens, or about something in the object the provider cannot honour.
+   * happens, or about something in the object the provider cannot honour. `Normal` is for news
+   * that asks nothing of anyone (a drained cluster restored).
    */
-  announce?: (reason: string, message: string) => Promise<void>;
+  announce?: (reason: string, message: string, type?: EventType) => Promise<void>;
   /**
    * Optional: adds a line to the message of the load-balancer condition a successful reconcile
    * writes (the AWS provider lists each cluster's effective weight there).

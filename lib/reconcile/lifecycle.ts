@@ -123,8 +123,13 @@ export async function reconcileLifecycle<T extends KubeObject, S>(
   if (!obj) return result('gone');
   // A provider announces disruptive changes (a load balancer replaced) before making them.
   const announced = obj;
-  ctx.announce = async (reason, message) =>
-    deps.events.record(announced, 'Warning', reason, await withNextStep(log, reason, message));
+  ctx.announce = async (reason, message, type = 'Warning') =>
+    deps.events.record(
+      announced,
+      type,
+      reason,
+      type === 'Warning' ? await withNextStep(log, reason, message) : message,
+    );
   const details: string[] = [];
   ctx.detail = (line) => {
     if (!details.includes(line)) details.push(line);

@@ -48,6 +48,7 @@ export const NEXT_STEPS: Readonly<Record<string, string>> = {
     'the load balancer is recreated and its DNS name changes: point DNS records and clients at the new hostname in status.loadBalancer once the object is ready (revert the change named above to keep the old one)',
   IngressGroupConflict:
     'make the setting named above agree with the earlier member it names (or remove it from one of them), or give this MultiClusterIngress another group.name; the rest of the group keeps being served, and this one joins as soon as they agree',
+  TenantPolicyViolation: `change the object to what the tenant policy rule named above allows (for a discovered certificate: request or import one the rule allows, or name an allowed one in certificate-arn), or ask the operator to change the rule in tenantPolicy of the provider configuration; ${RECONCILED_ON_CHANGE}`,
   IngressGroupNotShared:
     'name a group of this namespace in group.name, or ask the operator to list this namespace under the group in tenantPolicy.sharedGroups of the provider configuration',
   ReplacingTargetGroup:

@@ -311,7 +311,8 @@ describe('invalid specs with the aws provider: also no AWS state and no mutating
     edge = await startEdgeSimulators(t.sim);
     ec2 = await startEc2Simulator();
     // The VPC from EC2 and no configured subnets: every load balancer's are discovered by tags, so
-    // names and discovery have their cases. The rule pins one namespace to one zone's subnets.
+    // names and discovery have their cases. One rule pins a namespace to one zone's subnets, another
+    // keeps a namespace's discovered certificates to its own (none of which the ACM simulator has).
     const oneZone = t.sim.network.subnets.filter((s) => s.availabilityZone === 'us-east-1a').map((s) => s.subnetId);
     t.env = await startHarness({
       lax: true,
@@ -327,6 +328,11 @@ describe('invalid specs with the aws provider: also no AWS state and no mutating
                 name: 'one-zone',
                 namespaceSelector: { matchLabels: { 'corpus.example/subnets': 'one-zone' } },
                 subnets: oneZone,
+              },
+              {
+                name: 'own-certificates',
+                namespaceSelector: { matchLabels: { 'corpus.example/certificates': 'own' } },
+                certificates: { allowed: [{ arn: 'arn:aws:acm:*:*:certificate/own-*' }] },
               },
             ],
           },

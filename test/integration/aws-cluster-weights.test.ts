@@ -138,6 +138,8 @@ describe('per-cluster traffic control (ALB)', () => {
     expect(ruleActions()).toStrictEqual(forward(['cluster:member1', 95], ['cluster:member2', 5]));
     expect(env.mutatingCalls()).toStrictEqual(['AddTags', 'ModifyRule', 'AddTags', 'AddTags']);
     expect(reasons()).toStrictEqual(['ClusterDrained', 'ClusterRestored']);
+    // A drain asks for attention (a Warning Event); a restore asks nothing of anyone (Normal).
+    expect(env.announced.map((a) => a.type ?? 'Warning')).toStrictEqual(['Warning', 'Normal']);
     expect(env.announced[1]?.message).toMatch(
       /^cluster member1 restored on default\/shop-web:http@cluster:member1/,
     );

@@ -220,6 +220,58 @@ describe('Shield Advanced protection of an ALB', () => {
   });
 });
 
+describe('certificate discovery under a tenant policy', () => {
+  it('picks only the allowed certificates, and refuses a host only disallowed ones cover before any change', async () => {
+    // The simulator numbers its certificates: the rule allows the first one added alone.
+    const { e, c, reconcile, remove, lb } = await setup({
+      config: {
+        tenantPolicy: {
+          rules: [
+            {
+              name: 'platform-certificates',
+              certificates: { allowed: [{ arn: 'arn:aws:acm:*:*:certificate/00000001-*' }] },
+            },
+          ],
+        },
+      },
+    });
+    const allowed = c.state.addCertificate('*.example.com');
+    const disallowed = c.state.addCertificate('www.example.com');
+    c.state.addCertificate('shop.example.net');
+    const https = (name: string, hosts: string[]): MultiClusterIngress => {
+      const m = minimalIngress({ spec: { tls: [{ hosts }] } });
+      return {
+        ...m,
+        metadata: { ...m.metadata, name, annotations: { [`${ALB}listen-ports`]: '[{"HTTPS": 443}]' } },
+      };
+    };
+    // www.example.com is covered by both: the allowed one is the listener's only certificate.
+    await reconcile(https('minimal-ingress', ['www.example.com']));
+    const [listener] = e.sim.snapshot().listeners;
+    expect(listener?.Certificates?.map((x) => x.CertificateArn)).toEqual([allowed.CertificateArn]);
+    expect(
+      e.sim.state
+        .describeListenerCertificates({ ListenerArn: listener!.ListenerArn })
+        .Certificates?.map((x) => x.CertificateArn),
+    ).not.toContain(disallowed.CertificateArn);
+    await remove(https('minimal-ingress', ['www.example.com']));
+    expect(lb()).toBeUndefined();
+
+    // shop.example.net only by a certificate the rule does not allow: refused, naming host and rule.
+    e.sim.calls.reset();
+    const refused = await reconcile(https('shop', ['shop.example.net'])).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect(refused).toMatchObject({ field: `${ALB}certificate-arn`, reason: 'TenantPolicyViolation' });
+    expect(String(refused)).toContain(
+      'host "shop.example.net" is covered only by ACM certificates the tenant policy does not allow',
+    );
+    expect(String(refused)).toContain('forbidden by tenant policy rule "platform-certificates"');
+    expect(e.mutatingCalls()).toEqual([]);
+  });
+});
+
 describe('an internet-facing ALB with a web ACL and a discovered certificate, end to end', () => {
   it('creates it, changes the ACL, repairs drift on resync, and deletes it leaving nothing behind', async () => {
     const { e, w, s, c, reconcile, remove, lb } = await setup();

@@ -52,7 +52,8 @@ export interface AwsEnv {
   config: AwsProviderConfig;
   logger: MemoryLogger;
   ctx: ProviderContext;
-  announced: Array<{ reason: string; message: string }>;
+  /** What the provider announced; `type` only on a Normal Event (Warning is the default). */
+  announced: Array<{ reason: string; message: string; type?: 'Normal' }>;
   /** Runs `fn` and returns the ELBv2 calls it made, by action. */
   measured(fn: () => Promise<unknown>): Promise<Record<string, number>>;
   /** Successful mutating calls since the last reset, in order. */
@@ -83,12 +84,12 @@ export async function startAwsEnv(
       deploy: { resourceInUseAttempts: 5, resourceInUseDelayMs: 5 },
     },
   );
-  const announced: Array<{ reason: string; message: string }> = [];
+  const announced: AwsEnv['announced'] = [];
   const ctx: ProviderContext = {
     signal: new AbortController().signal,
     logger,
-    announce: async (reason, message) => {
-      announced.push({ reason, message });
+    announce: async (reason, message, type) => {
+      announced.push({ reason, message, ...(type === 'Normal' ? { type } : {}) });
     },
   };
   const mutating = new Set<string>(ELBV2_MUTATING_ACTIONS);

@@ -390,6 +390,22 @@ describe('what the provider is told and what it may announce', () => {
       ]),
     );
   });
+
+  it('a Normal announcement is a Normal Event as told, without a next step', async () => {
+    await h.seed([mciRef]);
+    const { provider } = wrapped({
+      ensure: async (ctx) => {
+        await ctx.announce?.('ClusterRestored', 'cluster member1 restored', 'Normal');
+        return { ingress: [{ hostname: 'new.elb.example' }] };
+      },
+    });
+    await reconcileMultiClusterIngress(deps(provider), 'default', 'minimal-ingress');
+    expect(await events('minimal-ingress')).toEqual(
+      expect.arrayContaining([
+        { type: 'Normal', reason: 'ClusterRestored', message: 'cluster member1 restored' },
+      ]),
+    );
+  });
 });
 
 describe('a provider that reports no status yet', () => {

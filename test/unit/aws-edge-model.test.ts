@@ -139,6 +139,41 @@ describe('certificate discovery', () => {
     );
   });
 
+  it('keeps to the certificates every tenant policy rule allows: the allowed one of two, a refusal naming host and rule when none', () => {
+    const catalog = [
+      { arn: 'arn:team-a/wild', names: ['*.example.com'] },
+      { arn: 'arn:team-b/www', names: ['www.example.com'] },
+      { arn: 'arn:team-b/shop', names: ['shop.example.com'] },
+    ];
+    const onlyA = { rules: [{ name: 'team-a-certs', arns: ['arn:team-a/*'] }] };
+    // Without the policy both cover www; with it only team A's is a candidate.
+    expect(discoverCertificates(['www.example.com'], catalog, ALB_KEYS.certificates)).toEqual([
+      'arn:team-a/wild',
+      'arn:team-b/www',
+    ]);
+    expect(discoverCertificates(['www.example.com'], catalog, ALB_KEYS.certificates, onlyA)).toEqual([
+      'arn:team-a/wild',
+    ]);
+    // Every rule must allow a candidate: two rules that allow nothing in common leave none.
+    const both = { rules: [...onlyA.rules, { name: 'shop-only', arns: ['arn:*/shop'] }] };
+    const e = refusal(() => discoverCertificates(['www.example.com'], catalog, ALB_KEYS.certificates, both));
+    expect(e.field).toBe(ALB_KEYS.certificates);
+    expect(e.reason).toBe('TenantPolicyViolation');
+    expect(e.message).toContain(
+      'host "www.example.com" is covered only by ACM certificates the tenant policy does not allow (arn:team-a/wild, arn:team-b/www;',
+    );
+    expect(e.message).toContain('forbidden by tenant policy rules "team-a-certs", "shop-only"');
+    expect(
+      discoverCertificates(['shop.example.com'], catalog, ALB_KEYS.certificates, {
+        rules: [{ name: 'shop-only', arns: ['arn:*/shop'] }],
+      }),
+    ).toEqual(['arn:team-b/shop']);
+    // A host nothing covers is still the plain "no certificate" error, whatever the policy.
+    expect(
+      refusal(() => discoverCertificates(['a.b.example.com'], catalog, ALB_KEYS.certificates, onlyA)).reason,
+    ).toBe('InvalidAnnotation');
+  });
+
   it('an HTTPS listener without certificate-arn is refused when no certificates were read, and built from them when they were', () => {
     const mci = minimalIngress({
       spec: {

@@ -49,6 +49,7 @@ import type { ElbQuotas } from './model/limits.js';
 import { resourcesOf, ResourceTypes, type ModelConfig, type ModelVpc, type Stack } from './model/types.js';
 import { settleDrains } from './deploy/drains.js';
 import { wantsCertificateDiscovery } from './model/annotations/listeners.js';
+import type { CertificateAllowList } from './model/certificates.js';
 import { ALB_KEYS } from './model/annotations/keys.js';
 import { type StackOwner } from './tagging.js';
 import type { PolicySubject } from './tenant-policy.js';
@@ -67,7 +68,17 @@ function withQuotas<C extends object>(config: C, accountQuotas: Readonly<ElbQuot
 export type ResolvedConfig = Omit<AwsProviderConfig, 'vpc'> & {
   vpc: ModelVpc;
   allowedSubnets?: readonly string[];
+  allowedCertificates?: CertificateAllowList;
 };
+
+/** A MultiClusterIngress as the tenant policy sees it. */
+function ingressSubject(mci: Readonly<MultiClusterIngress>): PolicySubject {
+  return {
+    kind: 'MultiClusterIngress',
+    metadata: mci.metadata,
+    ingressClassName: mci.spec?.ingressClassName,
+  };
+}
 
 /** A read of the VPC's network outside a reconcile (resync fingerprints, topology) gives up after this. */
 const NETWORK_READ_TIMEOUT_MS = 20_000;
@@ -125,11 +136,6 @@ export class AwsProvider implements MultiClusterProvider {
     if (config.maxCallsPerSecond !== undefined) {
       limitCallsPerSecond(options.client, new TokenBucket(config.maxCallsPerSecond));
     }
-    const ingressSubject = (mci: Readonly<MultiClusterIngress>): PolicySubject => ({
-      kind: 'MultiClusterIngress',
-      metadata: mci.metadata,
-      ingressClassName: mci.spec?.ingressClassName,
-    });
     this.ingress = new AwsIngressBalancer(
       this,
       {
@@ -256,7 +262,22 @@ export class AwsProvider implements MultiClusterProvider {
     if (!mcis.some((m) => wantsCertificateDiscovery(m.metadata.annotations, ALB_KEYS))) return config;
     if (!network) return { ...config, certificates: 'not-read' };
     const signal = ctx?.signal ?? AbortSignal.timeout(NETWORK_READ_TIMEOUT_MS);
-    return { ...config, certificates: await this.edge.certificates({ signal }) };
+    const certificates = await this.edge.certificates({ signal });
+    const allowed = await this.allowedCertificates(mcis);
+    return { ...config, certificates, ...(allowed ? { allowedCertificates: allowed } : {}) };
+  }
+
+  /** The certificates the tenant policy lets discovery pick for `mcis` (all of an IngressGroup's members). */
+  private async allowedCertificates(
+    mcis: readonly Readonly<MultiClusterIngress>[],
+  ): Promise<CertificateAllowList | undefined> {
+    if (!this.config.tenantPolicy?.rules.some((r) => r.certificates)) return undefined;
+    const { allowedCertificates, kubePolicyReads } = await import('./tenant-policy.js');
+    return allowedCertificates(
+      this.config.tenantPolicy,
+      mcis.map(ingressSubject),
+      kubePolicyReads(this.kube, [MCI_FINALIZER, MCS_FINALIZER]),
+    );
   }
 
   /**

@@ -36,6 +36,8 @@ import { FRONTEND_NLB_ID, LOAD_BALANCER_ID, resourcesOf, ResourceTypes, type Sta
 import { CAPACITY_TAG, RESERVED_TAG_KEYS, SHIELD_TAG, WAF_TAG } from './tagging.js';
 import { validateTenantPolicySchema } from '../../generated/tenant-policy-validator.js';
 import { configIssues } from '../config-issues.js';
+import { patternMatches } from './model/wildcard.js';
+import type { CertificateAllowList } from './model/certificates.js';
 
 interface KeyPatterns {
   allow?: string[];
@@ -135,11 +137,7 @@ export function kubePolicyReads(kube: KubeClient, finalizers: readonly string[])
   };
 }
 
-/** `*` matches any run of characters; everything else literally. */
-export function patternMatches(pattern: string, value: string): boolean {
-  const re = new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`);
-  return re.test(value);
-}
+export { patternMatches };
 
 export function selectorMatches(selector: LabelSelector, labels: Readonly<Record<string, string>>): boolean {
   for (const [k, v] of Object.entries(selector.matchLabels ?? {})) if (labels[k] !== v) return false;
@@ -396,4 +394,26 @@ export async function allowedSubnets(
     }
   }
   return allowed;
+}
+
+/**
+ * The certificates every applicable rule allows (model/certificates.ts keeps discovery to them),
+ * undefined when no rule lists certificates. For the members of an IngressGroup, the
+ * certificates all of them may use.
+ */
+export async function allowedCertificates(
+  policy: TenantPolicy | undefined,
+  subjects: readonly PolicySubject[],
+  reads: PolicyReads,
+): Promise<CertificateAllowList | undefined> {
+  if (!policy?.rules.some((r) => r.certificates)) return undefined;
+  // A rule that applies to several members counts once.
+  const rules = new Set<TenantRule>();
+  for (const subject of subjects) {
+    for (const rule of await applicable(policy, subject, reads)) if (rule.certificates) rules.add(rule);
+  }
+  if (rules.size === 0) return undefined;
+  return {
+    rules: [...rules].map((r) => ({ name: r.name, arns: (r.certificates?.allowed ?? []).map((a) => a.arn) })),
+  };
 }

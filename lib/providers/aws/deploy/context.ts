@@ -11,6 +11,7 @@ import type { Ec2PlannedCall } from './operations.js';
 import type { ActualSecurityGroup } from './security-group.js';
 import { CancelledError, RetryLaterError, errorMessage } from '../../../errors.js';
 import type { Logger } from '../../../log/logger.js';
+import type { ProviderContext } from '../../../provider/contract.js';
 import type { StackOwner } from '../tagging.js';
 import type { TargetRecordStore } from './target-records.js';
 import type { EdgeServices } from '../edge/services.js';
@@ -90,7 +91,7 @@ export interface DeployContext {
   /** Where each stack's targets are recorded (target-records.ts); one per provider. */
   records: TargetRecordStore;
   /** Told about replacements before they happen (wired to an Event by the caller). */
-  announce?: (reason: string, message: string) => Promise<void>;
+  announce?: ProviderContext['announce'];
   signal: AbortSignal;
   logger: Logger;
   owner: StackOwner;

@@ -9,7 +9,7 @@ import { stackFingerprint } from '../model/fingerprint.js';
 import { FRONTEND_NLB_ID, LOAD_BALANCER_ID, resourcesOf, ResourceTypes, type Stack } from '../model/types.js';
 import { FRONTEND_NLB_DNS_TAG } from '../tagging.js';
 import { applyPlan } from './apply.js';
-import { settleDrains, type DrainEvent } from './drains.js';
+import { drainEventType, settleDrains, type DrainEvent } from './drains.js';
 import { findStackByTags } from './stack-tags.js';
 import { recordHolds, recordOf, unchangedGroupTargets, type TargetRecord } from './target-records.js';
 import { deployTargetsOnly, viewFromTags, type TargetsOnlyResult } from './targets-only.js';
@@ -70,7 +70,7 @@ async function announceDrains(ctx: DeployContext, events: readonly DrainEvent[])
   for (const e of events) {
     ctx.logger.info(e.message, { reason: e.reason });
     try {
-      await ctx.announce?.(e.reason, e.message);
+      await ctx.announce?.(e.reason, e.message, drainEventType(e));
     } catch (err) {
       ctx.logger.warn('could not announce a drain', { error: errorMessage(err) });
     }

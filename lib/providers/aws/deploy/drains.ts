@@ -30,10 +30,16 @@ export function deregistrationDelaySeconds(tg: TargetGroupResource): number {
   return v !== undefined && /^\d+$/.test(v) ? Number(v) : DEFAULT_DEREGISTRATION_DELAY_SECONDS;
 }
 
-/** Announced like a ModelWarning (a Warning Event with its next step), once the deploy applied it. */
+/**
+ * Announced once the deploy applied it: a drain like a ModelWarning (a Warning Event with its next
+ * step, since a cluster stopped taking traffic), a restore as a Normal Event (nothing to do).
+ */
 export type DrainEvent = Pick<ModelWarning, 'message'> & {
   reason: typeof CLUSTER_DRAINED | typeof CLUSTER_RESTORED;
 };
+
+export const drainEventType = (e: DrainEvent): 'Normal' | 'Warning' =>
+  e.reason === CLUSTER_RESTORED ? 'Normal' : 'Warning';
 
 export interface SettledStack {
   /** The stack with `drains` set and every drain whose delay has passed emptied of targets. */

@@ -9,11 +9,26 @@
  */
 import { InvalidObjectError } from '../../../errors.js';
 import type { MultiClusterIngress } from '../../../karmada/types.js';
+import { patternMatches } from './wildcard.js';
 
 /** One issued ACM certificate and the names it covers (its SubjectAlternativeNames). */
 export interface CatalogCertificate {
   arn: string;
   names: readonly string[];
+}
+
+/**
+ * What certificate discovery may pick under the tenant policy (tenant-policy.ts
+ * `allowedCertificates`): one entry per applicable rule that lists certificates.
+ */
+export interface CertificateAllowList {
+  /** A certificate is a candidate only when one ARN pattern of every rule matches it. */
+  rules: ReadonlyArray<{ name: string; arns: readonly string[] }>;
+}
+
+/** The rules of `allowed` that do not allow `arn` (empty: it is allowed). */
+function refusingRules(allowed: CertificateAllowList | undefined, arn: string): string[] {
+  return (allowed?.rules ?? []).filter((r) => !r.arns.some((p) => patternMatches(p, arn))).map((r) => r.name);
 }
 
 /** LBC's `domainMatchesHost`: exact, or a wildcard over exactly one leading label. */
@@ -36,12 +51,16 @@ export function discoveryHosts(mcis: readonly Readonly<MultiClusterIngress>[]): 
 
 /**
  * The certificates covering `hosts`, sorted by ARN (the first is the listener's default, as in
- * LBC). A host no certificate covers is an error naming `key`: LBC fails the same way.
+ * LBC). Only the certificates the tenant policy allows (`allowed`) are candidates, so a host
+ * covered by an allowed and a disallowed certificate gets the allowed one. A host no certificate
+ * covers is an error naming `key`, as in LBC; a host only disallowed certificates cover is one
+ * naming the host, the certificates and the rule that refuses them.
  */
 export function discoverCertificates(
   hosts: readonly string[],
   catalog: readonly CatalogCertificate[],
   key: string,
+  allowed?: CertificateAllowList,
 ): string[] {
   if (hosts.length === 0) {
     throw new InvalidObjectError(
@@ -54,7 +73,17 @@ export function discoverCertificates(
   for (const host of hosts) {
     const covering = catalog.filter((c) => c.names.some((n) => certificateNameCovers(n, host)));
     if (covering.length === 0) uncovered.push(host);
-    for (const c of covering) found.add(c.arn);
+    const candidates = covering.filter((c) => refusingRules(allowed, c.arn).length === 0);
+    if (covering.length > 0 && candidates.length === 0) {
+      const refusing = new Set(covering.flatMap((c) => refusingRules(allowed, c.arn)));
+      // In the policy's order.
+      const rules = (allowed?.rules ?? []).map((r) => r.name).filter((r) => refusing.has(r));
+      throw new InvalidObjectError(
+        `annotation ${key}: host ${JSON.stringify(host)} is covered only by ACM certificates the tenant policy does not allow (${covering.map((c) => c.arn).join(', ')}; discovered by the hosts, since no certificate ARN is given): forbidden by tenant policy rule${rules.length > 1 ? 's' : ''} ${rules.map((r) => JSON.stringify(r)).join(', ')}; request or import a certificate the policy allows, or give an allowed ARN`,
+        { field: key, reason: 'TenantPolicyViolation' },
+      );
+    }
+    for (const c of candidates) found.add(c.arn);
   }
   if (uncovered.length > 0) {
     throw new InvalidObjectError(

@@ -306,7 +306,15 @@ function withDiscoveredCertificates(
   const hosts = discoveryHosts(source.members.map((m) => m.mci));
   return {
     ...listeners,
-    tls: { ...tls, certificates: discoverCertificates(hosts, catalog, ALB_KEYS.certificates) },
+    tls: {
+      ...tls,
+      certificates: discoverCertificates(
+        hosts,
+        catalog,
+        ALB_KEYS.certificates,
+        source.placement.allowedCertificates,
+      ),
+    },
   };
 }
 

@@ -61,6 +61,7 @@ export function configuredPlacement(config: ModelConfig): Placement {
     ...(config.securityGroups ? { securityGroups: config.securityGroups } : {}),
     ...(config.accountQuotas ? { accountQuotas: config.accountQuotas } : {}),
     ...(config.certificates ? { certificates: config.certificates } : {}),
+    ...(config.allowedCertificates ? { allowedCertificates: config.allowedCertificates } : {}),
   };
 }
 

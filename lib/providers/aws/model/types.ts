@@ -7,7 +7,7 @@
 import type { AwsProviderConfig } from '../config.js';
 import type { VpcSubnet } from '../vpc-network.js';
 import type { ElbQuotas } from './limits.js';
-import type { CatalogCertificate } from './certificates.js';
+import type { CatalogCertificate, CertificateAllowList } from './certificates.js';
 
 /**
  * The target groups' VPC as the model sees it: the provider resolves `cidrs` and `subnets`
@@ -38,6 +38,8 @@ export type ModelConfig = Pick<
    * `not-read`: a model for its target group names only (they do not depend on certificates).
    */
   certificates?: readonly CatalogCertificate[] | 'not-read';
+  /** The tenant policy's allowed certificates for the object built: discovery keeps to them. */
+  allowedCertificates?: CertificateAllowList;
   /** The tenant policy's allowed subnets for the object built (model/subnets.ts): discovery keeps to them. */
   allowedSubnets?: readonly string[];
 };
@@ -55,6 +57,8 @@ export interface Placement {
   accountQuotas?: Readonly<ElbQuotas>;
   /** The Region's issued ACM certificates, when read (certificate discovery); see ModelConfig. */
   certificates?: readonly CatalogCertificate[] | 'not-read';
+  /** The tenant policy's allowed certificates, which certificate discovery keeps to. */
+  allowedCertificates?: CertificateAllowList;
 }
 
 export const ResourceTypes = {
