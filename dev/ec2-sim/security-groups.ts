@@ -247,6 +247,13 @@ export class SecurityGroupState {
             `Invalid TCP/UDP port range: ${fromPort}-${toPort} (from port greater than to port)`,
           );
       }
+      if ((protocol === 'icmp' || protocol === 'icmpv6') && params.get(`${p}.FromPort`) !== undefined) {
+        // ICMP: FromPort is the ICMP type, ToPort the code, each -1 (all) to 255.
+        fromPort = Number(params.get(`${p}.FromPort`));
+        toPort = Number(params.get(`${p}.ToPort`) ?? '-1');
+        if (![fromPort, toPort].every((n) => Number.isInteger(n) && n >= -1 && n <= 255))
+          throw invalidParameter(`Invalid value for ICMP type or code: ${fromPort}, ${toPort}`);
+      }
       const base = { protocol, ...(fromPort !== undefined ? { fromPort, toPort: toPort! } : {}) };
       const described = (prefix: string) => {
         const d = params.get(`${prefix}.Description`);

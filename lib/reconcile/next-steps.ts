@@ -37,7 +37,12 @@ export const NEXT_STEPS: Readonly<Record<string, string>> = {
     'remove * and ? from Exact and Prefix paths, or use pathType ImplementationSpecific to pass an ELBv2 path pattern as it is',
   UnregistrableTarget:
     'only private addresses (RFC 1918, 100.64.0.0/10) can be IPv4 targets, and no link-local, loopback or multicast address an IPv6 one: check the member cluster`s EndpointSlice for that Service (pods on public addresses cannot sit behind the load balancer)',
-  SecurityGroupSourcesIgnored: `remove inbound-cidrs and security-group-prefix-lists, or the security-groups annotation (then the ALB gets a managed group that applies them); the load balancer is served either way`,
+  SecurityGroupSourcesIgnored: `remove the source annotations named above (inbound-cidrs, security-group-prefix-lists; load-balancer-source-ranges on a MultiClusterService), or the security-groups annotation (then the load balancer gets a managed group that applies them); the load balancer is served either way`,
+  NlbSecurityGroupsDisabled:
+    'remove the security-group annotations named above, or disable-nlb-sg (only before the NLB exists: AWS adds no security groups to an NLB created without them); the NLB is served either way',
+  NlbKeptWithoutSecurityGroups:
+    'the NLB serves as before, with no source restriction; to have the security groups applied, set service.beta.kubernetes.io/aws-load-balancer-name to a new name (the NLB is replaced and its DNS name changes: point clients at the new hostname in status.loadBalancer), or delete and recreate the MultiClusterService',
+  NlbSecurityGroupsRequired: `remove service.beta.kubernetes.io/aws-load-balancer-disable-nlb-sg (the NLB keeps security groups), or delete the MultiClusterService and create it again with the annotation to get an NLB without; ${RECONCILED_ON_CHANGE}`,
   SubnetNotFound: `list subnet IDs, or names (Name tags) of subnets in the configured VPC, in the subnets annotation named above; ${RECONCILED_ON_CHANGE}`,
   SubnetsNotDiscovered:
     'tag subnets of the configured VPC with the role tag named above (kubernetes.io/role/elb for internet-facing, kubernetes.io/role/internal-elb for internal), one per Availability Zone, or list subnets in the annotation named above; tags are read again within 10 minutes',

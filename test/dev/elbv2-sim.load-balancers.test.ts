@@ -138,7 +138,7 @@ describe('ELBv2 simulator: load balancers', () => {
     expect(names).toEqual([0, 1, 2, 3, 4, 5, 6].map((i) => `page-${i}`));
 
     const bad = await sdkError(ctx.client.send(new DescribeLoadBalancersCommand({ PageSize: 401 })));
-    expect(bad.name).toBe('ValidationError');
+    expect(bad.Error?.Code ?? bad.name).toBe('ValidationError');
   });
 
   it('modifies and describes attributes; deletion protection blocks delete', async () => {
@@ -172,6 +172,44 @@ describe('ELBv2 simulator: load balancers', () => {
       ),
     );
     expect(unknownKey.name).toBe('ValidationError');
+  });
+
+  it("keeps an NLB's security groups as AWS does: none ever added to one created without, the last never taken from one created with", async () => {
+    const create = (Name: string, SecurityGroups?: string[]) =>
+      ctx.client
+        .send(
+          new CreateLoadBalancerCommand({
+            Name,
+            Type: 'network',
+            Subnets: [SUBNET_A],
+            ...(SecurityGroups ? { SecurityGroups } : {}),
+          }),
+        )
+        .then((r) => r.LoadBalancers![0]!.LoadBalancerArn!);
+    const set = (LoadBalancerArn: string, SecurityGroups: string[], enforce?: string) =>
+      ctx.client.send(
+        new SetSecurityGroupsCommand({
+          LoadBalancerArn,
+          SecurityGroups,
+          ...(enforce ? { EnforceSecurityGroupInboundRulesOnPrivateLinkTraffic: enforce as 'on' } : {}),
+        }),
+      );
+    const bare = await create('nlb-bare');
+    const added = await sdkError(set(bare, [SIM_NETWORK.defaultSecurityGroupId]));
+    expect(added.Error?.Code ?? added.name).toBe('InvalidConfigurationRequest');
+    expect(added.message).toMatch(/created without them/);
+    const privateLink = await sdkError(set(bare, [], 'off'));
+    expect(privateLink.Error?.Code ?? privateLink.name).toBe('InvalidConfigurationRequest');
+    expect(privateLink.message).toMatch(/with security groups/);
+
+    const guarded = await create('nlb-guarded', [SIM_NETWORK.defaultSecurityGroupId]);
+    const emptied = await sdkError(set(guarded, []));
+    expect(emptied.Error?.Code ?? emptied.name).toBe('InvalidConfigurationRequest');
+    expect(emptied.message).toMatch(/remove every security group/);
+    const off = await set(guarded, [SIM_NETWORK.defaultSecurityGroupId], 'off');
+    expect(off.EnforceSecurityGroupInboundRulesOnPrivateLinkTraffic).toBe('off');
+    const bad = await sdkError(set(guarded, [SIM_NETWORK.defaultSecurityGroupId], 'maybe'));
+    expect(bad.Error?.Code ?? bad.name).toBe('ValidationError');
   });
 
   it('sets security groups and subnets', async () => {

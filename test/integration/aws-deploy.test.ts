@@ -71,6 +71,8 @@ const config: ModelConfig = {
   scheme: 'internal',
   vpc: { id: SIM_NETWORK.vpcId, cidrs: [SIM_NETWORK.vpcCidr] },
   subnets: SIM_NETWORK.subnets.filter((s) => !s.public).map((s) => s.subnetId),
+  // Named, as a configuration does when the provider manages no groups (this context has no EC2).
+  securityGroups: [SIM_NETWORK.defaultSecurityGroupId],
   defaultTags: {},
   healthCheck: { ...DEFAULT_HEALTH_CHECK },
 };

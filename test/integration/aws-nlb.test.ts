@@ -54,7 +54,10 @@ describe('AWS provider: MultiClusterService → NLB (simulator)', () => {
     });
     await expectConverged(m);
     const state = env.state();
-    expect(state.loadBalancers).toMatchObject([{ type: 'network', scheme: 'internal', securityGroups: [] }]);
+    // The configuration names the load balancers' groups (aws-env.ts): the NLB's too, none managed.
+    expect(state.loadBalancers).toMatchObject([
+      { type: 'network', scheme: 'internal', securityGroups: env.config.securityGroups },
+    ]);
     expect(state.listeners.map((l) => [l.port, l.protocol])).toStrictEqual([
       [80, 'TCP'],
       [9000, 'TCP'],

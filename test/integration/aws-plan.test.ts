@@ -167,14 +167,16 @@ describe('AWS provider: change plans', () => {
     expect(more).toStrictEqual([]);
     expect(entry).toMatchObject({ kind: 'MultiClusterService', namespace: 'default', name: 'serve' });
     const plan = entry!.operations;
+    // The simulators' configuration names no security groups: the NLB gets a managed one first.
     expect(plan.map((o) => `${o.op} ${o.resource} ${o.id}`)).toStrictEqual([
+      'create SecurityGroup ManagedLBSecurityGroup',
       'create TargetGroup default/serve:80',
       'modify Targets default/serve:80',
       'create LoadBalancer LoadBalancer',
       'create Listener 80',
       'modify LoadBalancer LoadBalancer',
     ]);
-    expect(plan[2]?.calls[0]).toMatchObject({
+    expect(plan[3]?.calls[0]).toMatchObject({
       action: 'CreateLoadBalancer',
       input: { Type: 'network', Scheme: 'internet-facing' },
     });

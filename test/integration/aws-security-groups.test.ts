@@ -7,53 +7,29 @@
  * goes after the load balancer, the dependency violation retried later, and nothing is left.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { ec2ClientFor, startEc2Simulator, type Ec2Simulator } from '../../dev/ec2-sim/index.js';
-import { elbv2ClientFor, SIM_NETWORK, taggingClientFor } from '../../dev/elbv2-sim/index.js';
+import { SIM_NETWORK } from '../../dev/elbv2-sim/index.js';
 import { InvalidObjectError, RetryLaterError } from '../../lib/errors.js';
 import type { MultiClusterIngress } from '../../lib/karmada/types.js';
-import type { ProviderContext } from '../../lib/provider/contract.js';
-import { AwsProvider } from '../../lib/providers/aws/index.js';
 import { formatPlan, plannedEc2Actions } from '../../lib/providers/aws/deploy/operations.js';
 import { OWNER_TAG, SECURITY_GROUP_TAG, STACK_TAG } from '../../lib/providers/aws/tagging.js';
 import { collectedSlice, minimalIngress, service } from '../fixtures/aws/objects.js';
-import { startAwsEnv, type AwsEnv } from './aws-env.js';
+import { startManagedGroupEnv, type ManagedGroupEnv } from './aws-managed-sg-env.js';
 
-let env: AwsEnv | undefined;
-let ec2Sim: Ec2Simulator | undefined;
+let world: ManagedGroupEnv | undefined;
 afterEach(async () => {
-  await env?.close();
-  await ec2Sim?.close();
-  env = undefined;
-  ec2Sim = undefined;
+  await world?.close();
+  world = undefined;
 });
 
 const A = (k: string) => `alb.ingress.kubernetes.io/${k}`;
 const DEFAULT_SG = SIM_NETWORK.defaultSecurityGroupId;
 
 async function setup() {
-  const e = (env = await startAwsEnv([
+  const w = (world = await startManagedGroupEnv([
     service('serve'),
     collectedSlice('member1', 'serve', { addresses: ['10.0.128.10'] }),
   ]));
-  // The network's interfaces outlive a load balancer for one more DeleteSecurityGroup.
-  const ec2 = (ec2Sim = await startEc2Simulator({ elbv2: e.sim, releaseAttempts: 1 }));
-  const { securityGroups: _none, ...config } = e.config;
-  const provider = new AwsProvider(
-    config,
-    { kube: e.kube, logger: e.logger },
-    {
-      client: elbv2ClientFor(e.sim, { retryDelayMs: 1 }),
-      tagging: taggingClientFor(e.sim),
-      ec2: ec2ClientFor(ec2, { retryDelayMs: 1 }),
-      deploy: { resourceInUseAttempts: 2, resourceInUseDelayMs: 1 },
-    },
-  );
-  const ctx = (resync = false): ProviderContext => ({
-    ...e.ctx,
-    signal: new AbortController().signal,
-    resync,
-  });
-  const managed = () => ec2.state.securityGroups.all().filter((g) => g.groupId !== DEFAULT_SG);
+  const { e, ec2, provider, ctx, managed } = w;
   const rulesOf = (g: ReturnType<typeof managed>[number]) =>
     g.ingress.map((r) => `${r.protocol}/${r.fromPort ?? ''} ${Object.values(r.source)[0] as string}`).sort();
   const albGroups = () => e.sim.snapshot().loadBalancers[0]?.SecurityGroups;

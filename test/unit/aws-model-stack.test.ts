@@ -559,7 +559,7 @@ describe('Function: buildServiceStack', () => {
     });
   });
 
-  it('the NLB: network type, security groups only when annotated, TCP family attributes, the NLB health check', () => {
+  it("the NLB: network type, the annotation's security groups over the configuration's, TCP family attributes, the NLB health check", () => {
     const stack = nlb(
       mcs(
         {},
@@ -575,7 +575,9 @@ describe('Function: buildServiceStack', () => {
       type: 'network',
       attributes: { 'dns_record.client_routing_policy': 'any_availability_zone' },
     });
-    expect(lb(stack).spec.securityGroups).toBeUndefined();
+    // The configuration names groups: no managed one.
+    expect(lb(stack).spec.securityGroups).toStrictEqual(config.securityGroups);
+    expect(stack.securityGroup).toBeUndefined();
     expect(targetGroups(stack)[0]?.spec).toMatchObject({
       attributes: { 'proxy_protocol_v2.enabled': 'true' },
       healthCheck: { enabled: true, protocol: 'TCP', port: 'traffic-port', intervalSeconds: 10 },

@@ -57,6 +57,32 @@ describe('the managed group in the model', () => {
     expect(ingressRules(ports.slice(1), sources, 'dualstack')).toHaveLength(2);
   });
 
+  it("adds Path MTU discovery's ICMP from each CIDR when asked (not from prefix lists), once whatever the ports", () => {
+    const ports = [
+      { port: 53, protocol: 'udp' as const },
+      { port: 53, protocol: 'tcp' as const },
+    ];
+    const sources = [{ cidrIpv4: '10.0.0.0/8' }, { cidrIpv6: '2600::/16' }, { prefixListId: 'pl-0123abcd' }];
+    const text = (rules: ReturnType<typeof ingressRules>) =>
+      rules.map((r) => `${r.protocol}/${r.port}-${r.toPort ?? r.port} ${Object.values(r.source)[0]}`);
+    expect(text(ingressRules(ports, sources, 'dualstack', true))).toEqual([
+      'tcp/53-53 10.0.0.0/8',
+      'tcp/53-53 2600::/16',
+      'tcp/53-53 pl-0123abcd',
+      'udp/53-53 10.0.0.0/8',
+      'udp/53-53 2600::/16',
+      'udp/53-53 pl-0123abcd',
+      'icmp/3-4 10.0.0.0/8',
+      'icmpv6/2-0 2600::/16',
+    ]);
+    // Without sources, from everyone: the ICMP too.
+    expect(text(ingressRules(ports.slice(0, 1), [], 'ipv4', true))).toEqual([
+      'udp/53-53 0.0.0.0/0',
+      'icmp/3-4 0.0.0.0/0',
+    ]);
+    expect(ingressRules(ports, sources, 'dualstack').some((r) => r.protocol.startsWith('icmp'))).toBe(false);
+  });
+
   it("is named as LBC names it: k8s-<namespace>-<name>-<hash>, a group's k8s-<group>-<hash>", () => {
     const name = managedSecurityGroupName('prod', {
       stackId: 'mci/web-team/shop.front',

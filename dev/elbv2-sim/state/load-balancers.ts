@@ -269,6 +269,25 @@ export function setSecurityGroups(store: Store, input: SetSecurityGroupsInput): 
       'You cannot add security groups to a Network Load Balancer created without them',
     );
   }
+  // AWS's other half of the rule: an NLB created with security groups keeps at least one.
+  if (lb.type === 'network' && lb.securityGroups.length > 0 && groups.length === 0) {
+    throw new SimError(
+      'InvalidConfigurationRequest',
+      'You cannot remove every security group from a Network Load Balancer created with security groups',
+    );
+  }
+  if (input.EnforceSecurityGroupInboundRulesOnPrivateLinkTraffic !== undefined) {
+    if (lb.type !== 'network' || groups.length === 0)
+      throw new SimError(
+        'InvalidConfigurationRequest',
+        'EnforceSecurityGroupInboundRulesOnPrivateLinkTraffic applies only to a Network Load Balancer with security groups',
+      );
+    if (!['on', 'off'].includes(input.EnforceSecurityGroupInboundRulesOnPrivateLinkTraffic))
+      throw new SimError(
+        'ValidationError',
+        `Value '${input.EnforceSecurityGroupInboundRulesOnPrivateLinkTraffic}' at 'enforceSecurityGroupInboundRulesOnPrivateLinkTraffic' failed to satisfy constraint: Member must satisfy enum value set: [on, off]`,
+      );
+  }
   store.releaseSecurityGroups(lb.securityGroups.filter((g) => !groups.includes(g)));
   lb.securityGroups = [...groups];
   if (input.EnforceSecurityGroupInboundRulesOnPrivateLinkTraffic) {

@@ -146,7 +146,8 @@ export class AwsBalancer<O extends KubeObject> implements Balancer<O, AwsLoadBal
     const warnings = (stack.warnings ?? []).filter((w) => isAbout(w, obj));
     if (report) await this.reportAll(ctx, warnings);
     const result = await this.deployBuilt(ctx, this.kind.owner(obj), stack, this.kind.names(obj), dryRun);
-    return { ...result, warnings };
+    // The deploy announced its own notices (when it applied); a plan shows them with the model's.
+    return { ...result, warnings: [...warnings, ...(result.notices ?? [])] };
   }
 
   /** Each warning becomes an Event (repeats aggregate into its count) and a log line. */

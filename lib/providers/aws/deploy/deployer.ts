@@ -6,7 +6,14 @@
  */
 import { errorMessage } from '../../../errors.js';
 import { stackFingerprint } from '../model/fingerprint.js';
-import { FRONTEND_NLB_ID, LOAD_BALANCER_ID, resourcesOf, ResourceTypes, type Stack } from '../model/types.js';
+import {
+  FRONTEND_NLB_ID,
+  LOAD_BALANCER_ID,
+  resourcesOf,
+  ResourceTypes,
+  type ModelWarning,
+  type Stack,
+} from '../model/types.js';
 import { FRONTEND_NLB_DNS_TAG } from '../tagging.js';
 import { applyPlan } from './apply.js';
 import { drainEventType, settleDrains, type DrainEvent } from './drains.js';
@@ -41,6 +48,8 @@ export interface DeployResult {
   /** Stopped after confirming the load balancer and its fingerprint. */
   skipped: boolean;
   applied: boolean;
+  /** What the deploy found it cannot do as the stack asks (an NLB kept without security groups). */
+  notices?: ModelWarning[];
 }
 
 export async function deployStack(
@@ -95,7 +104,7 @@ async function deploySettled(
   const fresh = recordOf(stack, fingerprint);
   const recorded = record !== undefined && recordHolds(record, fresh);
   // The full path's code is a chunk of its own (full-path.ts), read at a container's first full deploy.
-  const { discover, planStack } = await loadFullPath();
+  const { discover, planStack, decideNlbSecurityGroups } = await loadFullPath();
   const found = await discover(ctx, {
     stack,
     fingerprint,
@@ -121,6 +130,8 @@ async function deploySettled(
     fingerprint,
     externalManagedTags: options.externalManagedTags ?? [],
   });
+  const { notice } = decideNlbSecurityGroups(stack, actual.loadBalancer);
+  const notices = notice ? [notice] : [];
   ctx.logger.info(options.dryRun ? 'change plan (dry run: not applied)' : 'change plan', {
     stack: stack.id,
     operations: formatPlan(plan),
@@ -135,7 +146,16 @@ async function deploySettled(
       plan,
       skipped: false,
       applied: false,
+      notices,
     };
+  }
+  for (const n of notices) {
+    ctx.logger.warn(n.message, { stack: stack.id, reason: n.reason });
+    try {
+      await ctx.announce?.(n.reason, n.message);
+    } catch (err) {
+      ctx.logger.warn('could not record a warning Event', { error: errorMessage(err) });
+    }
   }
 
   // Announce replacements before they happen, then apply.
@@ -161,6 +181,7 @@ async function deploySettled(
     plan,
     skipped: false,
     applied: true,
+    notices,
   };
 }
 

@@ -14,6 +14,7 @@ import '../factory.js';
 
 export { discover } from './discover.js';
 export { planStack } from './plan.js';
+export { decideNlbSecurityGroups } from './nlb-security-groups.js';
 export {
   deleteStack,
   deleteUnattachedTargetGroup,

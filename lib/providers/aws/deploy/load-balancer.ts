@@ -127,6 +127,17 @@ export function planLoadBalancer(
         input: { LoadBalancerArn: arnRef(desired.id), Attributes: attrs },
       });
     }
+    // AWS creates an NLB with security groups enforcing them on PrivateLink traffic too.
+    if (spec.privateLinkInboundRules === 'off' && spec.securityGroups) {
+      calls.push({
+        action: 'SetSecurityGroups',
+        input: {
+          LoadBalancerArn: arnRef(desired.id),
+          SecurityGroups: spec.securityGroups,
+          EnforceSecurityGroupInboundRulesOnPrivateLinkTraffic: 'off',
+        },
+      });
+    }
     const capacity = planCapacity(arnRef(desired.id), spec.minimumCapacityUnits, undefined);
     calls.push(...capacity.calls);
     const [first] = stale;
@@ -147,6 +158,7 @@ export function planLoadBalancer(
               `${spec.type} ${spec.scheme} ${spec.name}`,
               ...(spec.ipAddressType !== 'ipv4' ? [spec.ipAddressType] : []),
               ...addressText(spec),
+              ...(spec.privateLinkInboundRules === 'off' ? ['PrivateLink inbound rules off'] : []),
               ...capacity.changes,
             ].join('; '),
             calls,
@@ -164,11 +176,23 @@ export function planLoadBalancer(
     changes.push(['subnets', ...added, ...removed].join(' '));
     calls.push({ action: 'SetSubnets', input: { LoadBalancerArn: arn, ...sdkSubnets(spec) } });
   }
-  if (spec.securityGroups && !sameSet(actual.lb.SecurityGroups ?? [], spec.securityGroups)) {
-    changes.push('security groups');
+  const groups = spec.securityGroups && !sameSet(actual.lb.SecurityGroups ?? [], spec.securityGroups);
+  const privateLink = actual.lb.EnforceSecurityGroupInboundRulesOnPrivateLinkTraffic;
+  const privateLinkChange =
+    spec.privateLinkInboundRules !== undefined && privateLink !== spec.privateLinkInboundRules;
+  if (groups || privateLinkChange) {
+    if (groups) changes.push('security groups');
+    if (privateLinkChange)
+      changes.push(`PrivateLink inbound rules ${privateLink ?? 'unset'} → ${spec.privateLinkInboundRules}`);
     calls.push({
       action: 'SetSecurityGroups',
-      input: { LoadBalancerArn: arn, SecurityGroups: spec.securityGroups },
+      input: {
+        LoadBalancerArn: arn,
+        SecurityGroups: spec.securityGroups ?? actual.lb.SecurityGroups ?? [],
+        ...(spec.privateLinkInboundRules
+          ? { EnforceSecurityGroupInboundRulesOnPrivateLinkTraffic: spec.privateLinkInboundRules }
+          : {}),
+      },
     });
   }
   const attrs = attributesToSet(spec.attributes, actual.attributes);

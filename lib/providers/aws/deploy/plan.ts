@@ -17,6 +17,7 @@ import {
   SECURITY_GROUP_TAG,
 } from '../tagging.js';
 import { planSecurityGroups } from './security-group.js';
+import { decideNlbSecurityGroups } from './nlb-security-groups.js';
 import { DNS_NAME_TAG, legacyTargetTags } from './targets-only.js';
 import { planListenerRules } from './listener-rule.js';
 import type { ActualStack } from './discover.js';
@@ -40,8 +41,10 @@ export interface StackPlanContext extends PlanContext {
   record?: Readonly<Record<string, string>>;
 }
 
-export function planStack(stack: Stack, actual: ActualStack, pc: StackPlanContext): Operation[] {
+export function planStack(modelled: Stack, actual: ActualStack, pc: StackPlanContext): Operation[] {
   const { fingerprint } = pc;
+  // An NLB created without security groups keeps none (AWS adds none to it).
+  const { stack } = decideNlbSecurityGroups(modelled, actual.loadBalancer);
   const modelLb = resourcesOf(stack, ResourceTypes.LoadBalancer).find((r) => r.id === LOAD_BALANCER_ID);
   if (!modelLb) throw new Error(`stack ${stack.id} has no load balancer`);
   // The managed security group first: the load balancer names it by ID (or by the placeholder

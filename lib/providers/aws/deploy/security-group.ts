@@ -33,14 +33,17 @@ export interface ActualRule {
 const sourceText = (s: ActualRule['source']): string => Object.values(s)[0] as string;
 
 export function ruleText(r: ActualRule): string {
+  if (r.protocol === 'icmp' || r.protocol === 'icmpv6')
+    return `${r.protocol} type ${r.fromPort ?? 'all'} code ${r.toPort ?? 'all'} from ${sourceText(r.source)}`;
   const ports = r.fromPort === r.toPort ? `${r.fromPort ?? 'all'}` : `${r.fromPort ?? ''}-${r.toPort ?? ''}`;
   return `${r.protocol === '-1' ? 'all' : r.protocol}/${ports} from ${sourceText(r.source)}`;
 }
 
-const asActual = (r: SecurityGroupRuleSpec): ActualRule => ({
+/** A rule of the model as EC2 describes it. */
+export const asActual = (r: SecurityGroupRuleSpec): ActualRule => ({
   protocol: r.protocol,
   fromPort: r.port,
-  toPort: r.port,
+  toPort: r.toPort ?? r.port,
   source: r.source,
 });
 

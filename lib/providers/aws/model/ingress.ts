@@ -49,7 +49,7 @@ import {
   managedSecurityGroup,
   securityGroupRef,
   securityGroupSources,
-  SOURCES_IGNORED,
+  sourcesIgnoredWarning,
   type SecurityGroupSource,
 } from './security-group.js';
 import {
@@ -123,13 +123,10 @@ export type AlbSettings = StackSettings<{
 const IP_ADDRESS_TYPES = ['ipv4', 'dualstack', 'dualstack-without-public-ipv4'] as const;
 
 /** inbound-cidrs / security-group-prefix-lists beside named security groups: LBC ignores them too. */
-function sourcesIgnoredWarning(by: 'annotation' | 'configuration'): ModelWarning {
+function sourcesIgnored(by: 'annotation' | 'configuration'): ModelWarning {
   const named =
     by === 'annotation' ? `annotation ${ALB_KEYS.securityGroups}` : "the configuration's securityGroups";
-  return {
-    reason: SOURCES_IGNORED,
-    message: `annotations ${ALB_KEYS.inboundCidrs} and ${ALB_KEYS.securityGroupPrefixLists} restrict the managed security group only; ${named} names the ALB's groups, so they are ignored (as in LBC): put the sources in those groups' rules`,
-  };
+  return sourcesIgnoredWarning([ALB_KEYS.inboundCidrs, ALB_KEYS.securityGroupPrefixLists], named, 'ALB');
 }
 
 /** `dualstack-without-public-ipv4` exists only for internet-facing ALBs (API_CreateLoadBalancer). */
@@ -252,7 +249,7 @@ export function assembleAlb(
   return {
     ...withWarnings(stack, [
       ...(explicitGroups && settings.particular.securityGroupSources
-        ? [sourcesIgnoredWarning(settings.loadBalancer.securityGroups ? 'annotation' : 'configuration')]
+        ? [sourcesIgnored(settings.loadBalancer.securityGroups ? 'annotation' : 'configuration')]
         : []),
       ...source.members.flatMap((m) => ignoredKeysWarning(m.mci)),
       ...members.flatMap((m) => m.warnings),

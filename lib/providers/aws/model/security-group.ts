@@ -23,6 +23,7 @@ import type { StackSource } from './stack.js';
 import type {
   LoadBalancerIpAddressType,
   ManagedSecurityGroupSpec,
+  ModelWarning,
   SecurityGroupRuleSpec,
   SecurityGroupSource,
   Tags,
@@ -32,6 +33,21 @@ export type { ManagedSecurityGroupSpec, SecurityGroupRuleSpec, SecurityGroupSour
 
 /** The Warning reason of sources given beside named security groups. */
 export const SOURCES_IGNORED = 'SecurityGroupSourcesIgnored';
+
+/**
+ * Source keys beside named security groups: they restrict the managed group only, so LBC ignores
+ * them; `named` says what names the groups.
+ */
+export function sourcesIgnoredWarning(
+  keys: readonly string[],
+  named: string,
+  lb: 'ALB' | 'NLB',
+): ModelWarning {
+  return {
+    reason: SOURCES_IGNORED,
+    message: `annotations ${keys.join(' and ')} restrict the managed security group only; ${named} names the ${lb}'s groups, so they are ignored (as in LBC): put the sources in those groups' rules`,
+  };
+}
 
 /** The stack's resource ID of its managed group (LBC's `ManagedLBSecurityGroup`). */
 export const MANAGED_SECURITY_GROUP_ID = 'ManagedLBSecurityGroup';
@@ -77,6 +93,8 @@ export function managedSecurityGroup(
     ports: ReadonlyArray<{ port: number; protocol: 'tcp' | 'udp' }>;
     sources: readonly SecurityGroupSource[];
     ipAddressType: LoadBalancerIpAddressType;
+    /** NLB `enable-icmp-for-path-mtu-discovery: on`: ICMP "fragmentation needed" from each CIDR. */
+    icmpForPathMtu?: boolean;
   },
 ): ManagedSecurityGroupSpec {
   const { ref } = source;
@@ -89,7 +107,7 @@ export function managedSecurityGroup(
     }),
     description: MANAGED_SECURITY_GROUP_DESCRIPTION,
     vpcId: source.placement.vpc.id,
-    ingress: ingressRules(rules.ports, rules.sources, rules.ipAddressType),
+    ingress: ingressRules(rules.ports, rules.sources, rules.ipAddressType, rules.icmpForPathMtu === true),
     tags,
   };
 }
@@ -120,13 +138,25 @@ export function prefixLists(annotations: Annotations, key: string): SecurityGrou
 }
 
 /**
+ * Path MTU discovery's ICMP messages (LBC pkg/shared_constants/icmp.go): IPv4 type 3
+ * (destination unreachable) code 4 (fragmentation needed), IPv6 type 2 (packet too big) code 0.
+ */
+function pathMtuRule(source: SecurityGroupSource): SecurityGroupRuleSpec | undefined {
+  if ('cidrIpv4' in source) return { protocol: 'icmp', port: 3, toPort: 4, source };
+  if ('cidrIpv6' in source) return { protocol: 'icmpv6', port: 2, toPort: 0, source };
+  return undefined; // LBC opens ICMP to the CIDRs only, not to prefix lists
+}
+
+/**
  * The inbound rules: every listen port from every source; without sources, from everyone (IPv6
  * too on a dualstack load balancer). IPv6 CIDRs on an ipv4 load balancer are left out, as in LBC.
+ * With `icmpForPathMtu`, each CIDR may send Path MTU discovery's ICMP too (LBC's NLB).
  */
 export function ingressRules(
   ports: ReadonlyArray<{ port: number; protocol: 'tcp' | 'udp' }>,
   sources: readonly SecurityGroupSource[],
   ipAddressType: LoadBalancerIpAddressType,
+  icmpForPathMtu = false,
 ): SecurityGroupRuleSpec[] {
   const ipv6 = ipAddressType !== 'ipv4';
   const given = sources.filter((s) => ipv6 || !('cidrIpv6' in s));
@@ -136,12 +166,21 @@ export function ingressRules(
       : [{ cidrIpv4: '0.0.0.0/0' }, ...(ipv6 ? [{ cidrIpv6: '::/0' } as const] : [])];
   const rules: SecurityGroupRuleSpec[] = [];
   const seen = new Set<string>();
-  for (const { port, protocol } of [...ports].sort((a, b) => a.port - b.port)) {
+  const add = (rule: SecurityGroupRuleSpec) => {
+    const key = `${rule.protocol}|${rule.port}|${rule.toPort ?? ''}|${JSON.stringify(rule.source)}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    rules.push(rule);
+  };
+  for (const { port, protocol } of [...ports].sort(
+    (a, b) => a.port - b.port || (a.protocol < b.protocol ? -1 : 1),
+  )) {
+    for (const source of from) add({ protocol, port, source });
+  }
+  if (icmpForPathMtu && ports.length > 0) {
     for (const source of from) {
-      const key = `${protocol}|${port}|${JSON.stringify(source)}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      rules.push({ protocol, port, source });
+      const rule = pathMtuRule(source);
+      if (rule) add(rule);
     }
   }
   return rules;

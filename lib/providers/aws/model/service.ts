@@ -35,6 +35,11 @@ import {
   withWarnings,
 } from './stack.js';
 import { ACTED_SERVICE_KEYS } from './annotations/acted-keys.js';
+import {
+  nlbSecurityGroups,
+  readNlbSecurityGroupSettings,
+  type NlbSecurityGroupSettings,
+} from './nlb-security-group.js';
 import { ignoredKeysWarning } from './annotations/unknown-keys.js';
 import { buildTargets, sourceClusterOf } from './targets.js';
 import {
@@ -143,6 +148,7 @@ type NlbSettings = StackSettings<{
   alpnPolicy: AlpnPolicy | undefined;
   backendTls: boolean;
   proxyProtocol: ProxyProtocol;
+  securityGroups: NlbSecurityGroupSettings;
 }>;
 
 function nlbStack(source: StackSource<ServiceMember>, config: ModelConfig): Stack {
@@ -155,6 +161,7 @@ function nlbStack(source: StackSource<ServiceMember>, config: ModelConfig): Stac
       alpnPolicy: alpnPolicy(annotations, NLB_KEYS),
       backendTls: backendTls(annotations, NLB_KEYS),
       proxyProtocol: proxyProtocol(annotations, NLB_KEYS),
+      securityGroups: readNlbSecurityGroupSettings(annotations),
     };
   });
   const mappings = subnetMappings(source.annotations, NLB_KEYS, {
@@ -165,24 +172,34 @@ function nlbStack(source: StackSource<ServiceMember>, config: ModelConfig): Stac
   });
   const ports = source.members.map((m) => memberPorts(source, settings, m));
   const traffic = ports.flatMap((p) => p.traffic);
-  const stack = assembleStack(
+  const listeners = ports.flatMap((p) => p.listeners);
+  // An NLB of ours created without groups keeps none: the plan decides (deploy/plan.ts).
+  const groups = nlbSecurityGroups(
+    source,
+    settings,
+    settings.particular.securityGroups,
+    listeners,
+    settings.particular.ipAddressType ?? 'ipv4',
+  );
+  const assembled = assembleStack(
     source,
     settings,
     {
       type: 'network',
       ipAddressType: settings.particular.ipAddressType,
       subnetMappings: mappings,
-      // NLB security groups only when asked for: an NLB created without them can never get any.
-      securityGroups: settings.loadBalancer.securityGroups,
+      securityGroups: groups.securityGroups,
+      privateLinkInboundRules: groups.privateLinkInboundRules,
     },
-    [...ports.flatMap((p) => p.targetGroups), ...ports.flatMap((p) => p.listeners)],
+    [...ports.flatMap((p) => p.targetGroups), ...listeners],
     { rules: 'spec.ports', targetGroups: 'spec.ports' },
   );
+  const stack = groups.managed ? { ...assembled, securityGroup: groups.managed } : assembled;
   return {
-    ...withWarnings(
-      stack,
-      source.members.flatMap((m) => ignoredKeysWarning(m.mcs, ACTED_SERVICE_KEYS)),
-    ),
+    ...withWarnings(stack, [
+      ...groups.warnings,
+      ...source.members.flatMap((m) => ignoredKeysWarning(m.mcs, ACTED_SERVICE_KEYS)),
+    ]),
     ...(traffic.length > 0 ? { traffic } : {}),
   };
 }

@@ -298,6 +298,7 @@ export function assembleStack(
     /** NLB static addresses, one per subnet of `stackSubnets`. */
     subnetMappings?: readonly SubnetMappingSpec[] | undefined;
     securityGroups: readonly string[] | undefined;
+    privateLinkInboundRules?: 'on' | 'off' | undefined;
     minimumCapacityUnits?: number | undefined;
     webAcl?: LoadBalancerSpec['webAcl'];
     shieldAdvanced?: boolean | undefined;
@@ -321,6 +322,7 @@ export function assembleStack(
         subnets,
         subnetMappings: loadBalancer.subnetMappings,
         securityGroups: loadBalancer.securityGroups,
+        privateLinkInboundRules: loadBalancer.privateLinkInboundRules,
         attributes: settings.loadBalancerAttributes,
         minimumCapacityUnits: loadBalancer.minimumCapacityUnits,
         webAcl: loadBalancer.webAcl,

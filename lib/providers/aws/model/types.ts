@@ -105,6 +105,11 @@ export interface LoadBalancerSpec {
   subnetMappings?: SubnetMappingSpec[];
   /** Absent: AWS picks (ALB: the VPC's default group); we then leave security groups alone. */
   securityGroups?: string[];
+  /**
+   * NLB with security groups: whether their inbound rules apply to PrivateLink traffic
+   * (SetSecurityGroups EnforceSecurityGroupInboundRulesOnPrivateLinkTraffic). Absent: left as is.
+   */
+  privateLinkInboundRules?: 'on' | 'off';
   /** Only the keys we set: attributes absent here are left as they are in AWS. */
   attributes?: Record<string, string>;
   /**
@@ -363,6 +368,7 @@ export function loadBalancerResource(
     subnets: readonly string[];
     subnetMappings?: readonly SubnetMappingSpec[] | undefined;
     securityGroups?: readonly string[] | undefined;
+    privateLinkInboundRules?: 'on' | 'off' | undefined;
     attributes?: Record<string, string> | undefined;
     minimumCapacityUnits?: number | undefined;
     webAcl?: WebAclSpec | undefined;
@@ -382,6 +388,7 @@ export function loadBalancerResource(
       subnets: [...spec.subnets],
       ...(spec.subnetMappings ? { subnetMappings: spec.subnetMappings.map((m) => ({ ...m })) } : {}),
       ...(spec.securityGroups ? { securityGroups: [...spec.securityGroups] } : {}),
+      ...(spec.privateLinkInboundRules ? { privateLinkInboundRules: spec.privateLinkInboundRules } : {}),
       ...(spec.attributes ? { attributes: spec.attributes } : {}),
       ...(spec.minimumCapacityUnits !== undefined ? { minimumCapacityUnits: spec.minimumCapacityUnits } : {}),
       ...(spec.webAcl ? { webAcl: spec.webAcl } : {}),
@@ -432,10 +439,15 @@ export interface ModelWarning {
 /** A source of the managed security group's inbound rules. */
 export type SecurityGroupSource = { cidrIpv4: string } | { cidrIpv6: string } | { prefixListId: string };
 
-/** One inbound rule: a port from one source (EC2 keeps one rule per source). */
+/**
+ * One inbound rule: a port from one source (EC2 keeps one rule per source). ICMP rules carry the
+ * ICMP type in `port` and the code in `toPort`, as EC2 keeps them (FromPort, ToPort).
+ */
 export interface SecurityGroupRuleSpec {
-  protocol: 'tcp' | 'udp';
+  protocol: 'tcp' | 'udp' | 'icmp' | 'icmpv6';
   port: number;
+  /** Absent: `port` (a single port). */
+  toPort?: number;
   source: SecurityGroupSource;
 }
 

@@ -137,4 +137,10 @@ export const NLB_KEYS = {
   backendProtocol: `${NLB}backend-protocol`,
   /** One key per Service port, as LBC documents it: `${port}` stands for e.g. `3306`. */
   portTargetGroupAttributes: `${NLB}target-group-attributes.\${port}`,
+  /** The managed security group (model/nlb-security-group.ts); source ranges lack the `aws-` prefix. */
+  sourceRanges: 'service.beta.kubernetes.io/load-balancer-source-ranges',
+  securityGroupPrefixLists: `${NLB}security-group-prefix-lists`,
+  disableNlbSecurityGroups: `${NLB}disable-nlb-sg`,
+  icmpForPathMtuDiscovery: `${NLB}enable-icmp-for-path-mtu-discovery`,
+  privateLinkInboundRules: `${NLB}inbound-sg-rules-on-private-link-traffic`,
 } as const satisfies CommonKeys & Record<string, unknown>;

@@ -454,11 +454,23 @@ const STATIC_ADDRESSES: KeySupport = {
 
 /** LBC's Service keys, spelled after `service.beta.kubernetes.io/` (most start `aws-load-balancer-`). */
 export const LBC_SERVICE_KEYS: readonly LbcKey[] = [
-  { key: 'load-balancer-source-ranges', type: 'stringList', support: NLB_EDGE('Source restriction') },
+  {
+    key: 'load-balancer-source-ranges',
+    type: 'stringList',
+    support: {
+      status: 'supported',
+      differs:
+        "the managed security group's sources, as in LBC (an IPv6 range needs a dualstack NLB); the annotation only: the namesake Service's spec.loadBalancerSourceRanges is not read; ignored, with a Warning Event, beside named groups or `disable-nlb-sg`; an NLB of ours created without security groups keeps none, and the ranges are then not enforced (a Warning Event says so)",
+    },
+  },
   {
     key: `${AWS_LB}security-group-prefix-lists`,
     type: 'stringList',
-    support: NLB_EDGE('Source restriction'),
+    support: {
+      status: 'supported',
+      differs:
+        "the managed security group's sources, as in LBC; ignored, with a Warning Event, beside named groups or `disable-nlb-sg`",
+    },
   },
   {
     key: `${AWS_LB}type`,
@@ -608,18 +620,26 @@ export const LBC_SERVICE_KEYS: readonly LbcKey[] = [
     type: 'stringList',
     support: {
       status: 'supported',
-      differs: 'security group IDs only; without it the NLB has no security group (none is managed yet)',
+      differs:
+        "security group IDs only; without it the configuration's `securityGroups`, else a managed frontend group of the NLB's own (LBC's), owner-tagged, opening the listen ports (TCP or UDP) to `load-balancer-source-ranges` and `security-group-prefix-lists`; an NLB of ours created without security groups keeps none (AWS adds none to it), with a Warning Event",
     },
   },
   {
     key: `${AWS_LB}manage-backend-security-group-rules`,
     type: 'boolean',
-    support: NLB_EDGE('Backend security group rules'),
+    support: {
+      status: 'not-applicable',
+      why: "LBC adds rules to the targets' security groups (node or pod ENIs); here the targets are pods of the member clusters, often in other VPCs or accounts, whose groups this provider neither knows nor owns, and it changes nothing it does not own: allow the NLB's group (or the configuration's) in the targets' groups",
+    },
   },
   {
     key: `${AWS_LB}inbound-sg-rules-on-private-link-traffic`,
     type: 'string',
-    support: NLB_EDGE('Managed security group rules'),
+    support: {
+      status: 'supported',
+      differs:
+        'on or off (SetSecurityGroups), verified on resync; removing it leaves the setting as it is, as in LBC; ignored, with a Warning Event, under `disable-nlb-sg` or on an NLB kept without security groups',
+    },
   },
   {
     key: `${AWS_LB}listener-attributes.\${Protocol}-\${Port}`,
@@ -644,7 +664,11 @@ export const LBC_SERVICE_KEYS: readonly LbcKey[] = [
   {
     key: `${AWS_LB}enable-icmp-for-path-mtu-discovery`,
     type: 'string',
-    support: NLB_EDGE('Managed security group rules'),
+    support: {
+      status: 'supported',
+      differs:
+        'on or off (LBC takes any other value as off; here it is an error); with on, the managed group lets each source range (not the prefix lists, as in LBC) send ICMP type 3 code 4, and ICMPv6 type 2 code 0',
+    },
   },
   {
     key: `${AWS_LB}enable-tcp-udp-listener`,
@@ -657,7 +681,11 @@ export const LBC_SERVICE_KEYS: readonly LbcKey[] = [
   {
     key: `${AWS_LB}disable-nlb-sg`,
     type: 'boolean',
-    support: NLB_EDGE('A managed NLB security group (so nothing to disable yet)'),
+    support: {
+      status: 'supported',
+      differs:
+        'the NLB gets no security groups (the security-group keys beside it are ignored with a Warning Event); on an NLB that has some it is refused, as in LBC, since AWS never takes the last one away',
+    },
   },
   {
     key: `${AWS_LB}quic-enabled-ports`,

@@ -47,6 +47,15 @@ export function integer(annotations: Annotations, key: string, min: number, max:
   return Number(v);
 }
 
+/** A boolean as LBC's ParseBoolAnnotation reads it (Go's strconv.ParseBool spellings). */
+export function bool(annotations: Annotations, key: string): boolean | undefined {
+  const v = raw(annotations, key);
+  if (v === undefined) return undefined;
+  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(v)) return true;
+  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(v)) return false;
+  throw invalid(key, v, 'must be true or false');
+}
+
 export function oneOf<T extends string>(
   annotations: Annotations,
   key: string,

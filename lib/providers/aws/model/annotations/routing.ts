@@ -23,7 +23,7 @@ import type {
 } from '../types.js';
 import { annotationError, JsonObject, parseJson } from './json-config.js';
 import type { ALB_KEYS } from './keys.js';
-import { invalid, raw, type Annotations } from './parse.js';
+import { bool, raw, type Annotations } from './parse.js';
 
 type RoutingKeys = Pick<typeof ALB_KEYS, 'actions' | 'conditions' | 'transforms' | 'useRegexPathMatch'>;
 
@@ -429,11 +429,7 @@ export function annotationTransforms(
 
 /** `use-regex-path-match` (LBC's ParseBoolAnnotation: Go's strconv.ParseBool spellings). */
 export function useRegexPathMatch(annotations: Annotations, keys: RoutingKeys): boolean {
-  const v = raw(annotations, keys.useRegexPathMatch);
-  if (v === undefined) return false;
-  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(v)) return true;
-  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(v)) return false;
-  throw invalid(keys.useRegexPathMatch, v, 'must be true or false');
+  return bool(annotations, keys.useRegexPathMatch) ?? false;
 }
 
 export const UNUSED_ROUTING_ANNOTATION = 'UnusedRoutingAnnotation';
