@@ -56,6 +56,9 @@ import {
 import {
   LOAD_BALANCER_ID,
   ref,
+  resourcesOf,
+  ResourceTypes,
+  type ListenerResource,
   type Action,
   type LoadBalancerIpAddressType,
   type ModelConfig,
@@ -64,6 +67,7 @@ import {
   type TargetGroupResource,
 } from './types.js';
 import type { AlbListenerSettings } from './annotations/listeners.js';
+import { frontendNlbResources, readFrontendNlb, type FrontendNlbSettings } from './frontend-nlb.js';
 
 /** One MultiClusterIngress and what was read for it from Kubernetes. */
 export interface IngressMember {
@@ -118,6 +122,8 @@ export type AlbSettings = StackSettings<{
   edge: EdgeSettings;
   /** inbound-cidrs and security-group-prefix-lists: the managed group's sources; absent: none given. */
   securityGroupSources: SecurityGroupSource[] | undefined;
+  /** enable-frontend-nlb and the frontend-nlb-* keys (model/frontend-nlb.ts); absent: no NLB in front. */
+  frontendNlb: FrontendNlbSettings | undefined;
 }>;
 
 const IP_ADDRESS_TYPES = ['ipv4', 'dualstack', 'dualstack-without-public-ipv4'] as const;
@@ -180,6 +186,7 @@ export function readAlbSettings(source: StackSource<unknown>, config: ModelConfi
       ALB_KEYS.inboundCidrs,
       ALB_KEYS.securityGroupPrefixLists,
     ),
+    frontendNlb: readFrontendNlb(annotations, config),
   }));
   checkIpAddressType(settings);
   return settings;
@@ -242,7 +249,8 @@ export function assembleAlb(
       ruleField: (id) => ruleFields.get(id),
     },
   );
-  const stack = managedGroup ? { ...assembled, securityGroup: managedGroup } : assembled;
+  const withFrontend = withFrontendNlb(source, settings, assembled, listeners);
+  const stack = managedGroup ? { ...withFrontend, securityGroup: managedGroup } : withFrontend;
   const traffic = members.flatMap((m) => m.traffic ?? []);
   return {
     ...withWarnings(stack, [
@@ -254,6 +262,28 @@ export function assembleAlb(
     ]),
     ...(traffic.length > 0 ? { traffic } : {}),
   };
+}
+
+/** The stack with its frontend NLB, when enable-frontend-nlb asks for one (model/frontend-nlb.ts). */
+function withFrontendNlb(
+  source: StackSource<IngressMember>,
+  settings: AlbSettings,
+  stack: Stack,
+  albListeners: readonly ListenerResource[],
+): Stack {
+  const frontend = settings.particular.frontendNlb;
+  const alb = resourcesOf(stack, ResourceTypes.LoadBalancer).find((r) => r.id === LOAD_BALANCER_ID);
+  if (!frontend || !alb) return stack;
+  // After the ALB's quota checks: the NLB's groups are not the ALB's.
+  const resources = frontendNlbResources(frontend, {
+    ref: source.ref,
+    ownerId: source.ownerId,
+    placement: source.placement,
+    alb,
+    albListeners,
+    tags: settings.tags,
+  });
+  return { ...stack, resources: [...stack.resources, ...resources] };
 }
 
 /**
