@@ -437,10 +437,10 @@ export const LBC_INGRESS_KEYS: readonly LbcKey[] = [
 
 export const SERVICE_PREFIX = 'service.beta.kubernetes.io/';
 
-const NLB_EDGE = (what: string): KeySupport => ({
+const IPV6_SOURCE_NAT: KeySupport = {
   status: 'unsupported',
-  why: `${what} is planned with the edge issue (managed security groups and the NLB keys of that family)`,
-});
+  why: "not read: a dualstack NLB is created without IPv6 source NAT prefixes (AWS's default), so its UDP listeners keep to IPv4 targets",
+};
 const DEPRECATED_ATTRIBUTE: KeySupport = {
   status: 'unsupported',
   why: 'deprecated by LBC in favour of `aws-load-balancer-attributes`, which is supported: use that',
@@ -654,8 +654,8 @@ export const LBC_SERVICE_KEYS: readonly LbcKey[] = [
       why: 'every target group here already carries the targets of all member clusters',
     },
   },
-  { key: `${AWS_LB}enable-prefix-for-ipv6-source-nat`, type: 'on | off', support: NLB_EDGE('Dualstack') },
-  { key: `${AWS_LB}source-nat-ipv6-prefixes`, type: 'stringList', support: NLB_EDGE('Dualstack') },
+  { key: `${AWS_LB}enable-prefix-for-ipv6-source-nat`, type: 'on | off', support: IPV6_SOURCE_NAT },
+  { key: `${AWS_LB}source-nat-ipv6-prefixes`, type: 'stringList', support: IPV6_SOURCE_NAT },
   {
     key: `${AWS_LB}minimum-load-balancer-capacity`,
     type: 'stringMap',
@@ -697,7 +697,7 @@ export const LBC_SERVICE_KEYS: readonly LbcKey[] = [
     type: 'stringMap',
     support: {
       status: 'unsupported',
-      why: 'weighted target groups on NLB listeners are planned with per-cluster traffic control',
+      why: "LBC's own NLB action key is not read; weighted NLB forwards come from `multicluster.karmada.io/cluster-weights` (per cluster; see Per-cluster traffic)",
     },
   },
 ];
