@@ -139,6 +139,7 @@ async function main(): Promise<number> {
       name: string;
       operations?: unknown;
       warnings?: unknown;
+      details?: string[];
       error?: string;
     }> = [];
     if (values.graph) {
@@ -162,12 +163,25 @@ async function main(): Promise<number> {
         namespace: target.metadata.namespace ?? '',
         name: target.metadata.name ?? '',
       };
-      const ctx = { signal: AbortSignal.timeout(60_000), logger, resync: true };
+      // What the condition's message would add (the cluster weights and where they come from).
+      const details: string[] = [];
+      const ctx = {
+        signal: AbortSignal.timeout(60_000),
+        logger,
+        resync: true,
+        detail: (line: string) => details.push(line),
+      };
       try {
         const { plan, warnings } = await provider.plan(ctx, target);
-        plans.push({ ...head, operations: plan, ...(warnings.length > 0 ? { warnings } : {}) });
+        plans.push({
+          ...head,
+          operations: plan,
+          ...(warnings.length > 0 ? { warnings } : {}),
+          ...(details.length > 0 ? { details } : {}),
+        });
         if (!values.json) {
           console.log(`# ${head.kind} ${head.namespace}/${head.name}${groupNote(target)} against ${where}`);
+          for (const line of details) console.log(line);
           for (const w of warnings) console.log(`warning (${w.reason}): ${w.message}`);
           for (const line of describePlan(plan, (o) => formatPlan([o])[0] ?? '')) console.log(line);
         }

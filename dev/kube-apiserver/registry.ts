@@ -40,6 +40,17 @@ export const BUILTIN_RESOURCES: ResourceTypeInput[] = [
     scaleSubresource: true,
   },
   {
+    group: 'apps',
+    version: 'v1',
+    kind: 'StatefulSet',
+    plural: 'statefulsets',
+    namespaced: true,
+    statusSubresource: true,
+    shortNames: ['sts'],
+    categories: ['all'],
+    scaleSubresource: true,
+  },
+  {
     group: 'discovery.k8s.io',
     version: 'v1',
     kind: 'EndpointSlice',

@@ -39,6 +39,13 @@ export const Resources = {
     namespaced: true,
     statusSubresource: true,
   },
+  StatefulSet: {
+    apiVersion: 'apps/v1',
+    kind: 'StatefulSet',
+    plural: 'statefulsets',
+    namespaced: true,
+    statusSubresource: true,
+  },
   EndpointSlice: {
     apiVersion: 'discovery.k8s.io/v1',
     kind: 'EndpointSlice',

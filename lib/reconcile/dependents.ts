@@ -7,6 +7,7 @@
  *   Service, EndpointSlice, Secret: 1 label-selected LIST of MultiClusterIngresses in the namespace
  *   (+1 GET of the EndpointSlice when the notification does not carry it)
  *   Cluster (TrafficControl toggled), IngressClass: 1 LIST of MultiClusterIngresses (rare events)
+ *   ResourceBinding of a Deployment or StatefulSet whose spec.clusters changed: placement-triggers.ts
  * The same-named MultiClusterService is requested without a lookup: its reconcile reads it anyway.
  */
 import type { KubeObject } from '../kube/types.js';
@@ -18,6 +19,7 @@ import type { NormalizedNotification } from '../notification/types.js';
 import { crdInstallationRequests } from './crd-installation-triggers.js';
 import { changed, isKind, versions } from './filters.js';
 import { dedupe, type ReconcileRequest } from './requests.js';
+import { placementRequests } from './placement-triggers.js';
 import { listInScope } from './scope.js';
 import { serviceExportRequests } from './service-export-triggers.js';
 import { serviceLocationRequests } from './service-locations-triggers.js';
@@ -126,6 +128,7 @@ export async function dependentRequests(
 ): Promise<ReconcileRequest[]> {
   const mapped = await Promise.all([
     loadBalancerRequests(deps, n),
+    placementRequests(deps, n),
     serviceLocationRequests(deps, n),
     serviceExportRequests(deps, n),
     crdInstallationRequests(n),

@@ -62,7 +62,8 @@ export const NEXT_STEPS: Readonly<Record<string, string>> = {
     'the load balancer is served without the annotations named above: remove them, fix a misspelt key, or use what the README`s key table suggests instead; the rest of the object is unaffected',
   UnusedRoutingAnnotation:
     'nothing is broken: the annotations named above match no backend, so they change nothing; fix the name after actions./conditions./transforms. to a backend`s service.name (and port.name use-annotation for an action), or remove them',
-  InvalidClusterWeights: `fix the cluster-weights annotation named above: comma-separated <cluster>=<weight> (0-999, at least one above 0, \`*\` for every other cluster), naming only clusters the object's Services are placed in, and at most 5 distinct weights on a backend in more than 5 clusters; ${RECONCILED_ON_CHANGE}`,
+  InvalidClusterWeights: `fix the cluster-weights annotation named above: comma-separated <cluster>=<weight> (0-999, at least one above 0, \`*\` for every other cluster), naming only clusters the object's Services are placed in, and at most 5 distinct weights on a backend in more than 5 clusters (cluster-weights-from takes only \`placement\`); ${RECONCILED_ON_CHANGE}`,
+  PlacementWeightsUnavailable: `the backend named above takes its weights from Karmada's placement (cluster-weights-from: placement), which has none to give yet: make its Service's selector match a Deployment or StatefulSet's pod template labels, let a PropagationPolicy place that workload, or give it replicas; or set explicit weights with multicluster.karmada.io/cluster-weights; the object is reconciled again when Karmada reschedules the workload`,
   ClusterDrained:
     'nothing to do: the cluster named above takes no new requests (weight 0) and its targets are deregistered once the deregistration delay has passed; give it a weight above 0 (or lift the TrafficControl block) to restore it',
   ClusterRestored:

@@ -11,7 +11,8 @@ import { formatFigures, passed } from './report.js';
 import { runChaos } from './run.js';
 
 // Seed 17 ends with 10 load-balancer stacks, after creates, deletes, recreations, force-deletes,
-// group moves and cluster-weight changes, one of them with a web ACL that is disassociated by hand.
+// group moves and cluster-weight changes, one of them with a web ACL that is disassociated by hand;
+// 5 of them with managed security groups, one of which has a rule revoked by hand.
 // (Seed 9, the seed before the per-cluster and edge operations joined the workload, now ends with 4.)
 const SEED = Number(process.env.CHAOS_SEED ?? '17');
 
@@ -26,6 +27,11 @@ describe('chaos convergence (short profile)', () => {
     // The faults really happened, or the run proves nothing.
     expect(Object.values(figures.faults.elbv2).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
     expect(figures.faults.kubeConflicts).toBeGreaterThan(0);
+    // Managed security groups were made, and EC2 faulted while they were.
+    expect(Object.values(figures.faults.ec2).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+    expect(figures.invariants.managedGroups).toBeGreaterThan(0);
+    // A deleted load balancer's group was held (DependencyViolation) and deleted later: no leak.
+    expect(figures.securityGroupsHeld).toBeGreaterThan(0);
     expect(figures.drained).toBe(true);
     // A run that ends with (almost) nothing standing checks little: keep the seed meaningful.
     expect(figures.invariants.expectedStacks).toBeGreaterThanOrEqual(5);
@@ -40,6 +46,7 @@ describe('chaos convergence (short profile)', () => {
       'delete-rule',
       'health-check',
       'disassociate-web-acl',
+      'revoke-security-group-rule',
     ]);
     expect(figures.handDriftDiverged).toBeGreaterThan(0);
   });

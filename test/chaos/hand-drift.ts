@@ -6,6 +6,7 @@
  * resync phase runs one for every object, and the invariants then require the stacks to be exactly
  * as modelled again.
  */
+import type { Ec2State } from '../../dev/ec2-sim/index.js';
 import type { Elbv2Simulator } from '../../dev/elbv2-sim/index.js';
 import { OWNER_TAG } from '../../lib/providers/aws/tagging.js';
 import type { Rng } from './prng.js';
@@ -58,4 +59,16 @@ export function driftByHand(sim: Elbv2Simulator, rng: Rng): HandEdit[] {
     edits.push({ kind: 'health-check', arn: group.TargetGroupArn });
   }
   return edits;
+}
+
+/**
+ * One inbound rule of one of our managed security groups revoked, as in the console; false when
+ * there is no such rule. The group's tags and the load balancer's fingerprint are unchanged.
+ */
+export function revokeSecurityGroupRuleByHand(groups: Ec2State['securityGroups'], rng: Rng): boolean {
+  const ours = groups.all().filter((g) => g.tags[OWNER_TAG] !== undefined && g.ingress.length > 0);
+  const group = pick(rng, ours);
+  const rule = group && pick(rng, group.ingress);
+  // all() hands out copies: the rule is found again by its ID.
+  return !!group && !!rule && groups.revokeByHand(group.groupId, (r) => r.ruleId === rule.ruleId) === 1;
 }

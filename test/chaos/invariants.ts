@@ -29,6 +29,7 @@ import { modelPartsFor } from '../../lib/providers/aws/model/parts.js';
 import { groupStackRef } from '../../lib/providers/aws/ingress-groups.js';
 import { finalizerGroups, groupFinalizer, validGroupNameOf } from '../../lib/karmada/ingress-group.js';
 import { buildServiceStack } from '../../lib/providers/aws/model/service.js';
+import { MANAGED_SECURITY_GROUP_ID, securityGroupRef } from '../../lib/providers/aws/model/security-group.js';
 import { resourcesOf, ResourceTypes, type Stack } from '../../lib/providers/aws/model/types.js';
 import { OWNER_TAG, RESOURCE_TAG, STACK_TAG, TAG_PREFIX } from '../../lib/providers/aws/tagging.js';
 import { expectedSummary, summarize, type StateSummary } from '../integration/aws-alb-support.js';
@@ -55,6 +56,8 @@ export interface InvariantReport {
   /** Forwards seen (after an ELBv2 call, during the run) to a target group that did not exist. */
   dangling: number;
   expectedStacks: number;
+  /** Expected stacks with a managed security group (when the groups were checked). */
+  managedGroups: number;
   actualStacks: number;
   findings: Finding[];
 }
@@ -72,6 +75,19 @@ export interface CheckInput {
    * name. Every ALB must have exactly the web ACL its stack names (none when it names none).
    */
   webAcls?: { of: (lbArn: string) => string | undefined; byName: ReadonlyMap<string, string> };
+  /**
+   * The EC2 simulator's security groups: a stack that wants a managed group has exactly one, with
+   * its rules, named by its load balancer; no other group carries our owner tag, and every group
+   * but the VPC's default one does (nothing leaked once its stack is gone).
+   */
+  securityGroups?: ReadonlyArray<Readonly<ActualGroup>>;
+}
+
+interface ActualGroup {
+  groupId: string;
+  groupName: string;
+  tags: Record<string, string>;
+  ingress: ReadonlyArray<{ protocol: string; fromPort?: number; toPort?: number; source: object }>;
 }
 
 interface Expected {
@@ -282,6 +298,7 @@ export async function checkInvariants(input: CheckInput): Promise<InvariantRepor
     lost: 0,
     dangling: 0,
     expectedStacks: 0,
+    managedGroups: 0,
     actualStacks: 0,
     findings: [],
   };
@@ -458,6 +475,17 @@ export async function checkInvariants(input: CheckInput): Promise<InvariantRepor
   for (const l of snapshot.listeners) tagged('listener', l.ListenerArn, `${l.Protocol}:${l.Port}`);
   for (const r of snapshot.rules) if (!r.IsDefault) tagged('rule', r.RuleArn, `priority ${r.Priority}`);
   report.expectedStacks = expected.size;
+  if (input.securityGroups) {
+    report.managedGroups = [...expected.values()].filter((e) => e.stack.securityGroup).length;
+    for (const g of input.securityGroups) {
+      if (g.groupName === 'default') continue;
+      const stackId = g.tags[STACK_TAG];
+      if (g.tags[OWNER_TAG] !== config.ownerId || !stackId)
+        find('leaked', g.groupId, `security group ${g.groupName} without our owner/stack tags`);
+      else if (!expected.get(stackId)?.stack.securityGroup)
+        find('leaked', g.groupId, `security group ${g.groupName} of ${stackId}, which wants none`);
+    }
+  }
   report.actualStacks = actualStacks.size;
 
   for (const stackId of new Set([...expected.keys(), ...actualStacks])) {
@@ -472,7 +500,9 @@ export async function checkInvariants(input: CheckInput): Promise<InvariantRepor
       );
       continue;
     }
-    const wanted = expectedSummary(want.stack);
+    const wanted = expectedSummary(
+      input.securityGroups ? withManagedGroup(stackId, want.stack, input.securityGroups, find) : want.stack,
+    );
     if (!sub.loadBalancers.length && !sub.targetGroups.length) {
       find(
         'missing',
@@ -499,6 +529,53 @@ export async function checkInvariants(input: CheckInput): Promise<InvariantRepor
     checkStatus(stackId, want, sub, find);
   }
   return report;
+}
+
+const ruleKey = (protocol: string, from: number | undefined, to: number | undefined, source: object) =>
+  `${protocol}|${from ?? ''}|${to ?? ''}|${canonicalJson(source)}`;
+
+/**
+ * The stack as it must be with its managed group: exactly one group of ours named as the model
+ * names it, with exactly the model's inbound rules, its ID in place of the load balancer's
+ * placeholder (the stack as it is when it wants none, or the group is not there: reported).
+ */
+function withManagedGroup(
+  stackId: string,
+  stack: Stack,
+  groups: NonNullable<CheckInput['securityGroups']>,
+  find: (kind: FindingKind, subject: string, detail: string) => void,
+): Stack {
+  const spec = stack.securityGroup;
+  if (!spec) return stack;
+  const mine = groups.filter((g) => g.tags[STACK_TAG] === stackId && g.groupName === spec.name);
+  const [group] = mine;
+  if (!group || mine.length > 1) {
+    find('missing', stackId, `managed security group ${spec.name}: ${mine.length} found, expected 1`);
+    return stack;
+  }
+  const want = spec.ingress.map((r) => ruleKey(r.protocol, r.port, r.toPort ?? r.port, r.source)).sort();
+  const got = group.ingress.map((r) => ruleKey(r.protocol, r.fromPort, r.toPort, r.source)).sort();
+  if (JSON.stringify(got) !== JSON.stringify(want))
+    find(
+      'diverged',
+      stackId,
+      `security group ${group.groupId} rules ${got.join(' ')}, expected ${want.join(' ')}`,
+    );
+  const placeholder = securityGroupRef(MANAGED_SECURITY_GROUP_ID);
+  return {
+    ...stack,
+    resources: stack.resources.map((r) =>
+      r.type === ResourceTypes.LoadBalancer && r.spec.securityGroups
+        ? {
+            ...r,
+            spec: {
+              ...r.spec,
+              securityGroups: r.spec.securityGroups.map((g) => (g === placeholder ? group.groupId : g)),
+            },
+          }
+        : r,
+    ),
+  };
 }
 
 /** The stack's ALB has the web ACL its model names (by ARN or name), and none otherwise. */

@@ -23,6 +23,11 @@ export interface ChaosProfile {
 export interface FaultRates {
   /** Per ELBv2 call; the four together are the "10% of ELBv2 calls". */
   elbv2: { throttle: number; internal: number; unavailable: number; drop: number; dropAfterCommit: number };
+  /**
+   * Per EC2 call (the managed security groups'): more throttling than ELBv2, as EC2's per-account
+   * request limit is met sooner, and enough in all that the few dozen calls of a short run meet some.
+   */
+  ec2: FaultRates['elbv2'];
   /** Per PUT/PATCH on the Kubernetes API stand-in. */
   kubeConflict: number;
   /** Per notification handed from the forwarder to the function. */
@@ -39,6 +44,7 @@ export interface FaultRates {
  */
 const SHORT_FAULTS: FaultRates = {
   elbv2: { throttle: 0.01, internal: 0.04, unavailable: 0.03, drop: 0.015, dropAfterCommit: 0.005 },
+  ec2: { throttle: 0.08, internal: 0.04, unavailable: 0.03, drop: 0.015, dropAfterCommit: 0.005 },
   kubeConflict: 0.1,
   notification: { drop: 0.05, duplicate: 0.1, delay: 0.1, reorder: 0.2, maxDelayMs: 1500 },
   kill: 0.1,

@@ -8,6 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startElbv2Simulator, type Elbv2Simulator } from '../../dev/elbv2-sim/index.js';
+import { startEc2Simulator } from '../../dev/ec2-sim/index.js';
 import { forwardsToMissing } from '../support/elbv2-state.js';
 import { startKubeApiServer } from '../../dev/kube-apiserver/index.js';
 import { awsConfigFor, seed as seedObjects, startEdgeSimulators } from '../../dev/local/pipeline.js';
@@ -22,7 +23,7 @@ import { startFunctionHost } from './function-host.js';
 import { checkInvariants } from './invariants.js';
 import { CountingSink, FaultySink } from './notification-faults.js';
 import { NOTIFICATION_SOURCE, startNotificationSource, type SourceKind } from './notification-source.js';
-import { driftByHand } from './hand-drift.js';
+import { driftByHand, revokeSecurityGroupRuleByHand } from './hand-drift.js';
 import { Rng } from './prng.js';
 import type { ChaosProfile } from './profile.js';
 import type { ChaosFigures } from './report.js';
@@ -68,8 +69,13 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
   });
   // WAFv2 (faulted like ELBv2; the workload names a web ACL), Shield and ACM beside it.
   const edge = await startEdgeSimulators(sim);
+  // EC2, linked to ELBv2 (faulted at its own rates, profile.ts): the managed security groups of the stacks that name
+  // none; a deleted load balancer's interfaces hold its group for one more DeleteSecurityGroup (a
+  // DependencyViolation that clears later, as in AWS).
+  const ec2 = await startEc2Simulator({ elbv2: sim, seed, releaseAttempts: 1 });
   const cleanup: Array<() => Promise<unknown> | unknown> = [
     () => sim.close(),
+    () => ec2.close(),
     () => edge.wafv2.close(),
     () => edge.shield.close(),
     () => edge.acm.close(),
@@ -78,7 +84,19 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
   try {
     const kubeconfigPath = api.writeKubeconfig(join(dir, 'kubeconfig.yaml'));
     const cloudConfigPath = join(dir, 'aws.json');
-    const configText = awsConfigFor(sim, { ownerId: 'chaos', maxAttempts: 3 }, undefined, edge);
+    // No securityGroups: stacks that name none get managed ones (workload.ts decides which).
+    const configText = awsConfigFor(
+      sim,
+      // The VPC's CIDRs configured, not read from EC2: the invariants' model needs them too.
+      {
+        ownerId: 'chaos',
+        maxAttempts: 3,
+        securityGroups: undefined,
+        vpc: { id: sim.network.vpcId, cidrs: [sim.network.vpcCidr] },
+      },
+      ec2,
+      edge,
+    );
     writeFileSync(cloudConfigPath, configText);
     const kubeConfig = loadKubeConfig({ file: kubeconfigPath });
     const kube = createKubeClient(kubeConfig);
@@ -103,6 +121,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
     sim.faults.set(f.elbv2);
     edge.wafv2.faults.reseed(seed);
     edge.wafv2.faults.set(f.elbv2);
+    ec2.faults.reseed(seed);
+    ec2.faults.set(f.ec2);
     api.injectConflicts({ probability: f.kubeConflict, seed });
     const counting = new CountingSink(new HttpSink({ url: fn.url, timeoutMs: 60_000, maxBatch: 10 }));
     const faulty = new FaultySink(counting, Rng.derive(seed, 'notifications'), f.notification);
@@ -143,8 +163,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
     fn.calm();
     const elbv2Faults = faultsOf(sim.calls.all());
     const wafv2Faults = faultsOf(edge.wafv2.calls.all());
+    const ec2Faults = faultsOf(ec2.calls.all());
     sim.faults.clear();
     edge.wafv2.faults.clear();
+    ec2.faults.clear();
     const kubeConflicts = api.injectedConflicts;
     api.injectConflicts(null);
     const idle = () => source.pending() + faulty.pending + counting.inFlight + fn.inFlight === 0;
@@ -170,6 +192,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
       of: (arn: string) => edge.wafv2.state.aclOf(arn),
       byName: new Map([...edge.wafv2.state.webAcls.values()].map((a) => [a.Name, a.ARN])),
     };
+    const securityGroups = () => ec2.state.securityGroups.all();
     const divergences = async () =>
       new Set(
         (
@@ -180,6 +203,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
             servesMcs: true,
             present: workload.expectation().present,
             webAcls,
+            securityGroups: securityGroups(),
           })
         ).findings
           .filter((f) => f.kind === 'diverged')
@@ -195,6 +219,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
       edge.wafv2.state.associations.delete(unhooked);
       handDrift.push('disassociate-web-acl');
     }
+    // A managed group's inbound rule revoked in the console: only the deep check sees it.
+    if (revokeSecurityGroupRuleByHand(ec2.state.securityGroups, Rng.derive(seed, 'hand-drift-sg')))
+      handDrift.push('revoke-security-group-rule');
     const driftSeen = [...(await divergences())].filter((f) => !before.has(f)).length;
 
     const resync = await enqueueResync(
@@ -207,11 +234,20 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
     phase('resync');
 
     const provider = await createAwsProvider(configText, { kube, logger: silentLogger });
-    const sweep = await sweepOrphans(kube, provider, {
-      graceSeconds: 0,
-      signal: new AbortController().signal,
-      logger: silentLogger,
-    });
+    const sweepOnce = () =>
+      sweepOrphans(kube, provider, {
+        graceSeconds: 0,
+        signal: new AbortController().signal,
+        logger: silentLogger,
+      });
+    const sweep = await sweepOnce();
+    // An orphan's security group still held by its deleted load balancer's interfaces is a
+    // retry-later: the scheduled sweep's next run deletes it, as this one's next pass does.
+    for (let pass = 1; pass < 3 && sweep.errors.length > 0; pass++) {
+      const again = await sweepOnce();
+      sweep.deleted.push(...again.deleted.filter((d) => !sweep.deleted.includes(d)));
+      sweep.errors = again.errors;
+    }
     drained = (await drain()) && drained;
     phase('sweep');
 
@@ -222,6 +258,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
       servesMcs: provider.mcsLoadBalancer() !== undefined,
       present: workload.expectation().present,
       webAcls,
+      securityGroups: securityGroups(),
     });
     for (const detail of dangling) {
       invariants.findings.push({ kind: 'dangling', subject: 'elbv2', detail });
@@ -239,6 +276,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
       faults: {
         elbv2: elbv2Faults,
         wafv2: wafv2Faults,
+        ec2: ec2Faults,
         kubeConflicts,
         notifications: { ...faulty.counts },
         kills: fn.elbv2.kills,
@@ -252,6 +290,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
         recreateTimeouts: workload.stats.recreateTimeouts,
       },
       elbv2Calls: sim.calls.total(),
+      ec2Calls: ec2.calls.total(),
+      securityGroupsHeld: ec2.calls.get('DeleteSecurityGroup').errorCodes['DependencyViolation'] ?? 0,
       resync: { sent: resync.sent, failed: resync.failed },
       handDrift,
       handDriftDiverged: driftSeen,

@@ -13,6 +13,7 @@ import { retryOnConflict } from '../../lib/kube/conflict.js';
 import { Resources } from '../../lib/kube/resources.js';
 import type { KubeObject, ResourceType } from '../../lib/kube/types.js';
 import type { Rng } from './prng.js';
+import { SIM_NETWORK } from '../../dev/elbv2-sim/index.js';
 import {
   CLUSTERS,
   collectedSlice,
@@ -85,6 +86,19 @@ interface Slot<D> {
 const PORTS = [{ name: 'http' }, { number: 80 }, { number: 8081 }, { name: 'admin' }] as const;
 const ALB = 'alb.ingress.kubernetes.io/';
 const GROUP_NAME = `${ALB}group.name`;
+/** The VPC's default group: what a stack names when it does not get a managed one of its own. */
+export const NAMED_SECURITY_GROUP = SIM_NETWORK.defaultSecurityGroupId;
+const MCS_SECURITY_GROUPS = 'service.beta.kubernetes.io/aws-load-balancer-security-groups';
+
+/**
+ * Whether a stack names its security groups (else it gets a managed one): decided by the object's
+ * name (its last digit even) or its IngressGroup (g1 names, g2 does not, so members agree), not by
+ * the dice, so that a seed's operations stay what they were before security groups joined the run.
+ */
+export function namesSecurityGroups(name: string, group?: string): boolean {
+  if (group !== undefined) return group === GROUPS[0];
+  return Number(name.slice(-1)) % 2 === 0;
+}
 const GROUP_ORDER = `${ALB}group.order`;
 /**
  * The IngressGroups MCIs join, leave and move between. Members never conflict (no tag with two
@@ -469,6 +483,8 @@ export class Workload {
 
   private ingressObject(slot: Slot<IngressDesired>): KubeObject {
     const { annotations, ingressClassName, rules, defaultBackend } = structuredClone(slot.desired);
+    if (namesSecurityGroups(slot.name, annotations[GROUP_NAME]))
+      annotations[`${ALB}security-groups`] = NAMED_SECURITY_GROUP;
     return {
       apiVersion: Resources.MultiClusterIngress.apiVersion,
       kind: Resources.MultiClusterIngress.kind,
@@ -486,7 +502,13 @@ export class Workload {
     return {
       apiVersion: Resources.MultiClusterService.apiVersion,
       kind: Resources.MultiClusterService.kind,
-      metadata: { name: slot.name, namespace: NAMESPACE },
+      metadata: {
+        name: slot.name,
+        namespace: NAMESPACE,
+        ...(namesSecurityGroups(slot.name)
+          ? { annotations: { [MCS_SECURITY_GROUPS]: NAMED_SECURITY_GROUP } }
+          : {}),
+      },
       spec: { types, ...(ports.length ? { ports } : {}) },
     } as KubeObject;
   }

@@ -127,6 +127,17 @@ describe('npm run plan', () => {
     expect(stdout).toContain('targets + 10.0.1.10:8080');
   }, 60_000);
 
+  it('shows weights from Karmada placement with their source, and the rule forwarding by them', async () => {
+    const { code, stdout } = await plan(join(ROOT, 'test/fixtures/placement-weights.yaml'), '--simulator');
+    expect(code).toBe(0);
+    expect(stdout).toContain(
+      'cluster weights: web:80 member1=75 member2=25 (Karmada placement of Deployment web)',
+    );
+    expect(stdout).toContain(
+      'forward default/shop-web:80@cluster:member1 75%, default/shop-web:80@cluster:member2 25%',
+    );
+  }, 60_000);
+
   it("shows each member of an IngressGroup the group's ALB, with every member's rules in group order", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'plan-group-'));
     const member = (name: string, order: string, path: string) => `

@@ -996,13 +996,13 @@ describe('describe and look-ups', () => {
     const [foreign, ours] = [nameOf(stack, 0), nameOf(facing, 0)];
     const memo = new LookupMemo();
     const found = await findOwnedLoadBalancer({ ...ctx, lookups: memo }, ['k8s-none', foreign, ours]);
-    expect(found?.LoadBalancerName).toBe(ours);
+    expect(found?.lb.LoadBalancerName).toBe(ours);
     expect(memo.take('k8s-none')).toBeNull();
     expect(memo.take(foreign)?.tags[OWNER_TAG]).toBe('someone-else');
     expect(memo.take(ours)?.lb.LoadBalancerName).toBe(ours);
     // A context without a memo (lookups is optional) looks up all the same.
     expect(await findOwnedLoadBalancer(ctx, [foreign])).toBeUndefined();
-    expect((await findOwnedLoadBalancer(ctx, [ours]))?.LoadBalancerName).toBe(ours);
+    expect((await findOwnedLoadBalancer(ctx, [ours]))?.lb.LoadBalancerName).toBe(ours);
     expect(logger.lines.filter((l) => l.level === 'WARN').map((l) => l.fields.name)).toStrictEqual([
       foreign,
       foreign,

@@ -177,6 +177,37 @@ async function runScenarios(h: Harness, seen: RequestRecord[]): Promise<void> {
     rb.spec.clusters = [{ name: 'member1' }];
   });
   await deliver(notifyChange('modified', newRb, oldRb));
+  // Weights from placement: the MCI asks, the workload's binding appears (the trigger reads the
+  // workload and its Service, the reconcile the namespace's workloads), and a StatefulSet's binding
+  // goes, known by name only (its workload is read, and found gone).
+  const [oldPlaced, placed] = await update(h, Resources.MultiClusterIngress, mci, (m) => {
+    m.metadata.annotations = {
+      ...m.metadata.annotations,
+      'multicluster.karmada.io/cluster-weights-from': 'placement',
+    };
+  });
+  await deliver(notifyChange('modified', placed, oldPlaced));
+  const workloadBinding = {
+    apiVersion: 'work.karmada.io/v1alpha2',
+    kind: 'ResourceBinding',
+    metadata: { name: 'serve-deployment', namespace: 'default' },
+    spec: {
+      resource: { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'default', name: 'serve' },
+      clusters: [{ name: 'member1', replicas: 1 }],
+    },
+  } as KubeObject;
+  await h.seed([workloadBinding]);
+  await deliver(notifyChange('added', workloadBinding));
+  await deliver(
+    notify(
+      {
+        apiVersion: 'work.karmada.io/v1alpha2',
+        kind: 'ResourceBinding',
+        metadata: { name: 'db-statefulset', namespace: 'default' },
+      },
+      'deleted',
+    ),
+  );
   const secret = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'tls', namespace: 'default' } };
   await deliver(notify(secret, 'modified'));
   await h.seed([cluster('member3')]);

@@ -3,6 +3,7 @@ import { SimError, required, validation } from '../errors.js';
 import type { LoadBalancerRecord } from './model.js';
 import type { Store } from './store.js';
 import { checkRange } from './validate.js';
+import { nlbsFronting, NLBS_PER_ALB_TARGET } from './targets.js';
 
 const ALB_TG_PROTOCOLS = new Set(['HTTP', 'HTTPS']);
 
@@ -51,6 +52,24 @@ function checkTargetGroup(
       'IncompatibleProtocols',
       `Target group '${tg.arn}' uses protocol ${tg.protocol}, incompatible with a ${lb.type} load balancer${lb.type === 'network' && listenerProtocol ? ` listener of protocol ${listenerProtocol}` : ''}`,
     );
+  }
+  if (
+    tg.targetType === 'alb' &&
+    (lb.type !== 'network' || (listenerProtocol && listenerProtocol !== 'TCP'))
+  ) {
+    throw new SimError(
+      'IncompatibleProtocols',
+      `Target group '${tg.arn}' has target type 'alb': only a TCP listener of a Network Load Balancer can forward to it`,
+    );
+  }
+  if (tg.targetType === 'alb') {
+    for (const t of tg.targets.values()) {
+      if (nlbsFronting(store, t.id, { tg: tg.arn, lb: lb.arn }).size > NLBS_PER_ALB_TARGET)
+        throw new SimError(
+          'TooManyRegistrationsForTargetId',
+          `The Application Load Balancer '${t.id}' is already the target of ${NLBS_PER_ALB_TARGET} Network Load Balancers`,
+        );
+    }
   }
   if (tg.ipAddressType === 'ipv6' && lb.ipAddressType === 'ipv4') {
     throw validation(

@@ -113,6 +113,25 @@ export function renderTargetGroup(store: Store, tg: TargetGroupRecord): TargetGr
   };
 }
 
+/**
+ * Target type alb (an ALB as the target of an NLB): TCP only, IPv4, no protocol version, and a
+ * health check over HTTP or HTTPS (the NLB checks the ALB's listener).
+ */
+function checkAlbTargetGroup(input: CreateTargetGroupInput): void {
+  if (input.Protocol !== 'TCP')
+    throw validation(`Target type 'alb' supports only protocol 'TCP', not '${input.Protocol ?? ''}'`);
+  if (input.IpAddressType !== undefined && input.IpAddressType !== 'ipv4')
+    throw validation(`Target type 'alb' supports only IP address type 'ipv4'`);
+  checkAlbHealthCheckProtocol(input.HealthCheckProtocol);
+}
+
+function checkAlbHealthCheckProtocol(protocol: string | undefined): void {
+  if (protocol !== undefined && protocol !== 'HTTP' && protocol !== 'HTTPS')
+    throw validation(
+      `Health check protocol '${protocol}' is not supported for target type 'alb': use HTTP or HTTPS`,
+    );
+}
+
 export function createTargetGroup(store: Store, input: CreateTargetGroupInput): CreateTargetGroupOutput {
   const name = checkName(input.Name, 'target group');
   checkEnum(input.TargetType, 'targetType', ['instance', 'ip', 'lambda', 'alb']);
@@ -133,10 +152,13 @@ export function createTargetGroup(store: Store, input: CreateTargetGroupInput): 
   if (lambda && input.IpAddressType !== undefined)
     throw validation('An IP address type cannot be specified for Lambda target groups');
   const grpc = input.ProtocolVersion === 'GRPC';
+  const alb = targetType === 'alb';
+  if (alb) checkAlbTargetGroup(input);
   const hc = healthCheck(
     input,
     {
-      healthCheckProtocol: lambda ? undefined : http ? input.Protocol : 'TCP',
+      // An ALB target is checked over HTTP (API_CreateTargetGroup: alb targets take HTTP or HTTPS only).
+      healthCheckProtocol: lambda ? undefined : http ? input.Protocol : alb ? 'HTTP' : 'TCP',
       healthCheckPort: lambda ? undefined : 'traffic-port',
       healthCheckEnabled: !lambda,
       healthCheckPath: grpc ? '/AWS.ALB/healthcheck' : undefined,
@@ -221,6 +243,7 @@ export function describeTargetGroups(
 
 export function modifyTargetGroup(store: Store, input: ModifyTargetGroupInput): ModifyTargetGroupOutput {
   const tg = store.targetGroup(input.TargetGroupArn);
+  if (tg.targetType === 'alb') checkAlbHealthCheckProtocol(input.HealthCheckProtocol);
   Object.assign(tg, healthCheck(input, tg, tg.protocol, tg.protocolVersion === 'GRPC'));
   return { TargetGroups: [renderTargetGroup(store, tg)] };
 }

@@ -43,6 +43,7 @@ function resolveTarget(store: Store, tg: TargetGroupRecord, target: TargetDescri
   if (az !== undefined && (tg.targetType === 'instance' || tg.targetType === 'alb')) {
     throw validation(`An Availability Zone cannot be specified for '${tg.targetType}' targets`);
   }
+  if (tg.targetType === 'alb') checkAlbTarget(store, target.Id, port ?? 0);
   if (tg.targetType === 'lambda' && az !== undefined && az !== 'all')
     throw validation(`The only supported Availability Zone for Lambda targets is 'all'`);
   if (tg.targetType === 'instance' && !/^i-[0-9a-f]{8,17}$/.test(target.Id)) {
@@ -100,12 +101,61 @@ function checkDetectedZone(id: string, detected: string, requested: string | und
   return detected;
 }
 
+/**
+ * An alb target (API_RegisterTargets, "Use an Application Load Balancer as a target"): an ALB of
+ * this account and VPC, registered on a port it has a listener on.
+ */
+function checkAlbTarget(store: Store, id: string, port: number): void {
+  const lb = store.loadBalancers.get(id);
+  if (!lb || lb.type !== 'application')
+    throw new SimError('InvalidTarget', `The target '${id}' is not an Application Load Balancer`);
+  if (!store.listenersOf(lb.arn).some((l) => l.port === port))
+    throw new SimError(
+      'InvalidTarget',
+      `The Application Load Balancer '${id}' has no listener on port ${port}: register it on the port of one of its listeners`,
+    );
+}
+
+/** The NLBs whose listeners forward to a group that has `albArn` as its target. */
+export function nlbsFronting(
+  store: Store,
+  albArn: string,
+  extra: { tg?: string; lb?: string } = {},
+): Set<string> {
+  const out = new Set<string>();
+  for (const tg of store.targetGroups.values()) {
+    if (tg.targetType !== 'alb') continue;
+    const holds = [...tg.targets.values()].some((t) => t.id === albArn) || tg.arn === extra.tg;
+    if (!holds) continue;
+    for (const lb of store.loadBalancersOfTargetGroup(tg.arn)) out.add(lb);
+    if (extra.lb && tg.arn === extra.tg) out.add(extra.lb);
+  }
+  return out;
+}
+
+/** "You can associate an Application Load Balancer as a target of up to two Network Load Balancers." */
+export const NLBS_PER_ALB_TARGET = 2;
+
 export function registerTargets(store: Store, input: RegisterTargetsInput): Record<string, never> {
   const tg = store.targetGroup(input.TargetGroupArn);
   if (!input.Targets?.length) throw required('targets');
   purgeDrained(store, tg);
   const resolved = input.Targets.map((t) => resolveTarget(store, tg, t));
   const fresh = new Set(resolved.map((t) => key(t.id, t.port)).filter((k) => !tg.targets.has(k)));
+  if (tg.targetType === 'alb') {
+    const live = [...tg.targets.values()].filter(
+      (t) => t.drainingSince === undefined && !fresh.has(key(t.id, t.port)),
+    );
+    if (live.length + fresh.size > 1)
+      throw validation('You can register only one Application Load Balancer per target group');
+    for (const t of resolved) {
+      if (nlbsFronting(store, t.id, { tg: tg.arn }).size > NLBS_PER_ALB_TARGET)
+        throw new SimError(
+          'TooManyRegistrationsForTargetId',
+          `The Application Load Balancer '${t.id}' is already the target of ${NLBS_PER_ALB_TARGET} Network Load Balancers`,
+        );
+    }
+  }
   if (tg.targets.size + fresh.size > store.limits.targetsPerTargetGroup) {
     throw new SimError(
       'TooManyTargets',

@@ -19,7 +19,7 @@ import { findOwnedLoadBalancer } from './deploy/lookup.js';
 import type { Operation } from './deploy/operations.js';
 import { resourcesOf, ResourceTypes, type ModelWarning, type Stack } from './model/types.js';
 import { wordWarnings } from './model/annotations/unknown-keys.js';
-import { isOwnedBy, type StackOwner } from './tagging.js';
+import { FRONTEND_NLB_DNS_TAG, isOwnedBy, type StackOwner } from './tagging.js';
 
 /** Whether a warning is the reconciled object's to report: its own, or the whole stack's. */
 export function isAbout(warning: ModelWarning, obj: Readonly<KubeObject>): boolean {
@@ -42,8 +42,14 @@ export type AwsLoadBalancerStatus = IngressLoadBalancerStatus & LoadBalancerStat
  * listener ports, but Karmada's CRDs (infra/crds/) make `ingress[].ports[].error` required, so a
  * real Karmada API server rejects a port status without an error; we have no error to report.
  */
-export function ingressStatus(dnsName: string): AwsLoadBalancerStatus {
-  return { ingress: [{ hostname: dnsName.toLowerCase() }] };
+export function ingressStatus(dnsName: string, frontendDnsName?: string): AwsLoadBalancerStatus {
+  // As LBC: the ALB's hostname first, then its frontend NLB's (enable-frontend-nlb).
+  return {
+    ingress: [
+      { hostname: dnsName.toLowerCase() },
+      ...(frontendDnsName ? [{ hostname: frontendDnsName.toLowerCase() }] : []),
+    ],
+  };
 }
 
 /** What differs between the ALB (MCI) and the NLB (MCS): everything else is shared. */
@@ -93,13 +99,15 @@ export class AwsBalancer<O extends KubeObject> implements Balancer<O, AwsLoadBal
     const tagged = await findStackByTags(dctx);
     if (tagged) {
       dctx.lookups?.recordTagged(dctx.owner.stackId, tagged);
-      const dns = tagged.loadBalancers.find((l) => names.includes(l.name) && isOwnedBy(l.tags, dctx.owner))
-        ?.tags[DNS_NAME_TAG];
-      if (dns) return { exists: true, status: ingressStatus(dns) };
+      const tags = tagged.loadBalancers.find(
+        (l) => names.includes(l.name) && isOwnedBy(l.tags, dctx.owner),
+      )?.tags;
+      const dns = tags?.[DNS_NAME_TAG];
+      if (dns) return { exists: true, status: ingressStatus(dns, tags[FRONTEND_NLB_DNS_TAG]) };
     }
-    const lb = await findOwnedLoadBalancer(dctx, [...names]);
-    if (!lb?.LoadBalancerArn) return { exists: false };
-    return { exists: true, status: ingressStatus(lb.DNSName ?? '') };
+    const found = await findOwnedLoadBalancer(dctx, [...names]);
+    if (!found?.lb.LoadBalancerArn) return { exists: false };
+    return { exists: true, status: ingressStatus(found.lb.DNSName ?? '', found.tags[FRONTEND_NLB_DNS_TAG]) };
   }
 
   ensure(ctx: ProviderContext, obj: Readonly<O>): Promise<AwsLoadBalancerStatus | undefined> {
@@ -116,7 +124,7 @@ export class AwsBalancer<O extends KubeObject> implements Balancer<O, AwsLoadBal
     obj: Readonly<O>,
   ): Promise<AwsLoadBalancerStatus | undefined> {
     const result = await this.deploy(ctx, obj, this.provider.config.dryRun === true);
-    return result.dnsName !== undefined ? ingressStatus(result.dnsName) : undefined;
+    return result.dnsName !== undefined ? ingressStatus(result.dnsName, result.frontendDnsName) : undefined;
   }
 
   /** The change plan a reconcile would apply now (a dry run, whatever the configuration says). */

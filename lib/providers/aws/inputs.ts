@@ -18,12 +18,35 @@ import { actionServiceNames, backendsOf, USE_ANNOTATION_PORT } from '../../karma
 import { backendServiceNames } from './model/backends.js';
 import { oidcSecretNames, readOidcSecrets, type OidcSecretReads } from './oidc-secrets.js';
 import { modelPartsFor, type ModelParts } from './model/parts.js';
+import { wantsPlacementWeights, type ServicePlacement } from '../../karmada/placement.js';
+import { readServicePlacement, type WorkloadReads } from '../../karmada/placement-reads.js';
 
 export interface IngressInputs extends OidcSecretReads {
   services: Service[];
   endpointSlices: EndpointSlice[];
   /** The parts of the model the MCI's annotations need (model/parts.ts). */
   parts: ModelParts;
+  /** `cluster-weights-from: placement` only: Karmada's placement of each backend Service. */
+  placement?: Map<string, ServicePlacement>;
+}
+
+/**
+ * Karmada's placement of each Service, for an object that asks for placement-derived weights
+ * (karmada/placement-reads.ts): one LIST per workload kind in the namespace, one GET per selected
+ * workload's ResourceBinding. Nothing is read for an object that does not ask.
+ */
+export async function readPlacements(
+  kube: KubeClient,
+  annotations: Readonly<Record<string, string>> | undefined,
+  services: readonly Service[],
+  reads: WorkloadReads = new Map(),
+): Promise<Map<string, ServicePlacement> | undefined> {
+  if (!wantsPlacementWeights(annotations)) return undefined;
+  const out = new Map<string, ServicePlacement>();
+  for (const service of services) {
+    out.set(service.metadata.name ?? '', await readServicePlacement(kube, service, reads));
+  }
+  return out;
 }
 
 /**
@@ -68,7 +91,14 @@ export async function readIngressInputs(
   }
   // Only the Secrets its authentication names, one GET each (oidc-secrets.ts).
   const secrets = await readOidcSecrets(kube, namespace, oidcSecretNames(mci, services));
-  return { services, endpointSlices, ...secrets, parts: await modelPartsFor(mci, services) };
+  const placement = await readPlacements(kube, mci.metadata.annotations, services);
+  return {
+    services,
+    endpointSlices,
+    ...secrets,
+    parts: await modelPartsFor(mci, services),
+    ...(placement ? { placement } : {}),
+  };
 }
 
 async function readService(kube: KubeClient, namespace: string, name: string) {
@@ -84,6 +114,7 @@ async function readService(kube: KubeClient, namespace: string, name: string) {
 export interface ServiceInputs {
   service: Service | undefined;
   endpointSlices: EndpointSlice[];
+  placement?: ServicePlacement;
 }
 
 /** The MCS's same-named Service and the slices Karmada collected for it (by label selector). */
@@ -99,5 +130,6 @@ export async function readServiceInputs(
     namespace,
     labelSelector: `${SERVICE_NAME_LABEL}=${DERIVED_SERVICE_PREFIX}${name}`,
   });
-  return { service, endpointSlices: importedSlicesOnly(slices.items) };
+  const placement = (await readPlacements(kube, mcs.metadata.annotations, [service]))?.get(name);
+  return { service, endpointSlices: importedSlicesOnly(slices.items), ...(placement ? { placement } : {}) };
 }

@@ -60,8 +60,17 @@ export const SHIELD_TAG = `${TAG_PREFIX}/shield-protection`;
  * interfaces linger is retried by the next deploy, which the tag makes look for it).
  */
 export const SECURITY_GROUP_TAG = `${TAG_PREFIX}/security-group`;
+/**
+ * On an ALB with a frontend NLB (model/frontend-nlb.ts): the NLB's name and DNS name, written with
+ * the fingerprint. The name tells discovery there is an NLB to find (or to delete once it is no
+ * longer wanted, or with the stack); the DNS name is the status's second hostname, read from tags.
+ */
+export const FRONTEND_NLB_TAG = `${TAG_PREFIX}/frontend-nlb`;
+export const FRONTEND_NLB_DNS_TAG = `${TAG_PREFIX}/frontend-nlb-dns-name`;
 export const RESERVED_TAG_KEYS: readonly string[] = [
   OIDC_SECRETS_TAG,
+  FRONTEND_NLB_TAG,
+  FRONTEND_NLB_DNS_TAG,
   INSTANCE_TAG,
   SECURITY_GROUP_TAG,
   CLAIM_TAG,

@@ -32,7 +32,7 @@ import { Resources } from '../../kube/resources.js';
 import { validGroupNameOf } from '../../karmada/ingress-group.js';
 import type { KubeObject } from '../../kube/types.js';
 import { ALB_KEYS, NLB_KEYS, type CommonKeys } from './model/annotations/keys.js';
-import { LOAD_BALANCER_ID, resourcesOf, ResourceTypes, type Stack } from './model/types.js';
+import { FRONTEND_NLB_ID, LOAD_BALANCER_ID, resourcesOf, ResourceTypes, type Stack } from './model/types.js';
 import { CAPACITY_TAG, RESERVED_TAG_KEYS, SHIELD_TAG, WAF_TAG } from './tagging.js';
 import { validateTenantPolicySchema } from '../../generated/tenant-policy-validator.js';
 import { configIssues } from '../config-issues.js';
@@ -221,6 +221,28 @@ const CHECKS: Array<(c: Check) => void | Promise<void>> = [
     for (const g of lb?.securityGroups ?? [])
       if (c.rule.securityGroups && !c.rule.securityGroups.includes(g))
         throw violation(c, c.keys.securityGroups, g, 'security group');
+  },
+  function frontendNlb(c) {
+    // The NLB in front of an ALB (enable-frontend-nlb) is held to the same rules as the ALB.
+    const lb = resourcesOf(c.stack, ResourceTypes.LoadBalancer).find((r) => r.id === FRONTEND_NLB_ID)?.spec;
+    if (!lb) return;
+    const k = ALB_KEYS.frontendNlb;
+    if (c.rule.schemes && !c.rule.schemes.includes(lb.scheme))
+      throw violation(c, k.scheme, lb.scheme, 'scheme');
+    for (const s of lb.subnets)
+      if (c.rule.subnets && !c.rule.subnets.includes(s)) throw violation(c, k.subnets, s, 'subnet');
+    for (const g of lb.securityGroups ?? [])
+      if (c.rule.securityGroups && !c.rule.securityGroups.includes(g) && !g.startsWith('{{sg:'))
+        throw violation(c, k.securityGroups, g, 'security group');
+    if (c.rule.attributes)
+      for (const key of Object.keys(lb.attributes ?? {}))
+        if (!keyAllowed(c.rule.attributes, key))
+          throw violation(c, k.attributes, key, 'load balancer attribute');
+    if (c.rule.tags)
+      for (const key of Object.keys(lb.tags)) {
+        if (RESERVED_TAG_KEYS.includes(key)) continue;
+        if (!keyAllowed(c.rule.tags, key)) throw violation(c, k.tags, key, 'tag key');
+      }
   },
   function certificatesAndSslPolicies(c) {
     const listeners = resourcesOf(c.stack, ResourceTypes.Listener);

@@ -7,12 +7,14 @@
 import { errorMessage } from '../../../errors.js';
 import { stackFingerprint } from '../model/fingerprint.js';
 import {
+  FRONTEND_NLB_ID,
   LOAD_BALANCER_ID,
   resourcesOf,
   ResourceTypes,
   type ModelWarning,
   type Stack,
 } from '../model/types.js';
+import { FRONTEND_NLB_DNS_TAG } from '../tagging.js';
 import { applyPlan } from './apply.js';
 import { drainEventType, settleDrains, type DrainEvent } from './drains.js';
 import { findStackByTags } from './stack-tags.js';
@@ -40,6 +42,8 @@ export interface DeployStackOptions {
 export interface DeployResult {
   /** The load balancer's DNS name; undefined in a dry run that would create it. */
   dnsName: string | undefined;
+  /** The frontend NLB's DNS name (enable-frontend-nlb), when the stack has one and it is known. */
+  frontendDnsName?: string;
   plan: Operation[];
   /** Stopped after confirming the load balancer and its fingerprint. */
   skipped: boolean;
@@ -111,7 +115,14 @@ async function deploySettled(
   });
   if (found.upToDate) {
     ctx.logger.info('stack unchanged', { stack: stack.id, fingerprint });
-    return { dnsName: found.loadBalancer.lb.DNSName ?? '', plan: [], skipped: true, applied: false };
+    const frontendDnsName = found.loadBalancer.tags[FRONTEND_NLB_DNS_TAG];
+    return {
+      dnsName: found.loadBalancer.lb.DNSName ?? '',
+      ...(frontendDnsName ? { frontendDnsName } : {}),
+      plan: [],
+      skipped: true,
+      applied: false,
+    };
   }
   const { actual } = found;
 
@@ -126,8 +137,17 @@ async function deploySettled(
     operations: formatPlan(plan),
   });
   const current = actual.loadBalancer;
+  const hasFrontend = resourcesOf(stack, ResourceTypes.LoadBalancer).some((r) => r.id === FRONTEND_NLB_ID);
+  const frontendNow = hasFrontend ? actual.frontendNlb?.loadBalancer?.lb.DNSName : undefined;
   if (options.dryRun) {
-    return { dnsName: current?.lb.DNSName, plan, skipped: false, applied: false, notices };
+    return {
+      dnsName: current?.lb.DNSName,
+      ...(frontendNow ? { frontendDnsName: frontendNow } : {}),
+      plan,
+      skipped: false,
+      applied: false,
+      notices,
+    };
   }
   for (const n of notices) {
     ctx.logger.warn(n.message, { stack: stack.id, reason: n.reason });
@@ -154,8 +174,10 @@ async function deploySettled(
   const applied = await applyPlan(ctx, plan, stack.clientSecrets);
   // Discovery read every group's targets and the plan made them the desired ones.
   if (plan.length > 0 || !recorded) await ctx.records.write(ctx.owner.stackId, fresh);
+  const frontendDnsName = hasFrontend ? (frontendNow ?? applied.dnsNames.get(FRONTEND_NLB_ID)) : undefined;
   return {
     dnsName: current?.lb.DNSName ?? applied.dnsNames.get(LOAD_BALANCER_ID) ?? '',
+    ...(frontendDnsName ? { frontendDnsName } : {}),
     plan,
     skipped: false,
     applied: true,
@@ -174,7 +196,7 @@ async function deployTargetsOnlyByTags(
   record: TargetRecord | undefined,
   dryRun: boolean,
 ): Promise<TargetsOnlyResult | undefined> {
-  const [lb] = resourcesOf(stack, ResourceTypes.LoadBalancer);
+  const lb = resourcesOf(stack, ResourceTypes.LoadBalancer).find((r) => r.id === LOAD_BALANCER_ID);
   if (!lb || !ctx.tagging) return undefined;
   const tagged = ctx.lookups?.takeTagged(ctx.owner.stackId) ?? (await findStackByTags(ctx));
   const view = tagged && viewFromTags(ctx, lb.spec.name, tagged, record);

@@ -8,7 +8,8 @@ import type { TargetDescription, TargetGroup } from '@aws-sdk/client-elastic-loa
 import { InvalidObjectError, OwnershipConflictError } from '../../../errors.js';
 import { ALB_KEYS } from '../model/annotations/keys.js';
 import { TRUST_STORE_ARN } from '../model/annotations/mutual-authentication.js';
-import { resourcesOf, ResourceTypes, type Stack } from '../model/types.js';
+import { LOAD_BALANCER_ID, resourcesOf, ResourceTypes, type Stack } from '../model/types.js';
+import { discoverFrontendNlb, frontendNlbOf, type ActualFrontendNlb } from './frontend-nlb.js';
 import { FINGERPRINT_TAG, isOwnedBy, OWNER_TAG, SECURITY_GROUP_TAG, STACK_TAG } from '../tagging.js';
 import type { ActualSecurityGroup } from './security-group.js';
 import { checkAborted, type DeployContext } from './context.js';
@@ -59,6 +60,8 @@ export interface ActualStack {
    * its load balancer's SECURITY_GROUP_TAG says it had one.
    */
   securityGroups?: ActualSecurityGroup[];
+  /** The frontend NLB, when the stack wants one or its ALB records one (deploy/frontend-nlb.ts). */
+  frontendNlb?: ActualFrontendNlb;
 }
 
 /** A deploy (or its dry run): everything the plan of `stack` compares against. */
@@ -127,6 +130,11 @@ export async function discover(
     if (isOwnedBy(found.tags, ctx.owner)) loadBalancers.push(found);
     else ctx.logger.warn('a load balancer with our name is not ours; leaving it alone', { name });
   }
+  // The frontend NLBs the ALBs record (FRONTEND_NLB_TAG): deleted with the stack, before the ALB.
+  const frontend = await discoverFrontendNlb(ctx, undefined, loadBalancers, false, () => undefined);
+  for (const nlb of frontend?.stale ?? []) {
+    if (!loadBalancers.some((l) => l.lb.LoadBalancerArn === nlb.lb.LoadBalancerArn)) loadBalancers.push(nlb);
+  }
   await discoverProtections(ctx, loadBalancers);
   return {
     staleLoadBalancers: loadBalancers,
@@ -138,7 +146,7 @@ export async function discover(
 
 async function discoverForDeploy(ctx: DeployContext, target: DeployTarget): Promise<Discovery> {
   const { stack } = target;
-  const [lbRes] = resourcesOf(stack, ResourceTypes.LoadBalancer);
+  const lbRes = resourcesOf(stack, ResourceTypes.LoadBalancer).find((r) => r.id === LOAD_BALANCER_ID);
   if (!lbRes) throw new Error(`stack ${stack.id} has no load balancer`);
 
   // 1. The load balancer, and the fast path: same fingerprint, not a resync → done (2 calls).
@@ -175,9 +183,21 @@ async function discoverForDeploy(ctx: DeployContext, target: DeployTarget): Prom
   //    O(account), a resync O(N²). An owned group that is neither attached nor under a desired
   //    name (a replaced group whose deletion failed) is the orphan sweep's (lib/maintenance/sweep.ts).
   const desiredTgs = resourcesOf(stack, ResourceTypes.TargetGroup);
+  const frontendNlb = await discoverFrontendNlb(
+    ctx,
+    frontendNlbOf(stack),
+    [...(current ? [current] : []), ...stale],
+    target.resync,
+    (name, tags) => assertOwned(ctx, 'load balancer', name, tags),
+  );
   const owned = await discoverTargetGroups(
     ctx,
-    [...(current ? [current] : []), ...stale],
+    [
+      ...(current ? [current] : []),
+      ...stale,
+      ...(frontendNlb?.loadBalancer ? [frontendNlb.loadBalancer] : []),
+      ...(frontendNlb?.stale ?? []),
+    ],
     desiredTgs.map((t) => t.spec.name),
     'claim',
   );
@@ -187,7 +207,9 @@ async function discoverForDeploy(ctx: DeployContext, target: DeployTarget): Prom
   const listeners: ActualListener[] = [];
   if (current) {
     const desiredListeners = new Map(
-      resourcesOf(stack, ResourceTypes.Listener).map((l) => [l.spec.port, l.spec]),
+      resourcesOf(stack, ResourceTypes.Listener)
+        .filter((l) => l.spec.loadBalancer.$ref === LOAD_BALANCER_ID)
+        .map((l) => [l.spec.port, l.spec]),
     );
     for (const listener of await describeListeners(ctx, current.lb.LoadBalancerArn ?? '')) {
       const arn = listener.ListenerArn ?? '';
@@ -251,6 +273,7 @@ async function discoverForDeploy(ctx: DeployContext, target: DeployTarget): Prom
       ...(trustStores.size > 0 ? { trustStores } : {}),
       ...(webAclArn !== undefined ? { webAclArn } : {}),
       ...(securityGroups ? { securityGroups } : {}),
+      ...(frontendNlb ? { frontendNlb } : {}),
     },
   };
 }

@@ -23,17 +23,17 @@ export async function ownedByName(
 }
 
 /**
- * Our load balancer with one of these names, if any (foreign ones are reported, never returned);
+ * Our load balancer with one of these names and its tags, if any (foreign ones are reported, never returned);
  * each look-up is recorded for the deploy that follows get().
  */
 export async function findOwnedLoadBalancer(
   ctx: DeployContext,
   names: readonly string[],
-): Promise<LoadBalancer | undefined> {
+): Promise<{ lb: LoadBalancer; tags: Record<string, string> } | undefined> {
   for (const name of names) {
     const found = await ownedByName(ctx, name, 'record');
     if (!found) continue;
-    if (isOwnedBy(found.tags, ctx.owner)) return found.lb;
+    if (isOwnedBy(found.tags, ctx.owner)) return found;
     ctx.logger.warn('a load balancer with our name is not ours; leaving it alone', { name });
   }
   return undefined;

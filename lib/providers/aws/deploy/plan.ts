@@ -28,6 +28,9 @@ import { arnRef, dnsRef, type Operation, type PlanContext } from './operations.j
 import { planTargetGroups } from './target-group.js';
 import { planTargetOps } from './targets.js';
 import { planEdge, planProtectionDeletions } from './edge.js';
+import { isFrontendNlb, planFrontendNlb } from './frontend-nlb.js';
+import { isFrontendResource } from '../model/frontend-nlb.js';
+import { LOAD_BALANCER_ID } from '../model/types.js';
 
 /**
  * A stack's plan context: the fingerprint the deploy records when it is done, and the other tags
@@ -43,7 +46,7 @@ export function planStack(modelled: Stack, actual: ActualStack, pc: StackPlanCon
   const { fingerprint } = pc;
   // An NLB created without security groups keeps none (AWS adds none to it).
   const { stack } = decideNlbSecurityGroups(modelled, actual.loadBalancer);
-  const [modelLb] = resourcesOf(stack, ResourceTypes.LoadBalancer);
+  const modelLb = resourcesOf(stack, ResourceTypes.LoadBalancer).find((r) => r.id === LOAD_BALANCER_ID);
   if (!modelLb) throw new Error(`stack ${stack.id} has no load balancer`);
   // The managed security group first: the load balancer names it by ID (or by the placeholder
   // of the one this plan creates); groups the stack no longer wants go last.
@@ -51,8 +54,11 @@ export function planStack(modelled: Stack, actual: ActualStack, pc: StackPlanCon
     throw new Error(`stack ${stack.id} has a managed security group but its groups were not read`);
   const groups = planSecurityGroups(pc, stack.securityGroup, actual.securityGroups ?? []);
   const lbRes = withManagedGroup(modelLb, groups.groupId);
-  const desiredTgs = resourcesOf(stack, ResourceTypes.TargetGroup);
-  const tgs = planTargetGroups(pc, desiredTgs, actual.targetGroups);
+  // Every group is planned together (one that no resource keeps is an orphan); the frontend
+  // NLB's (target type alb) are filled by planFrontendNlb, not from endpoints.
+  const allTgs = resourcesOf(stack, ResourceTypes.TargetGroup);
+  const desiredTgs = allTgs.filter((r) => !isFrontendResource(r));
+  const tgs = planTargetGroups(pc, allTgs, actual.targetGroups);
   const resolve = (id: string) => tgs.kept.get(id)?.tg.TargetGroupArn ?? arnRef(id);
 
   // A rotated OIDC client secret is invisible in DescribeRules: the Secrets' versions recorded on
@@ -66,7 +72,7 @@ export function planStack(modelled: Stack, actual: ActualStack, pc: StackPlanCon
   const listeners = planListeners(
     pc,
     lbArn,
-    resourcesOf(stack, ResourceTypes.Listener),
+    resourcesOf(stack, ResourceTypes.Listener).filter((r) => !isFrontendResource(r)),
     actual.loadBalancer ? actual.listeners : [],
     resolve,
     actual.trustStores,
@@ -95,6 +101,19 @@ export function planStack(modelled: Stack, actual: ActualStack, pc: StackPlanCon
       arn ? (actual.targets.get(arn) ?? []) : undefined,
     );
   });
+  const frontend = planFrontendNlb(
+    pc,
+    stack,
+    actual.frontendNlb,
+    {
+      albArn: lbArn,
+      resolve,
+      groupArn: (id) => tgs.kept.get(id)?.tg.TargetGroupArn,
+      targets: actual.targets,
+      withManagedGroup: (lb) => withManagedGroup(lb, groups.groupId),
+    },
+    actual.loadBalancer?.tags ?? {},
+  );
   // Registrations before the rules, deregistrations after them, groups deleted last: whatever
   // moves (a new group, a mode switch, a drained cluster back), no rule ever forwards to a group
   // that is missing or not yet filled.
@@ -109,6 +128,8 @@ export function planStack(modelled: Stack, actual: ActualStack, pc: StackPlanCon
     ...ipType.early,
     ...listeners.operations,
     ...ruleOps,
+    ...frontend.operations,
+    // After the frontend NLB points at the listeners that stay.
     ...listeners.retired,
     ...ipType.late,
     ...targetOps.flatMap((t) => t.deregister),
@@ -138,6 +159,7 @@ export function planStack(modelled: Stack, actual: ActualStack, pc: StackPlanCon
     ...pc.record,
     ...(secrets !== undefined ? { [OIDC_SECRETS_TAG]: secrets } : {}),
     ...(groups.groupId !== undefined ? { [SECURITY_GROUP_TAG]: groups.groupId } : {}),
+    ...frontend.record,
     [FINGERPRINT_TAG]: fingerprint,
   };
   const tags = actual.loadBalancer?.tags ?? {};
@@ -146,6 +168,7 @@ export function planStack(modelled: Stack, actual: ActualStack, pc: StackPlanCon
     ...legacyTargetTags(tags),
     ...(secrets === undefined && tags[OIDC_SECRETS_TAG] !== undefined ? [OIDC_SECRETS_TAG] : []),
     ...(groups.groupId === undefined && tags[SECURITY_GROUP_TAG] !== undefined ? [SECURITY_GROUP_TAG] : []),
+    ...frontend.staleRecord,
   ];
   if (changes.length > 0 || Object.entries(record).some(([k, v]) => tags[k] !== v) || stale.length > 0) {
     plan.push({
@@ -207,7 +230,11 @@ export function oidcSecretsVersion(stack: Stack): string | undefined {
 export function planDeletion(
   actual: Pick<ActualStack, 'loadBalancer' | 'staleLoadBalancers' | 'targetGroups' | 'securityGroups'>,
 ): Operation[] {
-  const loadBalancers = [...(actual.loadBalancer ? [actual.loadBalancer] : []), ...actual.staleLoadBalancers];
+  // A frontend NLB before the ALB it forwards to (and its groups after both).
+  const loadBalancers = [
+    ...(actual.loadBalancer ? [actual.loadBalancer] : []),
+    ...actual.staleLoadBalancers,
+  ].sort((a, b) => Number(isFrontendNlb(b)) - Number(isFrontendNlb(a)));
   return [
     // Shield keeps a protection whose load balancer is gone: ours go first.
     ...planProtectionDeletions(loadBalancers),

@@ -26,7 +26,7 @@ import { Resources } from '../../../kube/resources.js';
 import type { KubeObject } from '../../../kube/types.js';
 import type { Logger } from '../../../log/logger.js';
 import { targetsFingerprint } from '../model/fingerprint.js';
-import { resourcesOf, ResourceTypes, type Stack } from '../model/types.js';
+import { resourcesOf, ResourceTypes, type Stack, type TargetGroupResource } from '../model/types.js';
 
 export interface RecordedGroup {
   /** targetsFingerprint() of the targets, as the desired side computes it. */
@@ -54,12 +54,20 @@ export interface TargetRecordStore {
   list(): Promise<Map<string, TargetRecord>>;
 }
 
+/**
+ * The groups whose targets are endpoints: every group but a frontend NLB's (target type alb),
+ * whose one target is the ALB, registered and checked by the full deploy (deploy/frontend-nlb.ts).
+ */
+export function endpointGroups(stack: Stack): TargetGroupResource[] {
+  return resourcesOf(stack, ResourceTypes.TargetGroup).filter((tg) => tg.spec.targetType !== 'alb');
+}
+
 /** The record a completed deploy of `stack` leaves: every group's desired targets. */
 export function recordOf(stack: Stack, fingerprint: string): TargetRecord {
   return {
     fingerprint,
     groups: Object.fromEntries(
-      resourcesOf(stack, ResourceTypes.TargetGroup).map((tg) => [
+      endpointGroups(stack).map((tg) => [
         tg.spec.name,
         {
           fingerprint: targetsFingerprint(tg.spec.targets),

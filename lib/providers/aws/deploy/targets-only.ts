@@ -14,15 +14,15 @@
  */
 import { createHash } from 'node:crypto';
 import type { TargetDescription } from '@aws-sdk/client-elastic-load-balancing-v2';
-import { resourcesOf, ResourceTypes, type Stack } from '../model/types.js';
+import type { Stack } from '../model/types.js';
 import { targetsFingerprint } from '../model/fingerprint.js';
-import { FINGERPRINT_TAG, isOwnedBy, TAG_PREFIX } from '../tagging.js';
+import { FINGERPRINT_TAG, FRONTEND_NLB_DNS_TAG, isOwnedBy, TAG_PREFIX } from '../tagging.js';
 import { applyPlan } from './apply.js';
 import { isAwsError, type DeployContext } from './context.js';
 import { describeTargets } from './describe.js';
 import type { Operation } from './operations.js';
 import type { TaggedStack } from './stack-tags.js';
-import { recordOf, type TargetRecord } from './target-records.js';
+import { endpointGroups, recordOf, type TargetRecord } from './target-records.js';
 import { liveTargets, planTargets } from './targets.js';
 
 /** On the load balancer: its DNS name, so that a status needs no DescribeLoadBalancers. */
@@ -40,6 +40,8 @@ export function legacyTargetTags(lbTags: Readonly<Record<string, string>>): stri
 
 export interface TargetsOnlyResult {
   dnsName: string;
+  /** The frontend NLB's DNS name, as recorded on the ALB (FRONTEND_NLB_DNS_TAG). */
+  frontendDnsName?: string;
   plan: Operation[];
   /** Nothing changed at all: structure and every group's targets as recorded. */
   skipped: boolean;
@@ -48,7 +50,7 @@ export interface TargetsOnlyResult {
 
 /** The stack as the Tagging API shows it, with the targets record when it was written for it. */
 export interface StackView {
-  loadBalancer: { arn: string; dnsName: string; fingerprint: string | undefined };
+  loadBalancer: { arn: string; dnsName: string; fingerprint: string | undefined; frontendDnsName?: string };
   groupArn(name: string): string | undefined;
   /** The record, if it was written under the load balancer's current structure fingerprint. */
   record: TargetRecord | undefined;
@@ -65,8 +67,9 @@ export function viewFromTags(
   const dnsName = lb?.tags[DNS_NAME_TAG];
   if (!lb || !dnsName) return undefined;
   const fingerprint = lb.tags[FINGERPRINT_TAG];
+  const frontendDnsName = lb.tags[FRONTEND_NLB_DNS_TAG];
   return {
-    loadBalancer: { arn: lb.arn, dnsName, fingerprint },
+    loadBalancer: { arn: lb.arn, dnsName, fingerprint, ...(frontendDnsName ? { frontendDnsName } : {}) },
     groupArn: (name) => tagged.targetGroups.find((t) => t.name === name && isOwnedBy(t.tags, ctx.owner))?.arn,
     record: record && record.fingerprint === fingerprint ? record : undefined,
   };
@@ -85,14 +88,14 @@ export async function deployTargetsOnly(
 ): Promise<TargetsOnlyResult | undefined> {
   const { loadBalancer: lb, record } = view;
   if (lb.fingerprint !== fingerprint) return undefined;
-  const groups = resourcesOf(stack, ResourceTypes.TargetGroup);
+  const groups = endpointGroups(stack);
   const changed = groups.filter(
     (tg) => record?.groups[tg.spec.name]?.fingerprint !== targetsFingerprint(tg.spec.targets),
   );
   const fresh = recordOf(stack, fingerprint);
   // Every group as recorded (and no group recorded that the stack no longer has): nothing to do.
   if (changed.length === 0 && record && Object.keys(record.groups).length === groups.length)
-    return { dnsName: lb.dnsName, plan: [], skipped: true, applied: false };
+    return { dnsName: lb.dnsName, ...frontendOf(lb), plan: [], skipped: true, applied: false };
 
   const plan: Operation[] = [];
   for (const tg of changed) {
@@ -106,7 +109,8 @@ export async function deployTargetsOnly(
     stack: stack.id,
     groups: changed.length,
   });
-  if (dryRun) return { dnsName: lb.dnsName, plan, skipped: plan.length === 0, applied: false };
+  if (dryRun)
+    return { dnsName: lb.dnsName, ...frontendOf(lb), plan, skipped: plan.length === 0, applied: false };
   if (plan.length > 0) {
     // Forgotten first: if this deploy stops half-way, no record claims what ELBv2 may not hold.
     if (record) await ctx.records.forget(ctx.owner.stackId);
@@ -123,7 +127,7 @@ export async function deployTargetsOnly(
     }
   }
   await ctx.records.write(ctx.owner.stackId, fresh);
-  return { dnsName: lb.dnsName, plan, skipped: false, applied: plan.length > 0 };
+  return { dnsName: lb.dnsName, ...frontendOf(lb), plan, skipped: false, applied: plan.length > 0 };
 }
 
 /**
@@ -136,4 +140,9 @@ export function recordedState(fingerprint: string, groups: Readonly<Record<strin
     .map(([name, v]) => `${name}=${v}`)
     .sort();
   return `${fingerprint}+${createHash('sha256').update(entries.join(',')).digest('hex').slice(0, 16)}`;
+}
+
+/** The result's frontend NLB DNS name, when the ALB records one. */
+function frontendOf(lb: StackView['loadBalancer']): { frontendDnsName?: string } {
+  return lb.frontendDnsName ? { frontendDnsName: lb.frontendDnsName } : {};
 }

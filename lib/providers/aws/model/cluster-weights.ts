@@ -10,6 +10,13 @@
  * weighs every cluster the list does not name; a cluster that is named nowhere gets weight 0.
  * Without either key the MCI keeps one target group per backend, whose traffic follows pod counts.
  *
+ * Karmada's own placement is the third source, opted into with
+ *   multicluster.karmada.io/cluster-weights-from: placement
+ * Each backend that neither list above covers is then weighed by the replicas the ResourceBindings
+ * of the workloads its Service selects assign each cluster, in percent (karmada/placement.ts); a
+ * cluster with no replica gets weight 0 (and is drained as below). So the explicit keys win over
+ * placement, and can be added and removed again to override it for a while.
+ *
  * A cluster's effective weight is its weight, or 0 when Karmada's TrafficControl blocks it
  * (`status.trafficBlockClusters`) or when it has no endpoint for the backend (a group without a
  * target never takes a share). A cluster whose weight is 0 but that still has endpoints is
@@ -22,10 +29,20 @@
  * 5 distinct weights on one backend is refused, naming the limit.
  */
 import { InvalidObjectError } from '../../../errors.js';
+import {
+  CLUSTER_WEIGHTS_FROM_KEY,
+  CLUSTER_WEIGHTS_KEY,
+  describePlacement,
+  FROM_PLACEMENT,
+  workloadName,
+  type ServicePlacement,
+} from '../../../karmada/placement.js';
 import { raw, type Annotations } from './annotations/parse.js';
 
-export const CLUSTER_WEIGHTS_KEY = 'multicluster.karmada.io/cluster-weights';
+export { CLUSTER_WEIGHTS_FROM_KEY, CLUSTER_WEIGHTS_KEY };
 export const INVALID_CLUSTER_WEIGHTS = 'InvalidClusterWeights';
+/** Placement cannot weigh a backend (no workload, no binding yet, no replica). */
+export const PLACEMENT_WEIGHTS_UNAVAILABLE = 'PlacementWeightsUnavailable';
 /** ELBv2: a forward action names at most 5 target groups, each weighed 0-999. */
 export const MAX_GROUPS_PER_FORWARD = 5;
 export const MAX_WEIGHT = 999;
@@ -41,6 +58,8 @@ export interface WeightList {
   weights: ReadonlyMap<string, number>;
   /** `*=N`: the weight of every cluster the list does not name. */
   others?: number;
+  /** Where derived weights come from (placement), for the condition and the plan. */
+  source?: string;
 }
 
 function bad(key: string, value: string, why: string): InvalidObjectError {
@@ -88,6 +107,22 @@ export function parseWeightList(annotations: Annotations, key: string): WeightLi
 export interface ClusterWeights {
   all: WeightList | undefined;
   byService: ReadonlyMap<string, WeightList>;
+  /** `cluster-weights-from: placement`: the backends neither list covers follow Karmada's placement. */
+  placement: boolean;
+}
+
+/** `cluster-weights-from`: absent, or `placement` (anything else is refused, naming the key). */
+function readWeightsFrom(annotations: Annotations): boolean {
+  const value = raw(annotations, CLUSTER_WEIGHTS_FROM_KEY);
+  if (value === undefined) return false;
+  if (value.trim() !== FROM_PLACEMENT) {
+    throw bad(
+      CLUSTER_WEIGHTS_FROM_KEY,
+      value,
+      `is not a source of cluster weights: the one value is "${FROM_PLACEMENT}" (Karmada's replicas per cluster)`,
+    );
+  }
+  return true;
 }
 
 /**
@@ -100,6 +135,7 @@ export function readClusterWeights(
   knownClusters: ReadonlySet<string>,
 ): ClusterWeights | undefined {
   const all = parseWeightList(annotations, CLUSTER_WEIGHTS_KEY);
+  const placement = readWeightsFrom(annotations);
   const byService = new Map<string, WeightList>();
   const prefix = `${CLUSTER_WEIGHTS_KEY}.`;
   for (const key of Object.keys(annotations ?? {}).sort()) {
@@ -107,7 +143,7 @@ export function readClusterWeights(
     const list = parseWeightList(annotations, key);
     if (list) byService.set(key.slice(prefix.length), list);
   }
-  if (!all && byService.size === 0) return undefined;
+  if (!all && byService.size === 0 && !placement) return undefined;
   for (const list of [...(all ? [all] : []), ...byService.values()]) {
     for (const name of list.weights.keys()) {
       if (!knownClusters.has(name)) {
@@ -119,12 +155,59 @@ export function readClusterWeights(
       }
     }
   }
-  return { all, byService };
+  return { all, byService, placement };
 }
 
-/** The list that weighs one backend Service's clusters: its own, else the MCI's; none: per-backend. */
-export function weightsFor(weights: ClusterWeights, service: string): WeightList | undefined {
-  return weights.byService.get(service) ?? weights.all;
+/**
+ * The list that weighs one backend Service's clusters: its own, else the MCI's, else (opted in)
+ * its placement's; none: per-backend. `where` names the backend in placement's errors.
+ */
+export function weightsFor(
+  weights: ClusterWeights,
+  service: string,
+  placement?: ServicePlacement,
+  where = `backend Service ${service}`,
+): WeightList | undefined {
+  const explicit = weights.byService.get(service) ?? weights.all;
+  if (explicit || !weights.placement) return explicit;
+  return placementWeights(placement, where);
+}
+
+function unavailable(where: string, why: string): InvalidObjectError {
+  return new InvalidObjectError(
+    `annotation ${CLUSTER_WEIGHTS_FROM_KEY}: ${FROM_PLACEMENT}: ${where} ${why}; give its weights with ${CLUSTER_WEIGHTS_KEY} meanwhile`,
+    { field: CLUSTER_WEIGHTS_FROM_KEY, reason: PLACEMENT_WEIGHTS_UNAVAILABLE },
+  );
+}
+
+/** A backend's weights from Karmada's placement: each cluster's share of the replicas, in percent. */
+export function placementWeights(placement: ServicePlacement | undefined, where: string): WeightList {
+  const key = CLUSTER_WEIGHTS_FROM_KEY;
+  if (!placement) throw unavailable(where, 'does not exist, so no workload is known to serve it');
+  if (placement.state === 'no-workload') {
+    const selector = placement.selector;
+    const labels = Object.entries(selector ?? {}).map(([k, v]) => `${k}=${v}`);
+    throw unavailable(
+      where,
+      labels.length
+        ? `selects no Deployment or StatefulSet in the Karmada control plane (selector ${labels.join(',')})`
+        : 'has no selector, so no Deployment or StatefulSet of the Karmada control plane is known to serve it',
+    );
+  }
+  if (placement.state === 'unbound') {
+    const unbound = placement.workloads.filter((w) => !w.binding).map(workloadName);
+    throw unavailable(
+      where,
+      `is served by ${unbound.join(', ')}, which has no ResourceBinding yet: no PropagationPolicy selects it, or Karmada has not scheduled it`,
+    );
+  }
+  if (placement.state === 'no-replicas') {
+    throw unavailable(
+      where,
+      `is served by ${placement.workloads.map(workloadName).join(', ')}, whose ResourceBinding places 0 replicas in every cluster`,
+    );
+  }
+  return { key, weights: placement.shares, source: describePlacement(placement) };
 }
 
 /** A cluster's configured weight for one backend Service that a list covers. */

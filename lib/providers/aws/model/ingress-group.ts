@@ -62,12 +62,16 @@ export const EXCLUSIVE_GROUP_KEYS: readonly string[] = [
   `${ALB}mutual-authentication`,
   `${ALB}minimum-load-balancer-capacity`,
   `${ALB}ipam-ipv4-pool-id`,
-  `${ALB}enable-frontend-nlb`,
-  `${ALB}frontend-nlb-scheme`,
-  `${ALB}frontend-nlb-subnets`,
-  `${ALB}frontend-nlb-security-groups`,
-  `${ALB}frontend-nlb-tags`,
+  // The frontend NLB is one per group: every one of its keys is the group's (LBC merges the
+  // port mapping and the health checks per NLB port; here the members must agree on them too).
+  ...frontendNlbKeys(ALB_KEYS.frontendNlb),
 ];
+
+function frontendNlbKeys(keys: object): string[] {
+  return Object.values(keys).flatMap((v: unknown) =>
+    typeof v === 'string' ? [v] : frontendNlbKeys(v as object),
+  );
+}
 
 /** What a group's stack is built from: its identity and every member that asks to be in it. */
 export interface IngressGroupInput {

@@ -5,6 +5,7 @@
  */
 import type { EndpointSlice, IngressBackend, MultiClusterIngress, Service } from '../../../karmada/types.js';
 import type { KubeObject } from '../../../kube/types.js';
+import type { ServicePlacement } from '../../../karmada/placement.js';
 import { InvalidObjectError } from '../../../errors.js';
 import { backendsOf } from '../../../karmada/refs.js';
 import { DERIVED_SERVICE_PREFIX, SERVICE_NAME_LABEL } from '../../../karmada/constants.js';
@@ -55,6 +56,9 @@ import {
 import {
   LOAD_BALANCER_ID,
   ref,
+  resourcesOf,
+  ResourceTypes,
+  type ListenerResource,
   type Action,
   type LoadBalancerIpAddressType,
   type ModelConfig,
@@ -63,6 +67,7 @@ import {
   type TargetGroupResource,
 } from './types.js';
 import type { AlbListenerSettings } from './annotations/listeners.js';
+import { frontendNlbResources, readFrontendNlb, type FrontendNlbSettings } from './frontend-nlb.js';
 
 /** One MultiClusterIngress and what was read for it from Kubernetes. */
 export interface IngressMember {
@@ -75,6 +80,11 @@ export interface IngressMember {
   oidcSecrets?: readonly OidcSecretInfo[];
   /** The model's parts its annotations need (parts.ts), loaded with its inputs. */
   parts?: ModelParts;
+  /**
+   * `cluster-weights-from: placement`: what Karmada's placement says about each backend Service
+   * (karmada/placement.ts), by Service name; read only when the MCI asks for it.
+   */
+  placement?: ReadonlyMap<string, ServicePlacement>;
 }
 
 export interface IngressStackInput extends IngressMember {
@@ -112,6 +122,8 @@ export type AlbSettings = StackSettings<{
   edge: EdgeSettings;
   /** inbound-cidrs and security-group-prefix-lists: the managed group's sources; absent: none given. */
   securityGroupSources: SecurityGroupSource[] | undefined;
+  /** enable-frontend-nlb and the frontend-nlb-* keys (model/frontend-nlb.ts); absent: no NLB in front. */
+  frontendNlb: FrontendNlbSettings | undefined;
 }>;
 
 const IP_ADDRESS_TYPES = ['ipv4', 'dualstack', 'dualstack-without-public-ipv4'] as const;
@@ -174,6 +186,7 @@ export function readAlbSettings(source: StackSource<unknown>, config: ModelConfi
       ALB_KEYS.inboundCidrs,
       ALB_KEYS.securityGroupPrefixLists,
     ),
+    frontendNlb: readFrontendNlb(annotations, config),
   }));
   checkIpAddressType(settings);
   return settings;
@@ -236,7 +249,8 @@ export function assembleAlb(
       ruleField: (id) => ruleFields.get(id),
     },
   );
-  const stack = managedGroup ? { ...assembled, securityGroup: managedGroup } : assembled;
+  const withFrontend = withFrontendNlb(source, settings, assembled, listeners);
+  const stack = managedGroup ? { ...withFrontend, securityGroup: managedGroup } : withFrontend;
   const traffic = members.flatMap((m) => m.traffic ?? []);
   return {
     ...withWarnings(stack, [
@@ -248,6 +262,28 @@ export function assembleAlb(
     ]),
     ...(traffic.length > 0 ? { traffic } : {}),
   };
+}
+
+/** The stack with its frontend NLB, when enable-frontend-nlb asks for one (model/frontend-nlb.ts). */
+function withFrontendNlb(
+  source: StackSource<IngressMember>,
+  settings: AlbSettings,
+  stack: Stack,
+  albListeners: readonly ListenerResource[],
+): Stack {
+  const frontend = settings.particular.frontendNlb;
+  const alb = resourcesOf(stack, ResourceTypes.LoadBalancer).find((r) => r.id === LOAD_BALANCER_ID);
+  if (!frontend || !alb) return stack;
+  // After the ALB's quota checks: the NLB's groups are not the ALB's.
+  const resources = frontendNlbResources(frontend, {
+    ref: source.ref,
+    ownerId: source.ownerId,
+    placement: source.placement,
+    alb,
+    albListeners,
+    tags: settings.tags,
+  });
+  return { ...stack, resources: [...stack.resources, ...resources] };
 }
 
 /**
@@ -422,8 +458,9 @@ export function memberRoutes(
         ...sliceClusterNames(backendSlices(b.serviceName)),
       ]),
     ].sort();
+    const where = `backend Service ${namespace}/${b.serviceName}`;
     // A backend no list covers (only other backends have their own) keeps its one group.
-    const list = weights && weightsFor(weights, b.serviceName);
+    const list = weights && weightsFor(weights, b.serviceName, member.placement?.get(b.serviceName), where);
     if (!list || clusters.length === 0) {
       return { type: 'forward', targetGroup: ref(targetGroupFor(b, field)) };
     }
@@ -445,8 +482,7 @@ export function memberRoutes(
           ipAddressType,
         }).length > 0,
     );
-    const where = `backend Service ${namespace}/${b.serviceName}`;
-    const line = `${b.serviceName}:${b.portKey} ${describeShares(shares)}`;
+    const line = `${b.serviceName}:${b.portKey} ${describeShares(shares)}${list.source ? ` (${list.source})` : ''}`;
     if (!traffic.includes(line)) traffic.push(line);
     return {
       type: 'forward',

@@ -7,6 +7,7 @@
 import { InvalidObjectError } from '../../../errors.js';
 import { DERIVED_SERVICE_PREFIX, SERVICE_NAME_LABEL } from '../../../karmada/constants.js';
 import type { EndpointSlice, MultiClusterService, Service, ServicePort } from '../../../karmada/types.js';
+import type { ServicePlacement } from '../../../karmada/placement.js';
 import { nlbHealthCheck } from './annotations/health-check.js';
 import { NLB_KEYS } from './annotations/keys.js';
 import { nlbTls, type NlbTlsSettings } from './annotations/listeners.js';
@@ -69,6 +70,8 @@ export interface ServiceMember {
   service: Service | undefined;
   /** EndpointSlices Karmada collected for it (`kubernetes.io/service-name: derived-<name>`). */
   endpointSlices: readonly EndpointSlice[];
+  /** `cluster-weights-from: placement` only: Karmada's placement of the Service's workloads. */
+  placement?: ServicePlacement;
 }
 
 export interface ServiceStackInput extends ServiceMember {
@@ -227,7 +230,7 @@ function memberPorts(
     mcs.metadata.annotations,
     new Set([...(allowed ?? []), ...sliceClusters]),
   );
-  const list = weights && weightsFor(weights, name);
+  const list = weights && weightsFor(weights, name, member.placement, `Service ${namespace}/${name}`);
   const clusters = [
     ...new Set([...(allowed ?? []), ...sliceClusters.filter((c) => !allowed || allowed.includes(c))]),
   ].sort();
@@ -289,7 +292,7 @@ function memberPorts(
     let action: Action;
     if (list && clusters.length > 0) {
       const shares = clusterShares(clusters, list, new Set(), (c) => targetsOf([c]).length > 0);
-      traffic.push(`${name}:${sp.port} ${describeShares(shares)}`);
+      traffic.push(`${name}:${sp.port} ${describeShares(shares)}${list.source ? ` (${list.source})` : ''}`);
       const groups = sliceClustersOf(shares, `Service ${namespace}/${name} port ${sp.port}`, list.key).map(
         (slice) => {
           const tg = groupOf(

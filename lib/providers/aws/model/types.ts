@@ -159,7 +159,8 @@ export interface TargetSpec {
 
 export interface TargetGroupSpec {
   name: string;
-  targetType: 'ip';
+  /** `alb`: a frontend NLB's group, whose one target is the stack's ALB (`albTarget`). */
+  targetType: 'ip' | 'alb';
   protocol: 'HTTP' | 'HTTPS' | 'TCP' | 'UDP' | 'TCP_UDP' | 'TLS';
   /** ALB target groups only (HTTP/HTTPS); immutable, like the protocol. */
   protocolVersion?: 'HTTP1' | 'HTTP2' | 'GRPC';
@@ -168,8 +169,13 @@ export interface TargetGroupSpec {
   ipAddressType: 'ipv4' | 'ipv6';
   vpcId: string;
   healthCheck: HealthCheckSpec;
-  /** The registered targets: exactly these, sorted by address then port. */
+  /** The registered targets: exactly these, sorted by address then port (none for `alb` groups). */
   targets: TargetSpec[];
+  /**
+   * Target type `alb` only: the ALB registered as the one target, on its listener's port. Kept
+   * apart from `targets` (endpoints, recorded in Kubernetes): its ARN is known only once deployed.
+   */
+  albTarget?: { loadBalancer: Ref; port: number };
   /** Only the keys we set (target-group-attributes annotation). */
   attributes?: Record<string, string>;
   /**
@@ -345,26 +351,34 @@ export interface LoadBalancerResource {
 
 /** Every stack has one load balancer, under this resource id. */
 export const LOAD_BALANCER_ID = 'LoadBalancer';
+/**
+ * An ALB stack may have a second one in front of it, under this id: LBC's frontend NLB
+ * (enable-frontend-nlb, model/frontend-nlb.ts), whose target groups forward to the ALB.
+ */
+export const FRONTEND_NLB_ID = 'FrontendNlb';
 
-/** The stack's load balancer; security groups and attributes appear only when there are some. */
-export function loadBalancerResource(spec: {
-  name: string;
-  type: LoadBalancerSpec['type'];
-  scheme: LoadBalancerSpec['scheme'];
-  /** Absent: ipv4. */
-  ipAddressType?: LoadBalancerIpAddressType | undefined;
-  subnets: readonly string[];
-  subnetMappings?: readonly SubnetMappingSpec[] | undefined;
-  securityGroups?: readonly string[] | undefined;
-  privateLinkInboundRules?: 'on' | 'off' | undefined;
-  attributes?: Record<string, string> | undefined;
-  minimumCapacityUnits?: number | undefined;
-  webAcl?: WebAclSpec | undefined;
-  shieldAdvanced?: boolean | undefined;
-  tags: Tags;
-}): LoadBalancerResource {
+/** A load balancer of the stack (the stack's own by default); security groups and attributes appear only when there are some. */
+export function loadBalancerResource(
+  spec: {
+    name: string;
+    type: LoadBalancerSpec['type'];
+    scheme: LoadBalancerSpec['scheme'];
+    /** Absent: ipv4. */
+    ipAddressType?: LoadBalancerIpAddressType | undefined;
+    subnets: readonly string[];
+    subnetMappings?: readonly SubnetMappingSpec[] | undefined;
+    securityGroups?: readonly string[] | undefined;
+    privateLinkInboundRules?: 'on' | 'off' | undefined;
+    attributes?: Record<string, string> | undefined;
+    minimumCapacityUnits?: number | undefined;
+    webAcl?: WebAclSpec | undefined;
+    shieldAdvanced?: boolean | undefined;
+    tags: Tags;
+  },
+  id: string = LOAD_BALANCER_ID,
+): LoadBalancerResource {
   return {
-    id: LOAD_BALANCER_ID,
+    id,
     type: ResourceTypes.LoadBalancer,
     spec: {
       name: spec.name,

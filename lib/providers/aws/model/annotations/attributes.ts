@@ -180,6 +180,15 @@ export function loadBalancerAttributes(
   return checked(annotations, keys.loadBalancerAttributes, LB_SPECS[type]);
 }
 
+/** The attributes under `key` (not the type's usual annotation), checked as a load balancer of `type`'s. */
+export function loadBalancerAttributesOf(
+  annotations: Annotations,
+  key: string,
+  type: keyof typeof LB_SPECS,
+): Record<string, string> | undefined {
+  return checked(annotations, key, LB_SPECS[type]);
+}
+
 export function targetGroupAttributes(
   annotations: Annotations,
   keys: CommonKeys,

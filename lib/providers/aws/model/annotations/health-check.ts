@@ -169,3 +169,47 @@ export function resolveHealthCheckPort(
   }
   return { ...hc, port: String(tp ?? named.port) };
 }
+
+/** LBC's defaults for a frontend NLB's target groups (its ingress model builder's, an ALB target's). */
+export const FRONTEND_NLB_HEALTH_CHECK_DEFAULTS = {
+  protocol: 'HTTP',
+  port: 'traffic-port',
+  path: '/',
+  intervalSeconds: 15,
+  timeoutSeconds: 5,
+  healthyThresholdCount: 2,
+  unhealthyThresholdCount: 2,
+  matcher: '200',
+} as const;
+
+/**
+ * The health check of a frontend NLB's target groups (target type alb): ELBv2 checks an ALB
+ * target over HTTP or HTTPS only, so TCP is refused here rather than by CreateTargetGroup.
+ */
+export function frontendNlbHealthCheck(
+  annotations: Annotations,
+  k: CommonKeys['healthCheck'],
+): HealthCheckSpec {
+  const d = FRONTEND_NLB_HEALTH_CHECK_DEFAULTS;
+  const intervalSeconds = integer(annotations, k.interval, ...INTERVAL) ?? d.intervalSeconds;
+  const timeoutSeconds = integer(annotations, k.timeout, ...TIMEOUT) ?? d.timeoutSeconds;
+  // An NLB target group's check may not time out after its interval (ELBv2 refuses it at create).
+  if (timeoutSeconds > intervalSeconds)
+    throw invalid(
+      raw(annotations, k.timeout) !== undefined ? k.timeout : k.interval,
+      String(raw(annotations, k.timeout) !== undefined ? timeoutSeconds : intervalSeconds),
+      `makes the health check time out (${timeoutSeconds} s) after its interval (${intervalSeconds} s)`,
+    );
+  return {
+    enabled: true,
+    path: path(annotations, k.path) ?? d.path,
+    port: port(annotations, k.port) ?? d.port,
+    protocol: oneOf(annotations, k.protocol, ['HTTP', 'HTTPS'] as const) ?? d.protocol,
+    intervalSeconds,
+    timeoutSeconds,
+    healthyThresholdCount: integer(annotations, k.healthyThreshold, ...THRESHOLD) ?? d.healthyThresholdCount,
+    unhealthyThresholdCount:
+      integer(annotations, k.unhealthyThreshold, ...THRESHOLD) ?? d.unhealthyThresholdCount,
+    matcher: { httpCode: successCodes(annotations, k.successCodes) ?? d.matcher },
+  };
+}

@@ -81,6 +81,27 @@ export const ALB_KEYS = {
   shieldAdvancedProtection: `${ALB}shield-advanced-protection`,
   /** One key per listener, as LBC documents it: `${Protocol}-${Port}` stands for e.g. `HTTPS-443`. */
   listenerAttributes: `${ALB}listener-attributes.\${Protocol}-\${Port}`,
+  /** The NLB in front of the ALB (model/frontend-nlb.ts). */
+  frontendNlb: {
+    enable: `${ALB}enable-frontend-nlb`,
+    scheme: `${ALB}frontend-nlb-scheme`,
+    subnets: `${ALB}frontend-nlb-subnets`,
+    securityGroups: `${ALB}frontend-nlb-security-groups`,
+    listenerPortMapping: `${ALB}frontend-nlb-listener-port-mapping`,
+    healthCheck: {
+      port: `${ALB}frontend-nlb-healthcheck-port`,
+      protocol: `${ALB}frontend-nlb-healthcheck-protocol`,
+      path: `${ALB}frontend-nlb-healthcheck-path`,
+      interval: `${ALB}frontend-nlb-healthcheck-interval-seconds`,
+      timeout: `${ALB}frontend-nlb-healthcheck-timeout-seconds`,
+      healthyThreshold: `${ALB}frontend-nlb-healthcheck-healthy-threshold-count`,
+      unhealthyThreshold: `${ALB}frontend-nlb-healthcheck-unhealthy-threshold-count`,
+      successCodes: `${ALB}frontend-nlb-healthcheck-success-codes`,
+    },
+    tags: `${ALB}frontend-nlb-tags`,
+    eipAllocations: `${ALB}frontend-nlb-eip-allocations`,
+    attributes: `${ALB}frontend-nlb-attributes`,
+  },
 } as const satisfies CommonKeys & Record<string, unknown>;
 
 const NLB = 'service.beta.kubernetes.io/aws-load-balancer-';

@@ -33,10 +33,12 @@ const EDGE = (what: string): KeySupport => ({
   status: 'unsupported',
   why: `${what} is planned with managed security groups, WAF and authentication (the edge issue)`,
 });
-const FRONTEND_NLB: KeySupport = {
-  status: 'unsupported',
-  why: 'no NLB is built in front of the ALB; static addresses for a MultiClusterIngress are planned with Global Accelerator (the multi-Region issue)',
-};
+/** The frontend NLB's keys (model/frontend-nlb.ts): each is the IngressGroup's, as LBC's Exclusive ones. */
+const FRONTEND_NLB: KeySupport = { status: 'supported' };
+const FRONTEND_NLB_DIFFERS = (differs: string): KeySupport => ({ status: 'supported', differs });
+const FRONTEND_HEALTH_CHECK = FRONTEND_NLB_DIFFERS(
+  'one value per IngressGroup (members must agree), where LBC merges it per NLB port; TCP is refused (ELBv2 checks an ALB target over HTTP or HTTPS only)',
+);
 
 export const LBC_INGRESS_KEYS: readonly LbcKey[] = [
   {
@@ -353,22 +355,76 @@ export const LBC_INGRESS_KEYS: readonly LbcKey[] = [
       why: "left out: the ALB takes AWS-assigned addresses, and a static, owned address plan for a MultiClusterIngress is Global Accelerator's job here (the multi-Region issue)",
     },
   },
-  { key: 'enable-frontend-nlb', type: 'boolean', support: FRONTEND_NLB },
+  {
+    key: 'enable-frontend-nlb',
+    type: 'boolean',
+    support: FRONTEND_NLB_DIFFERS(
+      "the status lists the ALB's hostname, then the NLB's, as LBC, without `ports` (as every status here); a bad frontend-nlb-* value fails the MultiClusterIngress before any call, and `false` deletes only the NLB, its listeners and its target groups",
+    ),
+  },
   { key: 'frontend-nlb-scheme', type: 'internal | internet-facing', support: FRONTEND_NLB },
-  { key: 'frontend-nlb-subnets', type: 'stringList', support: FRONTEND_NLB },
-  { key: 'frontend-nlb-security-groups', type: 'stringList', support: FRONTEND_NLB },
-  { key: 'frontend-nlb-listener-port-mapping', type: 'stringMap', support: FRONTEND_NLB },
-  { key: 'frontend-nlb-healthcheck-port', type: 'integer | traffic-port', support: FRONTEND_NLB },
-  { key: 'frontend-nlb-healthcheck-protocol', type: 'HTTP | HTTPS', support: FRONTEND_NLB },
-  { key: 'frontend-nlb-healthcheck-path', type: 'string', support: FRONTEND_NLB },
-  { key: 'frontend-nlb-healthcheck-interval-seconds', type: 'integer', support: FRONTEND_NLB },
-  { key: 'frontend-nlb-healthcheck-timeout-seconds', type: 'integer', support: FRONTEND_NLB },
-  { key: 'frontend-nlb-healthcheck-healthy-threshold-count', type: 'integer', support: FRONTEND_NLB },
-  { key: 'frontend-nlb-healthcheck-unhealthy-threshold-count', type: 'integer', support: FRONTEND_NLB },
-  { key: 'frontend-nlb-healthcheck-success-codes', type: 'string', support: FRONTEND_NLB },
-  { key: 'frontend-nlb-tags', type: 'stringMap', support: FRONTEND_NLB },
-  { key: 'frontend-nlb-eip-allocations', type: 'stringList', support: FRONTEND_NLB },
-  { key: 'frontend-nlb-attributes', type: 'stringMap', support: FRONTEND_NLB },
+  {
+    key: 'frontend-nlb-subnets',
+    type: 'stringList',
+    support: FRONTEND_NLB_DIFFERS(
+      "absent: the configuration's `subnets`, else discovered for the NLB's scheme (LBC: discovered)",
+    ),
+  },
+  {
+    key: 'frontend-nlb-security-groups',
+    type: 'stringList',
+    support: FRONTEND_NLB_DIFFERS(
+      "IDs only (names are not resolved, as for `security-groups`); absent: the ALB's, as LBC",
+    ),
+  },
+  {
+    key: 'frontend-nlb-listener-port-mapping',
+    type: 'stringMap',
+    support: FRONTEND_NLB_DIFFERS(
+      "a mapping to a port the ALB does not listen on is refused (LBC skips it with a log line); one mapping per IngressGroup, where LBC merges the members'",
+    ),
+  },
+  { key: 'frontend-nlb-healthcheck-port', type: 'integer | traffic-port', support: FRONTEND_HEALTH_CHECK },
+  { key: 'frontend-nlb-healthcheck-protocol', type: 'HTTP | HTTPS', support: FRONTEND_HEALTH_CHECK },
+  { key: 'frontend-nlb-healthcheck-path', type: 'string', support: FRONTEND_HEALTH_CHECK },
+  { key: 'frontend-nlb-healthcheck-interval-seconds', type: 'integer', support: FRONTEND_HEALTH_CHECK },
+  {
+    key: 'frontend-nlb-healthcheck-timeout-seconds',
+    type: 'integer',
+    support: FRONTEND_NLB_DIFFERS(
+      'one value per IngressGroup (LBC merges it per NLB port); a timeout above the interval is refused before any call',
+    ),
+  },
+  {
+    key: 'frontend-nlb-healthcheck-healthy-threshold-count',
+    type: 'integer',
+    support: FRONTEND_HEALTH_CHECK,
+  },
+  {
+    key: 'frontend-nlb-healthcheck-unhealthy-threshold-count',
+    type: 'integer',
+    support: FRONTEND_HEALTH_CHECK,
+  },
+  { key: 'frontend-nlb-healthcheck-success-codes', type: 'string', support: FRONTEND_HEALTH_CHECK },
+  {
+    key: 'frontend-nlb-tags',
+    type: 'stringMap',
+    support: FRONTEND_NLB_DIFFERS(
+      "absent: the ALB's tags, as LBC; the configuration's `defaultTags` apply first, and the ownership tags always",
+    ),
+  },
+  {
+    key: 'frontend-nlb-eip-allocations',
+    type: 'stringList',
+    support: FRONTEND_NLB_DIFFERS(
+      'one per subnet and internet-facing only, refused before any call otherwise (LBC fails at build too); a changed allocation of a subnet replaces the NLB (announced)',
+    ),
+  },
+  {
+    key: 'frontend-nlb-attributes',
+    type: 'stringMap',
+    support: FRONTEND_NLB_DIFFERS("every key and value checked as an NLB's `attributes` before any call"),
+  },
   {
     key: 'target-control-port.${serviceName}.${servicePort}',
     type: 'integer',
@@ -381,10 +437,10 @@ export const LBC_INGRESS_KEYS: readonly LbcKey[] = [
 
 export const SERVICE_PREFIX = 'service.beta.kubernetes.io/';
 
-const NLB_EDGE = (what: string): KeySupport => ({
+const IPV6_SOURCE_NAT: KeySupport = {
   status: 'unsupported',
-  why: `${what} is planned with the edge issue (managed security groups and the NLB keys of that family)`,
-});
+  why: "not read: a dualstack NLB is created without IPv6 source NAT prefixes (AWS's default), so its UDP listeners keep to IPv4 targets",
+};
 const DEPRECATED_ATTRIBUTE: KeySupport = {
   status: 'unsupported',
   why: 'deprecated by LBC in favour of `aws-load-balancer-attributes`, which is supported: use that',
@@ -598,8 +654,8 @@ export const LBC_SERVICE_KEYS: readonly LbcKey[] = [
       why: 'every target group here already carries the targets of all member clusters',
     },
   },
-  { key: `${AWS_LB}enable-prefix-for-ipv6-source-nat`, type: 'on | off', support: NLB_EDGE('Dualstack') },
-  { key: `${AWS_LB}source-nat-ipv6-prefixes`, type: 'stringList', support: NLB_EDGE('Dualstack') },
+  { key: `${AWS_LB}enable-prefix-for-ipv6-source-nat`, type: 'on | off', support: IPV6_SOURCE_NAT },
+  { key: `${AWS_LB}source-nat-ipv6-prefixes`, type: 'stringList', support: IPV6_SOURCE_NAT },
   {
     key: `${AWS_LB}minimum-load-balancer-capacity`,
     type: 'stringMap',
@@ -641,7 +697,7 @@ export const LBC_SERVICE_KEYS: readonly LbcKey[] = [
     type: 'stringMap',
     support: {
       status: 'unsupported',
-      why: 'weighted target groups on NLB listeners are planned with per-cluster traffic control',
+      why: "LBC's own NLB action key is not read; weighted NLB forwards come from `multicluster.karmada.io/cluster-weights` (per cluster; see Per-cluster traffic)",
     },
   },
 ];

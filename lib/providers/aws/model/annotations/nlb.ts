@@ -103,6 +103,17 @@ export function subnetMappings(
   }));
 }
 
+/** Elastic IP allocations under `key`, one per subnet in the subnets' order (undefined: none). */
+export function eipAllocationsPerSubnet(
+  annotations: Annotations,
+  key: string,
+  subnets: readonly string[],
+): string[] | undefined {
+  return perSubnet(annotations, key, subnets, (v) =>
+    EIP_ALLOCATION.test(v) ? undefined : 'is not an Elastic IP allocation ID (eipalloc-<hex>)',
+  );
+}
+
 /** ELBv2's ALPN policies (API_CreateListener): TLS listeners only. */
 export const ALPN_POLICIES = ['HTTP1Only', 'HTTP2Only', 'HTTP2Optional', 'HTTP2Preferred', 'None'] as const;
 export type AlpnPolicy = (typeof ALPN_POLICIES)[number];
