@@ -29,10 +29,10 @@ export interface LbcKey {
 export const ALB_PREFIX = 'alb.ingress.kubernetes.io/';
 
 const AS_LBC: KeySupport = { status: 'supported' };
-const EDGE = (what: string): KeySupport => ({
+const CREATED_CERTIFICATES: KeySupport = {
   status: 'unsupported',
-  why: `${what} is planned with managed security groups, WAF and authentication (the edge issue)`,
-});
+  why: 'certificates are not requested from ACM: a public one needs DNS validation records in Route 53 (no client or simulator here yet) and can take up to 30 minutes to issue; give `certificate-arn`, or let discovery find an issued certificate for the hosts',
+};
 /** The frontend NLB's keys (model/frontend-nlb.ts): each is the IngressGroup's, as LBC's Exclusive ones. */
 const FRONTEND_NLB: KeySupport = { status: 'supported' };
 const FRONTEND_NLB_DIFFERS = (differs: string): KeySupport => ({ status: 'supported', differs });
@@ -203,9 +203,9 @@ export const LBC_INGRESS_KEYS: readonly LbcKey[] = [
   {
     key: 'create-acm-cert',
     type: 'boolean',
-    support: EDGE('Certificates from ACM (discovered or created)'),
+    support: CREATED_CERTIFICATES,
   },
-  { key: 'acm-pca-arn', type: 'string', support: EDGE('Certificates from ACM (discovered or created)') },
+  { key: 'acm-pca-arn', type: 'string', support: CREATED_CERTIFICATES },
   {
     key: 'target-type',
     type: 'instance | ip',
@@ -430,7 +430,7 @@ export const LBC_INGRESS_KEYS: readonly LbcKey[] = [
     type: 'integer',
     support: {
       status: 'unsupported',
-      why: 'the ALB target optimizer needs its agent in every pod of every member cluster; not built',
+      why: 'not passed on yet: target groups are created without a target control port (the ALB target optimizer is off), and a port once set cannot be modified, which needs the replace-and-re-point path',
     },
   },
 ];
