@@ -138,6 +138,7 @@ async function main(): Promise<number> {
       namespace: string;
       name: string;
       operations?: unknown;
+      accelerator?: unknown;
       warnings?: unknown;
       details?: string[];
       error?: string;
@@ -172,10 +173,11 @@ async function main(): Promise<number> {
         detail: (line: string) => details.push(line),
       };
       try {
-        const { plan, warnings } = await provider.plan(ctx, target);
+        const { plan, warnings, accelerator } = await provider.plan(ctx, target);
         plans.push({
           ...head,
           operations: plan,
+          ...(accelerator ? { accelerator } : {}),
           ...(warnings.length > 0 ? { warnings } : {}),
           ...(details.length > 0 ? { details } : {}),
         });
@@ -184,6 +186,11 @@ async function main(): Promise<number> {
           for (const line of details) console.log(line);
           for (const w of warnings) console.log(`warning (${w.reason}): ${w.message}`);
           for (const line of describePlan(plan, (o) => formatPlan([o])[0] ?? '')) console.log(line);
+          if (accelerator) {
+            // GA's API is global (us-west-2); dials going to 0 are applied before the ELBv2 plan.
+            console.log('Global Accelerator:');
+            for (const line of formatPlan(accelerator)) console.log(`  ${line}`);
+          }
         }
       } catch (err) {
         failed++;

@@ -44,7 +44,7 @@ vErrors.push(err2);
 errors++;
 }
 for(const key0 in data){
-if(!(func2.call({"region":true,"endpoint":true,"taggingEndpoint":true,"ec2Endpoint":true,"wafv2Endpoint":true,"shieldEndpoint":true,"acmEndpoint":true,"vpc":true,"subnets":true,"securityGroups":true,"scheme":true,"ownerId":true,"recordNamespace":true,"defaultTags":true,"externalManagedTags":true,"healthCheck":true,"maxAttempts":true,"maxCallsPerSecond":true,"dryRun":true,"tenantPolicy":true}, key0))){
+if(!(func2.call({"region":true,"endpoint":true,"taggingEndpoint":true,"ec2Endpoint":true,"wafv2Endpoint":true,"shieldEndpoint":true,"acmEndpoint":true,"vpc":true,"subnets":true,"securityGroups":true,"scheme":true,"ownerId":true,"recordNamespace":true,"defaultTags":true,"externalManagedTags":true,"healthCheck":true,"maxAttempts":true,"maxCallsPerSecond":true,"dryRun":true,"tenantPolicy":true,"globalAccelerator":true}, key0))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
 vErrors = [err3];
@@ -1029,14 +1029,65 @@ vErrors.push(err81);
 errors++;
 }
 }
-}
-else {
-const err82 = {instancePath,keyword:"type",params:{type: "object"}};
+if(data.globalAccelerator !== undefined){
+let data37 = data.globalAccelerator;
+if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
+for(const key5 in data37){
+if(!((key5 === "enabled") || (key5 === "endpoint"))){
+const err82 = {instancePath:instancePath+"/globalAccelerator",keyword:"additionalProperties",params:{additionalProperty: key5}};
 if(vErrors === null){
 vErrors = [err82];
 }
 else {
 vErrors.push(err82);
+}
+errors++;
+}
+}
+if(data37.enabled !== undefined){
+if(typeof data37.enabled !== "boolean"){
+const err83 = {instancePath:instancePath+"/globalAccelerator/enabled",keyword:"type",params:{type: "boolean"}};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+}
+if(data37.endpoint !== undefined){
+if(typeof data37.endpoint !== "string"){
+const err84 = {instancePath:instancePath+"/globalAccelerator/endpoint",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+}
+}
+else {
+const err85 = {instancePath:instancePath+"/globalAccelerator",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+}
+}
+else {
+const err86 = {instancePath,keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
 }
 errors++;
 }

@@ -17,6 +17,9 @@ import { loadFullPath } from './lazy-parts.js';
 import { deployStack, type DeployResult } from './deploy/deployer.js';
 import { findOwnedLoadBalancer } from './deploy/lookup.js';
 import type { Operation } from './deploy/operations.js';
+import type { AcceleratorOperation } from './accelerator/types.js';
+import { acceleratorIngress } from './accelerator/service.js';
+import type { AcceleratorResult } from './accelerator/reconcile.js';
 import { resourcesOf, ResourceTypes, type ModelWarning, type Stack } from './model/types.js';
 import { wordWarnings } from './model/annotations/unknown-keys.js';
 import { FRONTEND_NLB_DNS_TAG, isOwnedBy, type StackOwner } from './tagging.js';
@@ -68,14 +71,29 @@ export interface StackKindAdapter<O extends KubeObject> {
 
 export interface PlanResult {
   plan: Operation[];
+  /**
+   * Its accelerator's (Global Accelerator): the dials going to 0 are applied before `plan`, the
+   * rest after it.
+   */
+  accelerator?: AcceleratorOperation[];
   /** Stopped after confirming the fingerprint: nothing to do. */
   skipped: boolean;
   /** What the objects ask for that the stack does not honour (a reconcile reports them as Events). */
   warnings: ModelWarning[];
 }
 
+/** A stack's deploy: the ELBv2 stack's, and its accelerator's (both phases) when it has one. */
+export type StackDeployResult = DeployResult & { accelerator?: AcceleratorResult };
+
 /** A deploy's result with the warnings of the object it was for. */
-export type ObjectDeployResult = DeployResult & { warnings: ModelWarning[] };
+export type ObjectDeployResult = StackDeployResult & { warnings: ModelWarning[] };
+
+/** The object's status: the accelerator's entry point when it has one, else the load balancer's. */
+export function statusOfDeploy(result: StackDeployResult): AwsLoadBalancerStatus | undefined {
+  const accelerated = result.accelerator?.status;
+  if (accelerated) return acceleratorIngress(accelerated);
+  return result.dnsName !== undefined ? ingressStatus(result.dnsName, result.frontendDnsName) : undefined;
+}
 
 /** One balancer for either kind: ensure and update are the same level-triggered reconcile. */
 export class AwsBalancer<O extends KubeObject> implements Balancer<O, AwsLoadBalancerStatus> {
@@ -123,15 +141,19 @@ export class AwsBalancer<O extends KubeObject> implements Balancer<O, AwsLoadBal
     ctx: ProviderContext,
     obj: Readonly<O>,
   ): Promise<AwsLoadBalancerStatus | undefined> {
-    const result = await this.deploy(ctx, obj, this.provider.config.dryRun === true);
-    return result.dnsName !== undefined ? ingressStatus(result.dnsName, result.frontendDnsName) : undefined;
+    return statusOfDeploy(await this.deploy(ctx, obj, this.provider.config.dryRun === true));
   }
 
   /** The change plan a reconcile would apply now (a dry run, whatever the configuration says). */
   async plan(ctx: ProviderContext, obj: Readonly<O>): Promise<PlanResult> {
     // A plan tells its reader about the warnings; it records no Events, as it changes nothing.
-    const { plan, skipped, warnings } = await this.deploy(ctx, obj, true, false);
-    return { plan, skipped, warnings: await this.worded(ctx, warnings) };
+    const { plan, skipped, warnings, accelerator } = await this.deploy(ctx, obj, true, false);
+    return {
+      plan,
+      skipped: skipped && (accelerator?.plan.length ?? 0) === 0,
+      warnings: await this.worded(ctx, warnings),
+      ...(accelerator ? { accelerator: accelerator.plan } : {}),
+    };
   }
 
   protected async deploy(
@@ -170,8 +192,43 @@ export class AwsBalancer<O extends KubeObject> implements Balancer<O, AwsLoadBal
     );
   }
 
-  /** Deploys a stack built already; `names`: those a previous spec may have given its load balancer. */
-  protected deployBuilt(
+  /**
+   * Deploys a stack built already; `names`: those a previous spec may have given its load balancer.
+   * With an accelerator in front, its dials going to 0 come before the ELBv2 deploy (clients leave
+   * a drained Region before its targets drain) and the rest after it (accelerator/reconcile.ts).
+   */
+  protected async deployBuilt(
+    ctx: ProviderContext,
+    owner: StackOwner,
+    stack: Stack,
+    names: readonly string[],
+    dryRun: boolean,
+  ): Promise<StackDeployResult> {
+    const accelerators = this.provider.accelerators;
+    const before = await accelerators.reconcile(
+      ctx,
+      owner,
+      stack,
+      accelerators.singleRegion(stack, undefined),
+      'before',
+      dryRun,
+    );
+    const result = await this.deployElbv2(ctx, owner, stack, names, dryRun);
+    const after = await accelerators.reconcile(
+      ctx,
+      owner,
+      stack,
+      accelerators.singleRegion(stack, result.loadBalancerArn),
+      'after',
+      dryRun,
+    );
+    if (!before && !after) return result;
+    const plan = [...(before?.plan ?? []), ...(after?.plan ?? [])];
+    const status = after?.status ?? before?.status;
+    return { ...result, accelerator: { plan, ...(status ? { status } : {}) } };
+  }
+
+  private deployElbv2(
     ctx: ProviderContext,
     owner: StackOwner,
     stack: Stack,
@@ -226,7 +283,12 @@ export class AwsBalancer<O extends KubeObject> implements Balancer<O, AwsLoadBal
     );
   }
 
-  /** Deletes the stack's load balancers under `names`, what they use, and its groups under `targetGroupNames`. */
+  /**
+   * Deletes the stack's load balancers under `names`, what they use, and its groups under
+   * `targetGroupNames`; its accelerator first (accelerator/reconcile.ts): while GA works on that,
+   * RetryLaterError, and nothing of the ELBv2 stack is deleted yet. (A dry run logs the
+   * accelerator's next step; the operations returned are the ELBv2 stack's.)
+   */
   protected async deleteByNames(
     ctx: ProviderContext,
     owner: StackOwner,
@@ -234,6 +296,7 @@ export class AwsBalancer<O extends KubeObject> implements Balancer<O, AwsLoadBal
     targetGroupNames: readonly string[],
     dryRun: boolean,
   ): Promise<Operation[]> {
+    await this.provider.accelerators.delete(ctx, owner, dryRun);
     const dctx = this.provider.context(ctx, owner);
     const { deleteStack } = await loadFullPath();
     return deleteStack(

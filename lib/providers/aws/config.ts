@@ -69,6 +69,15 @@ interface ConfigFile {
   maxCallsPerSecond?: number;
   dryRun?: boolean;
   tenantPolicy?: TenantPolicy;
+  globalAccelerator?: Partial<GlobalAcceleratorConfig>;
+}
+
+/** Global Accelerator in front of the load balancers (lib/providers/aws/accelerator/). */
+export interface GlobalAcceleratorConfig {
+  /** Whether an object without the global-accelerator annotation gets an accelerator (false). */
+  enabled: boolean;
+  /** GA's endpoint (local simulators; AWS's, in us-west-2, when unset). */
+  endpoint?: string;
 }
 
 export type HealthCheckConfig = {
@@ -134,6 +143,11 @@ export interface AwsProviderConfig {
   dryRun?: boolean;
   /** What tenants may ask for (tenant-policy.ts); absent: anything the configuration allows. */
   tenantPolicy?: TenantPolicy;
+  /**
+   * Global Accelerator: absent, GA is never called (nor its client loaded) unless an object asks
+   * for an accelerator with its annotation; the orphan sweep lists accelerators only with it.
+   */
+  globalAccelerator?: GlobalAcceleratorConfig;
 }
 
 function isUrl(text: string): boolean {
@@ -171,6 +185,7 @@ export async function parseAwsConfig(text: string | undefined): Promise<AwsProvi
     shieldEndpoint?: unknown;
     acmEndpoint?: unknown;
     tenantPolicy?: unknown;
+    globalAccelerator?: { endpoint?: unknown } | null;
   } | null;
   for (const key of [
     'endpoint',
@@ -183,6 +198,9 @@ export async function parseAwsConfig(text: string | undefined): Promise<AwsProvi
     const url = file?.[key];
     if (typeof url === 'string' && !isUrl(url)) issues.push(`${key}: must be a valid url`);
   }
+  const gaEndpoint = file?.globalAccelerator?.endpoint;
+  if (typeof gaEndpoint === 'string' && !isUrl(gaEndpoint))
+    issues.push('globalAccelerator.endpoint: must be a valid url');
   // Not an object: the main schema said so already.
   const policy = file?.tenantPolicy;
   if (policy !== null && typeof policy === 'object' && !Array.isArray(policy)) {
@@ -253,6 +271,16 @@ export async function parseAwsConfig(text: string | undefined): Promise<AwsProvi
     ...(cfg.maxCallsPerSecond !== undefined ? { maxCallsPerSecond: cfg.maxCallsPerSecond } : {}),
     dryRun: cfg.dryRun ?? false,
     ...(cfg.tenantPolicy !== undefined ? { tenantPolicy: cfg.tenantPolicy } : {}),
+    ...(cfg.globalAccelerator !== undefined
+      ? {
+          globalAccelerator: {
+            enabled: cfg.globalAccelerator.enabled ?? false,
+            ...(cfg.globalAccelerator.endpoint !== undefined
+              ? { endpoint: cfg.globalAccelerator.endpoint }
+              : {}),
+          },
+        }
+      : {}),
   };
 }
 

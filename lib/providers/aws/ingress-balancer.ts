@@ -29,9 +29,9 @@ import {
   reportTraffic,
   type AwsLoadBalancerStatus,
   type ObjectDeployResult,
+  type StackDeployResult,
   type StackKindAdapter,
 } from './balancer.js';
-import type { DeployResult } from './deploy/deployer.js';
 import { findStackByTags } from './deploy/stack-tags.js';
 import type { Operation } from './deploy/operations.js';
 import { groupFingerprints, recordOf } from './deploy/target-records.js';
@@ -160,7 +160,7 @@ export class AwsIngressBalancer extends AwsBalancer<MultiClusterIngress> {
     if (joined.refusal || !joined.result) throw joined.refusal;
     const result = joined.result;
     // Served by the group now: a load balancer of its own (the status named another) goes.
-    const dns = result.dnsName?.toLowerCase();
+    const dns = (result.accelerator?.status?.dnsName ?? result.dnsName)?.toLowerCase();
     if ((dns === undefined || statusHostname(mci) !== dns) && (await this.mayHaveOwnStack(ctx, mci)))
       plan.push(...(await super.delete(ctx, mci, dryRun)));
     return { ...result, plan, skipped: result.skipped && plan.length === result.plan.length, warnings };
@@ -183,7 +183,7 @@ export class AwsIngressBalancer extends AwsBalancer<MultiClusterIngress> {
     mci: Readonly<MultiClusterIngress>,
     group: string,
     dryRun: boolean,
-  ): Promise<{ result?: DeployResult; refusal?: InvalidObjectError; warnings?: ModelWarning[] }> {
+  ): Promise<{ result?: StackDeployResult; refusal?: InvalidObjectError; warnings?: ModelWarning[] }> {
     const { resolveGroup } = await loadIngressGroups();
     const resolution = await resolveGroup(
       this.groups.kube,

@@ -54,6 +54,8 @@ import { ALB_KEYS } from './model/annotations/keys.js';
 import { type StackOwner } from './tagging.js';
 import type { PolicySubject } from './tenant-policy.js';
 import { MCI_FINALIZER, MCS_FINALIZER } from '../../karmada/constants.js';
+import type { GlobalAcceleratorClient } from '@aws-sdk/client-global-accelerator';
+import { AcceleratorService } from './accelerator/service.js';
 
 export { AwsBalancer, ingressStatus, type AwsLoadBalancerStatus, type PlanResult } from './balancer.js';
 
@@ -99,6 +101,8 @@ export interface AwsProviderOptions {
   network?: VpcNetworkCacheOptions;
   /** WAFv2, Shield and ACM clients; each one absent is built from the configuration at its first use. */
   edge?: EdgeClients;
+  /** The Global Accelerator client; absent, built from the configuration at its first use. */
+  ga?: GlobalAcceleratorClient;
 }
 
 export class AwsProvider implements MultiClusterProvider {
@@ -106,6 +110,8 @@ export class AwsProvider implements MultiClusterProvider {
   readonly service: AwsBalancer<MultiClusterService>;
   readonly stacks: AwsInventory;
   readonly fingerprintSource: AwsFingerprints;
+  /** Global Accelerator in front of the load balancers (accelerator/service.ts). */
+  readonly accelerators: AcceleratorService;
   /** Per reconcile (the lifecycle passes one ProviderContext to get() and then update()). */
   private readonly memos = new WeakMap<ProviderContext, LookupMemo>();
   private readonly kube: KubeClient;
@@ -124,6 +130,13 @@ export class AwsProvider implements MultiClusterProvider {
     private readonly options: AwsProviderOptions,
   ) {
     this.kube = deps.kube;
+    this.accelerators = new AcceleratorService({
+      config,
+      kube: deps.kube,
+      logger: deps.logger,
+      ...(options.ga ? { client: options.ga } : {}),
+      ...(options.instanceId !== undefined ? { instanceId: options.instanceId } : {}),
+    });
     this.quotas = new AccountQuotas(options.client);
     this.network = new VpcNetworkSource(
       config.vpc,
@@ -155,7 +168,7 @@ export class AwsProvider implements MultiClusterProvider {
               buildIngressStack({ mci, ...inputs, config: withQuotas(resolved, accountQuotas) }),
             ),
           );
-          return withClientSecrets(stack, clientSecrets);
+          return this.accelerators.withIntent(withClientSecrets(stack, clientSecrets), [mci]);
         },
       },
       {
@@ -190,7 +203,12 @@ export class AwsProvider implements MultiClusterProvider {
               config: withQuotas(resolved, accountQuotas),
             }),
           );
-          return model.stack ? { ...model, stack: withClientSecrets(model.stack, secrets) } : model;
+          return model.stack
+            ? {
+                ...model,
+                stack: this.accelerators.withIntent(withClientSecrets(model.stack, secrets), resolution.members),
+              }
+            : model;
         },
         checkPolicy: async (mci, stack) => {
           await this.withinTenantPolicy(ingressSubject(mci), stack);
@@ -205,12 +223,13 @@ export class AwsProvider implements MultiClusterProvider {
         const resolved = await this.withAllowedSubnets(await this.modelConfig(ctx, network), [
           { kind: 'MultiClusterService', metadata: mcs.metadata },
         ]);
-        return this.withinTenantPolicy(
+        const stack = await this.withinTenantPolicy(
           { kind: 'MultiClusterService', metadata: mcs.metadata },
           await this.quotas.within(ctx, (accountQuotas) =>
             buildServiceStack({ mcs, ...inputs, config: withQuotas(resolved, accountQuotas) }),
           ),
         );
+        return this.accelerators.withIntent(stack, [mcs]);
       },
     });
     this.fingerprintSource = new AwsFingerprints({
@@ -226,6 +245,7 @@ export class AwsProvider implements MultiClusterProvider {
       dryRun: config.dryRun === true,
       context: (ctx, owner) => this.context(ctx, owner),
       wantedTargetGroupNames: (stack, logger) => this.wantedTargetGroupNames(stack, logger),
+      accelerators: this.accelerators,
     });
   }
 
