@@ -17,6 +17,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ec2ClientFor, startEc2Simulator } from '../dev/ec2-sim/index.js';
+import { endpointsIn, gaClientFor, startGaSimulator } from '../dev/ga-sim/index.js';
 import { elbv2ClientFor, startElbv2Simulator } from '../dev/elbv2-sim/index.js';
 import { simulatorConfigText } from '../dev/local/sim-config.js';
 import { describePlan } from '../dev/plan/describe.js';
@@ -121,6 +122,8 @@ async function main(): Promise<number> {
   const sim = values.simulator ? await startElbv2Simulator() : undefined;
   // The same account's EC2 (security groups, the VPC's subnets), as empty as the ELBv2 one.
   const ec2Sim = sim ? await startEc2Simulator({ elbv2: sim }) : undefined;
+  // And an empty Global Accelerator (objects that ask for an accelerator plan its creation).
+  const gaSim = sim ? await startGaSimulator({ endpoints: endpointsIn([sim]) }) : undefined;
   let failed = 0;
   try {
     const client = sim ? elbv2ClientFor(sim) : createElbv2Client(config);
@@ -128,7 +131,7 @@ async function main(): Promise<number> {
     const provider = new AwsProvider(
       config,
       { kube, logger },
-      { client, ...(ec2Sim ? { ec2: ec2ClientFor(ec2Sim) } : {}) },
+      { client, ...(ec2Sim ? { ec2: ec2ClientFor(ec2Sim) } : {}), ...(gaSim ? { ga: gaClientFor(gaSim) } : {}) },
     );
     const where = sim
       ? 'an empty ELBv2 simulator'
@@ -203,6 +206,7 @@ async function main(): Promise<number> {
     }
     if (values.json) console.log(JSON.stringify(plans, null, 2));
   } finally {
+    await gaSim?.close();
     await ec2Sim?.close();
     await sim?.close();
   }

@@ -244,6 +244,8 @@ export async function reconcileAccelerator(
   phase: AcceleratorPhase,
 ): Promise<AcceleratorResult | undefined> {
   const desired = desiredOf(ctx, settings, stack, endpoints);
+  // Nothing to lower for a stack that wants no accelerator (one it had is retired `after`).
+  if (phase === 'before' && !desired) return undefined;
   const record = await ctx.records.read(ctx.owner.stackId);
   if (!desired && !record) return undefined;
   if (phase === 'before') return lowerDials(ctx, desired, record);
