@@ -131,7 +131,11 @@ async function main(): Promise<number> {
     const provider = new AwsProvider(
       config,
       { kube, logger },
-      { client, ...(ec2Sim ? { ec2: ec2ClientFor(ec2Sim) } : {}), ...(gaSim ? { ga: gaClientFor(gaSim) } : {}) },
+      {
+        client,
+        ...(ec2Sim ? { ec2: ec2ClientFor(ec2Sim) } : {}),
+        ...(gaSim ? { ga: gaClientFor(gaSim) } : {}),
+      },
     );
     const where = sim
       ? 'an empty ELBv2 simulator'

@@ -206,7 +206,10 @@ export class AwsProvider implements MultiClusterProvider {
           return model.stack
             ? {
                 ...model,
-                stack: this.accelerators.withIntent(withClientSecrets(model.stack, secrets), resolution.members),
+                stack: this.accelerators.withIntent(
+                  withClientSecrets(model.stack, secrets),
+                  resolution.members,
+                ),
               }
             : model;
         },
