@@ -315,6 +315,43 @@ describe('an MCI with an accelerator in front', () => {
     expect(sim.snapshot().loadBalancers).toHaveLength(1);
   });
 
+  it('without globalAccelerator in the configuration, the annotation alone; the sweep finds the retired one by its record', async () => {
+    await h.close();
+    const gaClient = gaClientFor(ga);
+    h = await startHarness({ provider: 'aws', providerConfig: awsConfigFor(sim) });
+    // The configuration names no GA endpoint: the simulator's client is given to the provider.
+    const provider = h.runtime.provider as AwsProvider;
+    (provider.accelerators as unknown as { options: { client: unknown } }).options.client = gaClient;
+    await h.seed([
+      ingressClass(),
+      cluster('member1'),
+      cluster('member2'),
+      serveService(),
+      resourceBinding(),
+      collectedSlice('member1', ['10.0.128.11']),
+      collectedSlice('member2', ['10.0.144.21']),
+    ]);
+    await apply(accelerated());
+    expect(ours()).toHaveLength(1);
+    await apply({ ...accelerated(), metadata: { ...accelerated().metadata, annotations: {} } } as KubeObject);
+    expect(ours()[0]?.Enabled).toBe(false);
+    const sweep = () =>
+      sweepOrphans(h.kube, provider, {
+        graceSeconds: 0,
+        signal: new AbortController().signal,
+        logger: h.logger,
+      });
+    for (let i = 0; i < 3 && ours().length > 0; i++) {
+      deployed();
+      await sweep();
+    }
+    expect(ours()).toEqual([]);
+    // Its record went with it: the next sweep makes no GA call.
+    order = [];
+    await sweep();
+    expect(gaCalls()).toEqual([]);
+  });
+
   it('the orphan sweep disables, waits for and deletes the accelerator of an object gone', async () => {
     await apply(accelerated());
     // Force-deleted: the finalizer removed by hand, nothing of the stack deleted.

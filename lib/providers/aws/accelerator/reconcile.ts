@@ -360,7 +360,10 @@ export async function deleteAccelerator(
   return plan;
 }
 
-/** A retiring accelerator of a live object, one step further (the orphan sweep's pass). */
+/**
+ * A retiring accelerator of a live object, one step further (the orphan sweep's pass); once it
+ * is gone, the stack's record forgets it.
+ */
 export async function retireOne(
   ctx: AcceleratorContext,
   a: ActualAccelerator,
@@ -368,6 +371,17 @@ export async function retireOne(
   const ga = await ctx.ga();
   const { plan } = await retireStep(ga, ctx, a, 'retired');
   logPlan(ctx, plan, 'sweep');
-  if (!ctx.dryRun) await applyOps(ga, ctx, plan);
+  if (ctx.dryRun) return plan;
+  const applied = await applyOps(ga, ctx, plan);
+  if (!applied.deleted.has(a.arn)) return plan;
+  // Gone: the stack's record forgets it (and goes, when that was all it held).
+  const record = await ctx.records.read(ctx.owner.stackId);
+  if (!record?.retiring?.includes(a.arn)) return plan;
+  const retiring = record.retiring.filter((arn) => arn !== a.arn);
+  if (!record.accelerator && retiring.length === 0) await ctx.records.forget(ctx.owner.stackId);
+  else {
+    const { retiring: _gone, ...rest } = record;
+    await ctx.records.write(ctx.owner.stackId, { ...rest, ...(retiring.length > 0 ? { retiring } : {}) });
+  }
   return plan;
 }

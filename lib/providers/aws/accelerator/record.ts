@@ -25,6 +25,8 @@ export interface AcceleratorRecord {
 
 export interface AcceleratorRecordStore {
   read(stackId: string): Promise<AcceleratorRecord | undefined>;
+  /** Whether this owner has any record (one paged LIST, the sweep's question). */
+  any(): Promise<boolean>;
   forget(stackId: string): Promise<void>;
   write(stackId: string, record: AcceleratorRecord): Promise<void>;
 }
@@ -83,6 +85,15 @@ export class KubeAcceleratorRecords implements AcceleratorRecordStore {
       });
       return undefined;
     }
+  }
+
+  async any(): Promise<boolean> {
+    const found = await this.kube.list<ConfigMap>(Resources.ConfigMap, {
+      namespace: this.namespace,
+      labelSelector: `${ACCELERATOR_RECORD_OWNER_LABEL}=${this.ownerId}`,
+      limit: 1,
+    });
+    return found.items.length > 0;
   }
 
   forget(stackId: string): Promise<void> {

@@ -150,9 +150,12 @@ export class AcceleratorService {
     return deleteAccelerator(this.context(ctx, owner, dryRun), this.configured);
   }
 
-  /** Every accelerator of this owner, for the orphan sweep (only when GA is configured). */
+  /**
+   * Every accelerator of this owner, for the orphan sweep: listed when GA is configured, or when
+   * an accelerator record says an object asked for one (a Kubernetes LIST, no GA call otherwise).
+   */
   async owned(ctx: ProviderContext): Promise<Array<ActualAccelerator & { stackId: string }>> {
-    if (!this.configured) return [];
+    if (!this.configured && !(await this.records.any())) return [];
     return listOwnerAccelerators(await this.ga(), ctx, {
       ownerId: this.config.ownerId,
       ...(this.options.instanceId !== undefined ? { instanceId: this.options.instanceId } : {}),
