@@ -218,6 +218,27 @@ describe('an MCI with an accelerator in front', () => {
     expect(order.indexOf('ga:UpdateEndpointGroup')).toBeGreaterThan(order.indexOf('elbv2:RegisterTargets'));
   });
 
+  it('a resync reads GA: an accelerator deleted by hand is made again, and the status follows', async () => {
+    await apply(accelerated());
+    const [gone] = ours();
+    // Out of band (the console): disabled, emptied and deleted, which the record cannot know.
+    for (const l of gone?.Listeners ?? []) {
+      for (const g of groups(l)) ga.state.endpointGroups.delete(g.EndpointGroupArn ?? '');
+      ga.state.listeners.delete(l.ListenerArn);
+    }
+    ga.state.accelerators.delete(gone?.AcceleratorArn ?? '');
+    // A plain reconcile trusts the record (no GA call); the resync's reads GA.
+    order = [];
+    await h.deliver(notify(accelerated(), 'modified'));
+    expect(gaCalls()).toEqual([]);
+    const results = await h.deliver(notify(accelerated(), 'resync'));
+    expect(results.filter((r) => !r.ok).map((r) => r.error)).toEqual([]);
+    const [again] = ours();
+    expect(again?.AcceleratorArn).not.toBe(gone?.AcceleratorArn);
+    expect(groups(again?.Listeners[0])[0]?.EndpointDescriptions?.[0]?.EndpointId).toBe(albArn());
+    expect((await mciNow())?.status?.loadBalancer?.ingress?.[0]).toEqual({ hostname: again?.DnsName });
+  });
+
   it('a per-Region dial annotation sets the dial (a regional canary)', async () => {
     await apply(accelerated({ [`${GA}-traffic-dials`]: 'us-east-1=10' }));
     expect(groups(ours()[0]?.Listeners[0])[0]?.TrafficDialPercentage).toBe(10);

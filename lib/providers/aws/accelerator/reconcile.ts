@@ -140,8 +140,16 @@ async function applyOps(
         if (c.action === 'DeleteAccelerator') deleted.add(c.input.AcceleratorArn ?? '');
       } catch (err) {
         if (GONE.some((code) => isAwsError(err, code))) {
-          if (c.action === 'DeleteAccelerator') deleted.add(c.input.AcceleratorArn ?? '');
-          continue;
+          if (c.action.startsWith('Delete')) {
+            if (c.action === 'DeleteAccelerator') deleted.add(c.input.AcceleratorArn ?? '');
+            continue;
+          }
+          // Deleted behind our back (the record was forgotten before this apply): the next
+          // reconcile reads GA and starts from what is there.
+          throw new RetryLaterError(
+            `Global Accelerator no longer has what ${operationSubject(op)} changes (${errorMessage(err)}); reading it again`,
+            { cause: err, retryAfterSeconds: 1 },
+          );
         }
         if (NOT_YET.some((code) => isAwsError(err, code))) {
           throw new RetryLaterError(
