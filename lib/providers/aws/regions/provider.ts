@@ -36,6 +36,7 @@ import type {
 } from '../../../provider/contract.js';
 import type { AwsLoadBalancerStatus, PlanResult } from '../balancer.js';
 import type { AwsProviderConfig } from '../config.js';
+import type { ModelWarning } from '../model/types.js';
 import { AWS_PROVIDER_NAME, type AwsProvider } from '../provider.js';
 import type { AcceleratorSeam } from './accelerator-seam.js';
 import type { ClusterRegionSource, UnknownRegion } from './cluster-regions.js';
@@ -281,10 +282,11 @@ export class MultiRegionProvider implements MultiClusterProvider {
   /** Each cluster of the object without a configured Region: a Warning Event naming it. */
   async reportUnknown(ctx: ProviderContext, obj: Readonly<KubeObject>): Promise<void> {
     for (const u of this.unknown.of(ctx)) {
-      const message = unknownRegionMessage(u);
-      ctx.logger.warn(message, { reason: CLUSTER_REGION_UNKNOWN, object: obj.metadata.name });
+      // Reported as the model's warnings are: a Warning Event and a log line.
+      const warning: ModelWarning = { reason: CLUSTER_REGION_UNKNOWN, message: unknownRegionMessage(u) };
+      ctx.logger.warn(warning.message, { reason: warning.reason, object: obj.metadata.name });
       try {
-        await ctx.announce?.(CLUSTER_REGION_UNKNOWN, message);
+        await ctx.announce?.(warning.reason, warning.message);
       } catch (err) {
         ctx.logger.warn('could not record a warning Event', { error: errorMessage(err) });
       }
