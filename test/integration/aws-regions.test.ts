@@ -249,6 +249,29 @@ describe.each(cases)('$kind', ({ object, type, name, lbType }) => {
     expect((await condition(type, name)).status).toBe('True');
   });
 
+  it('cluster weights naming clusters of both Regions: each Region weighs only its own', async () => {
+    const plain = object();
+    const obj = {
+      ...plain,
+      metadata: {
+        ...plain.metadata,
+        annotations: { 'multicluster.karmada.io/cluster-weights': 'member1=3,member2=1' },
+      },
+    } as KubeObject;
+    await h.seed([obj]);
+    await settle(obj);
+    for (const [region, targets] of [
+      ['us-east-1', ['10.0.128.11', '10.0.128.12']],
+      ['eu-west-1', ['10.0.144.21']],
+    ] as const) {
+      const here = owned(region);
+      expect(here.targets, region).toEqual(targets);
+      // One cluster here: one per-cluster group, none for the other Region's cluster.
+      expect(here.targetGroups, region).toHaveLength(1);
+    }
+    expect((await condition(type, name)).status).toBe('True');
+  });
+
   it('a cluster without a configured Region is left out and named in a Warning Event', async () => {
     await h.seed([regionalCluster('member3'), collectedSlice('member3', ['10.0.160.31'])]);
     const obj = object();

@@ -192,6 +192,11 @@ describe('Function: regionShare', () => {
     const west = regionShare(slices, map, 'eu-west-1', false);
     expect(west.slices.map((s) => s.metadata.name)).toEqual(['imported-west-abc']);
     expect(regionShare(slices, map, 'ap-south-1', false)).toMatchObject({ slices: [], serves: false });
+    // What cluster weights may name and this Region's load balancer never weighs.
+    expect(east.elsewhere).toEqual(new Set(['west', 'lost']));
+    expect(regionShare([slice('east')], map, 'us-east-1', true, ['east', 'west', 'x']).elsewhere).toEqual(
+      new Set(['west', 'x']),
+    );
   });
 
   it('lets only the primary Region serve an object none of whose clusters is in a configured Region', () => {

@@ -41,7 +41,7 @@ import { VpcNetworkSource, type VpcNetworkCacheOptions } from './vpc-network.js'
 import { readIngressInputs, readServiceInputs, type ServiceReads } from './inputs.js';
 import { ClientSecrets } from './oidc-secrets.js';
 import { buildIngressStack, ingressLoadBalancerNames } from './model/ingress.js';
-import { buildServiceStack, serviceLoadBalancerNames } from './model/service.js';
+import { buildServiceStack, providerClusters, serviceLoadBalancerNames } from './model/service.js';
 import { stackOwner } from './model/stack.js';
 import { AwsInventory } from './inventory.js';
 import { AccountQuotas } from './account-quotas.js';
@@ -157,7 +157,7 @@ export class AwsProvider implements MultiClusterProvider {
         names: (mci) => ingressLoadBalancerNames(mci, config),
         build: async (mci, kube = deps.kube, ctx, network = true) => {
           const { clientSecrets, ...read } = await readIngressInputs(kube, mci);
-          const { inputs, serves } = await this.inRegion(read, kube, ctx);
+          const { inputs, serves } = await this.inRegion(read, kube, ctx, namedClusters(mci));
           const resolved = await this.withCertificates(
             await this.withAllowedSubnets(await this.modelConfig(ctx, network), [ingressSubject(mci)]),
             [mci],
@@ -195,7 +195,7 @@ export class AwsProvider implements MultiClusterProvider {
           let served = false;
           for (const mci of resolution.members) {
             const { clientSecrets, ...read } = await readIngressInputs(kube, mci, reads);
-            const { inputs, serves } = await this.inRegion(read, kube, ctx);
+            const { inputs, serves } = await this.inRegion(read, kube, ctx, namedClusters(mci));
             served ||= serves;
             secrets = secrets.with(clientSecrets);
             members.push({ mci, ...inputs });
@@ -221,7 +221,12 @@ export class AwsProvider implements MultiClusterProvider {
       owner: (mcs) => stackOwner('mcs', mcs, config.ownerId),
       names: (mcs) => serviceLoadBalancerNames(mcs, config),
       build: async (mcs, kube = deps.kube, ctx, network = true) => {
-        const { inputs, serves } = await this.inRegion(await readServiceInputs(kube, mcs), kube, ctx);
+        const { inputs, serves } = await this.inRegion(
+          await readServiceInputs(kube, mcs),
+          kube,
+          ctx,
+          providerClusters(mcs) ?? [],
+        );
         const resolved = await this.withAllowedSubnets(await this.modelConfig(ctx, network), [
           { kind: 'MultiClusterService', metadata: mcs.metadata },
         ]);
@@ -258,10 +263,14 @@ export class AwsProvider implements MultiClusterProvider {
     inputs: I,
     kube: KubeClient,
     ctx: ProviderContext | undefined,
+    named: readonly string[],
   ): Promise<{ inputs: I; serves: boolean }> {
     if (!this.regional) return { inputs, serves: true };
-    const share = await this.regional.share(inputs.endpointSlices, kube, ctx);
-    return { inputs: { ...inputs, endpointSlices: share.slices }, serves: share.serves };
+    const share = await this.regional.share(inputs.endpointSlices, kube, ctx, named);
+    return {
+      inputs: { ...inputs, endpointSlices: share.slices, elsewhere: share.elsewhere },
+      serves: share.serves,
+    };
   }
 
   private servedOrNot<S extends Stack>(stack: S, serves: boolean): S {
@@ -460,6 +469,14 @@ export class AwsProvider implements MultiClusterProvider {
     const mcs = await this.kube.get<MultiClusterService>(Resources.MultiClusterService, namespace, name);
     return mcs ? this.service.targetGroupNames(mcs, logger) : new Set<string>();
   }
+}
+
+/** The clusters an MCI names in its status: its Services' locations and the blocked ones. */
+function namedClusters(mci: Readonly<MultiClusterIngress>): string[] {
+  return [
+    ...(mci.status?.trafficBlockClusters ?? []),
+    ...(mci.status?.serviceLocations ?? []).flatMap((l) => l.clusters ?? []),
+  ];
 }
 
 /** The stack with the client secrets its OIDC actions name, when there are any (Stack.clientSecrets). */

@@ -50,8 +50,8 @@ export function buildMultiRegionProvider(
           region: r.region,
           primary,
           markers,
-          share: async (slices, kube, ctx) => {
-            const share = regionShare(slices, await clusters.read(ctx, kube), r.region, primary);
+          share: async (slices, kube, ctx, named) => {
+            const share = regionShare(slices, await clusters.read(ctx, kube), r.region, primary, named);
             if (ctx) unknown.note(ctx, share.unknown);
             return share;
           },

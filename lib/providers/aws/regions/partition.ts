@@ -25,20 +25,29 @@ export interface RegionShare {
   serves: boolean;
   /** The object's clusters without a configured Region, sorted by name. */
   unknown: UnknownRegion[];
+  /** The object's clusters (of its other slices, or named) served in another Region, or in none. */
+  elsewhere: Set<string>;
 }
 
+/**
+ * `named`: clusters the object names besides its slices' (an MCI's Service locations, an MCS's
+ * provider clusters), which are elsewhere too when not in this Region.
+ */
 export function regionShare(
   slices: readonly EndpointSlice[],
   regions: ClusterRegionMap,
   region: string,
   primary: boolean,
+  named: readonly string[] = [],
 ): RegionShare {
   const mine: EndpointSlice[] = [];
   let anyKnown = false;
   const unknown = new Map<string, UnknownRegion>();
+  const elsewhere = new Set<string>();
   for (const slice of slices) {
     const cluster = sliceCluster(slice);
     const at = cluster !== undefined ? regions.regionOf(cluster) : undefined;
+    if (cluster !== undefined && at !== region) elsewhere.add(cluster);
     if (at === undefined) {
       const why = cluster !== undefined ? regions.unknown(cluster) : undefined;
       if (why) unknown.set(why.cluster, why);
@@ -47,10 +56,12 @@ export function regionShare(
     anyKnown = true;
     if (at === region) mine.push(slice);
   }
+  for (const cluster of named) if (regions.regionOf(cluster) !== region) elsewhere.add(cluster);
   return {
     slices: mine,
     serves: mine.length > 0 || (primary && !anyKnown),
     unknown: [...unknown.values()].sort((a, b) => a.cluster.localeCompare(b.cluster)),
+    elsewhere,
   };
 }
 

@@ -13,11 +13,15 @@ export interface RegionalRole {
   region: string;
   /** The first configured Region: its records and stacks are a one-Region provider's. */
   primary: boolean;
-  /** This Region's share of an object's slices, read in this reconcile (`ctx`) or through `kube`. */
+  /**
+   * This Region's share of an object's slices, read in this reconcile (`ctx`) or through `kube`;
+   * `named`: the clusters the object names besides its slices' (partition.ts).
+   */
   share(
     slices: readonly EndpointSlice[],
     kube: KubeClient,
     ctx: ProviderContext | undefined,
+    named?: readonly string[],
   ): Promise<RegionShare>;
   markers: RegionMarkers;
 }
