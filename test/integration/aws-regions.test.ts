@@ -19,6 +19,8 @@ import {
 import type { MultiClusterIngress, MultiClusterService } from '../../lib/karmada/types.js';
 import { Resources } from '../../lib/kube/resources.js';
 import type { KubeObject, ResourceType } from '../../lib/kube/types.js';
+import { MemoryLogger } from '../../lib/log/logger.js';
+import { sweepOrphans } from '../../lib/maintenance/sweep.js';
 import { notify, notifyChange, startHarness, type Harness } from '../support/harness.js';
 
 const OWNER = 'multicluster.karmada.io/owner';
@@ -282,6 +284,104 @@ describe.each(cases)('$kind', ({ object, type, name, lbType }) => {
     const warned = (await events(name)).filter((e) => e.reason === 'ClusterRegionUnknown');
     expect(warned.map((e) => e.type)).toEqual(['Warning']);
     expect(warned[0]!.message).toContain('cluster member3 has no spec.region');
+  });
+});
+
+describe('an IngressGroup across Regions', () => {
+  function member(name: string, path: string): KubeObject {
+    const m = minimalIngress(name) as MultiClusterIngress;
+    return {
+      ...m,
+      metadata: { ...m.metadata, annotations: { 'alb.ingress.kubernetes.io/group.name': 'shop' } },
+      spec: {
+        rules: [
+          {
+            http: {
+              paths: [
+                { path, pathType: 'Prefix', backend: { service: { name: 'serve', port: { number: 80 } } } },
+              ],
+            },
+          },
+        ],
+      },
+    } as KubeObject;
+  }
+
+  it('gets one group ALB per Region with every member’s rules; the last member’s deletion removes both', async () => {
+    const a = member('cart', '/cart');
+    const b = member('pay', '/pay');
+    await h.seed([a, b]);
+    await settle(a, b);
+    for (const region of ['us-east-1', 'eu-west-1'] as const) {
+      const snap = sims[region].snapshot();
+      expect(owned(region).loadBalancers, region).toHaveLength(1);
+      const paths = snap.rules
+        .filter((r) => !r.IsDefault)
+        .flatMap((r) => r.Conditions?.find((c) => c.Field === 'path-pattern')?.Values ?? [])
+        .sort();
+      expect(paths, region).toEqual(['/cart', '/cart/*', '/pay', '/pay/*']);
+    }
+    // Each member's group holds its Region's endpoints only.
+    expect([...new Set(owned('us-east-1').targets)]).toEqual(['10.0.128.11', '10.0.128.12']);
+    expect([...new Set(owned('eu-west-1').targets)]).toEqual(['10.0.144.21']);
+    const status = (await h.kube.get<MultiClusterIngress>(Resources.MultiClusterIngress, 'default', 'pay'))
+      ?.status?.loadBalancer?.ingress;
+    expect(status?.map((i) => i.hostname)).toEqual(
+      (['us-east-1', 'eu-west-1'] as const).map((r) => owned(r).loadBalancers[0]!.DNSName!.toLowerCase()),
+    );
+    // A no-op: nothing changes in either Region.
+    for (const r of REGIONS) sims[r].calls.reset();
+    await settle(a, b);
+    for (const r of REGIONS) {
+      expect(
+        sims[r].calls.history().filter((c) => !c.action.startsWith('Describe')),
+        r,
+      ).toEqual([]);
+    }
+
+    await h.kube.delete(Resources.MultiClusterIngress, 'default', 'cart');
+    await h.deliver(notify(a));
+    expect(owned('eu-west-1').loadBalancers).toHaveLength(1);
+    await h.kube.delete(Resources.MultiClusterIngress, 'default', 'pay');
+    await h.deliver(notify(b));
+    for (const r of REGIONS) {
+      expect(owned(r), r).toEqual({ loadBalancers: [], targetGroups: [], targets: [] });
+    }
+  });
+});
+
+describe('the orphan sweep', () => {
+  it('deletes an orphaned stack in every Region, and leaves a served object’s alone', async () => {
+    const orphan = minimalIngress('orphan');
+    const kept = serveMultiClusterService();
+    await h.seed([orphan, kept]);
+    await settle(orphan, kept);
+    expect(owned('eu-west-1').loadBalancers).toHaveLength(2);
+    // Gone without its finalizer's deletion (a lost notification): its stacks are orphans.
+    const stored = (await h.kube.get<MultiClusterIngress>(
+      Resources.MultiClusterIngress,
+      'default',
+      'orphan',
+    ))!;
+    await h.kube.update(Resources.MultiClusterIngress, {
+      ...stored,
+      metadata: { ...stored.metadata, finalizers: [] },
+    });
+    await h.kube.delete(Resources.MultiClusterIngress, 'default', 'orphan');
+
+    const result = await sweepOrphans(h.kube, h.runtime.provider, {
+      graceSeconds: 0,
+      signal: new AbortController().signal,
+      logger: new MemoryLogger(),
+    });
+    expect(result.errors).toEqual([]);
+    expect(result.deleted).toEqual(['mci/default/orphan']);
+    for (const region of ['us-east-1', 'eu-west-1'] as const) {
+      expect(
+        owned(region).loadBalancers.map((lb) => lb.Type),
+        region,
+      ).toEqual(['network']);
+    }
   });
 });
 
