@@ -8,12 +8,26 @@
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { Store } from './state/store.js';
 
-const FORMAT = 'elbv2-sim/v1';
+/**
+ * What can be saved: a store whose state is its own `Map` properties of JSON-able records, and a
+ * sequence number that orders what it made (the ELBv2 store; the Global Accelerator simulator's).
+ */
+export interface PersistableStore {
+  readonly lastSeq: number;
+  continueSeqFrom(seq: number): void;
+}
+
+/** A state file's format tag, and what an error calls a file of it. */
+export interface StateFileFormat {
+  id: string;
+  label: string;
+}
+
+const ELBV2_FORMAT: StateFileFormat = { id: 'elbv2-sim/v1', label: 'an ELBv2 simulator state file' };
 
 interface SavedState {
-  format: typeof FORMAT;
+  format: string;
   /** The seed of the ID stream that made these resources: the next run draws from another. */
   idSeed: number;
   lastSeq: number;
@@ -32,26 +46,26 @@ const decode = (_key: string, value: unknown): unknown =>
     ? new Map((value as { $map: Array<[unknown, unknown]> }).$map)
     : value;
 
-function readSaved(file: string): SavedState | undefined {
+function readSaved(file: string, format: StateFileFormat): SavedState | undefined {
   if (!existsSync(file)) return undefined;
   const saved = JSON.parse(readFileSync(file, 'utf8'), decode) as Partial<SavedState>;
-  if (saved.format !== FORMAT) {
+  if (saved.format !== format.id) {
     throw new Error(
-      `${file}: not an ELBv2 simulator state file (format ${String(saved.format)}); delete it or use --fresh`,
+      `${file}: not ${format.label} (format ${String(saved.format)}); delete it or use --fresh`,
     );
   }
   return saved as SavedState;
 }
 
 /** The file's ID seed, or undefined without a file: read before the store is built. */
-export function savedIdSeed(file: string): number | undefined {
-  const saved = readSaved(file);
+export function savedIdSeed(file: string, format: StateFileFormat = ELBV2_FORMAT): number | undefined {
+  const saved = readSaved(file, format);
   // A new seed per restore: the ID stream of the same seed would hand out the same ARNs again.
   return saved ? (Math.imul(saved.idSeed ^ saved.lastSeq, 0x9e3779b1) >>> 0) + 1 : undefined;
 }
 
 /** The store's Maps, by property name. */
-function mapsOf(store: Store): Array<[string, Map<unknown, unknown>]> {
+function mapsOf(store: PersistableStore): Array<[string, Map<unknown, unknown>]> {
   return Object.entries(store).filter((e): e is [string, Map<unknown, unknown>] => e[1] instanceof Map);
 }
 
@@ -60,14 +74,15 @@ export class SimPersistence {
 
   constructor(
     private readonly file: string,
-    private readonly store: Store,
+    private readonly store: PersistableStore,
     private readonly idSeed: number,
     private readonly debounceMs = 200,
+    private readonly format: StateFileFormat = ELBV2_FORMAT,
   ) {}
 
   /** Loads the file into the (empty) store if it exists; returns whether it did. */
   load(): boolean {
-    const saved = readSaved(this.file);
+    const saved = readSaved(this.file, this.format);
     if (!saved) return false;
     for (const [name, map] of mapsOf(this.store)) {
       const restored = saved.maps[name];
@@ -90,7 +105,7 @@ export class SimPersistence {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     const state: SavedState = {
-      format: FORMAT,
+      format: this.format.id,
       idSeed: this.idSeed,
       lastSeq: this.store.lastSeq,
       maps: Object.fromEntries(mapsOf(this.store)),

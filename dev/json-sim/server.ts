@@ -35,6 +35,12 @@ export interface JsonServiceSpec {
   actions: Readonly<Record<string, JsonHandler>>;
   /** The codes an injected fault answers with (the service's own names for them). */
   faultCodes: { throttle: string; internal: string; unavailable: string };
+  /**
+   * The Regions whose endpoint the service has (Global Accelerator: us-west-2 only). A request
+   * signed for another Region gets no answer: the socket is closed, as the real client would find
+   * no endpoint there. Unset: every Region.
+   */
+  servedRegions?: readonly string[];
 }
 
 export interface JsonSimOptions {
@@ -45,6 +51,8 @@ export interface JsonSimOptions {
   /** Seeds the fault dice (default 1). */
   seed?: number;
   faults?: FaultOptions;
+  /** Called after every action the service answered itself (not a fault): persistence saves then. */
+  afterCall?: (action: string) => void;
 }
 
 export interface JsonSimServer {
@@ -57,6 +65,8 @@ export interface JsonSimServer {
 }
 
 const MAX_BODY_BYTES = 1024 * 1024;
+/** The Region of a SigV4 `Authorization` header's credential scope (`Credential=AKID/date/region/...`). */
+const SIGNED_REGION = /Credential=[^/,\s]+\/\d{8}\/([^/,\s]+)\//;
 const CONTENT_TYPE = 'application/x-amz-json-1.1';
 
 function faultError(spec: JsonServiceSpec, d: Extract<FaultDecision, { kind: 'error' }>): JsonSimError {
@@ -90,6 +100,12 @@ export async function startJsonSimServer(
     const requestId = `5e1f0000-0000-4000-8000-${String(++requestSeq).padStart(12, '0')}`;
     const target = String(req.headers['x-amz-target'] ?? '');
     const [prefix, action = ''] = target.split('.');
+    const signedRegion = SIGNED_REGION.exec(String(req.headers.authorization ?? ''))?.[1];
+    if (spec.servedRegions && signedRegion && !spec.servedRegions.includes(signedRegion)) {
+      calls.record(action || target, 'error', { code: `NoEndpointIn:${signedRegion}` });
+      req.socket.destroy();
+      return;
+    }
     let input: JsonInput;
     try {
       if (req.method !== 'POST') throw new JsonSimError('UnknownOperationException', 'POST only');
@@ -142,6 +158,8 @@ export async function startJsonSimServer(
           : new JsonSimError(spec.faultCodes.internal, `Simulator bug: ${String(err)}`, 500);
       calls.record(action, 'error', { code: e.code });
       sendError(res, e, requestId);
+    } finally {
+      options.afterCall?.(action);
     }
   };
 
