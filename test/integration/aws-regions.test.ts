@@ -219,6 +219,9 @@ describe.each(cases)('$kind', ({ object, type, name, lbType }) => {
 
     const results = await moveCluster('member2', 'eu-west-1', 'ap-south-1');
     expect(results.filter((r) => !r.ok).map((r) => r.error)).toEqual([]);
+    // The Cluster's notification alone reconciled the object: its endpoints moved.
+    expect(owned('ap-south-1').targets).toEqual(['10.0.144.21']);
+    expect(owned('eu-west-1').loadBalancers).toEqual([]);
     await settle(obj);
     expect(owned('eu-west-1')).toEqual({ loadBalancers: [], targetGroups: [], targets: [] });
     expect(owned('ap-south-1').targets).toEqual(['10.0.144.21']);
