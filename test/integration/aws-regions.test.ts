@@ -5,8 +5,11 @@
  * with only its own clusters' targets, and one Region's outage leaves the others converged.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startElbv2Simulator, type Elbv2Simulator } from '../../dev/elbv2-sim/index.js';
-import { startEc2Simulator, type Ec2Simulator } from '../../dev/ec2-sim/index.js';
+import { elbv2ClientFor, startElbv2Simulator, type Elbv2Simulator } from '../../dev/elbv2-sim/index.js';
+import { ec2ClientFor, startEc2Simulator, type Ec2Simulator } from '../../dev/ec2-sim/index.js';
+import { parseAwsConfig } from '../../lib/providers/aws/config.js';
+import type { AcceleratorSeam, RegionalDeploy } from '../../lib/providers/aws/regions/accelerator-seam.js';
+import { buildMultiRegionProvider } from '../../lib/providers/aws/regions/build.js';
 import {
   cluster,
   collectedSlice,
@@ -385,6 +388,53 @@ describe('the orphan sweep', () => {
         region,
       ).toEqual(['network']);
     }
+  });
+});
+
+describe('the seam with Global Accelerator', () => {
+  it('gets every Region’s deploy of the reconcile after them, and deletes the accelerator before the stacks', async () => {
+    const calls: string[] = [];
+    let seen: ReadonlyMap<string, readonly RegionalDeploy[]> = new Map();
+    const accelerator: AcceleratorSeam = {
+      afterRegions: async (_ctx, _obj, deploys) => {
+        seen = deploys;
+        calls.push(`after ${owned('eu-west-1').loadBalancers.length}`);
+        return { ingress: [{ hostname: 'a1234567890abcdef.awsglobalaccelerator.com' }] };
+      },
+      deleteAccelerator: async () => {
+        calls.push(
+          `delete ${owned('us-east-1').loadBalancers.length + owned('eu-west-1').loadBalancers.length}`,
+        );
+      },
+    };
+    const config = await parseAwsConfig(providerConfig());
+    const logger = new MemoryLogger();
+    const provider = buildMultiRegionProvider(
+      config,
+      { kube: h.kube, logger },
+      {},
+      (region) => ({
+        client: elbv2ClientFor(sims[region as Region], { retryDelayMs: 1 }),
+        ec2: ec2ClientFor(ec2s[region as Region]),
+      }),
+      accelerator,
+    );
+    const mcs = serveMultiClusterService() as MultiClusterService;
+    await h.seed([mcs]);
+    const ctx = { signal: new AbortController().signal, logger };
+    const status = await provider.mcsLoadBalancer().ensure(ctx, mcs);
+    expect(status).toEqual({ ingress: [{ hostname: 'a1234567890abcdef.awsglobalaccelerator.com' }] });
+    expect(calls).toEqual(['after 1']);
+    const deploys = seen.get('mcs/default/serve') ?? [];
+    expect(deploys.map((d) => [d.region, d.served])).toEqual([
+      ['us-east-1', true],
+      ['eu-west-1', true],
+      ['ap-south-1', false],
+    ]);
+    expect(deploys[1]!.result.dnsName).toBe(owned('eu-west-1').loadBalancers[0]!.DNSName);
+    await provider.mcsLoadBalancer().ensureDeleted(ctx, mcs);
+    expect(calls).toEqual(['after 1', 'delete 2']);
+    expect(owned('us-east-1').loadBalancers).toEqual([]);
   });
 });
 

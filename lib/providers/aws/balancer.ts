@@ -186,9 +186,29 @@ export class AwsBalancer<O extends KubeObject> implements Balancer<O, AwsLoadBal
     if (role && !this.provider.serves(stack)) {
       const tgs = resourcesOf(stack, ResourceTypes.TargetGroup).map((t) => t.spec.name);
       const plan = await this.deleteByNames(ctx, owner, names, tgs, dryRun);
-      return { dnsName: undefined, plan, skipped: plan.length === 0, applied: !dryRun && plan.length > 0 };
+      const result = {
+        dnsName: undefined,
+        plan,
+        skipped: plan.length === 0,
+        applied: !dryRun && plan.length > 0,
+      };
+      role.deployed(ctx, { region: role.region, owner, stack, result, served: false });
+      return result;
     }
     if (role && !dryRun) await role.markers.add(ctx, owner.stackId, role.region);
+    const result = await this.deployServed(ctx, owner, stack, names, dryRun);
+    role?.deployed(ctx, { region: role.region, owner, stack, result, served: true });
+    return result;
+  }
+
+  /** The ELBv2 deploy of a stack its Region serves. */
+  private deployServed(
+    ctx: ProviderContext,
+    owner: StackOwner,
+    stack: Stack,
+    names: readonly string[],
+    dryRun: boolean,
+  ): Promise<DeployResult> {
     const dctx = this.provider.context(ctx, owner);
     dctx.logger.debug('built model', { stack });
     return deployStack(dctx, stack, {
