@@ -23,7 +23,9 @@ import type { MultiClusterIngress, MultiClusterService } from '../../lib/karmada
 import { Resources } from '../../lib/kube/resources.js';
 import type { KubeObject, ResourceType } from '../../lib/kube/types.js';
 import { MemoryLogger } from '../../lib/log/logger.js';
+import { resyncPass } from '../../lib/maintenance/resync.js';
 import { sweepOrphans } from '../../lib/maintenance/sweep.js';
+import type { ChangeNotification } from '../../lib/notification/types.js';
 import { notify, notifyChange, startHarness, type Harness } from '../support/harness.js';
 
 const OWNER = 'multicluster.karmada.io/owner';
@@ -388,6 +390,43 @@ describe('the orphan sweep', () => {
         region,
       ).toEqual(['network']);
     }
+  });
+});
+
+describe('the resync', () => {
+  const pass = async () => {
+    const sent: ChangeNotification[] = [];
+    const result = await resyncPass(
+      h.kube,
+      h.runtime.provider,
+      { send: async (batch) => (sent.push(...batch), { failed: [] }) },
+      new MemoryLogger(),
+      {
+        providerIngressClass: 'karmada.io/fake',
+        ctx: { signal: new AbortController().signal, logger: new MemoryLogger() },
+        deep: { intervalMs: 1000 * 600_000, periodMs: 600_000 },
+        // No object's turn for its deep drift check (slot 2 of 1,000).
+        now: new Date(2 * 600_000),
+      },
+    );
+    return { result, modified: sent.filter((n) => n.change === 'modified').map((n) => n.ref.name) };
+  };
+
+  it('finds an unchanged multi-Region object in sync without an ELBv2 call, and a drifted Region', async () => {
+    const mcs = serveMultiClusterService();
+    const mci = minimalIngress();
+    await h.seed([mcs, mci]);
+    await settle(mcs, mci);
+    for (const r of REGIONS) sims[r].calls.reset();
+    const clean = await pass();
+    expect(clean.modified).toEqual([]);
+    expect(clean.result).toMatchObject({ differing: 0, unchanged: 2, deep: 0 });
+    for (const r of REGIONS) expect(sims[r].calls.total(), r).toBe(0);
+
+    // A Region's load balancer deleted behind our back: the object is reconciled.
+    const lb = owned('eu-west-1').loadBalancers.find((l) => l.Type === 'network')!;
+    sims['eu-west-1'].state.deleteLoadBalancer({ LoadBalancerArn: lb.LoadBalancerArn });
+    expect((await pass()).modified).toEqual(['serve']);
   });
 });
 

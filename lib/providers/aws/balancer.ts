@@ -34,6 +34,13 @@ export function reportTraffic(ctx: ProviderContext, stack: Stack): void {
   if (stack.traffic?.length) ctx.detail?.(`cluster weights: ${stack.traffic.join('; ')}`);
 }
 
+/**
+ * A regional part's desired fingerprint of a stack its Region does not serve (regions/): no
+ * fingerprint a load balancer records, and what regions/fingerprints.ts records for a Region
+ * without one.
+ */
+export const NOT_SERVED = '-';
+
 /** What the AWS provider reports for either kind: the load balancer's DNS name. */
 export type AwsLoadBalancerStatus = IngressLoadBalancerStatus & LoadBalancerStatus;
 
@@ -225,7 +232,9 @@ export class AwsBalancer<O extends KubeObject> implements Balancer<O, AwsLoadBal
   async desiredFingerprint(obj: Readonly<O>, kube: KubeClient): Promise<DesiredFingerprint> {
     const where = { stackId: this.kind.owner(obj).stackId, locator: this.kind.names(obj)[0] ?? '' };
     try {
-      const stack = await this.provider.settledNow(await this.kind.build(obj, kube));
+      const built = await this.kind.build(obj, kube);
+      if (!this.provider.serves(built)) return { ...where, fingerprint: NOT_SERVED };
+      const stack = await this.provider.settledNow(built);
       const fingerprint = stackFingerprint(stack);
       return {
         ...where,

@@ -40,6 +40,7 @@ import type { ModelWarning } from '../model/types.js';
 import { AWS_PROVIDER_NAME, type AwsProvider } from '../provider.js';
 import type { AcceleratorSeam, RegionalDeploys } from './accelerator-seam.js';
 import type { ClusterRegionSource, UnknownRegion } from './cluster-regions.js';
+import { RegionalFingerprints } from './fingerprints.js';
 import type { RegionMarkers } from './markers.js';
 import { unknownRegionMessage } from './partition.js';
 import { describeOutcomes, throwIfFailed, type RegionOutcome } from './results.js';
@@ -266,6 +267,7 @@ export class MultiRegionProvider implements MultiClusterProvider {
   readonly ingress: RegionalBalancer<MultiClusterIngress>;
   readonly service: RegionalBalancer<MultiClusterService>;
   private readonly inventoryOverRegions: RegionalInventory;
+  private readonly fingerprintsOverRegions: RegionalFingerprints;
 
   readonly clusters: ClusterRegionSource;
   readonly markers: RegionMarkers;
@@ -292,6 +294,7 @@ export class MultiRegionProvider implements MultiClusterProvider {
     this.ingress = new RegionalBalancer<MultiClusterIngress>(this, (p) => p.ingress);
     this.service = new RegionalBalancer<MultiClusterService>(this, (p) => p.service);
     this.inventoryOverRegions = new RegionalInventory(this);
+    this.fingerprintsOverRegions = new RegionalFingerprints(parts);
   }
 
   /** Each cluster of the object without a configured Region: a Warning Event naming it. */
@@ -323,12 +326,9 @@ export class MultiRegionProvider implements MultiClusterProvider {
   targetGroupInventory(): TargetGroupInventory {
     return this.inventoryOverRegions;
   }
-  /**
-   * None: the resync reconciles every object (each Region's deploy still stops at its own
-   * fingerprint, so an unchanged Region costs its fingerprint check only).
-   */
-  fingerprints(): FingerprintSource | undefined {
-    return undefined;
+  /** Every Region's fingerprints for the resync (fingerprints.ts). */
+  fingerprints(): FingerprintSource {
+    return this.fingerprintsOverRegions;
   }
 
   /** Each Region's change plan for the object (a dry run). */
