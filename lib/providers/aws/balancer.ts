@@ -37,6 +37,13 @@ export function reportTraffic(ctx: ProviderContext, stack: Stack): void {
   if (stack.traffic?.length) ctx.detail?.(`cluster weights: ${stack.traffic.join('; ')}`);
 }
 
+/**
+ * A regional part's desired fingerprint of a stack its Region does not serve (regions/): no
+ * fingerprint a load balancer records, and what regions/fingerprints.ts records for a Region
+ * without one.
+ */
+export const NOT_SERVED = '-';
+
 /** What the AWS provider reports for either kind: the load balancer's DNS name. */
 export type AwsLoadBalancerStatus = IngressLoadBalancerStatus & LoadBalancerStatus;
 
@@ -194,8 +201,13 @@ export class AwsBalancer<O extends KubeObject> implements Balancer<O, AwsLoadBal
 
   /**
    * Deploys a stack built already; `names`: those a previous spec may have given its load balancer.
+   * A regional part (regions/role.ts) whose Region does not serve the stack deletes what it has of
+   * it instead, and marks its Region before the first call that may build there.
+   *
    * With an accelerator in front, its dials going to 0 come before the ELBv2 deploy (clients leave
-   * a drained Region before its targets drain) and the rest after it (accelerator/reconcile.ts).
+   * a drained Region before its targets drain) and the rest after it (accelerator/reconcile.ts). A
+   * regional part lowers only its own Region's dial; the rest is the orchestrator's, once over
+   * every Region (regions/accelerator-seam.ts).
    */
   protected async deployBuilt(
     ctx: ProviderContext,
@@ -204,6 +216,20 @@ export class AwsBalancer<O extends KubeObject> implements Balancer<O, AwsLoadBal
     names: readonly string[],
     dryRun: boolean,
   ): Promise<StackDeployResult> {
+    const role = this.provider.regional;
+    if (role && !this.provider.serves(stack)) {
+      const tgs = resourcesOf(stack, ResourceTypes.TargetGroup).map((t) => t.spec.name);
+      const plan = await this.deleteByNames(ctx, owner, names, tgs, dryRun);
+      const result = {
+        dnsName: undefined,
+        plan,
+        skipped: plan.length === 0,
+        applied: !dryRun && plan.length > 0,
+      };
+      role.deployed(ctx, { region: role.region, owner, stack, result, served: false });
+      return result;
+    }
+    if (role && !dryRun) await role.markers.add(ctx, owner.stackId, role.region);
     const accelerators = this.provider.accelerators;
     const before = await accelerators.reconcile(
       ctx,
@@ -213,7 +239,11 @@ export class AwsBalancer<O extends KubeObject> implements Balancer<O, AwsLoadBal
       'before',
       dryRun,
     );
-    const result = await this.deployElbv2(ctx, owner, stack, names, dryRun);
+    const result = await this.deployServed(ctx, owner, stack, names, dryRun);
+    if (role) {
+      role.deployed(ctx, { region: role.region, owner, stack, result, served: true });
+      return before ? { ...result, accelerator: { plan: before.plan } } : result;
+    }
     const after = await accelerators.reconcile(
       ctx,
       owner,
@@ -228,7 +258,8 @@ export class AwsBalancer<O extends KubeObject> implements Balancer<O, AwsLoadBal
     return { ...result, accelerator: { plan, ...(status ? { status } : {}) } };
   }
 
-  private deployElbv2(
+  /** The ELBv2 deploy of a stack its Region serves. */
+  private deployServed(
     ctx: ProviderContext,
     owner: StackOwner,
     stack: Stack,
@@ -251,7 +282,9 @@ export class AwsBalancer<O extends KubeObject> implements Balancer<O, AwsLoadBal
   async desiredFingerprint(obj: Readonly<O>, kube: KubeClient): Promise<DesiredFingerprint> {
     const where = { stackId: this.kind.owner(obj).stackId, locator: this.kind.names(obj)[0] ?? '' };
     try {
-      const stack = await this.provider.settledNow(await this.kind.build(obj, kube));
+      const built = await this.kind.build(obj, kube);
+      if (!this.provider.serves(built)) return { ...where, fingerprint: NOT_SERVED };
+      const stack = await this.provider.settledNow(built);
       const fingerprint = stackFingerprint(stack);
       return {
         ...where,
@@ -296,14 +329,20 @@ export class AwsBalancer<O extends KubeObject> implements Balancer<O, AwsLoadBal
     targetGroupNames: readonly string[],
     dryRun: boolean,
   ): Promise<Operation[]> {
-    await this.provider.accelerators.delete(ctx, owner, dryRun);
+    const role = this.provider.regional;
+    // The accelerator is over every Region: a regional part leaves it to the orchestrator.
+    if (!role) await this.provider.accelerators.delete(ctx, owner, dryRun);
+    // A regional part: a Region never marked for the stack has nothing of it (regions/markers.ts).
+    if (role && !(await this.provider.mayHold(ctx, owner.stackId))) return [];
     const dctx = this.provider.context(ctx, owner);
     const { deleteStack } = await loadFullPath();
-    return deleteStack(
+    const plan = await deleteStack(
       dctx,
       { loadBalancerNames: [...names], targetGroupNames: [...targetGroupNames] },
       { dryRun },
     );
+    if (role && !dryRun) await role.markers.remove(ctx, owner.stackId, role.region);
+    return plan;
   }
 
   /**

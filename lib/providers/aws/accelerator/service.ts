@@ -81,16 +81,24 @@ export class AcceleratorService {
    * The stack with its accelerator intent when the accelerator path must run: `objs` (the MCI or
    * MCS, or an IngressGroup's members) ask for one, GA is configured, or a status shows one.
    * Annotations are checked here, before any AWS call; the settings are the first object's that
-   * names the enabling key (an IngressGroup's members share one accelerator).
+   * names the enabling key (an IngressGroup's members share one accelerator). `elsewhere`: the
+   * objects' clusters in other Regions (a regional part's), left out of this Region's drain.
    */
-  withIntent<S extends Stack>(stack: S, objs: readonly Readonly<KubeObject>[]): S {
+  withIntent<S extends Stack>(
+    stack: S,
+    objs: readonly Readonly<KubeObject>[],
+    elsewhere: ReadonlySet<string> = new Set(),
+  ): S {
     const byDefault = this.config.globalAccelerator?.enabled ?? false;
     const all = objs.map((o) => acceleratorSettings(o.metadata.annotations, byDefault));
     const named = objs.findIndex((o) => o.metadata.annotations?.[GA_KEYS.enabled] !== undefined);
     const settings: AcceleratorSettings | undefined = all[named >= 0 ? named : 0];
     if (!settings && !this.configured && !objs.some(statusShowsAccelerator)) return stack;
     if (settings) checkListenerQuota(stack);
-    const clusters = [...new Set(objs.flatMap((o) => objectClusters(o, stack)))].sort();
+    // This Region's clusters (a regional part's stack is built from them only).
+    const clusters = [...new Set(objs.flatMap((o) => objectClusters(o, stack)))]
+      .filter((c) => !elsewhere.has(c))
+      .sort();
     const blocked = [...new Set(objs.flatMap((o) => [...blockedClusters(o)]))].sort();
     return { ...stack, accelerator: { ...(settings ? { settings } : {}), clusters, blocked } };
   }
@@ -124,6 +132,21 @@ export class AcceleratorService {
     const intent = stack.accelerator;
     const drained = intent ? regionDrained(stack, intent.clusters, new Set(intent.blocked)) : false;
     return [{ region: this.config.region, loadBalancerArn, drained }];
+  }
+
+  /**
+   * One phase over explicit settings (the orchestrator's `after` over every Region: undefined
+   * settings when no Region serves the stack any more, so its accelerator is retired).
+   */
+  reconcileWith(
+    ctx: ProviderContext,
+    owner: StackOwner,
+    settings: AcceleratorSettings | undefined,
+    stack: Stack,
+    endpoints: readonly RegionalEndpoint[],
+    dryRun: boolean,
+  ): Promise<AcceleratorResult | undefined> {
+    return reconcileAccelerator(this.context(ctx, owner, dryRun), settings, stack, endpoints, 'after');
   }
 
   /** One phase of the stack's accelerator; undefined when the stack has no accelerator intent. */
