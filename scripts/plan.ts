@@ -13,11 +13,14 @@
  * - `--kubeconfig`: read Services and EndpointSlices from that Karmada control plane instead.
  * - `--graph`: the load-balancer topology as a Mermaid flowchart instead (one object: the diagram;
  *   several: Markdown, a fenced `mermaid` block per object).
+ * - a configuration with `regions:` (lib/providers/aws/regions/): each object's plan in every
+ *   Region, under its Region (with `--simulator`, an empty simulator per Region); the manifests'
+ *   Cluster objects say each cluster's Region (`spec.region`). `--graph` draws one Region only.
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { ec2ClientFor, startEc2Simulator } from '../dev/ec2-sim/index.js';
-import { elbv2ClientFor, startElbv2Simulator } from '../dev/elbv2-sim/index.js';
+import { ec2ClientFor, startEc2Simulator, type Ec2Simulator } from '../dev/ec2-sim/index.js';
+import { elbv2ClientFor, startElbv2Simulator, type Elbv2Simulator } from '../dev/elbv2-sim/index.js';
 import { simulatorConfigText } from '../dev/local/sim-config.js';
 import { describePlan } from '../dev/plan/describe.js';
 import { loadManifests, UsageError } from '../dev/plan/manifests.js';
@@ -37,6 +40,7 @@ import {
   parseAwsConfig,
   type AwsProviderConfig,
 } from '../lib/providers/aws/index.js';
+import { buildMultiRegionProvider } from '../lib/providers/aws/regions/build.js';
 import { topologyOf } from '../lib/topology/source.js';
 import { toMermaid } from '../lib/topology/mermaid.js';
 import { MemoryKube } from '../test/support/memory-kube.js';
@@ -116,6 +120,15 @@ async function main(): Promise<number> {
       ...objects.filter((d) => !targets.includes(d as KubeObject & Target)),
       ...members.map((m) => decorateIngress(withFinalizer(m, MCI_FINALIZER))),
     ]);
+  }
+
+  if (config.regions) {
+    if (values.graph) throw new UsageError('--graph draws one Region: give a configuration without regions');
+    return planRegions(config, kube, targets, {
+      simulator: values.simulator,
+      json: values.json,
+      verbose: values.verbose,
+    });
   }
 
   const sim = values.simulator ? await startElbv2Simulator() : undefined;
@@ -198,6 +211,96 @@ async function main(): Promise<number> {
   } finally {
     await ec2Sim?.close();
     await sim?.close();
+  }
+  return failed > 0 ? 1 : 0;
+}
+
+/**
+ * A configuration with `regions:`: each object's plan in every Region, under its Region (a Region
+ * without clusters of the object plans the deletion of what it has there, or nothing). With
+ * `--simulator`, an empty ELBv2 and EC2 simulator per Region.
+ */
+async function planRegions(
+  config: AwsProviderConfig,
+  kube: KubeClient,
+  targets: readonly Target[],
+  options: { simulator: boolean; json: boolean; verbose: boolean },
+): Promise<number> {
+  const regions = config.regions ?? [];
+  const sims = new Map<string, { elbv2: Elbv2Simulator; ec2: Ec2Simulator }>();
+  let failed = 0;
+  try {
+    if (options.simulator) {
+      for (const r of regions) {
+        const elbv2 = await startElbv2Simulator({ region: r.region });
+        sims.set(r.region, { elbv2, ec2: await startEc2Simulator({ elbv2 }) });
+      }
+    }
+    const logger = options.verbose ? createLogger() : silentLogger;
+    // No owner claim: a plan never creates anything, and the claim would.
+    const provider = buildMultiRegionProvider(config, { kube, logger }, {}, (region, regional) => {
+      const sim = sims.get(region);
+      return sim
+        ? { client: elbv2ClientFor(sim.elbv2), ec2: ec2ClientFor(sim.ec2) }
+        : { client: createElbv2Client(regional) };
+    });
+    const where = (region: string) => {
+      const endpoint = regions.find((r) => r.region === region)?.endpoint;
+      return sims.has(region)
+        ? `an empty ELBv2 simulator (${region})`
+        : `${region}${endpoint ? ` (${endpoint})` : ''}`;
+    };
+    const out: unknown[] = [];
+    for (const target of targets) {
+      const head = {
+        kind: target.kind ?? '',
+        namespace: target.metadata.namespace ?? '',
+        name: target.metadata.name ?? '',
+      };
+      const details: string[] = [];
+      const ctx = {
+        signal: AbortSignal.timeout(60_000),
+        logger,
+        resync: true,
+        detail: (line: string) => details.push(line),
+      };
+      const plans = await provider.plan(ctx, target);
+      failed += plans.filter((p) => p.error !== undefined).length;
+      out.push({
+        ...head,
+        regions: plans.map((p) =>
+          p.result
+            ? {
+                region: p.region,
+                operations: p.result.plan,
+                ...(p.result.warnings.length > 0 ? { warnings: p.result.warnings } : {}),
+              }
+            : { region: p.region, error: p.error },
+        ),
+        ...(details.length > 0 ? { details } : {}),
+      });
+      if (options.json) continue;
+      for (const p of plans) {
+        console.log(
+          `# ${head.kind} ${head.namespace}/${head.name}${groupNote(target)} in ${p.region} against ${where(p.region)}`,
+        );
+        if (p.error !== undefined) {
+          console.log(`plan failed: ${p.error}`);
+          continue;
+        }
+        const { plan, warnings } = p.result!;
+        for (const w of warnings) console.log(`warning (${w.reason}): ${w.message}`);
+        if (plan.length === 0) console.log('(no change)');
+        for (const line of describePlan(plan, (o) => formatPlan([o])[0] ?? '')) console.log(line);
+      }
+      for (const line of details) console.log(line);
+    }
+    if (options.json) console.log(JSON.stringify(out, null, 2));
+  } finally {
+    for (const sim of sims.values()) {
+      await sim.ec2.close();
+      await sim.elbv2.close();
+    }
   }
   return failed > 0 ? 1 : 0;
 }

@@ -202,6 +202,11 @@ export interface TargetHealthOptions {
 }
 
 export interface BehaviourOptions {
+  /**
+   * The Region in its ARNs and DNS names (default SIM_REGION): one simulator per Region for the
+   * multi-Region provider (its network is the same SIM_NETWORK in every Region).
+   */
+  region?: string;
   /** How long a new load balancer stays `provisioning` (default 0: `active` at once). */
   provisioningMs?: number;
   targetHealth?: TargetHealthOptions;

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { closeServer } from '../shared/close-server.js';
 import { CallCounters } from './calls.js';
-import { SIM_ACCOUNT_ID, SIM_NETWORK, SIM_REGION } from './config.js';
+import { SIM_ACCOUNT_ID, SIM_NETWORK } from './config.js';
 import type { BehaviourOptions, SimNetwork } from './config.js';
 import { Faults } from './faults.js';
 import type { FaultOptions } from './faults.js';
@@ -95,7 +95,7 @@ export async function startElbv2Simulator(options: Elbv2SimulatorOptions = {}): 
   return {
     url: `http://${host}:${port}`,
     port,
-    region: SIM_REGION,
+    region: state.store.region,
     accountId: SIM_ACCOUNT_ID,
     network: SIM_NETWORK,
     supportedActions: SUPPORTED_ACTIONS,

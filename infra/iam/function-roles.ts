@@ -159,7 +159,7 @@ function queueStatements(uses: readonly QueueUse[]): RoleStatement[] {
 }
 
 /** Every statement of one function's role (some wrapped in Fn::If on the kubeconfig source). */
-export function functionRoleStatements(fn: FunctionName): unknown[] {
+export function functionRoleStatements(fn: FunctionName, regions?: readonly string[]): unknown[] {
   const access = FUNCTION_ACCESS[fn];
   return [
     logStatement(fn),
@@ -167,7 +167,12 @@ export function functionRoleStatements(fn: FunctionName): unknown[] {
     ...queueStatements(access.queue ?? []),
     ...(access.elbv2
       ? elbv2PolicyStatements(
-          { ownerId: PARAMETERS.ownerId, instanceId: PARAMETERS.instanceId, guardrails: GUARDRAILS },
+          {
+            ownerId: PARAMETERS.ownerId,
+            instanceId: PARAMETERS.instanceId,
+            guardrails: GUARDRAILS,
+            ...(regions ? { regions } : {}),
+          },
           access.elbv2,
         )
       : []),
@@ -180,7 +185,8 @@ export function roleLogicalId(fn: FunctionName): string {
 }
 
 /** The CloudFormation resources, plus the conditions they use: infra/iam/function-roles.json. */
-export function functionRolesDocument() {
+/** `regions`: a multi-Region configuration's (scripts/gen-iam.ts --config); absent: the deployment's Region. */
+export function functionRolesDocument(regions?: readonly string[]) {
   const roles = Object.fromEntries(
     FUNCTION_NAMES.map((fn) => [
       roleLogicalId(fn),
@@ -197,7 +203,7 @@ export function functionRolesDocument() {
           Policies: [
             {
               PolicyName: `${fn}-function`,
-              PolicyDocument: { Version: '2012-10-17', Statement: functionRoleStatements(fn) },
+              PolicyDocument: { Version: '2012-10-17', Statement: functionRoleStatements(fn, regions) },
             },
           ],
         },

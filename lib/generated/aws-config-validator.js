@@ -5,16 +5,16 @@ export const validateAwsConfigSchema = validate21;
 const func2 = Object.prototype.hasOwnProperty;
 const pattern0 = new RegExp("^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])/(?:3[0-2]|[12]?[0-9])$", "u");
 const pattern1 = new RegExp("^(?=.*:)[0-9a-fA-F:]{2,39}/(?:12[0-8]|1[01][0-9]|[1-9]?[0-9])$", "u");
-const pattern2 = new RegExp("^[a-z0-9](?:[-a-z0-9]*[a-z0-9])?$", "u");
-const pattern4 = new RegExp("^/", "u");
-const pattern5 = new RegExp("^[0-9]{3}(?:[-,][0-9]{3})*$", "u");
+const pattern4 = new RegExp("^[a-z0-9](?:[-a-z0-9]*[a-z0-9])?$", "u");
+const pattern6 = new RegExp("^/", "u");
+const pattern7 = new RegExp("^[0-9]{3}(?:[-,][0-9]{3})*$", "u");
 
 function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.region === undefined){
-const err0 = {instancePath,keyword:"required",params:{missingProperty: "region"}};
+if(data.ownerId === undefined){
+const err0 = {instancePath,keyword:"required",params:{missingProperty: "ownerId"}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -23,8 +23,9 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.vpc === undefined){
-const err1 = {instancePath,keyword:"required",params:{missingProperty: "vpc"}};
+for(const key0 in data){
+if(!(func2.call({"region":true,"endpoint":true,"taggingEndpoint":true,"ec2Endpoint":true,"wafv2Endpoint":true,"shieldEndpoint":true,"acmEndpoint":true,"vpc":true,"regions":true,"clusterRegions":true,"subnets":true,"securityGroups":true,"scheme":true,"ownerId":true,"recordNamespace":true,"defaultTags":true,"externalManagedTags":true,"healthCheck":true,"maxAttempts":true,"maxCallsPerSecond":true,"dryRun":true,"tenantPolicy":true}, key0))){
+const err1 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -33,8 +34,12 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.ownerId === undefined){
-const err2 = {instancePath,keyword:"required",params:{missingProperty: "ownerId"}};
+}
+if(data.region !== undefined){
+let data0 = data.region;
+if(typeof data0 === "string"){
+if(data0.length < 1){
+const err2 = {instancePath:instancePath+"/region",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -43,9 +48,9 @@ vErrors.push(err2);
 }
 errors++;
 }
-for(const key0 in data){
-if(!(func2.call({"region":true,"endpoint":true,"taggingEndpoint":true,"ec2Endpoint":true,"wafv2Endpoint":true,"shieldEndpoint":true,"acmEndpoint":true,"vpc":true,"subnets":true,"securityGroups":true,"scheme":true,"ownerId":true,"recordNamespace":true,"defaultTags":true,"externalManagedTags":true,"healthCheck":true,"maxAttempts":true,"maxCallsPerSecond":true,"dryRun":true,"tenantPolicy":true}, key0))){
-const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
+}
+else {
+const err3 = {instancePath:instancePath+"/region",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -55,11 +60,9 @@ vErrors.push(err3);
 errors++;
 }
 }
-if(data.region !== undefined){
-let data0 = data.region;
-if(typeof data0 === "string"){
-if(data0.length < 1){
-const err4 = {instancePath:instancePath+"/region",keyword:"minLength",params:{limit: 1}};
+if(data.endpoint !== undefined){
+if(typeof data.endpoint !== "string"){
+const err4 = {instancePath:instancePath+"/endpoint",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -69,8 +72,9 @@ vErrors.push(err4);
 errors++;
 }
 }
-else {
-const err5 = {instancePath:instancePath+"/region",keyword:"type",params:{type: "string"}};
+if(data.taggingEndpoint !== undefined){
+if(typeof data.taggingEndpoint !== "string"){
+const err5 = {instancePath:instancePath+"/taggingEndpoint",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -80,9 +84,9 @@ vErrors.push(err5);
 errors++;
 }
 }
-if(data.endpoint !== undefined){
-if(typeof data.endpoint !== "string"){
-const err6 = {instancePath:instancePath+"/endpoint",keyword:"type",params:{type: "string"}};
+if(data.ec2Endpoint !== undefined){
+if(typeof data.ec2Endpoint !== "string"){
+const err6 = {instancePath:instancePath+"/ec2Endpoint",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -92,9 +96,9 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data.taggingEndpoint !== undefined){
-if(typeof data.taggingEndpoint !== "string"){
-const err7 = {instancePath:instancePath+"/taggingEndpoint",keyword:"type",params:{type: "string"}};
+if(data.wafv2Endpoint !== undefined){
+if(typeof data.wafv2Endpoint !== "string"){
+const err7 = {instancePath:instancePath+"/wafv2Endpoint",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -104,9 +108,9 @@ vErrors.push(err7);
 errors++;
 }
 }
-if(data.ec2Endpoint !== undefined){
-if(typeof data.ec2Endpoint !== "string"){
-const err8 = {instancePath:instancePath+"/ec2Endpoint",keyword:"type",params:{type: "string"}};
+if(data.shieldEndpoint !== undefined){
+if(typeof data.shieldEndpoint !== "string"){
+const err8 = {instancePath:instancePath+"/shieldEndpoint",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -116,9 +120,9 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.wafv2Endpoint !== undefined){
-if(typeof data.wafv2Endpoint !== "string"){
-const err9 = {instancePath:instancePath+"/wafv2Endpoint",keyword:"type",params:{type: "string"}};
+if(data.acmEndpoint !== undefined){
+if(typeof data.acmEndpoint !== "string"){
+const err9 = {instancePath:instancePath+"/acmEndpoint",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -128,9 +132,11 @@ vErrors.push(err9);
 errors++;
 }
 }
-if(data.shieldEndpoint !== undefined){
-if(typeof data.shieldEndpoint !== "string"){
-const err10 = {instancePath:instancePath+"/shieldEndpoint",keyword:"type",params:{type: "string"}};
+if(data.vpc !== undefined){
+let data7 = data.vpc;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+if(data7.id === undefined){
+const err10 = {instancePath:instancePath+"/vpc",keyword:"required",params:{missingProperty: "id"}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -139,10 +145,9 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-if(data.acmEndpoint !== undefined){
-if(typeof data.acmEndpoint !== "string"){
-const err11 = {instancePath:instancePath+"/acmEndpoint",keyword:"type",params:{type: "string"}};
+for(const key1 in data7){
+if(!(((key1 === "id") || (key1 === "cidrs")) || (key1 === "ipv6Cidrs"))){
+const err11 = {instancePath:instancePath+"/vpc",keyword:"additionalProperties",params:{additionalProperty: key1}};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -152,11 +157,11 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data.vpc !== undefined){
-let data7 = data.vpc;
-if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-if(data7.id === undefined){
-const err12 = {instancePath:instancePath+"/vpc",keyword:"required",params:{missingProperty: "id"}};
+if(data7.id !== undefined){
+let data8 = data7.id;
+if(typeof data8 === "string"){
+if(data8.length < 1){
+const err12 = {instancePath:instancePath+"/vpc/id",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -165,9 +170,9 @@ vErrors.push(err12);
 }
 errors++;
 }
-for(const key1 in data7){
-if(!(((key1 === "id") || (key1 === "cidrs")) || (key1 === "ipv6Cidrs"))){
-const err13 = {instancePath:instancePath+"/vpc",keyword:"additionalProperties",params:{additionalProperty: key1}};
+}
+else {
+const err13 = {instancePath:instancePath+"/vpc/id",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -177,11 +182,11 @@ vErrors.push(err13);
 errors++;
 }
 }
-if(data7.id !== undefined){
-let data8 = data7.id;
-if(typeof data8 === "string"){
-if(data8.length < 1){
-const err14 = {instancePath:instancePath+"/vpc/id",keyword:"minLength",params:{limit: 1}};
+if(data7.cidrs !== undefined){
+let data9 = data7.cidrs;
+if(Array.isArray(data9)){
+if(data9.length < 1){
+const err14 = {instancePath:instancePath+"/vpc/cidrs",keyword:"minItems",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -190,9 +195,12 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-else {
-const err15 = {instancePath:instancePath+"/vpc/id",keyword:"type",params:{type: "string"}};
+const len0 = data9.length;
+for(let i0=0; i0<len0; i0++){
+let data10 = data9[i0];
+if(typeof data10 === "string"){
+if(!pattern0.test(data10)){
+const err15 = {instancePath:instancePath+"/vpc/cidrs/" + i0,keyword:"pattern",params:{pattern: "^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])/(?:3[0-2]|[12]?[0-9])$"}};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -202,11 +210,8 @@ vErrors.push(err15);
 errors++;
 }
 }
-if(data7.cidrs !== undefined){
-let data9 = data7.cidrs;
-if(Array.isArray(data9)){
-if(data9.length < 1){
-const err16 = {instancePath:instancePath+"/vpc/cidrs",keyword:"minItems",params:{limit: 1}};
+else {
+const err16 = {instancePath:instancePath+"/vpc/cidrs/" + i0,keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -215,40 +220,15 @@ vErrors.push(err16);
 }
 errors++;
 }
-const len0 = data9.length;
-for(let i0=0; i0<len0; i0++){
-let data10 = data9[i0];
-if(typeof data10 === "string"){
-if(!pattern0.test(data10)){
-const err17 = {instancePath:instancePath+"/vpc/cidrs/" + i0,keyword:"pattern",params:{pattern: "^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])/(?:3[0-2]|[12]?[0-9])$"}};
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/vpc/cidrs",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err17];
 }
 else {
 vErrors.push(err17);
-}
-errors++;
-}
-}
-else {
-const err18 = {instancePath:instancePath+"/vpc/cidrs/" + i0,keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-}
-else {
-const err19 = {instancePath:instancePath+"/vpc/cidrs",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
 }
 errors++;
 }
@@ -261,7 +241,30 @@ for(let i1=0; i1<len1; i1++){
 let data12 = data11[i1];
 if(typeof data12 === "string"){
 if(!pattern1.test(data12)){
-const err20 = {instancePath:instancePath+"/vpc/ipv6Cidrs/" + i1,keyword:"pattern",params:{pattern: "^(?=.*:)[0-9a-fA-F:]{2,39}/(?:12[0-8]|1[01][0-9]|[1-9]?[0-9])$"}};
+const err18 = {instancePath:instancePath+"/vpc/ipv6Cidrs/" + i1,keyword:"pattern",params:{pattern: "^(?=.*:)[0-9a-fA-F:]{2,39}/(?:12[0-8]|1[01][0-9]|[1-9]?[0-9])$"}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/vpc/ipv6Cidrs/" + i1,keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/vpc/ipv6Cidrs",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -271,8 +274,9 @@ vErrors.push(err20);
 errors++;
 }
 }
+}
 else {
-const err21 = {instancePath:instancePath+"/vpc/ipv6Cidrs/" + i1,keyword:"type",params:{type: "string"}};
+const err21 = {instancePath:instancePath+"/vpc",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -282,9 +286,11 @@ vErrors.push(err21);
 errors++;
 }
 }
-}
-else {
-const err22 = {instancePath:instancePath+"/vpc/ipv6Cidrs",keyword:"type",params:{type: "array"}};
+if(data.regions !== undefined){
+let data13 = data.regions;
+if(Array.isArray(data13)){
+if(data13.length < 1){
+const err22 = {instancePath:instancePath+"/regions",keyword:"minItems",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -293,10 +299,12 @@ vErrors.push(err22);
 }
 errors++;
 }
-}
-}
-else {
-const err23 = {instancePath:instancePath+"/vpc",keyword:"type",params:{type: "object"}};
+const len2 = data13.length;
+for(let i2=0; i2<len2; i2++){
+let data14 = data13[i2];
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+if(data14.region === undefined){
+const err23 = {instancePath:instancePath+"/regions/" + i2,keyword:"required",params:{missingProperty: "region"}};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -305,12 +313,8 @@ vErrors.push(err23);
 }
 errors++;
 }
-}
-if(data.subnets !== undefined){
-let data13 = data.subnets;
-if(Array.isArray(data13)){
-if(data13.length < 1){
-const err24 = {instancePath:instancePath+"/subnets",keyword:"minItems",params:{limit: 1}};
+if(data14.vpc === undefined){
+const err24 = {instancePath:instancePath+"/regions/" + i2,keyword:"required",params:{missingProperty: "vpc"}};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -319,12 +323,9 @@ vErrors.push(err24);
 }
 errors++;
 }
-const len2 = data13.length;
-for(let i2=0; i2<len2; i2++){
-let data14 = data13[i2];
-if(typeof data14 === "string"){
-if(data14.length < 1){
-const err25 = {instancePath:instancePath+"/subnets/" + i2,keyword:"minLength",params:{limit: 1}};
+for(const key2 in data14){
+if(!(func2.call({"region":true,"endpoint":true,"taggingEndpoint":true,"ec2Endpoint":true,"wafv2Endpoint":true,"acmEndpoint":true,"vpc":true,"subnets":true,"securityGroups":true,"scheme":true}, key2))){
+const err25 = {instancePath:instancePath+"/regions/" + i2,keyword:"additionalProperties",params:{additionalProperty: key2}};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -334,8 +335,11 @@ vErrors.push(err25);
 errors++;
 }
 }
-else {
-const err26 = {instancePath:instancePath+"/subnets/" + i2,keyword:"type",params:{type: "string"}};
+if(data14.region !== undefined){
+let data15 = data14.region;
+if(typeof data15 === "string"){
+if(data15.length < 1){
+const err26 = {instancePath:instancePath+"/regions/" + i2+"/region",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -345,9 +349,8 @@ vErrors.push(err26);
 errors++;
 }
 }
-}
 else {
-const err27 = {instancePath:instancePath+"/subnets",keyword:"type",params:{type: "array"}};
+const err27 = {instancePath:instancePath+"/regions/" + i2+"/region",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -357,15 +360,9 @@ vErrors.push(err27);
 errors++;
 }
 }
-if(data.securityGroups !== undefined){
-let data15 = data.securityGroups;
-if(Array.isArray(data15)){
-const len3 = data15.length;
-for(let i3=0; i3<len3; i3++){
-let data16 = data15[i3];
-if(typeof data16 === "string"){
-if(data16.length < 1){
-const err28 = {instancePath:instancePath+"/securityGroups/" + i3,keyword:"minLength",params:{limit: 1}};
+if(data14.endpoint !== undefined){
+if(typeof data14.endpoint !== "string"){
+const err28 = {instancePath:instancePath+"/regions/" + i2+"/endpoint",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -375,8 +372,9 @@ vErrors.push(err28);
 errors++;
 }
 }
-else {
-const err29 = {instancePath:instancePath+"/securityGroups/" + i3,keyword:"type",params:{type: "string"}};
+if(data14.taggingEndpoint !== undefined){
+if(typeof data14.taggingEndpoint !== "string"){
+const err29 = {instancePath:instancePath+"/regions/" + i2+"/taggingEndpoint",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -386,9 +384,9 @@ vErrors.push(err29);
 errors++;
 }
 }
-}
-else {
-const err30 = {instancePath:instancePath+"/securityGroups",keyword:"type",params:{type: "array"}};
+if(data14.ec2Endpoint !== undefined){
+if(typeof data14.ec2Endpoint !== "string"){
+const err30 = {instancePath:instancePath+"/regions/" + i2+"/ec2Endpoint",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -398,10 +396,9 @@ vErrors.push(err30);
 errors++;
 }
 }
-if(data.scheme !== undefined){
-let data17 = data.scheme;
-if(!((data17 === "internal") || (data17 === "internet-facing"))){
-const err31 = {instancePath:instancePath+"/scheme",keyword:"enum",params:{allowedValues: ["internal","internet-facing"]}};
+if(data14.wafv2Endpoint !== undefined){
+if(typeof data14.wafv2Endpoint !== "string"){
+const err31 = {instancePath:instancePath+"/regions/" + i2+"/wafv2Endpoint",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -411,11 +408,9 @@ vErrors.push(err31);
 errors++;
 }
 }
-if(data.ownerId !== undefined){
-let data18 = data.ownerId;
-if(typeof data18 === "string"){
-if(data18.length > 63){
-const err32 = {instancePath:instancePath+"/ownerId",keyword:"maxLength",params:{limit: 63}};
+if(data14.acmEndpoint !== undefined){
+if(typeof data14.acmEndpoint !== "string"){
+const err32 = {instancePath:instancePath+"/regions/" + i2+"/acmEndpoint",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -424,8 +419,12 @@ vErrors.push(err32);
 }
 errors++;
 }
-if(data18.length < 1){
-const err33 = {instancePath:instancePath+"/ownerId",keyword:"minLength",params:{limit: 1}};
+}
+if(data14.vpc !== undefined){
+let data21 = data14.vpc;
+if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
+if(data21.id === undefined){
+const err33 = {instancePath:instancePath+"/regions/" + i2+"/vpc",keyword:"required",params:{missingProperty: "id"}};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -434,8 +433,9 @@ vErrors.push(err33);
 }
 errors++;
 }
-if(!pattern2.test(data18)){
-const err34 = {instancePath:instancePath+"/ownerId",keyword:"pattern",params:{pattern: "^[a-z0-9](?:[-a-z0-9]*[a-z0-9])?$"}};
+for(const key3 in data21){
+if(!(((key3 === "id") || (key3 === "cidrs")) || (key3 === "ipv6Cidrs"))){
+const err34 = {instancePath:instancePath+"/regions/" + i2+"/vpc",keyword:"additionalProperties",params:{additionalProperty: key3}};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -445,8 +445,11 @@ vErrors.push(err34);
 errors++;
 }
 }
-else {
-const err35 = {instancePath:instancePath+"/ownerId",keyword:"type",params:{type: "string"}};
+if(data21.id !== undefined){
+let data22 = data21.id;
+if(typeof data22 === "string"){
+if(data22.length < 1){
+const err35 = {instancePath:instancePath+"/regions/" + i2+"/vpc/id",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -456,11 +459,8 @@ vErrors.push(err35);
 errors++;
 }
 }
-if(data.recordNamespace !== undefined){
-let data19 = data.recordNamespace;
-if(typeof data19 === "string"){
-if(data19.length > 63){
-const err36 = {instancePath:instancePath+"/recordNamespace",keyword:"maxLength",params:{limit: 63}};
+else {
+const err36 = {instancePath:instancePath+"/regions/" + i2+"/vpc/id",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -469,8 +469,12 @@ vErrors.push(err36);
 }
 errors++;
 }
-if(data19.length < 1){
-const err37 = {instancePath:instancePath+"/recordNamespace",keyword:"minLength",params:{limit: 1}};
+}
+if(data21.cidrs !== undefined){
+let data23 = data21.cidrs;
+if(Array.isArray(data23)){
+if(data23.length < 1){
+const err37 = {instancePath:instancePath+"/regions/" + i2+"/vpc/cidrs",keyword:"minItems",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -479,8 +483,12 @@ vErrors.push(err37);
 }
 errors++;
 }
-if(!pattern2.test(data19)){
-const err38 = {instancePath:instancePath+"/recordNamespace",keyword:"pattern",params:{pattern: "^[a-z0-9](?:[-a-z0-9]*[a-z0-9])?$"}};
+const len3 = data23.length;
+for(let i3=0; i3<len3; i3++){
+let data24 = data23[i3];
+if(typeof data24 === "string"){
+if(!pattern0.test(data24)){
+const err38 = {instancePath:instancePath+"/regions/" + i2+"/vpc/cidrs/" + i3,keyword:"pattern",params:{pattern: "^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])/(?:3[0-2]|[12]?[0-9])$"}};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -491,7 +499,7 @@ errors++;
 }
 }
 else {
-const err39 = {instancePath:instancePath+"/recordNamespace",keyword:"type",params:{type: "string"}};
+const err39 = {instancePath:instancePath+"/regions/" + i2+"/vpc/cidrs/" + i3,keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -501,14 +509,9 @@ vErrors.push(err39);
 errors++;
 }
 }
-if(data.defaultTags !== undefined){
-let data20 = data.defaultTags;
-if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
-for(const key2 in data20){
-const _errs44 = errors;
-if(typeof key2 === "string"){
-if(key2.length > 128){
-const err40 = {instancePath:instancePath+"/defaultTags",keyword:"maxLength",params:{limit: 128},propertyName:key2};
+}
+else {
+const err40 = {instancePath:instancePath+"/regions/" + i2+"/vpc/cidrs",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -517,8 +520,16 @@ vErrors.push(err40);
 }
 errors++;
 }
-if(key2.length < 1){
-const err41 = {instancePath:instancePath+"/defaultTags",keyword:"minLength",params:{limit: 1},propertyName:key2};
+}
+if(data21.ipv6Cidrs !== undefined){
+let data25 = data21.ipv6Cidrs;
+if(Array.isArray(data25)){
+const len4 = data25.length;
+for(let i4=0; i4<len4; i4++){
+let data26 = data25[i4];
+if(typeof data26 === "string"){
+if(!pattern1.test(data26)){
+const err41 = {instancePath:instancePath+"/regions/" + i2+"/vpc/ipv6Cidrs/" + i4,keyword:"pattern",params:{pattern: "^(?=.*:)[0-9a-fA-F:]{2,39}/(?:12[0-8]|1[01][0-9]|[1-9]?[0-9])$"}};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -528,9 +539,8 @@ vErrors.push(err41);
 errors++;
 }
 }
-var valid10 = _errs44 === errors;
-if(!valid10){
-const err42 = {instancePath:instancePath+"/defaultTags",keyword:"propertyNames",params:{propertyName: key2}};
+else {
+const err42 = {instancePath:instancePath+"/regions/" + i2+"/vpc/ipv6Cidrs/" + i4,keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -540,11 +550,9 @@ vErrors.push(err42);
 errors++;
 }
 }
-for(const key3 in data20){
-let data21 = data20[key3];
-if(typeof data21 === "string"){
-if(data21.length > 256){
-const err43 = {instancePath:instancePath+"/defaultTags/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),keyword:"maxLength",params:{limit: 256}};
+}
+else {
+const err43 = {instancePath:instancePath+"/regions/" + i2+"/vpc/ipv6Cidrs",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -554,8 +562,9 @@ vErrors.push(err43);
 errors++;
 }
 }
+}
 else {
-const err44 = {instancePath:instancePath+"/defaultTags/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),keyword:"type",params:{type: "string"}};
+const err44 = {instancePath:instancePath+"/regions/" + i2+"/vpc",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -565,9 +574,11 @@ vErrors.push(err44);
 errors++;
 }
 }
-}
-else {
-const err45 = {instancePath:instancePath+"/defaultTags",keyword:"type",params:{type: "object"}};
+if(data14.subnets !== undefined){
+let data27 = data14.subnets;
+if(Array.isArray(data27)){
+if(data27.length < 1){
+const err45 = {instancePath:instancePath+"/regions/" + i2+"/subnets",keyword:"minItems",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -576,16 +587,12 @@ vErrors.push(err45);
 }
 errors++;
 }
-}
-if(data.externalManagedTags !== undefined){
-let data22 = data.externalManagedTags;
-if(Array.isArray(data22)){
-const len4 = data22.length;
-for(let i4=0; i4<len4; i4++){
-let data23 = data22[i4];
-if(typeof data23 === "string"){
-if(data23.length > 128){
-const err46 = {instancePath:instancePath+"/externalManagedTags/" + i4,keyword:"maxLength",params:{limit: 128}};
+const len5 = data27.length;
+for(let i5=0; i5<len5; i5++){
+let data28 = data27[i5];
+if(typeof data28 === "string"){
+if(data28.length < 1){
+const err46 = {instancePath:instancePath+"/regions/" + i2+"/subnets/" + i5,keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -594,8 +601,9 @@ vErrors.push(err46);
 }
 errors++;
 }
-if(data23.length < 1){
-const err47 = {instancePath:instancePath+"/externalManagedTags/" + i4,keyword:"minLength",params:{limit: 1}};
+}
+else {
+const err47 = {instancePath:instancePath+"/regions/" + i2+"/subnets/" + i5,keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -605,8 +613,9 @@ vErrors.push(err47);
 errors++;
 }
 }
+}
 else {
-const err48 = {instancePath:instancePath+"/externalManagedTags/" + i4,keyword:"type",params:{type: "string"}};
+const err48 = {instancePath:instancePath+"/regions/" + i2+"/subnets",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -616,9 +625,15 @@ vErrors.push(err48);
 errors++;
 }
 }
-}
-else {
-const err49 = {instancePath:instancePath+"/externalManagedTags",keyword:"type",params:{type: "array"}};
+if(data14.securityGroups !== undefined){
+let data29 = data14.securityGroups;
+if(Array.isArray(data29)){
+const len6 = data29.length;
+for(let i6=0; i6<len6; i6++){
+let data30 = data29[i6];
+if(typeof data30 === "string"){
+if(data30.length < 1){
+const err49 = {instancePath:instancePath+"/regions/" + i2+"/securityGroups/" + i6,keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -628,12 +643,8 @@ vErrors.push(err49);
 errors++;
 }
 }
-if(data.healthCheck !== undefined){
-let data24 = data.healthCheck;
-if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
-for(const key4 in data24){
-if(!((((((((key4 === "path") || (key4 === "port")) || (key4 === "protocol")) || (key4 === "intervalSeconds")) || (key4 === "timeoutSeconds")) || (key4 === "healthyThresholdCount")) || (key4 === "unhealthyThresholdCount")) || (key4 === "matcher"))){
-const err50 = {instancePath:instancePath+"/healthCheck",keyword:"additionalProperties",params:{additionalProperty: key4}};
+else {
+const err50 = {instancePath:instancePath+"/regions/" + i2+"/securityGroups/" + i6,keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -643,11 +654,9 @@ vErrors.push(err50);
 errors++;
 }
 }
-if(data24.path !== undefined){
-let data25 = data24.path;
-if(typeof data25 === "string"){
-if(!pattern4.test(data25)){
-const err51 = {instancePath:instancePath+"/healthCheck/path",keyword:"pattern",params:{pattern: "^/"}};
+}
+else {
+const err51 = {instancePath:instancePath+"/regions/" + i2+"/securityGroups",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -657,8 +666,10 @@ vErrors.push(err51);
 errors++;
 }
 }
-else {
-const err52 = {instancePath:instancePath+"/healthCheck/path",keyword:"type",params:{type: "string"}};
+if(data14.scheme !== undefined){
+let data31 = data14.scheme;
+if(!((data31 === "internal") || (data31 === "internet-facing"))){
+const err52 = {instancePath:instancePath+"/regions/" + i2+"/scheme",keyword:"enum",params:{allowedValues: ["internal","internet-facing"]}};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -668,13 +679,9 @@ vErrors.push(err52);
 errors++;
 }
 }
-if(data24.port !== undefined){
-let data26 = data24.port;
-const _errs58 = errors;
-let valid15 = false;
-const _errs59 = errors;
-if("traffic-port" !== data26){
-const err53 = {instancePath:instancePath+"/healthCheck/port",keyword:"const",params:{allowedValue: "traffic-port"}};
+}
+else {
+const err53 = {instancePath:instancePath+"/regions/" + i2,keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -683,12 +690,10 @@ vErrors.push(err53);
 }
 errors++;
 }
-var _valid0 = _errs59 === errors;
-valid15 = valid15 || _valid0;
-if(!valid15){
-const _errs60 = errors;
-if(!((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26)))){
-const err54 = {instancePath:instancePath+"/healthCheck/port",keyword:"type",params:{type: "integer"}};
+}
+}
+else {
+const err54 = {instancePath:instancePath+"/regions",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -697,9 +702,15 @@ vErrors.push(err54);
 }
 errors++;
 }
-if(typeof data26 == "number"){
-if(data26 > 65535 || isNaN(data26)){
-const err55 = {instancePath:instancePath+"/healthCheck/port",keyword:"maximum",params:{comparison: "<=", limit: 65535}};
+}
+if(data.clusterRegions !== undefined){
+let data32 = data.clusterRegions;
+if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
+for(const key4 in data32){
+let data33 = data32[key4];
+if(typeof data33 === "string"){
+if(data33.length < 1){
+const err55 = {instancePath:instancePath+"/clusterRegions/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -708,8 +719,9 @@ vErrors.push(err55);
 }
 errors++;
 }
-if(data26 < 1 || isNaN(data26)){
-const err56 = {instancePath:instancePath+"/healthCheck/port",keyword:"minimum",params:{comparison: ">=", limit: 1}};
+}
+else {
+const err56 = {instancePath:instancePath+"/clusterRegions/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -719,11 +731,9 @@ vErrors.push(err56);
 errors++;
 }
 }
-var _valid0 = _errs60 === errors;
-valid15 = valid15 || _valid0;
 }
-if(!valid15){
-const err57 = {instancePath:instancePath+"/healthCheck/port",keyword:"anyOf",params:{}};
+else {
+const err57 = {instancePath:instancePath+"/clusterRegions",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -732,22 +742,12 @@ vErrors.push(err57);
 }
 errors++;
 }
-else {
-errors = _errs58;
-if(vErrors !== null){
-if(_errs58){
-vErrors.length = _errs58;
 }
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data24.protocol !== undefined){
-let data27 = data24.protocol;
-if(!((data27 === "HTTP") || (data27 === "HTTPS"))){
-const err58 = {instancePath:instancePath+"/healthCheck/protocol",keyword:"enum",params:{allowedValues: ["HTTP","HTTPS"]}};
+if(data.subnets !== undefined){
+let data34 = data.subnets;
+if(Array.isArray(data34)){
+if(data34.length < 1){
+const err58 = {instancePath:instancePath+"/subnets",keyword:"minItems",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -756,11 +756,12 @@ vErrors.push(err58);
 }
 errors++;
 }
-}
-if(data24.intervalSeconds !== undefined){
-let data28 = data24.intervalSeconds;
-if(!((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28)))){
-const err59 = {instancePath:instancePath+"/healthCheck/intervalSeconds",keyword:"type",params:{type: "integer"}};
+const len7 = data34.length;
+for(let i7=0; i7<len7; i7++){
+let data35 = data34[i7];
+if(typeof data35 === "string"){
+if(data35.length < 1){
+const err59 = {instancePath:instancePath+"/subnets/" + i7,keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -769,9 +770,9 @@ vErrors.push(err59);
 }
 errors++;
 }
-if(typeof data28 == "number"){
-if(data28 > 300 || isNaN(data28)){
-const err60 = {instancePath:instancePath+"/healthCheck/intervalSeconds",keyword:"maximum",params:{comparison: "<=", limit: 300}};
+}
+else {
+const err60 = {instancePath:instancePath+"/subnets/" + i7,keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -780,8 +781,10 @@ vErrors.push(err60);
 }
 errors++;
 }
-if(data28 < 5 || isNaN(data28)){
-const err61 = {instancePath:instancePath+"/healthCheck/intervalSeconds",keyword:"minimum",params:{comparison: ">=", limit: 5}};
+}
+}
+else {
+const err61 = {instancePath:instancePath+"/subnets",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -791,11 +794,15 @@ vErrors.push(err61);
 errors++;
 }
 }
-}
-if(data24.timeoutSeconds !== undefined){
-let data29 = data24.timeoutSeconds;
-if(!((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29)))){
-const err62 = {instancePath:instancePath+"/healthCheck/timeoutSeconds",keyword:"type",params:{type: "integer"}};
+if(data.securityGroups !== undefined){
+let data36 = data.securityGroups;
+if(Array.isArray(data36)){
+const len8 = data36.length;
+for(let i8=0; i8<len8; i8++){
+let data37 = data36[i8];
+if(typeof data37 === "string"){
+if(data37.length < 1){
+const err62 = {instancePath:instancePath+"/securityGroups/" + i8,keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -804,9 +811,9 @@ vErrors.push(err62);
 }
 errors++;
 }
-if(typeof data29 == "number"){
-if(data29 > 120 || isNaN(data29)){
-const err63 = {instancePath:instancePath+"/healthCheck/timeoutSeconds",keyword:"maximum",params:{comparison: "<=", limit: 120}};
+}
+else {
+const err63 = {instancePath:instancePath+"/securityGroups/" + i8,keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -815,8 +822,10 @@ vErrors.push(err63);
 }
 errors++;
 }
-if(data29 < 2 || isNaN(data29)){
-const err64 = {instancePath:instancePath+"/healthCheck/timeoutSeconds",keyword:"minimum",params:{comparison: ">=", limit: 2}};
+}
+}
+else {
+const err64 = {instancePath:instancePath+"/securityGroups",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -826,11 +835,10 @@ vErrors.push(err64);
 errors++;
 }
 }
-}
-if(data24.healthyThresholdCount !== undefined){
-let data30 = data24.healthyThresholdCount;
-if(!((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30)))){
-const err65 = {instancePath:instancePath+"/healthCheck/healthyThresholdCount",keyword:"type",params:{type: "integer"}};
+if(data.scheme !== undefined){
+let data38 = data.scheme;
+if(!((data38 === "internal") || (data38 === "internet-facing"))){
+const err65 = {instancePath:instancePath+"/scheme",keyword:"enum",params:{allowedValues: ["internal","internet-facing"]}};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -839,9 +847,12 @@ vErrors.push(err65);
 }
 errors++;
 }
-if(typeof data30 == "number"){
-if(data30 > 10 || isNaN(data30)){
-const err66 = {instancePath:instancePath+"/healthCheck/healthyThresholdCount",keyword:"maximum",params:{comparison: "<=", limit: 10}};
+}
+if(data.ownerId !== undefined){
+let data39 = data.ownerId;
+if(typeof data39 === "string"){
+if(data39.length > 63){
+const err66 = {instancePath:instancePath+"/ownerId",keyword:"maxLength",params:{limit: 63}};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -850,8 +861,8 @@ vErrors.push(err66);
 }
 errors++;
 }
-if(data30 < 2 || isNaN(data30)){
-const err67 = {instancePath:instancePath+"/healthCheck/healthyThresholdCount",keyword:"minimum",params:{comparison: ">=", limit: 2}};
+if(data39.length < 1){
+const err67 = {instancePath:instancePath+"/ownerId",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -860,12 +871,8 @@ vErrors.push(err67);
 }
 errors++;
 }
-}
-}
-if(data24.unhealthyThresholdCount !== undefined){
-let data31 = data24.unhealthyThresholdCount;
-if(!((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31)))){
-const err68 = {instancePath:instancePath+"/healthCheck/unhealthyThresholdCount",keyword:"type",params:{type: "integer"}};
+if(!pattern4.test(data39)){
+const err68 = {instancePath:instancePath+"/ownerId",keyword:"pattern",params:{pattern: "^[a-z0-9](?:[-a-z0-9]*[a-z0-9])?$"}};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -874,9 +881,9 @@ vErrors.push(err68);
 }
 errors++;
 }
-if(typeof data31 == "number"){
-if(data31 > 10 || isNaN(data31)){
-const err69 = {instancePath:instancePath+"/healthCheck/unhealthyThresholdCount",keyword:"maximum",params:{comparison: "<=", limit: 10}};
+}
+else {
+const err69 = {instancePath:instancePath+"/ownerId",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -885,8 +892,12 @@ vErrors.push(err69);
 }
 errors++;
 }
-if(data31 < 2 || isNaN(data31)){
-const err70 = {instancePath:instancePath+"/healthCheck/unhealthyThresholdCount",keyword:"minimum",params:{comparison: ">=", limit: 2}};
+}
+if(data.recordNamespace !== undefined){
+let data40 = data.recordNamespace;
+if(typeof data40 === "string"){
+if(data40.length > 63){
+const err70 = {instancePath:instancePath+"/recordNamespace",keyword:"maxLength",params:{limit: 63}};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -895,13 +906,8 @@ vErrors.push(err70);
 }
 errors++;
 }
-}
-}
-if(data24.matcher !== undefined){
-let data32 = data24.matcher;
-if(typeof data32 === "string"){
-if(!pattern5.test(data32)){
-const err71 = {instancePath:instancePath+"/healthCheck/matcher",keyword:"pattern",params:{pattern: "^[0-9]{3}(?:[-,][0-9]{3})*$"}};
+if(data40.length < 1){
+const err71 = {instancePath:instancePath+"/recordNamespace",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -910,9 +916,8 @@ vErrors.push(err71);
 }
 errors++;
 }
-}
-else {
-const err72 = {instancePath:instancePath+"/healthCheck/matcher",keyword:"type",params:{type: "string"}};
+if(!pattern4.test(data40)){
+const err72 = {instancePath:instancePath+"/recordNamespace",keyword:"pattern",params:{pattern: "^[a-z0-9](?:[-a-z0-9]*[a-z0-9])?$"}};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -922,9 +927,8 @@ vErrors.push(err72);
 errors++;
 }
 }
-}
 else {
-const err73 = {instancePath:instancePath+"/healthCheck",keyword:"type",params:{type: "object"}};
+const err73 = {instancePath:instancePath+"/recordNamespace",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -934,10 +938,14 @@ vErrors.push(err73);
 errors++;
 }
 }
-if(data.maxAttempts !== undefined){
-let data33 = data.maxAttempts;
-if(!((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33)))){
-const err74 = {instancePath:instancePath+"/maxAttempts",keyword:"type",params:{type: "integer"}};
+if(data.defaultTags !== undefined){
+let data41 = data.defaultTags;
+if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
+for(const key5 in data41){
+const _errs88 = errors;
+if(typeof key5 === "string"){
+if(key5.length > 128){
+const err74 = {instancePath:instancePath+"/defaultTags",keyword:"maxLength",params:{limit: 128},propertyName:key5};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -946,9 +954,8 @@ vErrors.push(err74);
 }
 errors++;
 }
-if(typeof data33 == "number"){
-if(data33 > 20 || isNaN(data33)){
-const err75 = {instancePath:instancePath+"/maxAttempts",keyword:"maximum",params:{comparison: "<=", limit: 20}};
+if(key5.length < 1){
+const err75 = {instancePath:instancePath+"/defaultTags",keyword:"minLength",params:{limit: 1},propertyName:key5};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -957,8 +964,10 @@ vErrors.push(err75);
 }
 errors++;
 }
-if(data33 <= 0 || isNaN(data33)){
-const err76 = {instancePath:instancePath+"/maxAttempts",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
+}
+var valid23 = _errs88 === errors;
+if(!valid23){
+const err76 = {instancePath:instancePath+"/defaultTags",keyword:"propertyNames",params:{propertyName: key5}};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -968,12 +977,11 @@ vErrors.push(err76);
 errors++;
 }
 }
-}
-if(data.maxCallsPerSecond !== undefined){
-let data34 = data.maxCallsPerSecond;
-if(typeof data34 == "number"){
-if(data34 > 1000 || isNaN(data34)){
-const err77 = {instancePath:instancePath+"/maxCallsPerSecond",keyword:"maximum",params:{comparison: "<=", limit: 1000}};
+for(const key6 in data41){
+let data42 = data41[key6];
+if(typeof data42 === "string"){
+if(data42.length > 256){
+const err77 = {instancePath:instancePath+"/defaultTags/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),keyword:"maxLength",params:{limit: 256}};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -982,8 +990,9 @@ vErrors.push(err77);
 }
 errors++;
 }
-if(data34 <= 0 || isNaN(data34)){
-const err78 = {instancePath:instancePath+"/maxCallsPerSecond",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
+}
+else {
+const err78 = {instancePath:instancePath+"/defaultTags/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -993,8 +1002,9 @@ vErrors.push(err78);
 errors++;
 }
 }
+}
 else {
-const err79 = {instancePath:instancePath+"/maxCallsPerSecond",keyword:"type",params:{type: "number"}};
+const err79 = {instancePath:instancePath+"/defaultTags",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -1004,9 +1014,15 @@ vErrors.push(err79);
 errors++;
 }
 }
-if(data.dryRun !== undefined){
-if(typeof data.dryRun !== "boolean"){
-const err80 = {instancePath:instancePath+"/dryRun",keyword:"type",params:{type: "boolean"}};
+if(data.externalManagedTags !== undefined){
+let data43 = data.externalManagedTags;
+if(Array.isArray(data43)){
+const len9 = data43.length;
+for(let i9=0; i9<len9; i9++){
+let data44 = data43[i9];
+if(typeof data44 === "string"){
+if(data44.length > 128){
+const err80 = {instancePath:instancePath+"/externalManagedTags/" + i9,keyword:"maxLength",params:{limit: 128}};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -1015,11 +1031,8 @@ vErrors.push(err80);
 }
 errors++;
 }
-}
-if(data.tenantPolicy !== undefined){
-let data36 = data.tenantPolicy;
-if(!(data36 && typeof data36 == "object" && !Array.isArray(data36))){
-const err81 = {instancePath:instancePath+"/tenantPolicy",keyword:"type",params:{type: "object"}};
+if(data44.length < 1){
+const err81 = {instancePath:instancePath+"/externalManagedTags/" + i9,keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -1029,14 +1042,438 @@ vErrors.push(err81);
 errors++;
 }
 }
-}
 else {
-const err82 = {instancePath,keyword:"type",params:{type: "object"}};
+const err82 = {instancePath:instancePath+"/externalManagedTags/" + i9,keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err82];
 }
 else {
 vErrors.push(err82);
+}
+errors++;
+}
+}
+}
+else {
+const err83 = {instancePath:instancePath+"/externalManagedTags",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+}
+if(data.healthCheck !== undefined){
+let data45 = data.healthCheck;
+if(data45 && typeof data45 == "object" && !Array.isArray(data45)){
+for(const key7 in data45){
+if(!((((((((key7 === "path") || (key7 === "port")) || (key7 === "protocol")) || (key7 === "intervalSeconds")) || (key7 === "timeoutSeconds")) || (key7 === "healthyThresholdCount")) || (key7 === "unhealthyThresholdCount")) || (key7 === "matcher"))){
+const err84 = {instancePath:instancePath+"/healthCheck",keyword:"additionalProperties",params:{additionalProperty: key7}};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+}
+if(data45.path !== undefined){
+let data46 = data45.path;
+if(typeof data46 === "string"){
+if(!pattern6.test(data46)){
+const err85 = {instancePath:instancePath+"/healthCheck/path",keyword:"pattern",params:{pattern: "^/"}};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+}
+else {
+const err86 = {instancePath:instancePath+"/healthCheck/path",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+}
+if(data45.port !== undefined){
+let data47 = data45.port;
+const _errs102 = errors;
+let valid28 = false;
+const _errs103 = errors;
+if("traffic-port" !== data47){
+const err87 = {instancePath:instancePath+"/healthCheck/port",keyword:"const",params:{allowedValue: "traffic-port"}};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+var _valid0 = _errs103 === errors;
+valid28 = valid28 || _valid0;
+if(!valid28){
+const _errs104 = errors;
+if(!((typeof data47 == "number") && (!(data47 % 1) && !isNaN(data47)))){
+const err88 = {instancePath:instancePath+"/healthCheck/port",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+if(typeof data47 == "number"){
+if(data47 > 65535 || isNaN(data47)){
+const err89 = {instancePath:instancePath+"/healthCheck/port",keyword:"maximum",params:{comparison: "<=", limit: 65535}};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+if(data47 < 1 || isNaN(data47)){
+const err90 = {instancePath:instancePath+"/healthCheck/port",keyword:"minimum",params:{comparison: ">=", limit: 1}};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
+}
+errors++;
+}
+}
+var _valid0 = _errs104 === errors;
+valid28 = valid28 || _valid0;
+}
+if(!valid28){
+const err91 = {instancePath:instancePath+"/healthCheck/port",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err91];
+}
+else {
+vErrors.push(err91);
+}
+errors++;
+}
+else {
+errors = _errs102;
+if(vErrors !== null){
+if(_errs102){
+vErrors.length = _errs102;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data45.protocol !== undefined){
+let data48 = data45.protocol;
+if(!((data48 === "HTTP") || (data48 === "HTTPS"))){
+const err92 = {instancePath:instancePath+"/healthCheck/protocol",keyword:"enum",params:{allowedValues: ["HTTP","HTTPS"]}};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
+}
+errors++;
+}
+}
+if(data45.intervalSeconds !== undefined){
+let data49 = data45.intervalSeconds;
+if(!((typeof data49 == "number") && (!(data49 % 1) && !isNaN(data49)))){
+const err93 = {instancePath:instancePath+"/healthCheck/intervalSeconds",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err93];
+}
+else {
+vErrors.push(err93);
+}
+errors++;
+}
+if(typeof data49 == "number"){
+if(data49 > 300 || isNaN(data49)){
+const err94 = {instancePath:instancePath+"/healthCheck/intervalSeconds",keyword:"maximum",params:{comparison: "<=", limit: 300}};
+if(vErrors === null){
+vErrors = [err94];
+}
+else {
+vErrors.push(err94);
+}
+errors++;
+}
+if(data49 < 5 || isNaN(data49)){
+const err95 = {instancePath:instancePath+"/healthCheck/intervalSeconds",keyword:"minimum",params:{comparison: ">=", limit: 5}};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
+}
+}
+if(data45.timeoutSeconds !== undefined){
+let data50 = data45.timeoutSeconds;
+if(!((typeof data50 == "number") && (!(data50 % 1) && !isNaN(data50)))){
+const err96 = {instancePath:instancePath+"/healthCheck/timeoutSeconds",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+if(typeof data50 == "number"){
+if(data50 > 120 || isNaN(data50)){
+const err97 = {instancePath:instancePath+"/healthCheck/timeoutSeconds",keyword:"maximum",params:{comparison: "<=", limit: 120}};
+if(vErrors === null){
+vErrors = [err97];
+}
+else {
+vErrors.push(err97);
+}
+errors++;
+}
+if(data50 < 2 || isNaN(data50)){
+const err98 = {instancePath:instancePath+"/healthCheck/timeoutSeconds",keyword:"minimum",params:{comparison: ">=", limit: 2}};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
+}
+errors++;
+}
+}
+}
+if(data45.healthyThresholdCount !== undefined){
+let data51 = data45.healthyThresholdCount;
+if(!((typeof data51 == "number") && (!(data51 % 1) && !isNaN(data51)))){
+const err99 = {instancePath:instancePath+"/healthCheck/healthyThresholdCount",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err99];
+}
+else {
+vErrors.push(err99);
+}
+errors++;
+}
+if(typeof data51 == "number"){
+if(data51 > 10 || isNaN(data51)){
+const err100 = {instancePath:instancePath+"/healthCheck/healthyThresholdCount",keyword:"maximum",params:{comparison: "<=", limit: 10}};
+if(vErrors === null){
+vErrors = [err100];
+}
+else {
+vErrors.push(err100);
+}
+errors++;
+}
+if(data51 < 2 || isNaN(data51)){
+const err101 = {instancePath:instancePath+"/healthCheck/healthyThresholdCount",keyword:"minimum",params:{comparison: ">=", limit: 2}};
+if(vErrors === null){
+vErrors = [err101];
+}
+else {
+vErrors.push(err101);
+}
+errors++;
+}
+}
+}
+if(data45.unhealthyThresholdCount !== undefined){
+let data52 = data45.unhealthyThresholdCount;
+if(!((typeof data52 == "number") && (!(data52 % 1) && !isNaN(data52)))){
+const err102 = {instancePath:instancePath+"/healthCheck/unhealthyThresholdCount",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err102];
+}
+else {
+vErrors.push(err102);
+}
+errors++;
+}
+if(typeof data52 == "number"){
+if(data52 > 10 || isNaN(data52)){
+const err103 = {instancePath:instancePath+"/healthCheck/unhealthyThresholdCount",keyword:"maximum",params:{comparison: "<=", limit: 10}};
+if(vErrors === null){
+vErrors = [err103];
+}
+else {
+vErrors.push(err103);
+}
+errors++;
+}
+if(data52 < 2 || isNaN(data52)){
+const err104 = {instancePath:instancePath+"/healthCheck/unhealthyThresholdCount",keyword:"minimum",params:{comparison: ">=", limit: 2}};
+if(vErrors === null){
+vErrors = [err104];
+}
+else {
+vErrors.push(err104);
+}
+errors++;
+}
+}
+}
+if(data45.matcher !== undefined){
+let data53 = data45.matcher;
+if(typeof data53 === "string"){
+if(!pattern7.test(data53)){
+const err105 = {instancePath:instancePath+"/healthCheck/matcher",keyword:"pattern",params:{pattern: "^[0-9]{3}(?:[-,][0-9]{3})*$"}};
+if(vErrors === null){
+vErrors = [err105];
+}
+else {
+vErrors.push(err105);
+}
+errors++;
+}
+}
+else {
+const err106 = {instancePath:instancePath+"/healthCheck/matcher",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err106];
+}
+else {
+vErrors.push(err106);
+}
+errors++;
+}
+}
+}
+else {
+const err107 = {instancePath:instancePath+"/healthCheck",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err107];
+}
+else {
+vErrors.push(err107);
+}
+errors++;
+}
+}
+if(data.maxAttempts !== undefined){
+let data54 = data.maxAttempts;
+if(!((typeof data54 == "number") && (!(data54 % 1) && !isNaN(data54)))){
+const err108 = {instancePath:instancePath+"/maxAttempts",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err108];
+}
+else {
+vErrors.push(err108);
+}
+errors++;
+}
+if(typeof data54 == "number"){
+if(data54 > 20 || isNaN(data54)){
+const err109 = {instancePath:instancePath+"/maxAttempts",keyword:"maximum",params:{comparison: "<=", limit: 20}};
+if(vErrors === null){
+vErrors = [err109];
+}
+else {
+vErrors.push(err109);
+}
+errors++;
+}
+if(data54 <= 0 || isNaN(data54)){
+const err110 = {instancePath:instancePath+"/maxAttempts",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
+if(vErrors === null){
+vErrors = [err110];
+}
+else {
+vErrors.push(err110);
+}
+errors++;
+}
+}
+}
+if(data.maxCallsPerSecond !== undefined){
+let data55 = data.maxCallsPerSecond;
+if(typeof data55 == "number"){
+if(data55 > 1000 || isNaN(data55)){
+const err111 = {instancePath:instancePath+"/maxCallsPerSecond",keyword:"maximum",params:{comparison: "<=", limit: 1000}};
+if(vErrors === null){
+vErrors = [err111];
+}
+else {
+vErrors.push(err111);
+}
+errors++;
+}
+if(data55 <= 0 || isNaN(data55)){
+const err112 = {instancePath:instancePath+"/maxCallsPerSecond",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
+if(vErrors === null){
+vErrors = [err112];
+}
+else {
+vErrors.push(err112);
+}
+errors++;
+}
+}
+else {
+const err113 = {instancePath:instancePath+"/maxCallsPerSecond",keyword:"type",params:{type: "number"}};
+if(vErrors === null){
+vErrors = [err113];
+}
+else {
+vErrors.push(err113);
+}
+errors++;
+}
+}
+if(data.dryRun !== undefined){
+if(typeof data.dryRun !== "boolean"){
+const err114 = {instancePath:instancePath+"/dryRun",keyword:"type",params:{type: "boolean"}};
+if(vErrors === null){
+vErrors = [err114];
+}
+else {
+vErrors.push(err114);
+}
+errors++;
+}
+}
+if(data.tenantPolicy !== undefined){
+let data57 = data.tenantPolicy;
+if(!(data57 && typeof data57 == "object" && !Array.isArray(data57))){
+const err115 = {instancePath:instancePath+"/tenantPolicy",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err115];
+}
+else {
+vErrors.push(err115);
+}
+errors++;
+}
+}
+}
+else {
+const err116 = {instancePath,keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err116];
+}
+else {
+vErrors.push(err116);
 }
 errors++;
 }

@@ -7,6 +7,7 @@
  *   Service, EndpointSlice, Secret: 1 label-selected LIST of MultiClusterIngresses in the namespace
  *   (+1 GET of the EndpointSlice when the notification does not carry it)
  *   Cluster (TrafficControl toggled), IngressClass: 1 LIST of MultiClusterIngresses (rare events)
+ *   Cluster (spec.region changed): 1 LIST of MultiClusterIngresses and 1 of MultiClusterServices
  *   ResourceBinding of a Deployment or StatefulSet whose spec.clusters changed: placement-triggers.ts
  * The same-named MultiClusterService is requested without a lookup: its reconcile reads it anyway.
  */
@@ -73,6 +74,26 @@ async function allMcis(
   }));
 }
 
+/** Every MultiClusterService in scope (a Cluster's Region changed: rare). */
+async function allMcss(deps: ReconcileDeps): Promise<ReconcileRequest[]> {
+  const list = await listInScope<KubeObject>(deps, Resources.MultiClusterService);
+  return list.items.map((m) => ({
+    controller: 'multiclusterservice',
+    namespace: m.metadata.namespace ?? '',
+    name: m.metadata.name ?? '',
+  }));
+}
+
+/**
+ * Whether a Cluster update changed its `spec.region` (the multi-Region AWS provider's placement of
+ * its endpoints: providers/aws/regions/). Only an update that carries both versions can tell;
+ * creations and deletions bring or take the cluster's EndpointSlices, which trigger on their own.
+ */
+export function regionChanged(n: NormalizedNotification): boolean {
+  const both = versions<Cluster>(n);
+  return both !== undefined && both.now.spec?.region !== both.old.spec?.region;
+}
+
 /**
  * Upstream only reacts to a Cluster update that toggles TrafficControl. Changes we cannot diff
  * count, and so do a Cluster's creation and deletion (upstream ignores them; a deleted blocked
@@ -109,11 +130,14 @@ export async function loadBalancerRequests(
     return mcisLabelled(deps, ns, tlsLabel(n.ref.name));
   }
   if (isKind(n, Resources.Cluster)) {
-    if (!trafficControlToggled(n)) return [];
+    const moved = regionChanged(n);
+    if (!trafficControlToggled(n) && !moved) return [];
     const cluster = n.ref.name;
-    return allMcis(deps, (m) =>
+    const mcis = await allMcis(deps, (m) =>
       (m.status?.serviceLocations ?? []).some((l) => l.clusters?.includes(cluster)),
     );
+    // A multi-Region provider serves a cluster's endpoints in its Region: moving it moves them.
+    return moved ? [...mcis, ...(await allMcss(deps))] : mcis;
   }
   if (isKind(n, Resources.IngressClass)) {
     return changed(n, ['spec']) ? allMcis(deps, () => true) : [];

@@ -28,6 +28,9 @@ export const NEXT_STEPS: Readonly<Record<string, string>> = {
   ServicePortNotFound:
     'use a port the Service defines (by number, or by name for an Ingress backend), or add it to the Service',
   NotLoadBalancer: 'add LoadBalancer to spec.types to get a load balancer',
+  // The multi-Region AWS provider (lib/providers/aws/regions/).
+  ClusterRegionUnknown:
+    'set the Cluster object`s spec.region to one of the provider configuration`s regions, or map the cluster in its clusterRegions (or add its Region to regions); the other clusters are served meanwhile',
   UnsupportedProtocol:
     'NLB listeners are TCP or UDP: change the port`s protocol, or leave the port out of spec.ports',
   UnsupportedBackend:
@@ -113,6 +116,10 @@ const FAILURE_STEPS: Array<{ matches: (err: unknown) => boolean; step: string }>
   {
     matches: (err) => findCause(err, RetryLaterError) !== undefined,
     step: 'transient: it is retried automatically after a backoff; act only if it persists (then see the ELBv2 throttling metric and lower the deployment`s elbv2CallsPerSecond, or look for another client using the same account`s ELBv2 API)',
+  },
+  {
+    matches: (err) => awsErrorName(err, /^RegionsFailedError$/),
+    step: 'the Regions marked failed are retried automatically with backoff, and the others are served meanwhile; if one keeps failing, check that Region`s endpoints, quotas and the ELBv2 throttling metric',
   },
   {
     matches: (err) => kubeStatus(err) === 403,

@@ -149,6 +149,48 @@ describe('AWS provider: change plans', () => {
     );
   });
 
+  it('npm run plan with a regions configuration shows each Region’s stack under its Region', () => {
+    const root = fileURLToPath(new URL('../../', import.meta.url));
+    const out = execFileSync(
+      'npx',
+      [
+        'tsx',
+        'scripts/plan.ts',
+        'test/fixtures/aws/plan-regions.yaml',
+        '--config',
+        'test/fixtures/aws/plan-regions-config.yaml',
+        '--simulator',
+        '--json',
+      ],
+      {
+        cwd: root,
+        encoding: 'utf8',
+        env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+      },
+    );
+    const [entry, ...more] = JSON.parse(out) as Array<{
+      name: string;
+      regions: Array<{ region: string; operations: Operation[] }>;
+    }>;
+    expect(more).toStrictEqual([]);
+    expect(entry!.regions.map((r) => r.region)).toStrictEqual(['us-east-1', 'eu-west-1']);
+    // Each Region's NLB with its own scheme and only its own cluster's endpoint.
+    const registered = entry!.regions.map((r) =>
+      r.operations
+        .flatMap((o) => o.calls)
+        .filter((c) => c.action === 'RegisterTargets')
+        .flatMap((c) => (c.input as { Targets: Array<{ Id: string }> }).Targets.map((t) => t.Id)),
+    );
+    expect(registered).toStrictEqual([['10.0.128.10'], ['10.0.144.20']]);
+    const schemes = entry!.regions.map(
+      (r) =>
+        r.operations.flatMap((o) => o.calls).find((c) => c.action === 'CreateLoadBalancer')?.input as {
+          Scheme: string;
+        },
+    );
+    expect(schemes.map((s) => s.Scheme)).toStrictEqual(['internal', 'internet-facing']);
+  }, 60_000);
+
   it('npm run plan -- <file> --simulator prints the plan of a first deploy', () => {
     const root = fileURLToPath(new URL('../../', import.meta.url));
     const out = execFileSync(

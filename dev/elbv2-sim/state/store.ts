@@ -49,7 +49,7 @@ export class Store {
   readonly rules = new Map<string, RuleRecord>();
   readonly trustStores = new Map<string, TrustStoreRecord>();
   readonly tags = new Map<string, Map<string, string>>();
-  readonly region = SIM_REGION;
+  readonly region: string;
   readonly accountId = SIM_ACCOUNT_ID;
   readonly network: SimNetwork = SIM_NETWORK;
   readonly limits: SimLimits;
@@ -66,6 +66,7 @@ export class Store {
 
   constructor(options: StoreOptions = {}) {
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
+    this.region = options.region ?? SIM_REGION;
     this.provisioningMs = options.provisioningMs ?? 0;
     this.initialMs = options.targetHealth?.initialMs ?? 0;
     this.drainingMs = options.targetHealth?.drainingMs ?? 0;

@@ -170,14 +170,25 @@ export class AwsBalancer<O extends KubeObject> implements Balancer<O, AwsLoadBal
     );
   }
 
-  /** Deploys a stack built already; `names`: those a previous spec may have given its load balancer. */
-  protected deployBuilt(
+  /**
+   * Deploys a stack built already; `names`: those a previous spec may have given its load balancer.
+   * A regional part (regions/role.ts) whose Region does not serve the stack deletes what it has of
+   * it instead, and marks its Region before the first call that may build there.
+   */
+  protected async deployBuilt(
     ctx: ProviderContext,
     owner: StackOwner,
     stack: Stack,
     names: readonly string[],
     dryRun: boolean,
   ): Promise<DeployResult> {
+    const role = this.provider.regional;
+    if (role && !this.provider.serves(stack)) {
+      const tgs = resourcesOf(stack, ResourceTypes.TargetGroup).map((t) => t.spec.name);
+      const plan = await this.deleteByNames(ctx, owner, names, tgs, dryRun);
+      return { dnsName: undefined, plan, skipped: plan.length === 0, applied: !dryRun && plan.length > 0 };
+    }
+    if (role && !dryRun) await role.markers.add(ctx, owner.stackId, role.region);
     const dctx = this.provider.context(ctx, owner);
     dctx.logger.debug('built model', { stack });
     return deployStack(dctx, stack, {
@@ -234,13 +245,18 @@ export class AwsBalancer<O extends KubeObject> implements Balancer<O, AwsLoadBal
     targetGroupNames: readonly string[],
     dryRun: boolean,
   ): Promise<Operation[]> {
+    const role = this.provider.regional;
+    // A regional part: a Region never marked for the stack has nothing of it (regions/markers.ts).
+    if (role && !(await this.provider.mayHold(ctx, owner.stackId))) return [];
     const dctx = this.provider.context(ctx, owner);
     const { deleteStack } = await loadFullPath();
-    return deleteStack(
+    const plan = await deleteStack(
       dctx,
       { loadBalancerNames: [...names], targetGroupNames: [...targetGroupNames] },
       { dryRun },
     );
+    if (role && !dryRun) await role.markers.remove(ctx, owner.stackId, role.region);
+    return plan;
   }
 
   /**

@@ -42,13 +42,45 @@ const MESSAGES: FieldMessages = {
   ownerId: 'must be a DNS label: lower-case letters, digits and "-"',
   'vpc.cidrs.*': 'must be a valid cidrv4',
   'vpc.ipv6Cidrs.*': 'must be a valid IPv6 CIDR like 2600:1f18:e1b5:5000::/56',
+  'regions.*.vpc.cidrs.*': 'must be a valid cidrv4',
+  'regions.*.vpc.ipv6Cidrs.*': 'must be a valid IPv6 CIDR like 2600:1f18:e1b5:5000::/56',
   'healthCheck.path': 'must start with "/"',
   'healthCheck.port': 'must be "traffic-port" or a port number',
   'healthCheck.matcher': 'must be HTTP codes like "200" or "200-399"',
 };
 
+/** One Region's part of the file (top-level in a one-Region file, an entry of `regions` otherwise). */
+interface RegionFile {
+  region: string;
+  endpoint?: string;
+  taggingEndpoint?: string;
+  ec2Endpoint?: string;
+  wafv2Endpoint?: string;
+  acmEndpoint?: string;
+  vpc: { id: string; cidrs?: string[]; ipv6Cidrs?: string[] };
+  subnets?: string[];
+  securityGroups?: string[];
+  scheme?: 'internal' | 'internet-facing';
+}
+
+/** The fields of one Region: in `regions` each entry has them, and the top level none. */
+const REGION_FIELDS = [
+  'region',
+  'endpoint',
+  'taggingEndpoint',
+  'ec2Endpoint',
+  'wafv2Endpoint',
+  'acmEndpoint',
+  'vpc',
+  'subnets',
+  'securityGroups',
+  'scheme',
+] as const;
+
 /** The file as the schema admits it. */
 interface ConfigFile {
+  regions?: RegionFile[];
+  clusterRegions?: Record<string, string>;
   region: string;
   endpoint?: string;
   taggingEndpoint?: string;
@@ -82,7 +114,32 @@ export type HealthCheckConfig = {
   matcher: string;
 };
 
+/**
+ * One Region's load balancers (lib/providers/aws/regions/): the fields of AwsProviderConfig that
+ * differ between Regions. A one-Region file's top level is one of these.
+ */
+export interface RegionConfig {
+  region: string;
+  endpoint?: string;
+  taggingEndpoint?: string;
+  ec2Endpoint?: string;
+  wafv2Endpoint?: string;
+  acmEndpoint?: string;
+  vpc: { id: string; cidrs?: string[]; ipv6Cidrs?: string[] };
+  subnets?: string[];
+  securityGroups?: string[];
+  scheme: 'internal' | 'internet-facing';
+}
+
 export interface AwsProviderConfig {
+  /**
+   * Only in a file with `regions:`: every Region's load balancers, the primary first (whose values
+   * are also the top-level fields below). Absent: the one Region of the top-level fields, and
+   * every member cluster's endpoints are served there (no Cluster object is read).
+   */
+  regions?: RegionConfig[];
+  /** A member cluster's Region over its Cluster object's `spec.region` (only with `regions`). */
+  clusterRegions?: Record<string, string>;
   region: string;
   endpoint?: string;
   /** The Resource Groups Tagging API's endpoint (local simulators; AWS's regional one when unset). */
@@ -145,6 +202,131 @@ function isUrl(text: string): boolean {
   }
 }
 
+/** The endpoint fields, each a URL: the top level's and each Region's (Shield's is top-level only). */
+const ENDPOINT_FIELDS = [
+  'endpoint',
+  'taggingEndpoint',
+  'ec2Endpoint',
+  'wafv2Endpoint',
+  'shieldEndpoint',
+  'acmEndpoint',
+] as const;
+
+/** What `regions` rules out beside the schema: Region fields at the top level, a Region twice, an unknown override. */
+function regionsIssues(
+  file: Record<string, unknown> & { regions?: unknown; clusterRegions?: unknown },
+): string[] {
+  const issues: string[] = [];
+  for (const key of REGION_FIELDS) {
+    if (file[key] !== undefined) issues.push(`${key}: not with regions (each Region names its own)`);
+  }
+  const names = (file.regions as unknown[]).map((r) => (r as { region?: unknown } | null)?.region);
+  names.forEach((name, i) => {
+    if (typeof name === 'string' && names.indexOf(name) !== i)
+      issues.push(`regions.${i}.region: ${name} is listed twice`);
+  });
+  const overrides = file.clusterRegions;
+  if (overrides !== null && typeof overrides === 'object' && !Array.isArray(overrides)) {
+    for (const [cluster, region] of Object.entries(overrides)) {
+      if (typeof region === 'string' && region !== '' && !names.includes(region)) {
+        issues.push(`clusterRegions.${cluster}: ${region} is not one of the configured regions`);
+      }
+    }
+  }
+  return issues;
+}
+
+/** What the schema cannot say about one Region's network. Throws ProviderConfigError. */
+function checkRegionNetwork(r: RegionFile, at: string): void {
+  if (r.subnets === undefined && r.vpc.cidrs !== undefined) {
+    throw new ProviderConfigError(
+      `invalid aws provider configuration: ${at}subnets: required with ${at}vpc.cidrs (subnet discovery reads the VPC's subnets from EC2, which vpc.cidrs keeps out)`,
+    );
+  }
+  r.vpc.ipv6Cidrs?.forEach((cidr, i) => {
+    // The schema checks the characters; whether the groups make an address takes a parser.
+    if (parseIPv6(cidr.split('/')[0]) === undefined) {
+      throw new ProviderConfigError(
+        `invalid aws provider configuration: ${at}vpc.ipv6Cidrs.${i}: ${MESSAGES['vpc.ipv6Cidrs.*'] ?? ''}`,
+      );
+    }
+  });
+}
+
+/** One Region's part of the file with its defaults, every list copied. */
+function regionConfig(r: RegionFile): RegionConfig {
+  return {
+    region: r.region,
+    ...(r.endpoint !== undefined ? { endpoint: r.endpoint } : {}),
+    ...(r.taggingEndpoint !== undefined ? { taggingEndpoint: r.taggingEndpoint } : {}),
+    ...(r.ec2Endpoint !== undefined ? { ec2Endpoint: r.ec2Endpoint } : {}),
+    ...(r.wafv2Endpoint !== undefined ? { wafv2Endpoint: r.wafv2Endpoint } : {}),
+    ...(r.acmEndpoint !== undefined ? { acmEndpoint: r.acmEndpoint } : {}),
+    vpc: {
+      id: r.vpc.id,
+      ...(r.vpc.cidrs !== undefined ? { cidrs: [...r.vpc.cidrs] } : {}),
+      ...(r.vpc.ipv6Cidrs !== undefined ? { ipv6Cidrs: [...r.vpc.ipv6Cidrs] } : {}),
+    },
+    ...(r.subnets !== undefined ? { subnets: [...r.subnets] } : {}),
+    ...(r.securityGroups !== undefined ? { securityGroups: [...r.securityGroups] } : {}),
+    scheme: r.scheme ?? 'internal',
+  };
+}
+
+/** The configured Regions, the primary first: `regions`, or the top level's one. */
+export function configuredRegions(config: AwsProviderConfig): RegionConfig[] {
+  if (config.regions) return config.regions;
+  const {
+    region,
+    endpoint,
+    taggingEndpoint,
+    ec2Endpoint,
+    wafv2Endpoint,
+    acmEndpoint,
+    vpc,
+    subnets,
+    securityGroups,
+    scheme,
+  } = config;
+  return [
+    {
+      region,
+      ...(endpoint !== undefined ? { endpoint } : {}),
+      ...(taggingEndpoint !== undefined ? { taggingEndpoint } : {}),
+      ...(ec2Endpoint !== undefined ? { ec2Endpoint } : {}),
+      ...(wafv2Endpoint !== undefined ? { wafv2Endpoint } : {}),
+      ...(acmEndpoint !== undefined ? { acmEndpoint } : {}),
+      vpc,
+      ...(subnets !== undefined ? { subnets } : {}),
+      ...(securityGroups !== undefined ? { securityGroups } : {}),
+      scheme,
+    },
+  ];
+}
+
+/**
+ * The configuration one Region's part of the provider runs with: the shared fields, that Region's
+ * in place of the primary's, and no `regions` (the part serves one Region).
+ */
+export function regionalConfig(config: AwsProviderConfig, region: RegionConfig): AwsProviderConfig {
+  const {
+    regions: _regions,
+    clusterRegions: _overrides,
+    region: _region,
+    endpoint: _endpoint,
+    taggingEndpoint: _tagging,
+    ec2Endpoint: _ec2,
+    wafv2Endpoint: _wafv2,
+    acmEndpoint: _acm,
+    vpc: _vpc,
+    subnets: _subnets,
+    securityGroups: _groups,
+    scheme: _scheme,
+    ...shared
+  } = config;
+  return { ...shared, ...region };
+}
+
 /**
  * Parses and validates the configuration file's text. Rejects with ProviderConfigError.
  * Asynchronous because a tenant policy's validator is loaded only when the file has one.
@@ -163,25 +345,25 @@ export async function parseAwsConfig(text: string | undefined): Promise<AwsProvi
     });
   }
   const issues = configIssues(validateAwsConfigSchema, raw, MESSAGES);
-  const file = raw as {
-    endpoint?: unknown;
-    taggingEndpoint?: unknown;
-    ec2Endpoint?: unknown;
-    wafv2Endpoint?: unknown;
-    shieldEndpoint?: unknown;
-    acmEndpoint?: unknown;
-    tenantPolicy?: unknown;
-  } | null;
-  for (const key of [
-    'endpoint',
-    'taggingEndpoint',
-    'ec2Endpoint',
-    'wafv2Endpoint',
-    'shieldEndpoint',
-    'acmEndpoint',
-  ] as const) {
-    const url = file?.[key];
-    if (typeof url === 'string' && !isUrl(url)) issues.push(`${key}: must be a valid url`);
+  const file = raw as
+    | (Record<string, unknown> & { regions?: unknown; clusterRegions?: unknown; tenantPolicy?: unknown })
+    | null;
+  const urlIssues = (part: Record<string, unknown> | null | undefined, at: string) => {
+    for (const key of ENDPOINT_FIELDS) {
+      const url = part?.[key];
+      if (typeof url === 'string' && !isUrl(url)) issues.push(`${at}${key}: must be a valid url`);
+    }
+  };
+  urlIssues(file, '');
+  if (Array.isArray(file?.regions)) {
+    issues.push(...regionsIssues(file));
+    file.regions.forEach((r, i) => {
+      if (r !== null && typeof r === 'object') urlIssues(r as Record<string, unknown>, `regions.${i}.`);
+    });
+  } else if (file !== null && typeof file === 'object') {
+    for (const key of ['region', 'vpc'] as const)
+      if (file[key] === undefined) issues.push(`${key}: required`);
+    if (file.clusterRegions !== undefined) issues.push('clusterRegions: only with regions');
   }
   // Not an object: the main schema said so already.
   const policy = file?.tenantPolicy;
@@ -192,19 +374,10 @@ export async function parseAwsConfig(text: string | undefined): Promise<AwsProvi
     throw new ProviderConfigError(`invalid aws provider configuration: ${issues.join('; ')}`);
   }
   const cfg = raw as ConfigFile;
-  if (cfg.subnets === undefined && cfg.vpc.cidrs !== undefined) {
-    throw new ProviderConfigError(
-      "invalid aws provider configuration: subnets: required with vpc.cidrs (subnet discovery reads the VPC's subnets from EC2, which vpc.cidrs keeps out)",
-    );
-  }
-  cfg.vpc.ipv6Cidrs?.forEach((cidr, i) => {
-    // The schema checks the characters; whether the groups make an address takes a parser.
-    if (parseIPv6(cidr.split('/')[0]) === undefined) {
-      throw new ProviderConfigError(
-        `invalid aws provider configuration: vpc.ipv6Cidrs.${i}: ${MESSAGES['vpc.ipv6Cidrs.*'] ?? ''}`,
-      );
-    }
-  });
+  const regionFiles = cfg.regions ?? [cfg];
+  regionFiles.forEach((r, i) => checkRegionNetwork(r, cfg.regions ? `regions.${i}.` : ''));
+  const regions = regionFiles.map(regionConfig);
+  const primary = regions[0] as RegionConfig;
   const defaultTags = cfg.defaultTags ?? {};
   for (const key of Object.keys(defaultTags)) {
     // Ownership tags decide what we (and other controllers) may delete: configuration cannot set them.
@@ -228,22 +401,18 @@ export async function parseAwsConfig(text: string | undefined): Promise<AwsProvi
       );
     }
   }
+  const { region, endpoint, taggingEndpoint, ec2Endpoint, wafv2Endpoint, acmEndpoint, ...network } = primary;
   return {
-    region: cfg.region,
-    ...(cfg.endpoint !== undefined ? { endpoint: cfg.endpoint } : {}),
-    ...(cfg.taggingEndpoint !== undefined ? { taggingEndpoint: cfg.taggingEndpoint } : {}),
-    ...(cfg.ec2Endpoint !== undefined ? { ec2Endpoint: cfg.ec2Endpoint } : {}),
-    ...(cfg.wafv2Endpoint !== undefined ? { wafv2Endpoint: cfg.wafv2Endpoint } : {}),
+    ...(cfg.regions ? { regions } : {}),
+    ...(cfg.clusterRegions ? { clusterRegions: { ...cfg.clusterRegions } } : {}),
+    region,
+    ...(endpoint !== undefined ? { endpoint } : {}),
+    ...(taggingEndpoint !== undefined ? { taggingEndpoint } : {}),
+    ...(ec2Endpoint !== undefined ? { ec2Endpoint } : {}),
+    ...(wafv2Endpoint !== undefined ? { wafv2Endpoint } : {}),
     ...(cfg.shieldEndpoint !== undefined ? { shieldEndpoint: cfg.shieldEndpoint } : {}),
-    ...(cfg.acmEndpoint !== undefined ? { acmEndpoint: cfg.acmEndpoint } : {}),
-    vpc: {
-      id: cfg.vpc.id,
-      ...(cfg.vpc.cidrs !== undefined ? { cidrs: [...cfg.vpc.cidrs] } : {}),
-      ...(cfg.vpc.ipv6Cidrs !== undefined ? { ipv6Cidrs: [...cfg.vpc.ipv6Cidrs] } : {}),
-    },
-    ...(cfg.subnets !== undefined ? { subnets: [...cfg.subnets] } : {}),
-    ...(cfg.securityGroups !== undefined ? { securityGroups: [...cfg.securityGroups] } : {}),
-    scheme: cfg.scheme ?? 'internal',
+    ...(acmEndpoint !== undefined ? { acmEndpoint } : {}),
+    ...network,
     ownerId: cfg.ownerId,
     recordNamespace: cfg.recordNamespace ?? DEFAULT_RECORD_NAMESPACE,
     defaultTags: { ...defaultTags },

@@ -4,7 +4,7 @@
  * generator, the plan printer and the model builders' re-exports into every cold start.
  */
 import { ProviderConfigError } from '../../errors.js';
-import type { ProviderDependencies, ProviderFactory } from '../../provider/contract.js';
+import type { MultiClusterProvider, ProviderDependencies, ProviderFactory } from '../../provider/contract.js';
 import { createElbv2Client, createTaggingClient, parseAwsConfig, type AwsProviderConfig } from './config.js';
 import { deployedValues, deploymentIdentity } from './instance.js';
 import { claimBeforeFirstCall, claimOwnerId } from './owner-claim.js';
@@ -26,8 +26,16 @@ export const createAwsProvider: ProviderFactory = async (configText, deps) => {
  * then builds the provider, whose first ELBv2 call waits for the claim of the owner ID
  * (owner-claim.ts).
  */
-async function withIdentity(config: AwsProviderConfig, deps: ProviderDependencies): Promise<AwsProvider> {
+async function withIdentity(
+  config: AwsProviderConfig,
+  deps: ProviderDependencies,
+): Promise<MultiClusterProvider> {
   const identity = await deploymentIdentity(config.ownerId, deps.kube, deployedValues(process.env));
+  if (config.regions) {
+    // Its own chunk: a one-Region deployment never loads it.
+    const { buildMultiRegionProvider } = await import('./regions/build.js');
+    return buildMultiRegionProvider(config, deps, identity);
+  }
   const client = createElbv2Client(config);
   claimBeforeFirstCall(client, () =>
     claimOwnerId(createElbv2Client(config), identity, config.vpc.id, deps.logger),

@@ -188,6 +188,25 @@ export interface Elbv2PolicyOptions {
    */
   instanceId?: string;
   guardrails?: Elbv2Guardrails;
+  /**
+   * The Regions of a multi-Region configuration (`regions:`, lib/providers/aws/regions/): every
+   * regional resource ARN is written once per Region. Absent: the deployment's own Region
+   * (`${AWS::Region}`), a one-Region configuration's.
+   */
+  regions?: readonly string[];
+}
+
+/** Each Region's copy of a regional ARN pattern; "*" and ARNs without a Region as they are. */
+function inRegions(
+  resources: readonly PolicyResource[],
+  regions: readonly string[] | undefined,
+): PolicyResource[] {
+  if (!regions?.length) return [...resources];
+  return resources.flatMap((r): PolicyResource[] =>
+    r !== '*' && r['Fn::Sub'].includes('${AWS::Region}')
+      ? regions.map((region) => ({ 'Fn::Sub': r['Fn::Sub'].replace('${AWS::Region}', region) }))
+      : [r],
+  );
 }
 
 interface StatementSpec {
@@ -576,7 +595,7 @@ export function elbv2PolicyStatements(
         Sid: s.Sid,
         Effect: 'Allow',
         Action: [...actions].sort().map(iamActionName),
-        Resource: s.resources,
+        Resource: inRegions(s.resources, o.regions),
         ...(condition ? { Condition: condition } : {}),
       },
     ];

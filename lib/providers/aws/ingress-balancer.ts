@@ -161,7 +161,7 @@ export class AwsIngressBalancer extends AwsBalancer<MultiClusterIngress> {
     const result = joined.result;
     // Served by the group now: a load balancer of its own (the status named another) goes.
     const dns = result.dnsName?.toLowerCase();
-    if ((dns === undefined || statusHostname(mci) !== dns) && (await this.mayHaveOwnStack(ctx, mci)))
+    if ((dns === undefined || !this.statusNames(mci, dns)) && (await this.mayHaveOwnStack(ctx, mci)))
       plan.push(...(await super.delete(ctx, mci, dryRun)));
     return { ...result, plan, skipped: result.skipped && plan.length === result.plan.length, warnings };
   }
@@ -172,9 +172,19 @@ export class AwsIngressBalancer extends AwsBalancer<MultiClusterIngress> {
    * the Tagging API, or when it fails, the deletion is tried (it finds nothing, and costs its look-ups).
    */
   private async mayHaveOwnStack(ctx: ProviderContext, mci: Readonly<MultiClusterIngress>): Promise<boolean> {
-    if (statusHostname(mci) !== undefined) return true;
+    // A regional part: the Region's markers say (deleteByNames reads them, no AWS call).
+    if (this.provider.regional || statusHostname(mci) !== undefined) return true;
     const tagged = await findStackByTags(this.provider.context(ctx, this.kind.owner(mci)));
     return !tagged || tagged.loadBalancers.length > 0 || tagged.targetGroups.length > 0;
+  }
+
+  /**
+   * Whether the MCI's status names the group's load balancer: first, as one Region's provider
+   * writes it, or anywhere in it for a regional part (every Region's hostname is listed).
+   */
+  private statusNames(mci: Readonly<MultiClusterIngress>, dns: string): boolean {
+    if (!this.provider.regional) return statusHostname(mci) === dns;
+    return (mci.status?.loadBalancer?.ingress ?? []).some((i) => i.hostname?.toLowerCase() === dns);
   }
 
   /** Deploys the group with the MCI in it, if it may join; the refusal (if any) after the rest is served. */

@@ -41,7 +41,7 @@ import { VpcNetworkSource, type VpcNetworkCacheOptions } from './vpc-network.js'
 import { readIngressInputs, readServiceInputs, type ServiceReads } from './inputs.js';
 import { ClientSecrets } from './oidc-secrets.js';
 import { buildIngressStack, ingressLoadBalancerNames } from './model/ingress.js';
-import { buildServiceStack, serviceLoadBalancerNames } from './model/service.js';
+import { buildServiceStack, providerClusters, serviceLoadBalancerNames } from './model/service.js';
 import { stackOwner } from './model/stack.js';
 import { AwsInventory } from './inventory.js';
 import { AccountQuotas } from './account-quotas.js';
@@ -54,6 +54,8 @@ import { ALB_KEYS } from './model/annotations/keys.js';
 import { type StackOwner } from './tagging.js';
 import type { PolicySubject } from './tenant-policy.js';
 import { MCI_FINALIZER, MCS_FINALIZER } from '../../karmada/constants.js';
+import type { EndpointSlice } from '../../karmada/types.js';
+import type { RegionalRole } from './regions/role.js';
 
 export { AwsBalancer, ingressStatus, type AwsLoadBalancerStatus, type PlanResult } from './balancer.js';
 
@@ -99,6 +101,8 @@ export interface AwsProviderOptions {
   network?: VpcNetworkCacheOptions;
   /** WAFv2, Shield and ACM clients; each one absent is built from the configuration at its first use. */
   edge?: EdgeClients;
+  /** Set when this provider is one Region's part of a multi-Region one (regions/role.ts). */
+  regional?: RegionalRole;
 }
 
 export class AwsProvider implements MultiClusterProvider {
@@ -117,6 +121,9 @@ export class AwsProvider implements MultiClusterProvider {
   /** WAFv2 and Shield (and their per-container answers), each client loaded at its first use. */
   private readonly edge: EdgeServices;
   private groups: Promise<SecurityGroupAccess> | undefined;
+  /** A regional part's stacks that its Region does not serve (regions/role.ts): they are not deployed there. */
+  private readonly unserved = new WeakSet<Stack>();
+  readonly regional: RegionalRole | undefined;
 
   constructor(
     readonly config: AwsProviderConfig,
@@ -124,6 +131,7 @@ export class AwsProvider implements MultiClusterProvider {
     private readonly options: AwsProviderOptions,
   ) {
     this.kube = deps.kube;
+    this.regional = options.regional;
     this.quotas = new AccountQuotas(options.client);
     this.network = new VpcNetworkSource(
       config.vpc,
@@ -132,7 +140,13 @@ export class AwsProvider implements MultiClusterProvider {
       deps.logger,
     );
     this.edge = new EdgeServices(config, options.edge);
-    this.records = new KubeTargetRecords(deps.kube, config.recordNamespace, config.ownerId, deps.logger);
+    this.records = new KubeTargetRecords(
+      deps.kube,
+      config.recordNamespace,
+      config.ownerId,
+      deps.logger,
+      options.regional && !options.regional.primary ? options.regional.region : undefined,
+    );
     if (config.maxCallsPerSecond !== undefined) {
       limitCallsPerSecond(options.client, new TokenBucket(config.maxCallsPerSecond));
     }
@@ -142,7 +156,8 @@ export class AwsProvider implements MultiClusterProvider {
         owner: (mci) => stackOwner('mci', mci, config.ownerId),
         names: (mci) => ingressLoadBalancerNames(mci, config),
         build: async (mci, kube = deps.kube, ctx, network = true) => {
-          const { clientSecrets, ...inputs } = await readIngressInputs(kube, mci);
+          const { clientSecrets, ...read } = await readIngressInputs(kube, mci);
+          const { inputs, serves } = await this.inRegion(read, kube, ctx, namedClusters(mci));
           const resolved = await this.withCertificates(
             await this.withAllowedSubnets(await this.modelConfig(ctx, network), [ingressSubject(mci)]),
             [mci],
@@ -155,7 +170,7 @@ export class AwsProvider implements MultiClusterProvider {
               buildIngressStack({ mci, ...inputs, config: withQuotas(resolved, accountQuotas) }),
             ),
           );
-          return withClientSecrets(stack, clientSecrets);
+          return this.servedOrNot(withClientSecrets(stack, clientSecrets), serves);
         },
       },
       {
@@ -177,8 +192,11 @@ export class AwsProvider implements MultiClusterProvider {
           // Members often route to the same Services: each is read once per build.
           const reads: ServiceReads = new Map();
           let secrets = new ClientSecrets();
+          let served = false;
           for (const mci of resolution.members) {
-            const { clientSecrets, ...inputs } = await readIngressInputs(kube, mci, reads);
+            const { clientSecrets, ...read } = await readIngressInputs(kube, mci, reads);
+            const { inputs, serves } = await this.inRegion(read, kube, ctx, namedClusters(mci));
+            served ||= serves;
             secrets = secrets.with(clientSecrets);
             members.push({ mci, ...inputs });
           }
@@ -190,7 +208,9 @@ export class AwsProvider implements MultiClusterProvider {
               config: withQuotas(resolved, accountQuotas),
             }),
           );
-          return model.stack ? { ...model, stack: withClientSecrets(model.stack, secrets) } : model;
+          return model.stack
+            ? { ...model, stack: this.servedOrNot(withClientSecrets(model.stack, secrets), served) }
+            : model;
         },
         checkPolicy: async (mci, stack) => {
           await this.withinTenantPolicy(ingressSubject(mci), stack);
@@ -201,16 +221,22 @@ export class AwsProvider implements MultiClusterProvider {
       owner: (mcs) => stackOwner('mcs', mcs, config.ownerId),
       names: (mcs) => serviceLoadBalancerNames(mcs, config),
       build: async (mcs, kube = deps.kube, ctx, network = true) => {
-        const inputs = await readServiceInputs(kube, mcs);
+        const { inputs, serves } = await this.inRegion(
+          await readServiceInputs(kube, mcs),
+          kube,
+          ctx,
+          providerClusters(mcs) ?? [],
+        );
         const resolved = await this.withAllowedSubnets(await this.modelConfig(ctx, network), [
           { kind: 'MultiClusterService', metadata: mcs.metadata },
         ]);
-        return this.withinTenantPolicy(
+        const stack = await this.withinTenantPolicy(
           { kind: 'MultiClusterService', metadata: mcs.metadata },
           await this.quotas.within(ctx, (accountQuotas) =>
             buildServiceStack({ mcs, ...inputs, config: withQuotas(resolved, accountQuotas) }),
           ),
         );
+        return this.servedOrNot(stack, serves);
       },
     });
     this.fingerprintSource = new AwsFingerprints({
@@ -227,6 +253,46 @@ export class AwsProvider implements MultiClusterProvider {
       context: (ctx, owner) => this.context(ctx, owner),
       wantedTargetGroupNames: (stack, logger) => this.wantedTargetGroupNames(stack, logger),
     });
+  }
+
+  /**
+   * A regional part's share of the inputs: the slices of its Region's clusters (regions/partition.ts),
+   * and whether its Region serves the object. A one-Region provider's inputs are all of them.
+   */
+  private async inRegion<I extends { endpointSlices: EndpointSlice[] }>(
+    inputs: I,
+    kube: KubeClient,
+    ctx: ProviderContext | undefined,
+    named: readonly string[],
+  ): Promise<{ inputs: I; serves: boolean }> {
+    if (!this.regional) return { inputs, serves: true };
+    const share = await this.regional.share(inputs.endpointSlices, kube, ctx, named);
+    return {
+      inputs: { ...inputs, endpointSlices: share.slices, elsewhere: share.elsewhere },
+      serves: share.serves,
+    };
+  }
+
+  private servedOrNot<S extends Stack>(stack: S, serves: boolean): S {
+    if (!serves) this.unserved.add(stack);
+    return stack;
+  }
+
+  /** Whether the stack is deployed in this provider's Region (always, for a one-Region provider). */
+  serves(stack: Stack): boolean {
+    return !this.unserved.has(stack);
+  }
+
+  /**
+   * Whether this Region may hold something of the stack (a regional part only): it is marked
+   * (regions/markers.ts), or it is the primary Region and the stack has a targets record there
+   * (deployed before the provider had Regions).
+   */
+  async mayHold(ctx: ProviderContext | undefined, stackId: string): Promise<boolean> {
+    const role = this.regional;
+    if (!role) return true;
+    if ((await role.markers.regions(ctx, stackId)).has(role.region)) return true;
+    return role.primary && (await this.records.read(stackId)) !== undefined;
   }
 
   /**
@@ -403,6 +469,14 @@ export class AwsProvider implements MultiClusterProvider {
     const mcs = await this.kube.get<MultiClusterService>(Resources.MultiClusterService, namespace, name);
     return mcs ? this.service.targetGroupNames(mcs, logger) : new Set<string>();
   }
+}
+
+/** The clusters an MCI names in its status: its Services' locations and the blocked ones. */
+function namedClusters(mci: Readonly<MultiClusterIngress>): string[] {
+  return [
+    ...(mci.status?.trafficBlockClusters ?? []),
+    ...(mci.status?.serviceLocations ?? []).flatMap((l) => l.clusters ?? []),
+  ];
 }
 
 /** The stack with the client secrets its OIDC actions name, when there are any (Stack.clientSecrets). */

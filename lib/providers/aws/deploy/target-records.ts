@@ -117,6 +117,8 @@ export function groupFingerprints(record: TargetRecord): Record<string, string> 
 
 export const RECORD_OWNER_LABEL = 'multicluster.karmada.io/targets-record-owner';
 export const RECORD_STACK_ANNOTATION = 'multicluster.karmada.io/stack';
+/** A record's Region, on the records of every Region but the primary one (regions/). */
+export const RECORD_REGION_ANNOTATION = 'multicluster.karmada.io/region';
 const DATA_KEY = 'record';
 
 interface ConfigMap extends KubeObject {
@@ -137,11 +139,18 @@ export class KubeTargetRecords implements TargetRecordStore {
     private readonly namespace: string,
     private readonly ownerId: string,
     private readonly logger: Pick<Logger, 'warn'>,
+    /**
+     * The Region of the stacks recorded here, for every Region but the primary one of a
+     * multi-Region provider (regions/): their records are named and listed apart. The primary
+     * Region's records are a one-Region provider's, so a provider given more Regions keeps them.
+     */
+    private readonly region?: string,
   ) {}
 
-  /** `mcp-targets-<hash>`: a valid name whatever the stack ID holds, one per owner and stack. */
+  /** `mcp-targets-<hash>`: a valid name whatever the stack ID holds, one per owner, stack (and Region). */
   nameOf(stackId: string): string {
-    const hash = createHash('sha256').update(`${this.ownerId}\n${stackId}`).digest('hex');
+    const scoped = this.region === undefined ? '' : `\n${this.region}`;
+    const hash = createHash('sha256').update(`${this.ownerId}\n${stackId}${scoped}`).digest('hex');
     return `mcp-targets-${hash.slice(0, 32)}`;
   }
 
@@ -162,7 +171,10 @@ export class KubeTargetRecords implements TargetRecordStore {
         name: this.nameOf(stackId),
         namespace: this.namespace,
         labels: { [RECORD_OWNER_LABEL]: this.ownerId },
-        annotations: { [RECORD_STACK_ANNOTATION]: stackId },
+        annotations: {
+          [RECORD_STACK_ANNOTATION]: stackId,
+          ...(this.region !== undefined ? { [RECORD_REGION_ANNOTATION]: this.region } : {}),
+        },
       },
       data: { [DATA_KEY]: JSON.stringify(toStored(record)) },
     };
@@ -195,6 +207,7 @@ export class KubeTargetRecords implements TargetRecordStore {
   /** A record that is not ours or does not parse is no record: the truth is read instead. */
   private parse(cm: ConfigMap, stackId: string): TargetRecord | undefined {
     if (cm.metadata.annotations?.[RECORD_STACK_ANNOTATION] !== stackId) return undefined;
+    if (cm.metadata.annotations[RECORD_REGION_ANNOTATION] !== this.region) return undefined;
     try {
       return fromStored(JSON.parse(cm.data?.[DATA_KEY] ?? '') as unknown);
     } catch (err) {

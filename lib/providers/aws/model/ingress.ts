@@ -85,6 +85,11 @@ export interface IngressMember {
    * (karmada/placement.ts), by Service name; read only when the MCI asks for it.
    */
   placement?: ReadonlyMap<string, ServicePlacement>;
+  /**
+   * A regional part's (providers/aws/regions/): the object's clusters served in other Regions (or
+   * in none). Cluster weights may name them, and this Region's load balancer weighs none of them.
+   */
+  elsewhere?: ReadonlySet<string>;
 }
 
 export interface IngressStackInput extends IngressMember {
@@ -381,12 +386,19 @@ export function memberRoutes(
   const backendSlices = (serviceName: string) =>
     member.endpointSlices.filter((s) => sliceServiceName(s) === serviceName && sameNamespace(s));
   // Per-cluster mode (cluster-weights keys): checked against every cluster the object knows of.
-  const locations = new Map(mci.status?.serviceLocations?.map((l) => [l.name, l.clusters ?? []]));
+  const here = (c: string) => !member.elsewhere?.has(c);
+  const locations = new Map(
+    mci.status?.serviceLocations?.map((l) => [l.name, (l.clusters ?? []).filter(here)]),
+  );
   const sliceClusterNames = (slices: readonly EndpointSlice[]) =>
     slices.flatMap((s) => sourceClusterOf(s, knownClusters) ?? []);
   const weights = readClusterWeights(
     mci.metadata.annotations,
-    new Set([...knownClusters, ...sliceClusterNames(member.endpointSlices.filter(sameNamespace))]),
+    new Set([
+      ...knownClusters,
+      ...sliceClusterNames(member.endpointSlices.filter(sameNamespace)),
+      ...(member.elsewhere ?? []),
+    ]),
   );
   const traffic: string[] = [];
 

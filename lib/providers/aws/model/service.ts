@@ -72,6 +72,11 @@ export interface ServiceMember {
   endpointSlices: readonly EndpointSlice[];
   /** `cluster-weights-from: placement` only: Karmada's placement of the Service's workloads. */
   placement?: ServicePlacement;
+  /**
+   * A regional part's (providers/aws/regions/): the object's clusters served in other Regions (or
+   * in none). Cluster weights may name them, and this Region's load balancer weighs none of them.
+   */
+  elsewhere?: ReadonlySet<string>;
 }
 
 export interface ServiceStackInput extends ServiceMember {
@@ -228,12 +233,14 @@ function memberPorts(
   const sliceClusters = [...new Set(slices.flatMap((s) => sourceClusterOf(s, allowed ?? []) ?? []))];
   const weights = readClusterWeights(
     mcs.metadata.annotations,
-    new Set([...(allowed ?? []), ...sliceClusters]),
+    new Set([...(allowed ?? []), ...sliceClusters, ...(member.elsewhere ?? [])]),
   );
   const list = weights && weightsFor(weights, name, member.placement, `Service ${namespace}/${name}`);
   const clusters = [
     ...new Set([...(allowed ?? []), ...sliceClusters.filter((c) => !allowed || allowed.includes(c))]),
-  ].sort();
+  ]
+    .filter((c) => !member.elsewhere?.has(c))
+    .sort();
   const traffic: string[] = [];
 
   const targetGroups: TargetGroupResource[] = [];

@@ -1,0 +1,329 @@
+/**
+ * The multi-Region AWS provider (a configuration with `regions:`): one AwsProvider per Region
+ * (its regional part: its own ELBv2, Tagging, EC2, WAFv2 and ACM clients, VPC, subnets, security
+ * groups and scheme), each fed only the EndpointSlices of the clusters in its Region
+ * (cluster-regions.ts, partition.ts), and this orchestrator over them, which is what the
+ * reconcilers see.
+ *
+ * - A reconcile runs every Region's part, one after the other, whatever happened in the ones
+ *   before: one Region's throttling or outage never keeps the others from converging. The
+ *   condition lists each Region's outcome (`us-east-1: ok; eu-west-1: failed: ...`); when one
+ *   failed the reconcile fails (RegionsFailedError) and is retried.
+ * - A Region without clusters of the object deletes its stack there, if its markers say it may
+ *   have one (markers.ts): a no-op reconcile makes no AWS call in Regions that serve nothing.
+ * - The status lists every served Region's hostnames, in the configuration's order.
+ * - Deletion deletes every Region's stack (and fails, to be retried, while one Region fails).
+ * - Clusters whose Region is unknown are told as a Warning Event (ClusterRegionUnknown) naming
+ *   the cluster; their endpoints are served nowhere.
+ *
+ * A one-Region file (no `regions:`) is served by a plain AwsProvider (factory.ts), exactly as
+ * before this module existed.
+ */
+import { errorMessage } from '../../../errors.js';
+import type { MultiClusterIngress, MultiClusterService } from '../../../karmada/types.js';
+import type { KubeObject } from '../../../kube/types.js';
+import type {
+  Balancer,
+  FingerprintSource,
+  GetResult,
+  MultiClusterProvider,
+  OwnedStack,
+  ProviderContext,
+  ProviderDependencies,
+  StackInventory,
+  TargetGroupInventory,
+  UnattachedTargetGroup,
+} from '../../../provider/contract.js';
+import type { AwsLoadBalancerStatus, PlanResult } from '../balancer.js';
+import type { AwsProviderConfig } from '../config.js';
+import type { ModelWarning } from '../model/types.js';
+import { AWS_PROVIDER_NAME, type AwsProvider } from '../provider.js';
+import type { AcceleratorSeam } from './accelerator-seam.js';
+import type { ClusterRegionSource, UnknownRegion } from './cluster-regions.js';
+import type { RegionMarkers } from './markers.js';
+import { unknownRegionMessage } from './partition.js';
+import { describeOutcomes, throwIfFailed, type RegionOutcome } from './results.js';
+
+/** The reason of the Warning Event naming a cluster whose Region is unknown (lib/reconcile/next-steps.ts). */
+export const CLUSTER_REGION_UNKNOWN = 'ClusterRegionUnknown';
+
+export interface RegionalPart {
+  region: string;
+  provider: AwsProvider;
+}
+
+/** One Region's plan, for `npm run plan`. */
+export interface RegionalPlan {
+  region: string;
+  result?: PlanResult;
+  error?: string;
+}
+
+type Obj = MultiClusterIngress | MultiClusterService;
+
+const served = (status: AwsLoadBalancerStatus | undefined) => (status?.ingress?.length ?? 0) > 0;
+
+/** Per reconcile: the clusters without a configured Region its Regions' builds met. */
+export class UnknownClusters {
+  private readonly byReconcile = new WeakMap<ProviderContext, Map<string, UnknownRegion>>();
+
+  note(ctx: ProviderContext, unknown: readonly UnknownRegion[]): void {
+    if (unknown.length === 0) return;
+    let seen = this.byReconcile.get(ctx);
+    if (!seen) {
+      seen = new Map();
+      this.byReconcile.set(ctx, seen);
+    }
+    for (const u of unknown) seen.set(u.cluster, u);
+  }
+
+  of(ctx: ProviderContext): UnknownRegion[] {
+    return [...(this.byReconcile.get(ctx)?.values() ?? [])].sort((a, b) =>
+      a.cluster.localeCompare(b.cluster),
+    );
+  }
+}
+
+/**
+ * The context every Region's part of one reconcile gets: the same object (the Cluster LIST and
+ * the markers are memoised on it), whose Events are recorded once however many Regions report them.
+ */
+function reconcileScope(ctx: ProviderContext): ProviderContext {
+  const announced = new Set<string>();
+  const announce = ctx.announce;
+  return {
+    ...ctx,
+    ...(announce
+      ? {
+          announce: async (reason, message, type) => {
+            const key = `${type ?? 'Warning'}\n${reason}\n${message}`;
+            if (announced.has(key)) return;
+            announced.add(key);
+            await announce(reason, message, type);
+          },
+        }
+      : {}),
+  };
+}
+
+class RegionalBalancer<O extends Obj> implements Balancer<O, AwsLoadBalancerStatus> {
+  constructor(
+    private readonly owner: MultiRegionProvider,
+    private readonly partOf: (p: AwsProvider) => Balancer<O, AwsLoadBalancerStatus> & {
+      plan(ctx: ProviderContext, obj: Readonly<O>): Promise<PlanResult>;
+    },
+  ) {}
+
+  /** Whether the object has been served: its status (no AWS call; ensure and update are one reconcile). */
+  get(_ctx: ProviderContext, obj: Readonly<O>): Promise<GetResult<AwsLoadBalancerStatus>> {
+    const ingress = obj.status?.loadBalancer?.ingress ?? [];
+    return Promise.resolve({ exists: ingress.length > 0 });
+  }
+
+  ensure(ctx: ProviderContext, obj: Readonly<O>): Promise<AwsLoadBalancerStatus | undefined> {
+    return this.reconcile(ctx, obj);
+  }
+
+  update(ctx: ProviderContext, obj: Readonly<O>): Promise<AwsLoadBalancerStatus | undefined> {
+    return this.reconcile(ctx, obj);
+  }
+
+  private async reconcile(
+    ctx: ProviderContext,
+    obj: Readonly<O>,
+  ): Promise<AwsLoadBalancerStatus | undefined> {
+    const scope = reconcileScope(ctx);
+    const outcomes: RegionOutcome<AwsLoadBalancerStatus>[] = [];
+    for (const part of this.owner.parts) {
+      try {
+        outcomes.push({
+          region: part.region,
+          ok: true,
+          status: await this.partOf(part.provider).update(scope, obj),
+        });
+      } catch (err) {
+        scope.logger.warn('region failed', { region: part.region, error: errorMessage(err) });
+        outcomes.push({ region: part.region, ok: false, error: err });
+      }
+    }
+    await this.owner.reportUnknown(scope, obj);
+    ctx.detail?.(`regions: ${describeOutcomes(outcomes, served)}`);
+    throwIfFailed(outcomes, served);
+    const ingress = outcomes.flatMap((o) => (o.ok ? (o.status?.ingress ?? []) : []));
+    return ingress.length > 0 ? { ingress } : undefined;
+  }
+
+  async ensureDeleted(ctx: ProviderContext, obj: Readonly<O>): Promise<void> {
+    const scope = reconcileScope(ctx);
+    // The accelerator first: it must stop sending to the regional load balancers before they go.
+    await this.owner.accelerator?.deleteAccelerator(scope, obj);
+    const outcomes: RegionOutcome<undefined>[] = [];
+    for (const part of this.owner.parts) {
+      try {
+        await this.partOf(part.provider).ensureDeleted(scope, obj);
+        outcomes.push({ region: part.region, ok: true, status: undefined });
+      } catch (err) {
+        outcomes.push({ region: part.region, ok: false, error: err });
+      }
+    }
+    throwIfFailed(outcomes, () => true);
+  }
+
+  /** Each Region's change plan (a dry run); a Region's failure is its entry's error. */
+  async plan(ctx: ProviderContext, obj: Readonly<O>): Promise<RegionalPlan[]> {
+    const scope = reconcileScope(ctx);
+    const plans: RegionalPlan[] = [];
+    for (const part of this.owner.parts) {
+      try {
+        plans.push({ region: part.region, result: await this.partOf(part.provider).plan(scope, obj) });
+      } catch (err) {
+        plans.push({ region: part.region, error: errorMessage(err) });
+      }
+    }
+    return plans;
+  }
+}
+
+/** The orphan sweep over every Region: a stack is listed once, and deleted in every Region. */
+class RegionalInventory implements StackInventory, TargetGroupInventory {
+  constructor(private readonly owner: MultiRegionProvider) {}
+
+  async listOwnedStacks(ctx: ProviderContext): Promise<OwnedStack[]> {
+    const byId = new Map<string, OwnedStack>();
+    const failures: string[] = [];
+    for (const part of this.owner.parts) {
+      let stacks: OwnedStack[];
+      try {
+        stacks = await part.provider.stacks.listOwnedStacks(ctx);
+      } catch (err) {
+        // The other Regions' orphans are still swept; this one's at the next sweep.
+        failures.push(`${part.region}: ${errorMessage(err)}`);
+        ctx.logger.warn('could not list a Region’s stacks', {
+          region: part.region,
+          error: errorMessage(err),
+        });
+        continue;
+      }
+      for (const s of stacks) {
+        const known = byId.get(s.stackId);
+        // The newest resource of any Region: a stack still being built somewhere counts as young.
+        const createdAt =
+          known?.createdAt && s.createdAt
+            ? known.createdAt > s.createdAt
+              ? known.createdAt
+              : s.createdAt
+            : undefined;
+        byId.set(s.stackId, { ...s, ...(createdAt ? { createdAt } : {}) });
+      }
+    }
+    if (failures.length === this.owner.parts.length)
+      throw new Error(`no Region listed: ${failures.join('; ')}`);
+    return [...byId.values()];
+  }
+
+  async deleteOwnedStack(ctx: ProviderContext, stackId: string): Promise<void> {
+    const outcomes: RegionOutcome<undefined>[] = [];
+    for (const part of this.owner.parts) {
+      try {
+        await part.provider.stacks.deleteOwnedStack(ctx, stackId);
+        if (!this.owner.config.dryRun) await this.owner.markers.remove(undefined, stackId, part.region);
+        outcomes.push({ region: part.region, ok: true, status: undefined });
+      } catch (err) {
+        outcomes.push({ region: part.region, ok: false, error: err });
+      }
+    }
+    throwIfFailed(outcomes, () => true);
+  }
+
+  async listUnattachedTargetGroups(ctx: ProviderContext): Promise<UnattachedTargetGroup[]> {
+    const all: UnattachedTargetGroup[] = [];
+    for (const part of this.owner.parts) {
+      try {
+        all.push(...(await part.provider.stacks.listUnattachedTargetGroups(ctx)));
+      } catch (err) {
+        ctx.logger.warn('could not list a Region’s unattached target groups', {
+          region: part.region,
+          error: errorMessage(err),
+        });
+      }
+    }
+    return all;
+  }
+
+  deleteUnattachedTargetGroup(ctx: ProviderContext, tg: UnattachedTargetGroup): Promise<boolean> {
+    // arn:aws:elasticloadbalancing:<region>:<account>:targetgroup/...
+    const region = tg.id.split(':')[3];
+    const part = this.owner.parts.find((p) => p.region === region);
+    if (!part) return Promise.resolve(false);
+    return part.provider.stacks.deleteUnattachedTargetGroup(ctx, tg);
+  }
+}
+
+export class MultiRegionProvider implements MultiClusterProvider {
+  readonly ingress: RegionalBalancer<MultiClusterIngress>;
+  readonly service: RegionalBalancer<MultiClusterService>;
+  private readonly inventoryOverRegions: RegionalInventory;
+
+  constructor(
+    readonly config: AwsProviderConfig,
+    readonly parts: readonly RegionalPart[],
+    readonly clusters: ClusterRegionSource,
+    readonly markers: RegionMarkers,
+    readonly unknown: UnknownClusters,
+    private readonly deps: ProviderDependencies,
+    /** Global Accelerator in front of the regional load balancers, when configured (accelerator-seam.ts). */
+    readonly accelerator?: AcceleratorSeam,
+  ) {
+    this.ingress = new RegionalBalancer<MultiClusterIngress>(this, (p) => p.ingress);
+    this.service = new RegionalBalancer<MultiClusterService>(this, (p) => p.service);
+    this.inventoryOverRegions = new RegionalInventory(this);
+  }
+
+  /** Each cluster of the object without a configured Region: a Warning Event naming it. */
+  async reportUnknown(ctx: ProviderContext, obj: Readonly<KubeObject>): Promise<void> {
+    for (const u of this.unknown.of(ctx)) {
+      // Reported as the model's warnings are: a Warning Event and a log line.
+      const warning: ModelWarning = { reason: CLUSTER_REGION_UNKNOWN, message: unknownRegionMessage(u) };
+      ctx.logger.warn(warning.message, { reason: warning.reason, object: obj.metadata.name });
+      try {
+        await ctx.announce?.(warning.reason, warning.message);
+      } catch (err) {
+        ctx.logger.warn('could not record a warning Event', { error: errorMessage(err) });
+      }
+    }
+  }
+
+  loadBalancer(): RegionalBalancer<MultiClusterIngress> {
+    return this.ingress;
+  }
+  mcsLoadBalancer(): RegionalBalancer<MultiClusterService> {
+    return this.service;
+  }
+  providerName(): string {
+    return AWS_PROVIDER_NAME;
+  }
+  inventory(): StackInventory {
+    return this.inventoryOverRegions;
+  }
+  targetGroupInventory(): TargetGroupInventory {
+    return this.inventoryOverRegions;
+  }
+  /**
+   * None: the resync reconciles every object (each Region's deploy still stops at its own
+   * fingerprint, so an unchanged Region costs its fingerprint check only).
+   */
+  fingerprints(): FingerprintSource | undefined {
+    return undefined;
+  }
+
+  /** Each Region's change plan for the object (a dry run). */
+  plan(ctx: ProviderContext, obj: Readonly<Obj>): Promise<RegionalPlan[]> {
+    return obj.kind === 'MultiClusterService'
+      ? this.service.plan(ctx, obj as MultiClusterService)
+      : this.ingress.plan(ctx, obj as MultiClusterIngress);
+  }
+
+  get kube() {
+    return this.deps.kube;
+  }
+}

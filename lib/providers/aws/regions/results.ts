@@ -1,0 +1,48 @@
+/**
+ * Each Region's outcome of one reconcile or deletion, and how the object is told: one line
+ * (`us-east-1: ok; eu-west-1: failed: ...`) in the condition and the error, every Region named.
+ * Pure.
+ */
+import { errorMessage } from '../../../errors.js';
+
+export type RegionOutcome<S> =
+  { region: string; ok: true; status: S | undefined } | { region: string; ok: false; error: unknown };
+
+/** What one Region's outcome says: its hostname list, `no clusters` (not served), or the failure. */
+export function describeOutcome<S>(o: RegionOutcome<S>, served: (status: S | undefined) => boolean): string {
+  if (!o.ok) return `${o.region}: failed: ${errorMessage(o.error)}`;
+  return `${o.region}: ${served(o.status) ? 'ok' : 'no clusters'}`;
+}
+
+export function describeOutcomes<S>(
+  outcomes: readonly RegionOutcome<S>[],
+  served: (status: S | undefined) => boolean = (s) => s !== undefined,
+): string {
+  return outcomes.map((o) => describeOutcome(o, served)).join('; ');
+}
+
+/**
+ * Thrown after every Region was tried when one or more failed, so that the reconcile is retried;
+ * its cause is the first failure (a throttled Region's RetryLaterError keeps its reason, an
+ * invalid object's InvalidObjectError is still found by the lifecycle).
+ */
+export class RegionsFailedError extends Error {
+  override name = 'RegionsFailedError';
+  constructor(
+    readonly outcomes: readonly RegionOutcome<unknown>[],
+    served?: (status: unknown) => boolean,
+  ) {
+    const failed = outcomes.filter((o): o is Extract<RegionOutcome<unknown>, { ok: false }> => !o.ok);
+    super(describeOutcomes(outcomes, served), { cause: failed[0]?.error });
+  }
+}
+
+/** Throws RegionsFailedError when a Region failed. */
+export function throwIfFailed<S>(
+  outcomes: readonly RegionOutcome<S>[],
+  served?: (status: S | undefined) => boolean,
+): void {
+  if (outcomes.some((o) => !o.ok)) {
+    throw new RegionsFailedError(outcomes, served as ((status: unknown) => boolean) | undefined);
+  }
+}

@@ -1,0 +1,410 @@
+/**
+ * The multi-Region AWS provider end to end: the lifecycle (processBatch, every controller) over
+ * the Kubernetes API stand-in, with one ELBv2 simulator and one EC2 simulator per Region. Each
+ * cluster's Region is its Cluster object's spec.region; each Region gets its own load balancer
+ * with only its own clusters' targets, and one Region's outage leaves the others converged.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startElbv2Simulator, type Elbv2Simulator } from '../../dev/elbv2-sim/index.js';
+import { startEc2Simulator, type Ec2Simulator } from '../../dev/ec2-sim/index.js';
+import {
+  cluster,
+  collectedSlice,
+  ingressClass,
+  minimalIngress,
+  resourceBinding,
+  serveMultiClusterService,
+  serveService,
+} from '../../dev/local/scenario.js';
+import type { MultiClusterIngress, MultiClusterService } from '../../lib/karmada/types.js';
+import { Resources } from '../../lib/kube/resources.js';
+import type { KubeObject, ResourceType } from '../../lib/kube/types.js';
+import { MemoryLogger } from '../../lib/log/logger.js';
+import { sweepOrphans } from '../../lib/maintenance/sweep.js';
+import { notify, notifyChange, startHarness, type Harness } from '../support/harness.js';
+
+const OWNER = 'multicluster.karmada.io/owner';
+const REGIONS = ['us-east-1', 'eu-west-1', 'ap-south-1'] as const;
+type Region = (typeof REGIONS)[number];
+
+let sims: Record<Region, Elbv2Simulator>;
+let ec2s: Record<Region, Ec2Simulator>;
+let h: Harness;
+
+function regionalCluster(name: string, region?: string): KubeObject {
+  const c = cluster(name) as KubeObject & { spec: Record<string, unknown> };
+  return { ...c, spec: { ...c.spec, ...(region ? { region } : {}) } } as KubeObject;
+}
+
+function providerConfig(extra: Record<string, unknown> = {}): string {
+  return JSON.stringify({
+    ownerId: 'local',
+    recordNamespace: 'karmada-system',
+    regions: REGIONS.map((region) => {
+      const sim = sims[region];
+      return {
+        region,
+        endpoint: sim.url,
+        taggingEndpoint: sim.url,
+        // The VPC's CIDRs and subnets from this Region's EC2.
+        ec2Endpoint: ec2s[region].url,
+        vpc: { id: sim.network.vpcId },
+        subnets: sim.network.subnets.filter((s) => !s.public).map((s) => s.subnetId),
+        securityGroups: [sim.network.defaultSecurityGroupId],
+      };
+    }),
+    ...extra,
+  });
+}
+
+/** Our resources in one Region's simulator. */
+function owned(region: Region) {
+  const snap = sims[region].snapshot();
+  const ours = new Set(snap.tags.filter((t) => t.Tags[OWNER] === 'local').map((t) => t.ResourceArn));
+  return {
+    loadBalancers: snap.loadBalancers.filter((lb) => ours.has(lb.LoadBalancerArn!)),
+    targetGroups: snap.targetGroups.filter((tg) => ours.has(tg.TargetGroupArn!)),
+    targets: snap.targets
+      .filter((t) => ours.has(t.TargetGroupArn))
+      .map((t) => t.Id)
+      .sort(),
+  };
+}
+
+async function settle(...objects: KubeObject[]) {
+  for (let i = 0; i < 4; i++) {
+    const results = await h.deliver(...objects.map((o) => notify(o, 'modified')));
+    expect(results.filter((r) => !r.ok).map((r) => r.error)).toEqual([]);
+  }
+}
+
+/** The load-balancer condition the lifecycle wrote: an MCI's annotation, an MCS's status condition. */
+async function condition(type: ResourceType, name: string) {
+  const obj = await h.kube.get<KubeObject & { status?: { conditions?: Array<{ type: string }> } }>(
+    type,
+    'default',
+    name,
+  );
+  if (type.kind === 'MultiClusterService') {
+    return (obj?.status?.conditions?.find((c) => c.type === 'LoadBalancerReady') ?? {}) as {
+      status?: string;
+      message?: string;
+    };
+  }
+  return JSON.parse(
+    obj?.metadata.annotations?.['multicluster.karmada.io/load-balancer-condition'] ?? '{}',
+  ) as {
+    status?: string;
+    message?: string;
+  };
+}
+
+async function moveCluster(name: string, from: string, to: string) {
+  const current = (await h.kube.get<KubeObject>(Resources.Cluster, undefined, name))!;
+  const moved = { ...current, spec: { ...(current as { spec?: object }).spec, region: to } } as KubeObject;
+  const written = await h.kube.update(Resources.Cluster, moved);
+  const results = await h.deliver(notifyChange('modified', written, regionalCluster(name, from)));
+  return results;
+}
+
+async function events(name: string) {
+  const list = await h.kube.list<KubeObject & { reason: string; type: string; message: string }>(
+    Resources.Event,
+    { namespace: 'default' },
+  );
+  return list.items.filter(
+    (e) => (e as { involvedObject?: { name?: string } }).involvedObject?.name === name,
+  );
+}
+
+beforeEach(async () => {
+  process.env.AWS_ACCESS_KEY_ID ??= 'test';
+  process.env.AWS_SECRET_ACCESS_KEY ??= 'test';
+  sims = {} as Record<Region, Elbv2Simulator>;
+  ec2s = {} as Record<Region, Ec2Simulator>;
+  for (const region of REGIONS) {
+    sims[region] = await startElbv2Simulator({ region });
+    ec2s[region] = await startEc2Simulator({ elbv2: sims[region] });
+  }
+  h = await startHarness({ provider: 'aws', providerConfig: providerConfig() });
+  await h.seed([
+    ingressClass(),
+    regionalCluster('member1', 'us-east-1'),
+    regionalCluster('member2', 'eu-west-1'),
+    serveService(),
+    resourceBinding(),
+    collectedSlice('member1', ['10.0.128.11', '10.0.128.12']),
+    collectedSlice('member2', ['10.0.144.21']),
+  ]);
+});
+
+afterEach(async () => {
+  await h.close();
+  for (const region of REGIONS) {
+    await ec2s[region].close();
+    await sims[region].close();
+  }
+});
+
+const cases = [
+  {
+    kind: 'MultiClusterIngress → an ALB per Region',
+    object: () => minimalIngress(),
+    type: Resources.MultiClusterIngress,
+    name: 'minimal-ingress',
+    lbType: 'application',
+  },
+  {
+    kind: 'MultiClusterService → an NLB per Region',
+    object: () => serveMultiClusterService(),
+    type: Resources.MultiClusterService,
+    name: 'serve',
+    lbType: 'network',
+  },
+] as const;
+
+describe.each(cases)('$kind', ({ object, type, name, lbType }) => {
+  async function served(): Promise<Array<{ hostname?: string }>> {
+    const obj = await h.kube.get<MultiClusterIngress | MultiClusterService>(type, 'default', name);
+    return (obj?.status?.loadBalancer?.ingress ?? []) as Array<{ hostname?: string }>;
+  }
+
+  it('two clusters in two Regions: a load balancer in each with only its own targets; deletion removes both', async () => {
+    const obj = object();
+    await h.seed([obj]);
+    await settle(obj);
+    const east = owned('us-east-1');
+    const west = owned('eu-west-1');
+    expect(east.loadBalancers.map((lb) => lb.Type)).toEqual([lbType]);
+    expect(west.loadBalancers.map((lb) => lb.Type)).toEqual([lbType]);
+    expect(east.targets).toEqual(['10.0.128.11', '10.0.128.12']);
+    expect(west.targets).toEqual(['10.0.144.21']);
+    expect(owned('ap-south-1').loadBalancers).toEqual([]);
+    // Each in its own Region's VPC subnets, named as a one-Region provider names it.
+    expect(west.loadBalancers[0]!.LoadBalancerName).toBe(east.loadBalancers[0]!.LoadBalancerName);
+    expect(west.loadBalancers[0]!.LoadBalancerArn).toContain(':eu-west-1:');
+    // The status: every Region's hostname, in the configuration's order.
+    expect(await served()).toEqual([
+      { hostname: east.loadBalancers[0]!.DNSName!.toLowerCase() },
+      { hostname: west.loadBalancers[0]!.DNSName!.toLowerCase() },
+    ]);
+    expect((await condition(type, name)).message).toContain(
+      'regions: us-east-1: ok; eu-west-1: ok; ap-south-1: no clusters',
+    );
+
+    // A no-op reconcile: no mutating call, and no call at all in the Region without clusters.
+    for (const r of REGIONS) sims[r].calls.reset();
+    await settle(obj);
+    expect(sims['ap-south-1'].calls.all()).toEqual({});
+    for (const r of REGIONS) {
+      expect(
+        sims[r].calls.history().filter((c) => !c.action.startsWith('Describe')),
+        r,
+      ).toEqual([]);
+    }
+
+    await h.kube.delete(type, 'default', name);
+    await h.deliver(notify(obj));
+    expect(await h.kube.get(type, 'default', name)).toBeUndefined();
+    for (const r of REGIONS) {
+      expect(owned(r), r).toEqual({ loadBalancers: [], targetGroups: [], targets: [] });
+    }
+  });
+
+  it('moving a cluster to a third Region creates its stack there and deletes the emptied Region’s', async () => {
+    const obj = object();
+    await h.seed([obj]);
+    await settle(obj);
+    expect(owned('eu-west-1').targets).toEqual(['10.0.144.21']);
+
+    const results = await moveCluster('member2', 'eu-west-1', 'ap-south-1');
+    expect(results.filter((r) => !r.ok).map((r) => r.error)).toEqual([]);
+    await settle(obj);
+    expect(owned('eu-west-1')).toEqual({ loadBalancers: [], targetGroups: [], targets: [] });
+    expect(owned('ap-south-1').targets).toEqual(['10.0.144.21']);
+    expect(owned('us-east-1').targets).toEqual(['10.0.128.11', '10.0.128.12']);
+    expect((await served()).map((i) => i.hostname)).toEqual([
+      owned('us-east-1').loadBalancers[0]!.DNSName!.toLowerCase(),
+      owned('ap-south-1').loadBalancers[0]!.DNSName!.toLowerCase(),
+    ]);
+  });
+
+  it('an ELBv2 outage in one Region leaves the other converged and the condition names the failed Region', async () => {
+    sims['eu-west-1'].faults.set({ unavailable: 1 });
+    const obj = object();
+    await h.seed([obj]);
+    const results = await h.deliver(notify(obj, 'added'));
+    expect(results.some((r) => !r.ok)).toBe(true);
+    // The healthy Region converged all the same.
+    expect(owned('us-east-1').targets).toEqual(['10.0.128.11', '10.0.128.12']);
+    expect(owned('eu-west-1').loadBalancers).toEqual([]);
+    const failed = await condition(type, name);
+    expect(failed.status).toBe('False');
+    expect(failed.message).toMatch(/us-east-1: ok; eu-west-1: failed: .*ap-south-1: no clusters/);
+
+    // The outage ends: the retry converges the failed Region, the healthy one changes nothing.
+    sims['eu-west-1'].faults.set({});
+    sims['us-east-1'].calls.reset();
+    await settle(obj);
+    expect(owned('eu-west-1').targets).toEqual(['10.0.144.21']);
+    expect(sims['us-east-1'].calls.history().filter((c) => !c.action.startsWith('Describe'))).toEqual([]);
+    expect((await condition(type, name)).status).toBe('True');
+  });
+
+  it('cluster weights naming clusters of both Regions: each Region weighs only its own', async () => {
+    const plain = object();
+    const obj = {
+      ...plain,
+      metadata: {
+        ...plain.metadata,
+        annotations: { 'multicluster.karmada.io/cluster-weights': 'member1=3,member2=1' },
+      },
+    } as KubeObject;
+    await h.seed([obj]);
+    await settle(obj);
+    for (const [region, targets] of [
+      ['us-east-1', ['10.0.128.11', '10.0.128.12']],
+      ['eu-west-1', ['10.0.144.21']],
+    ] as const) {
+      const here = owned(region);
+      expect(here.targets, region).toEqual(targets);
+      // One cluster here: one per-cluster group, none for the other Region's cluster.
+      expect(here.targetGroups, region).toHaveLength(1);
+    }
+    expect((await condition(type, name)).status).toBe('True');
+  });
+
+  it('a cluster without a configured Region is left out and named in a Warning Event', async () => {
+    await h.seed([regionalCluster('member3'), collectedSlice('member3', ['10.0.160.31'])]);
+    const obj = object();
+    await h.seed([obj]);
+    await settle(obj);
+    expect(owned('us-east-1').targets).toEqual(['10.0.128.11', '10.0.128.12']);
+    expect(owned('eu-west-1').targets).toEqual(['10.0.144.21']);
+    const warned = (await events(name)).filter((e) => e.reason === 'ClusterRegionUnknown');
+    expect(warned.map((e) => e.type)).toEqual(['Warning']);
+    expect(warned[0]!.message).toContain('cluster member3 has no spec.region');
+  });
+});
+
+describe('an IngressGroup across Regions', () => {
+  function member(name: string, path: string): KubeObject {
+    const m = minimalIngress(name) as MultiClusterIngress;
+    return {
+      ...m,
+      metadata: { ...m.metadata, annotations: { 'alb.ingress.kubernetes.io/group.name': 'shop' } },
+      spec: {
+        rules: [
+          {
+            http: {
+              paths: [
+                { path, pathType: 'Prefix', backend: { service: { name: 'serve', port: { number: 80 } } } },
+              ],
+            },
+          },
+        ],
+      },
+    } as KubeObject;
+  }
+
+  it('gets one group ALB per Region with every member’s rules; the last member’s deletion removes both', async () => {
+    const a = member('cart', '/cart');
+    const b = member('pay', '/pay');
+    await h.seed([a, b]);
+    await settle(a, b);
+    for (const region of ['us-east-1', 'eu-west-1'] as const) {
+      const snap = sims[region].snapshot();
+      expect(owned(region).loadBalancers, region).toHaveLength(1);
+      const paths = snap.rules
+        .filter((r) => !r.IsDefault)
+        .flatMap((r) => r.Conditions?.find((c) => c.Field === 'path-pattern')?.Values ?? [])
+        .sort();
+      expect(paths, region).toEqual(['/cart', '/cart/*', '/pay', '/pay/*']);
+    }
+    // Each member's group holds its Region's endpoints only.
+    expect([...new Set(owned('us-east-1').targets)]).toEqual(['10.0.128.11', '10.0.128.12']);
+    expect([...new Set(owned('eu-west-1').targets)]).toEqual(['10.0.144.21']);
+    const status = (await h.kube.get<MultiClusterIngress>(Resources.MultiClusterIngress, 'default', 'pay'))
+      ?.status?.loadBalancer?.ingress;
+    expect(status?.map((i) => i.hostname)).toEqual(
+      (['us-east-1', 'eu-west-1'] as const).map((r) => owned(r).loadBalancers[0]!.DNSName!.toLowerCase()),
+    );
+    // A no-op: nothing changes in either Region.
+    for (const r of REGIONS) sims[r].calls.reset();
+    await settle(a, b);
+    for (const r of REGIONS) {
+      expect(
+        sims[r].calls.history().filter((c) => !c.action.startsWith('Describe')),
+        r,
+      ).toEqual([]);
+    }
+
+    await h.kube.delete(Resources.MultiClusterIngress, 'default', 'cart');
+    await h.deliver(notify(a));
+    expect(owned('eu-west-1').loadBalancers).toHaveLength(1);
+    await h.kube.delete(Resources.MultiClusterIngress, 'default', 'pay');
+    await h.deliver(notify(b));
+    for (const r of REGIONS) {
+      expect(owned(r), r).toEqual({ loadBalancers: [], targetGroups: [], targets: [] });
+    }
+  });
+});
+
+describe('the orphan sweep', () => {
+  it('deletes an orphaned stack in every Region, and leaves a served object’s alone', async () => {
+    const orphan = minimalIngress('orphan');
+    const kept = serveMultiClusterService();
+    await h.seed([orphan, kept]);
+    await settle(orphan, kept);
+    expect(owned('eu-west-1').loadBalancers).toHaveLength(2);
+    // Gone without its finalizer's deletion (a lost notification): its stacks are orphans.
+    const stored = (await h.kube.get<MultiClusterIngress>(
+      Resources.MultiClusterIngress,
+      'default',
+      'orphan',
+    ))!;
+    await h.kube.update(Resources.MultiClusterIngress, {
+      ...stored,
+      metadata: { ...stored.metadata, finalizers: [] },
+    });
+    await h.kube.delete(Resources.MultiClusterIngress, 'default', 'orphan');
+
+    const result = await sweepOrphans(h.kube, h.runtime.provider, {
+      graceSeconds: 0,
+      signal: new AbortController().signal,
+      logger: new MemoryLogger(),
+    });
+    expect(result.errors).toEqual([]);
+    expect(result.deleted).toEqual(['mci/default/orphan']);
+    for (const region of ['us-east-1', 'eu-west-1'] as const) {
+      expect(
+        owned(region).loadBalancers.map((lb) => lb.Type),
+        region,
+      ).toEqual(['network']);
+    }
+  });
+});
+
+describe('clusterRegions', () => {
+  it('overrides a Cluster’s spec.region', async () => {
+    await h.close();
+    h = await startHarness({
+      provider: 'aws',
+      providerConfig: providerConfig({ clusterRegions: { member2: 'ap-south-1' } }),
+    });
+    await h.seed([
+      ingressClass(),
+      regionalCluster('member1', 'us-east-1'),
+      regionalCluster('member2', 'eu-west-1'),
+      serveService(),
+      resourceBinding(),
+      collectedSlice('member1', ['10.0.128.11']),
+      collectedSlice('member2', ['10.0.144.21']),
+    ]);
+    const mcs = serveMultiClusterService();
+    await h.seed([mcs]);
+    await settle(mcs);
+    expect(owned('ap-south-1').targets).toEqual(['10.0.144.21']);
+    expect(owned('eu-west-1').loadBalancers).toEqual([]);
+  });
+});
