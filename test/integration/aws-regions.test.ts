@@ -5,8 +5,11 @@
  * with only its own clusters' targets, and one Region's outage leaves the others converged.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startElbv2Simulator, type Elbv2Simulator } from '../../dev/elbv2-sim/index.js';
-import { startEc2Simulator, type Ec2Simulator } from '../../dev/ec2-sim/index.js';
+import { elbv2ClientFor, startElbv2Simulator, type Elbv2Simulator } from '../../dev/elbv2-sim/index.js';
+import { ec2ClientFor, startEc2Simulator, type Ec2Simulator } from '../../dev/ec2-sim/index.js';
+import { parseAwsConfig } from '../../lib/providers/aws/config.js';
+import type { AcceleratorSeam, RegionalDeploy } from '../../lib/providers/aws/regions/accelerator-seam.js';
+import { buildMultiRegionProvider } from '../../lib/providers/aws/regions/build.js';
 import {
   cluster,
   collectedSlice,
@@ -20,7 +23,9 @@ import type { MultiClusterIngress, MultiClusterService } from '../../lib/karmada
 import { Resources } from '../../lib/kube/resources.js';
 import type { KubeObject, ResourceType } from '../../lib/kube/types.js';
 import { MemoryLogger } from '../../lib/log/logger.js';
+import { resyncPass } from '../../lib/maintenance/resync.js';
 import { sweepOrphans } from '../../lib/maintenance/sweep.js';
+import type { ChangeNotification } from '../../lib/notification/types.js';
 import { notify, notifyChange, startHarness, type Harness } from '../support/harness.js';
 
 const OWNER = 'multicluster.karmada.io/owner';
@@ -219,6 +224,9 @@ describe.each(cases)('$kind', ({ object, type, name, lbType }) => {
 
     const results = await moveCluster('member2', 'eu-west-1', 'ap-south-1');
     expect(results.filter((r) => !r.ok).map((r) => r.error)).toEqual([]);
+    // The Cluster's notification alone reconciled the object: its endpoints moved.
+    expect(owned('ap-south-1').targets).toEqual(['10.0.144.21']);
+    expect(owned('eu-west-1').loadBalancers).toEqual([]);
     await settle(obj);
     expect(owned('eu-west-1')).toEqual({ loadBalancers: [], targetGroups: [], targets: [] });
     expect(owned('ap-south-1').targets).toEqual(['10.0.144.21']);
@@ -382,6 +390,90 @@ describe('the orphan sweep', () => {
         region,
       ).toEqual(['network']);
     }
+  });
+});
+
+describe('the resync', () => {
+  const pass = async () => {
+    const sent: ChangeNotification[] = [];
+    const result = await resyncPass(
+      h.kube,
+      h.runtime.provider,
+      { send: async (batch) => (sent.push(...batch), { failed: [] }) },
+      new MemoryLogger(),
+      {
+        providerIngressClass: 'karmada.io/fake',
+        ctx: { signal: new AbortController().signal, logger: new MemoryLogger() },
+        deep: { intervalMs: 1000 * 600_000, periodMs: 600_000 },
+        // No object's turn for its deep drift check (slot 2 of 1,000).
+        now: new Date(2 * 600_000),
+      },
+    );
+    return { result, modified: sent.filter((n) => n.change === 'modified').map((n) => n.ref.name) };
+  };
+
+  it('finds an unchanged multi-Region object in sync without an ELBv2 call, and a drifted Region', async () => {
+    const mcs = serveMultiClusterService();
+    const mci = minimalIngress();
+    await h.seed([mcs, mci]);
+    await settle(mcs, mci);
+    for (const r of REGIONS) sims[r].calls.reset();
+    const clean = await pass();
+    expect(clean.modified).toEqual([]);
+    expect(clean.result).toMatchObject({ differing: 0, unchanged: 2, deep: 0 });
+    for (const r of REGIONS) expect(sims[r].calls.total(), r).toBe(0);
+
+    // A Region's load balancer deleted behind our back: the object is reconciled.
+    const lb = owned('eu-west-1').loadBalancers.find((l) => l.Type === 'network')!;
+    sims['eu-west-1'].state.deleteLoadBalancer({ LoadBalancerArn: lb.LoadBalancerArn });
+    expect((await pass()).modified).toEqual(['serve']);
+  });
+});
+
+describe('the seam with Global Accelerator', () => {
+  it('gets every Region’s deploy of the reconcile after them, and deletes the accelerator before the stacks', async () => {
+    const calls: string[] = [];
+    let seen: ReadonlyMap<string, readonly RegionalDeploy[]> = new Map();
+    const accelerator: AcceleratorSeam = {
+      afterRegions: async (_ctx, _obj, deploys) => {
+        seen = deploys;
+        calls.push(`after ${owned('eu-west-1').loadBalancers.length}`);
+        return { ingress: [{ hostname: 'a1234567890abcdef.awsglobalaccelerator.com' }] };
+      },
+      deleteAccelerator: async () => {
+        calls.push(
+          `delete ${owned('us-east-1').loadBalancers.length + owned('eu-west-1').loadBalancers.length}`,
+        );
+      },
+    };
+    const config = await parseAwsConfig(providerConfig());
+    const logger = new MemoryLogger();
+    const provider = buildMultiRegionProvider(
+      config,
+      { kube: h.kube, logger },
+      {},
+      (region) => ({
+        client: elbv2ClientFor(sims[region as Region], { retryDelayMs: 1 }),
+        ec2: ec2ClientFor(ec2s[region as Region]),
+      }),
+      accelerator,
+    );
+    const mcs = serveMultiClusterService() as MultiClusterService;
+    await h.seed([mcs]);
+    const ctx = { signal: new AbortController().signal, logger };
+    const status = await provider.mcsLoadBalancer().ensure(ctx, mcs);
+    expect(status).toEqual({ ingress: [{ hostname: 'a1234567890abcdef.awsglobalaccelerator.com' }] });
+    expect(calls).toEqual(['after 1']);
+    const deploys = seen.get('mcs/default/serve') ?? [];
+    expect(deploys.map((d) => [d.region, d.served])).toEqual([
+      ['us-east-1', true],
+      ['eu-west-1', true],
+      ['ap-south-1', false],
+    ]);
+    expect(deploys[1]!.result.dnsName).toBe(owned('eu-west-1').loadBalancers[0]!.DNSName);
+    await provider.mcsLoadBalancer().ensureDeleted(ctx, mcs);
+    expect(calls).toEqual(['after 1', 'delete 2']);
+    expect(owned('us-east-1').loadBalancers).toEqual([]);
   });
 });
 

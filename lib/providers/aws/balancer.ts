@@ -34,6 +34,13 @@ export function reportTraffic(ctx: ProviderContext, stack: Stack): void {
   if (stack.traffic?.length) ctx.detail?.(`cluster weights: ${stack.traffic.join('; ')}`);
 }
 
+/**
+ * A regional part's desired fingerprint of a stack its Region does not serve (regions/): no
+ * fingerprint a load balancer records, and what regions/fingerprints.ts records for a Region
+ * without one.
+ */
+export const NOT_SERVED = '-';
+
 /** What the AWS provider reports for either kind: the load balancer's DNS name. */
 export type AwsLoadBalancerStatus = IngressLoadBalancerStatus & LoadBalancerStatus;
 
@@ -186,9 +193,29 @@ export class AwsBalancer<O extends KubeObject> implements Balancer<O, AwsLoadBal
     if (role && !this.provider.serves(stack)) {
       const tgs = resourcesOf(stack, ResourceTypes.TargetGroup).map((t) => t.spec.name);
       const plan = await this.deleteByNames(ctx, owner, names, tgs, dryRun);
-      return { dnsName: undefined, plan, skipped: plan.length === 0, applied: !dryRun && plan.length > 0 };
+      const result = {
+        dnsName: undefined,
+        plan,
+        skipped: plan.length === 0,
+        applied: !dryRun && plan.length > 0,
+      };
+      role.deployed(ctx, { region: role.region, owner, stack, result, served: false });
+      return result;
     }
     if (role && !dryRun) await role.markers.add(ctx, owner.stackId, role.region);
+    const result = await this.deployServed(ctx, owner, stack, names, dryRun);
+    role?.deployed(ctx, { region: role.region, owner, stack, result, served: true });
+    return result;
+  }
+
+  /** The ELBv2 deploy of a stack its Region serves. */
+  private deployServed(
+    ctx: ProviderContext,
+    owner: StackOwner,
+    stack: Stack,
+    names: readonly string[],
+    dryRun: boolean,
+  ): Promise<DeployResult> {
     const dctx = this.provider.context(ctx, owner);
     dctx.logger.debug('built model', { stack });
     return deployStack(dctx, stack, {
@@ -205,7 +232,9 @@ export class AwsBalancer<O extends KubeObject> implements Balancer<O, AwsLoadBal
   async desiredFingerprint(obj: Readonly<O>, kube: KubeClient): Promise<DesiredFingerprint> {
     const where = { stackId: this.kind.owner(obj).stackId, locator: this.kind.names(obj)[0] ?? '' };
     try {
-      const stack = await this.provider.settledNow(await this.kind.build(obj, kube));
+      const built = await this.kind.build(obj, kube);
+      if (!this.provider.serves(built)) return { ...where, fingerprint: NOT_SERVED };
+      const stack = await this.provider.settledNow(built);
       const fingerprint = stackFingerprint(stack);
       return {
         ...where,

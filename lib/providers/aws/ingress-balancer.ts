@@ -26,6 +26,7 @@ import type { StackRef } from '../../provider/stack-id.js';
 import {
   AwsBalancer,
   isAbout,
+  NOT_SERVED,
   reportTraffic,
   type AwsLoadBalancerStatus,
   type ObjectDeployResult,
@@ -292,6 +293,10 @@ export class AwsIngressBalancer extends AwsBalancer<MultiClusterIngress> {
         this.groups.deployed(ref),
       );
       const built = await this.builtOnce(kube, resolution);
+      if (built.stack && !this.provider.serves(built.stack)) {
+        const locator = this.groupNames(resolution.ref, built.stack)[0] ?? '';
+        return { stackId: resolution.ref.stackId, locator, fingerprint: NOT_SERVED };
+      }
       const stack = built.stack && (await this.provider.settledNow(built.stack));
       if (!stack)
         return {

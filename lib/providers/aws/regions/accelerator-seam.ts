@@ -1,14 +1,25 @@
 /**
- * The seam between the regional stacks and Global Accelerator (lib/providers/aws/accelerator/):
- * the orchestrator (provider.ts) is the one caller, over all Regions at once. Deletion is wired;
- * the accelerator's reconcile around the regional deploys (`before`: only dials of Regions going
- * to 0, so clients leave a Region before its targets drain; `after`: the full desired state) is
- * the accelerator module's to call from RegionalBalancer.reconcile with each Region's endpoint.
+ * The seam between the regional stacks and Global Accelerator (lib/providers/aws/accelerator/).
+ * The accelerator is one per stack over all its Regions, so the regional parts must not set it
+ * from their own Region alone:
+ * - `before` (only the dials of Regions going to 0, so clients leave a Region before its targets
+ *   drain) belongs right before each Region's deploy, with that Region's endpoint: a regional
+ *   part's deployBuilt (balancer.ts), where `provider.regional` says it is one;
+ * - `after` (the full desired state: endpoint groups, dials back up) belongs after every Region's
+ *   deploy: the orchestrator (provider.ts) calls `afterRegions` once per reconcile with every
+ *   Region's deploy of every stack it touched (RegionalDeploys, below), and its status, when it
+ *   returns one, is the object's (the accelerator's DNS name and static IPs);
+ * - deletion: `deleteAccelerator` before the regional stacks are deleted (it throws
+ *   RetryLaterError while it waits: the finalizer stays until the accelerator is gone).
  */
-import type { KubeObject } from '../../../kube/types.js';
+import type { MultiClusterIngress, MultiClusterService } from '../../../karmada/types.js';
 import type { ProviderContext } from '../../../provider/contract.js';
+import type { AwsLoadBalancerStatus } from '../balancer.js';
+import type { DeployResult } from '../deploy/deployer.js';
+import type { Stack } from '../model/types.js';
+import type { StackOwner } from '../tagging.js';
 
-/** One Region's load balancer as its regional deploy has it. */
+/** One Region's load balancer as the accelerator sees it (COMMON.md's contract). */
 export interface RegionalEndpoint {
   region: string;
   /** Undefined only in a dry run that would create the load balancer. */
@@ -19,13 +30,45 @@ export interface RegionalEndpoint {
 
 export type AcceleratorPhase = 'before' | 'after';
 
+/** One Region's deploy of one stack in a reconcile (served or, without clusters there, retired). */
+export interface RegionalDeploy {
+  region: string;
+  owner: StackOwner;
+  /** The stack as this Region built it (its Region's endpoints only). */
+  stack: Stack;
+  result: DeployResult;
+  /** False: the Region has no cluster of the stack, and what it had of it was deleted. */
+  served: boolean;
+}
+
+type Obj = MultiClusterIngress | MultiClusterService;
+
 export interface AcceleratorSeam {
-  reconcileAccelerator(
+  /** The `after` phase over every Region's deploys of this reconcile; its status, when any, is the object's. */
+  afterRegions(
     ctx: ProviderContext,
-    owner: Readonly<KubeObject>,
-    endpoints: readonly RegionalEndpoint[],
-    phase: AcceleratorPhase,
-  ): Promise<unknown>;
-  /** Throws RetryLaterError while it waits (disable, then delete): the finalizer stays until it is gone. */
-  deleteAccelerator(ctx: ProviderContext, owner: Readonly<KubeObject>): Promise<void>;
+    obj: Readonly<Obj>,
+    deploys: ReadonlyMap<string, readonly RegionalDeploy[]>,
+  ): Promise<AwsLoadBalancerStatus | undefined>;
+  deleteAccelerator(ctx: ProviderContext, obj: Readonly<Obj>): Promise<void>;
+}
+
+/** Every Region's deploys of one reconcile, by stack ID (the reconcile's context is the key). */
+export class RegionalDeploys {
+  private readonly byReconcile = new WeakMap<ProviderContext, Map<string, RegionalDeploy[]>>();
+
+  note(ctx: ProviderContext, deploy: RegionalDeploy): void {
+    let byStack = this.byReconcile.get(ctx);
+    if (!byStack) {
+      byStack = new Map();
+      this.byReconcile.set(ctx, byStack);
+    }
+    const list = byStack.get(deploy.owner.stackId) ?? [];
+    list.push(deploy);
+    byStack.set(deploy.owner.stackId, list);
+  }
+
+  of(ctx: ProviderContext): ReadonlyMap<string, readonly RegionalDeploy[]> {
+    return this.byReconcile.get(ctx) ?? new Map();
+  }
 }

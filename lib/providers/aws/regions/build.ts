@@ -14,6 +14,7 @@ import {
 import type { DeploymentIdentity } from '../instance.js';
 import { claimBeforeFirstCall, claimOwnerId } from '../owner-claim.js';
 import { AwsProvider, type AwsProviderOptions } from '../provider.js';
+import { RegionalDeploys, type AcceleratorSeam } from './accelerator-seam.js';
 import { ClusterRegionSource } from './cluster-regions.js';
 import { RegionMarkers } from './markers.js';
 import { regionShare } from './partition.js';
@@ -32,12 +33,15 @@ export function buildMultiRegionProvider(
   identity: Pick<DeploymentIdentity, 'instanceId'>,
   options: (region: string, regional: AwsProviderConfig) => RegionalOptions = (_region, regional) =>
     defaultClients(regional, identity, deps),
+  /** Global Accelerator in front of the regional load balancers (accelerator-seam.ts). */
+  accelerator?: AcceleratorSeam,
 ): MultiRegionProvider {
   const regions = configuredRegions(config);
   const names = regions.map((r) => r.region);
   const clusters = new ClusterRegionSource(deps.kube, config.clusterRegions, names);
   const markers = new RegionMarkers(deps.kube, config.recordNamespace, config.ownerId);
   const unknown = new UnknownClusters();
+  const deploys = new RegionalDeploys();
   const parts: RegionalPart[] = regions.map((r, i) => {
     const regional = regionalConfig(config, r);
     const primary = i === 0;
@@ -50,6 +54,7 @@ export function buildMultiRegionProvider(
           region: r.region,
           primary,
           markers,
+          deployed: (ctx, deploy) => deploys.note(ctx, deploy),
           share: async (slices, kube, ctx, named) => {
             const share = regionShare(slices, await clusters.read(ctx, kube), r.region, primary, named);
             if (ctx) unknown.note(ctx, share.unknown);
@@ -59,7 +64,7 @@ export function buildMultiRegionProvider(
       }),
     };
   });
-  return new MultiRegionProvider(config, parts, clusters, markers, unknown, deps);
+  return new MultiRegionProvider(config, parts, { clusters, markers, unknown, deploys }, deps, accelerator);
 }
 
 function defaultClients(

@@ -38,8 +38,9 @@ import type { AwsLoadBalancerStatus, PlanResult } from '../balancer.js';
 import type { AwsProviderConfig } from '../config.js';
 import type { ModelWarning } from '../model/types.js';
 import { AWS_PROVIDER_NAME, type AwsProvider } from '../provider.js';
-import type { AcceleratorSeam } from './accelerator-seam.js';
+import type { AcceleratorSeam, RegionalDeploys } from './accelerator-seam.js';
 import type { ClusterRegionSource, UnknownRegion } from './cluster-regions.js';
+import { RegionalFingerprints } from './fingerprints.js';
 import type { RegionMarkers } from './markers.js';
 import { unknownRegionMessage } from './partition.js';
 import { describeOutcomes, throwIfFailed, type RegionOutcome } from './results.js';
@@ -149,6 +150,9 @@ class RegionalBalancer<O extends Obj> implements Balancer<O, AwsLoadBalancerStat
     await this.owner.reportUnknown(scope, obj);
     ctx.detail?.(`regions: ${describeOutcomes(outcomes, served)}`);
     throwIfFailed(outcomes, served);
+    // Every Region deployed: the accelerator in front, if any, gets its full desired state.
+    const accelerated = await this.owner.accelerator?.afterRegions(scope, obj, this.owner.deploys.of(scope));
+    if (accelerated) return accelerated;
     const ingress = outcomes.flatMap((o) => (o.ok ? (o.status?.ingress ?? []) : []));
     return ingress.length > 0 ? { ingress } : undefined;
   }
@@ -263,20 +267,34 @@ export class MultiRegionProvider implements MultiClusterProvider {
   readonly ingress: RegionalBalancer<MultiClusterIngress>;
   readonly service: RegionalBalancer<MultiClusterService>;
   private readonly inventoryOverRegions: RegionalInventory;
+  private readonly fingerprintsOverRegions: RegionalFingerprints;
+
+  readonly clusters: ClusterRegionSource;
+  readonly markers: RegionMarkers;
+  readonly unknown: UnknownClusters;
+  readonly deploys: RegionalDeploys;
 
   constructor(
     readonly config: AwsProviderConfig,
     readonly parts: readonly RegionalPart[],
-    readonly clusters: ClusterRegionSource,
-    readonly markers: RegionMarkers,
-    readonly unknown: UnknownClusters,
+    shared: {
+      clusters: ClusterRegionSource;
+      markers: RegionMarkers;
+      unknown: UnknownClusters;
+      deploys: RegionalDeploys;
+    },
     private readonly deps: ProviderDependencies,
     /** Global Accelerator in front of the regional load balancers, when configured (accelerator-seam.ts). */
     readonly accelerator?: AcceleratorSeam,
   ) {
+    this.clusters = shared.clusters;
+    this.markers = shared.markers;
+    this.unknown = shared.unknown;
+    this.deploys = shared.deploys;
     this.ingress = new RegionalBalancer<MultiClusterIngress>(this, (p) => p.ingress);
     this.service = new RegionalBalancer<MultiClusterService>(this, (p) => p.service);
     this.inventoryOverRegions = new RegionalInventory(this);
+    this.fingerprintsOverRegions = new RegionalFingerprints(parts);
   }
 
   /** Each cluster of the object without a configured Region: a Warning Event naming it. */
@@ -308,12 +326,9 @@ export class MultiRegionProvider implements MultiClusterProvider {
   targetGroupInventory(): TargetGroupInventory {
     return this.inventoryOverRegions;
   }
-  /**
-   * None: the resync reconciles every object (each Region's deploy still stops at its own
-   * fingerprint, so an unchanged Region costs its fingerprint check only).
-   */
-  fingerprints(): FingerprintSource | undefined {
-    return undefined;
+  /** Every Region's fingerprints for the resync (fingerprints.ts). */
+  fingerprints(): FingerprintSource {
+    return this.fingerprintsOverRegions;
   }
 
   /** Each Region's change plan for the object (a dry run). */

@@ -6,6 +6,7 @@
 import type { EndpointSlice } from '../../../karmada/types.js';
 import type { KubeClient } from '../../../kube/client.js';
 import type { ProviderContext } from '../../../provider/contract.js';
+import type { RegionalDeploy } from './accelerator-seam.js';
 import type { RegionMarkers } from './markers.js';
 import type { RegionShare } from './partition.js';
 
@@ -24,4 +25,6 @@ export interface RegionalRole {
     named?: readonly string[],
   ): Promise<RegionShare>;
   markers: RegionMarkers;
+  /** Told of each deploy of a stack in this Region (for the accelerator in front: accelerator-seam.ts). */
+  deployed(ctx: ProviderContext, deploy: RegionalDeploy): void;
 }
