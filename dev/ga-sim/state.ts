@@ -50,6 +50,8 @@ export interface GaSnapshotAccelerator {
   Status: 'IN_PROGRESS' | 'DEPLOYED';
   IpAddressType: string;
   DnsName: string;
+  /** Its static IP addresses, IPv4 first. */
+  IpAddresses: string[];
   Tags: Record<string, string>;
   Listeners: GaSnapshotListener[];
 }
@@ -600,6 +602,7 @@ export class GaState {
         Status: wire.Status,
         IpAddressType: a.ipAddressType,
         DnsName: wire.DnsName,
+        IpAddresses: [...a.ipv4, ...a.ipv6],
         Tags: { ...this.tags.get(a.arn) },
         Listeners: this.listenersOf(a.arn).map((l) => ({
           ...(wireListener(l) as Omit<GaSnapshotListener, 'EndpointGroups'>),
