@@ -34,6 +34,9 @@ describe('chaos convergence (short profile)', () => {
     expect(figures.invariants.managedGroups).toBeGreaterThan(0);
     // A deleted load balancer's group was held (DependencyViolation) and deleted later: no leak.
     expect(figures.securityGroupsHeld).toBeGreaterThan(0);
+    // Accelerators stood in front of some stacks, and Global Accelerator faulted while they were made.
+    expect(Object.values(figures.faults.ga).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+    expect(figures.invariants.accelerators.expected).toBeGreaterThan(0);
     expect(figures.drained).toBe(true);
     // A run that ends with (almost) nothing standing checks little: keep the seed meaningful.
     expect(figures.invariants.expectedStacks).toBeGreaterThanOrEqual(10);

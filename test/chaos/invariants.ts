@@ -33,6 +33,21 @@ import { MANAGED_SECURITY_GROUP_ID, securityGroupRef } from '../../lib/providers
 import { resourcesOf, ResourceTypes, type Stack } from '../../lib/providers/aws/model/types.js';
 import { OWNER_TAG, RESOURCE_TAG, STACK_TAG, TAG_PREFIX } from '../../lib/providers/aws/tagging.js';
 import { expectedSummary, summarize, type StateSummary } from '../integration/aws-alb-support.js';
+import type { GaSnapshotAccelerator } from '../../dev/ga-sim/index.js';
+import {
+  blockedClusters as blockedOf,
+  objectClusters,
+  regionDrained,
+} from '../../lib/providers/aws/accelerator/drained.js';
+import {
+  acceleratorSettings,
+  GA_KEYS,
+  type AcceleratorSettings,
+} from '../../lib/providers/aws/accelerator/keys.js';
+import { buildAccelerator } from '../../lib/providers/aws/accelerator/model.js';
+import { RETIRING_TAG } from '../../lib/providers/aws/accelerator/plan.js';
+import { LOAD_BALANCER_ID } from '../../lib/providers/aws/model/types.js';
+import { checkAccelerators, type ModelledAccelerator } from './ga-invariants.js';
 import { CLUSTERS, NAMESPACE, OUR_CONTROLLER } from './world.js';
 import { CLUSTER_WEIGHTS } from './workload.js';
 import { settleDrains } from '../../lib/providers/aws/deploy/drains.js';
@@ -62,7 +77,19 @@ export interface InvariantReport {
   /** Expected stacks with a managed security group (when the groups were checked). */
   managedGroups: number;
   actualStacks: number;
+  /** Accelerators the surviving objects want, and those of our owner GA holds. */
+  accelerators: { expected: number; actual: number };
+  /** The stacks that want an accelerator, with their load balancer in this Region (for checkRegions). */
+  accelerated?: AcceleratedStack[];
   findings: Finding[];
+}
+
+/** A stack that wants an accelerator, as one Region has it: its endpoint there. */
+export interface AcceleratedStack {
+  stackId: string;
+  stack: Stack;
+  settings: AcceleratorSettings;
+  endpoint: { region: string; loadBalancerArn: string | undefined; drained: boolean };
 }
 
 export interface CheckInput {
@@ -84,6 +111,12 @@ export interface CheckInput {
    * but the VPC's default one does (nothing leaked once its stack is gone).
    */
   securityGroups?: ReadonlyArray<Readonly<ActualGroup>>;
+  /**
+   * The Global Accelerator simulator's accelerators: a stack whose object asks for one has exactly
+   * one as the provider's accelerator model says, in front of its load balancers, and its status
+   * shows the accelerator; no other accelerator carries our owner tag (ga-invariants.ts).
+   */
+  accelerators?: readonly GaSnapshotAccelerator[];
   /**
    * With several Regions, the one this check is of (checkRegions runs it once per Region, with
    * that Region's snapshot, regional configuration, security groups and web ACLs, and merges).
@@ -119,6 +152,10 @@ interface Expected {
   blocked?: string[];
   /** For an MCI: its targets, computed independently of the model. */
   targets?: string[];
+  /** What its object asks of Global Accelerator (none: no accelerator). */
+  accelerator?: AcceleratorSettings;
+  /** The clusters of other Regions the object names (a regional stack is built without them). */
+  elsewhere?: ReadonlySet<string>;
 }
 
 async function list<T extends KubeObject>(kube: KubeClient, type: ResourceType): Promise<T[]> {
@@ -344,6 +381,7 @@ export async function checkInvariants(input: CheckInput): Promise<InvariantRepor
     expectedStacks: 0,
     managedGroups: 0,
     actualStacks: 0,
+    accelerators: { expected: 0, actual: 0 },
     findings: [],
   };
   const find = (kind: FindingKind, subject: string, detail: string, count = 1) => {
@@ -391,10 +429,14 @@ export async function checkInvariants(input: CheckInput): Promise<InvariantRepor
     if (obj.status?.loadBalancer?.ingress?.length)
       find('status', key, `not ours, yet status.loadBalancer is ${JSON.stringify(obj.status.loadBalancer)}`);
   };
+  /** Stacks as built, before their drains settle: what the provider reads a Region's drain from. */
+  const built = new Map<string, Stack>();
   const build = (key: string, make: () => Stack): Stack | undefined => {
     try {
+      const stack = make();
+      built.set(stack.id, stack);
       // Every drain over (the workload's drains have no delay): what the deploy settled.
-      return settleDrains(make(), undefined, Number.POSITIVE_INFINITY).stack;
+      return settleDrains(stack, undefined, Number.POSITIVE_INFINITY).stack;
     } catch (err) {
       if (!(err instanceof InvalidObjectError)) throw err;
       // The workload writes valid objects only: the model refusing one is worth a look.
@@ -442,6 +484,7 @@ export async function checkInvariants(input: CheckInput): Promise<InvariantRepor
         obj: mci,
         blocked,
         targets: expectedTargets(mci, services, mine.slices, blocked),
+        ...(mine.elsewhere ? { elsewhere: mine.elsewhere } : {}),
       });
   }
   for (const [group, members] of groups) {
@@ -471,6 +514,7 @@ export async function checkInvariants(input: CheckInput): Promise<InvariantRepor
     for (const [member, err] of model.excluded)
       find('status', `mci/${member}`, `left out of IngressGroup ${group}: ${err.message}`);
     if (!model.stack) continue;
+    built.set(model.stack.id, model.stack);
     const settled = settleDrains(model.stack, undefined, Number.POSITIVE_INFINITY).stack;
     const targets = new Set(
       members.flatMap(({ obj, blocked }, i) => expectedTargets(obj, services, shares[i]!.slices, blocked)),
@@ -481,6 +525,7 @@ export async function checkInvariants(input: CheckInput): Promise<InvariantRepor
       members,
       group,
       targets: [...targets].sort(),
+      elsewhere: new Set(shares.flatMap((m) => [...(m.elsewhere ?? [])])),
     });
   }
   for (const mcs of mcss) {
@@ -510,10 +555,20 @@ export async function checkInvariants(input: CheckInput): Promise<InvariantRepor
         config,
       }),
     );
-    if (stack) expected.set(stack.id, { stack, obj: mcs });
+    if (stack)
+      expected.set(stack.id, { stack, obj: mcs, ...(mine.elsewhere ? { elsewhere: mine.elsewhere } : {}) });
   }
   for (const name of input.present)
     if (!seen.has(name)) find('lost', name, 'the workload created it, yet it is gone');
+  // What each stack's objects ask of Global Accelerator, as the provider reads it: an IngressGroup
+  // takes the first member that names the enabling key.
+  const byDefault = config.globalAccelerator?.enabled ?? false;
+  for (const want of expected.values()) {
+    const objs = want.members?.map((m) => m.obj) ?? [want.obj];
+    const named = objs.find((o) => o.metadata.annotations?.[GA_KEYS.enabled] !== undefined) ?? objs[0]!;
+    const settings = acceleratorSettings(named.metadata.annotations, byDefault);
+    if (settings) want.accelerator = settings;
+  }
 
   // Every resource must carry our owner tag and a stack.
   const tags = new Map(snapshot.tags.map((t) => [t.ResourceArn, t.Tags]));
@@ -588,9 +643,71 @@ export async function checkInvariants(input: CheckInput): Promise<InvariantRepor
         );
     }
     if (input.webAcls) checkWebAcl(stackId, want.stack, sub, input.webAcls, find);
-    checkStatus(stackId, want, sub, find, input.region?.hostnames);
+    checkStatus(stackId, want, sub, find, input.region?.hostnames, input.accelerators);
+  }
+  if (input.accelerators) {
+    // Each stack that wants an accelerator: its endpoint in this Region, drained when all of this
+    // Region's clusters are out (read from the stack as built, as the provider reads it).
+    report.accelerated = [];
+    for (const [stackId, want] of expected) {
+      if (!want.accelerator) continue;
+      const sub = subSnapshot(snapshot, stackId, config.ownerId, tags);
+      const objs = want.members?.map((m) => m.obj) ?? [want.obj];
+      const raw = built.get(stackId) ?? want.stack;
+      const clusters = [...new Set(objs.flatMap((o) => objectClusters(o, raw)))]
+        .filter((c) => !want.elsewhere?.has(c))
+        .sort();
+      const blocked = new Set(objs.flatMap((o) => [...blockedOf(o)]));
+      const lb = sub.loadBalancers.find(
+        (l) => tags.get(l.LoadBalancerArn ?? '')?.[RESOURCE_TAG] === LOAD_BALANCER_ID,
+      );
+      report.accelerated.push({
+        stackId,
+        stack: raw,
+        settings: want.accelerator,
+        endpoint: {
+          region: config.region,
+          loadBalancerArn: lb?.LoadBalancerArn,
+          drained: regionDrained(raw, clusters, blocked),
+        },
+      });
+    }
+    // One Region alone: its accelerators are checked here (checkRegions does it over several).
+    if (!input.region) checkAcceleratorsOf(report, [report], input.accelerators, config, find);
   }
   return report;
+}
+
+/**
+ * Every accelerated stack's modelled accelerator over the Regions that serve it (in their order,
+ * the first one's stack giving the listeners), against what GA holds.
+ */
+function checkAcceleratorsOf(
+  into: InvariantReport,
+  regional: readonly InvariantReport[],
+  accelerators: readonly GaSnapshotAccelerator[],
+  config: AwsProviderConfig,
+  find: (kind: FindingKind, subject: string, detail: string) => void,
+): void {
+  const byStack = new Map<string, AcceleratedStack[]>();
+  for (const r of regional)
+    for (const a of r.accelerated ?? []) byStack.set(a.stackId, [...(byStack.get(a.stackId) ?? []), a]);
+  const modelled = new Map<string, ModelledAccelerator>();
+  for (const [stackId, parts] of byStack) {
+    modelled.set(
+      stackId,
+      buildAccelerator({
+        owner: { ownerId: config.ownerId, stackId },
+        settings: parts[0]!.settings,
+        stack: parts[0]!.stack,
+        endpoints: parts.map((p) => p.endpoint),
+        defaultTags: config.defaultTags,
+      }),
+    );
+  }
+  const ga = checkAccelerators({ ownerId: config.ownerId, accelerators, expected: modelled });
+  into.accelerators = { expected: ga.expected, actual: ga.actual };
+  for (const f of ga.findings) find(f.kind, f.subject, f.detail);
 }
 
 const ruleKey = (protocol: string, from: number | undefined, to: number | undefined, source: object) =>
@@ -665,6 +782,7 @@ function checkStatus(
   sub: Elbv2Snapshot,
   find: (kind: FindingKind, subject: string, detail: string) => void,
   across?: ReadonlyMap<string, string[]>,
+  accelerators?: readonly GaSnapshotAccelerator[],
 ): void {
   if (want.members) {
     // Every member of a group: its finalizers, the shared ALB's hostname, its own blocked clusters.
@@ -673,7 +791,19 @@ function checkStatus(
       const finalizers = member.obj.metadata.finalizers ?? [];
       if (!finalizers.includes(groupFinalizer(want.group ?? '')))
         find('status', key, `is on the ALB of IngressGroup ${want.group} without its finalizer`);
-      checkStatus(key, { stack: want.stack, obj: member.obj, blocked: member.blocked }, sub, find, across);
+      checkStatus(
+        key,
+        {
+          stack: want.stack,
+          obj: member.obj,
+          blocked: member.blocked,
+          ...(want.accelerator ? { accelerator: want.accelerator } : {}),
+        },
+        sub,
+        find,
+        across,
+        accelerators,
+      );
     }
     return;
   }
@@ -684,7 +814,28 @@ function checkStatus(
   const dns = sub.loadBalancers.map((lb) => (lb.DNSName ?? '').toLowerCase());
   // Several Regions: every served Region's load balancer, in the configuration's order.
   const wanted = across ? (across.get(want.stack.id) ?? []) : dns.slice(0, 1);
-  if (JSON.stringify(hostnames) !== JSON.stringify(wanted) || dns.length !== 1)
+  if (want.accelerator && accelerators) {
+    // With an accelerator in front the entry point is its DNS name and static IPs.
+    const accelerator = accelerators.find(
+      (a) => a.Tags[STACK_TAG] === want.stack.id && a.Tags[RETIRING_TAG] === undefined && a.Enabled,
+    );
+    const got = want.obj.status?.loadBalancer ?? {};
+    const shown = accelerator
+      ? {
+          ingress: [
+            { hostname: accelerator.DnsName.toLowerCase() },
+            ...accelerator.IpAddresses.map((ip) => ({ ip })),
+          ],
+        }
+      : undefined;
+    if (JSON.stringify(got) !== JSON.stringify(shown))
+      find(
+        'status',
+        stackId,
+        `status.loadBalancer ${JSON.stringify(got)}, accelerator ${JSON.stringify(shown)}`,
+      );
+    if (dns.length !== 1) find('status', stackId, `load balancers ${JSON.stringify(dns)}, expected one`);
+  } else if (JSON.stringify(hostnames) !== JSON.stringify(wanted) || dns.length !== 1)
     find(
       'status',
       stackId,
@@ -752,9 +903,11 @@ export async function checkRegions(
     expectedStacks: 0,
     managedGroups: 0,
     actualStacks: 0,
+    accelerators: { expected: 0, actual: 0 },
     findings: [],
   };
   const seen = new Set<string>();
+  const regional: InvariantReport[] = [];
   for (const [i, r] of regions.entries()) {
     const report = await checkInvariants({
       ...common,
@@ -770,6 +923,7 @@ export async function checkRegions(
     merged.expectedStacks += report.expectedStacks;
     merged.managedGroups += report.managedGroups;
     merged.actualStacks += report.actualStacks;
+    regional.push(report);
     for (const f of report.findings) {
       if (OBJECT_KINDS.has(f.kind)) {
         const key = `${f.kind} ${f.subject} ${f.detail}`;
@@ -780,6 +934,13 @@ export async function checkRegions(
         else merged[f.kind]++;
       } else merged.findings.push({ ...f, subject: `${r.region} ${f.subject}` });
     }
+  }
+  if (input.accelerators && regions[0]) {
+    checkAcceleratorsOf(merged, regional, input.accelerators, regions[0].config, (kind, subject, detail) => {
+      merged.findings.push({ kind, subject, detail });
+      if (kind === 'status') merged.badStatus++;
+      else merged[kind]++;
+    });
   }
   return merged;
 }

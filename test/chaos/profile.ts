@@ -28,6 +28,13 @@ export interface FaultRates {
    * request limit is met sooner, and enough in all that the few dozen calls of a short run meet some.
    */
   ec2: FaultRates['elbv2'];
+  /**
+   * Per Global Accelerator call (the accelerators of the objects that ask for one): throttling,
+   * 500s (InternalServiceErrorException), 503s, and dropped requests and answers; a dropped answer
+   * of a create is retried by the SDK with the same idempotency token (the simulator returns what
+   * the first made), of an update or delete the reconcile must find done.
+   */
+  ga: FaultRates['elbv2'];
   /** Per PUT/PATCH on the Kubernetes API stand-in. */
   kubeConflict: number;
   /** Per notification handed from the forwarder to the function. */
@@ -45,6 +52,7 @@ export interface FaultRates {
 const SHORT_FAULTS: FaultRates = {
   elbv2: { throttle: 0.01, internal: 0.04, unavailable: 0.03, drop: 0.015, dropAfterCommit: 0.005 },
   ec2: { throttle: 0.08, internal: 0.04, unavailable: 0.03, drop: 0.015, dropAfterCommit: 0.005 },
+  ga: { throttle: 0.04, internal: 0.03, unavailable: 0.02, drop: 0.015, dropAfterCommit: 0.005 },
   kubeConflict: 0.1,
   notification: { drop: 0.05, duplicate: 0.1, delay: 0.1, reorder: 0.2, maxDelayMs: 1500 },
   kill: 0.1,

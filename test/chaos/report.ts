@@ -18,6 +18,8 @@ export interface ChaosFigures {
     wafv2: Record<string, number>;
     /** EC2 faults injected (the managed security groups' calls). */
     ec2: Record<string, number>;
+    /** Global Accelerator faults injected (the accelerators' calls). */
+    ga: Record<string, number>;
     kubeConflicts: number;
     notifications: { dropped: number; duplicated: number; delayed: number; reordered: number };
     kills: number;
@@ -39,6 +41,9 @@ export interface ChaosFigures {
   /** The ELBv2 calls of each Region's simulator. */
   elbv2CallsByRegion: Record<string, number>;
   ec2Calls: number;
+  gaCalls: number;
+  /** Accelerators deleted (each after its disable was deployed and its listeners were gone). */
+  acceleratorsDeleted: number;
   /** DeleteSecurityGroup calls that met a DependencyViolation (a group still held), retried later. */
   securityGroupsHeld: number;
   resync: { sent: number; failed: number };
@@ -73,11 +78,11 @@ export function formatFigures(f: ChaosFigures, maxFindings = 20): string {
       .map(([k, v]) => `${k} ${(v / 1000).toFixed(1)}s`)
       .join(', ')}`,
     `  operations ${f.operations} on ${f.objects.ingresses} MCI + ${f.objects.services} MCS slots: ${fmt(f.operationsByKind as Record<string, number>)}`,
-    `  faults: elbv2 ${fmt(f.faults.elbv2)} | wafv2 ${fmt(f.faults.wafv2)} | ec2 ${fmt(f.faults.ec2)} | kube 409 ${f.faults.kubeConflicts} | notifications ${fmt(f.faults.notifications)} | kills ${f.faults.kills}`,
-    `  retries: sdk ${f.retries.sdk} | redeliveries ${f.retries.redeliveries} | failed invocations ${f.retries.failedInvocations}/${f.retries.invocations} | workload 409 ${f.retries.workloadConflicts} | recreate timeouts ${f.retries.recreateTimeouts} | elbv2 calls ${f.elbv2Calls} (${fmt(f.elbv2CallsByRegion)}) | ec2 calls ${f.ec2Calls} (DependencyViolation ${f.securityGroupsHeld})`,
+    `  faults: elbv2 ${fmt(f.faults.elbv2)} | wafv2 ${fmt(f.faults.wafv2)} | ec2 ${fmt(f.faults.ec2)} | ga ${fmt(f.faults.ga)} | kube 409 ${f.faults.kubeConflicts} | notifications ${fmt(f.faults.notifications)} | kills ${f.faults.kills}`,
+    `  retries: sdk ${f.retries.sdk} | redeliveries ${f.retries.redeliveries} | failed invocations ${f.retries.failedInvocations}/${f.retries.invocations} | workload 409 ${f.retries.workloadConflicts} | recreate timeouts ${f.retries.recreateTimeouts} | elbv2 calls ${f.elbv2Calls} (${fmt(f.elbv2CallsByRegion)}) | ec2 calls ${f.ec2Calls} (DependencyViolation ${f.securityGroupsHeld}) | ga calls ${f.gaCalls} (accelerators deleted ${f.acceleratorsDeleted})`,
     `  hand drift before the resync: ${f.handDrift.length ? `${f.handDrift.join(', ')} (${f.handDriftDiverged} new divergences until the resync)` : 'none'}`,
     `  resync sent ${f.resync.sent} failed ${f.resync.failed} | sweep owned ${f.sweep.owned} deleted ${f.sweep.deleted.length}${f.sweep.deleted.length ? ` (${f.sweep.deleted.join(', ')})` : ''} errors ${f.sweep.errors} | drained ${f.drained}`,
-    `  stacks expected ${i.expectedStacks} actual ${i.actualStacks} (managed security groups expected ${i.managedGroups}) | leaked ${i.leaked} missing ${i.missing} diverged ${i.diverged} stuck ${i.stuck} bad status ${i.badStatus} lost ${i.lost} dangling forwards ${i.dangling}`,
+    `  stacks expected ${i.expectedStacks} actual ${i.actualStacks} (managed security groups expected ${i.managedGroups}, accelerators expected ${i.accelerators.expected} actual ${i.accelerators.actual}) | leaked ${i.leaked} missing ${i.missing} diverged ${i.diverged} stuck ${i.stuck} bad status ${i.badStatus} lost ${i.lost} dangling forwards ${i.dangling}`,
   ];
   for (const x of i.findings.slice(0, maxFindings))
     lines.push(`    ${x.kind} ${x.subject}: ${x.detail.slice(0, 1500)}`);

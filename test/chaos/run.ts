@@ -8,6 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { endpointsIn, startGaSimulator } from '../../dev/ga-sim/index.js';
 import { startKubeApiServer } from '../../dev/kube-apiserver/index.js';
 import { seed as seedObjects } from '../../dev/local/pipeline.js';
 import type { Cluster } from '../../lib/karmada/types.js';
@@ -20,6 +21,7 @@ import { sweepOrphans } from '../../lib/maintenance/sweep.js';
 import { createAwsProvider } from '../../lib/providers/aws/index.js';
 import { configuredRegions, parseAwsConfig, regionalConfig } from '../../lib/providers/aws/config.js';
 import { resolveClusterRegions } from '../../lib/providers/aws/regions/cluster-regions.js';
+import { RETIRING_TAG } from '../../lib/providers/aws/accelerator/plan.js';
 import { startFunctionHost } from './function-host.js';
 import { checkRegions } from './invariants.js';
 import { regionsConfigText, startRegions } from './regions.js';
@@ -44,6 +46,10 @@ export interface ChaosOptions {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** How long a Global Accelerator change deploys (AWS: minutes; long enough to be waited for). */
+const GA_DEPLOY_MS = 30;
+/** Sweep passes at most: GA's deletion of an orphan's accelerator takes four. */
+const SWEEP_PASSES = 8;
 
 export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
   const { seed, profile } = options;
@@ -57,15 +63,29 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
   // Two Regions (world.ts: member1 in the first, member2 and member3 in the second), each with
   // its ELBv2, EC2, WAFv2, Shield and ACM simulators.
   const regions = await startRegions(seed, dangling);
+  // Global Accelerator in front of the objects that ask for it (workload.ts decides which): its
+  // endpoints must be load balancers one Region's ELBv2 has; each change deploys for
+  // GA_DEPLOY_MS, and an accelerator is deleted only once disabled and deployed, so deletions take
+  // several reconciles.
+  const ga = await startGaSimulator({
+    seed,
+    deployMs: GA_DEPLOY_MS,
+    endpoints: endpointsIn(regions.map((r) => r.sim)),
+  });
   const cleanup: Array<() => Promise<unknown> | unknown> = [
     ...regions.map((r) => () => r.close()),
+    () => ga.close(),
     () => api.close(),
   ];
   try {
     const kubeconfigPath = api.writeKubeconfig(join(dir, 'kubeconfig.yaml'));
     const cloudConfigPath = join(dir, 'aws.json');
     // No securityGroups: stacks that name none get managed ones (workload.ts decides which).
-    const configText = regionsConfigText(regions, { ownerId: 'chaos', maxAttempts: 3 });
+    const configText = regionsConfigText(regions, {
+      ownerId: 'chaos',
+      maxAttempts: 3,
+      globalAccelerator: { endpoint: ga.url },
+    });
     writeFileSync(cloudConfigPath, configText);
     const kubeConfig = loadKubeConfig({ file: kubeconfigPath });
     const kube = createKubeClient(kubeConfig);
@@ -94,6 +114,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
       ec2.faults.reseed(seed + 1000 * i);
       ec2.faults.set(f.ec2);
     }
+    ga.faults.reseed(seed);
+    ga.faults.set(f.ga);
     api.injectConflicts({ probability: f.kubeConflict, seed });
     const counting = new CountingSink(new HttpSink({ url: fn.url, timeoutMs: 60_000, maxBatch: 10 }));
     const faulty = new FaultySink(counting, Rng.derive(seed, 'notifications'), f.notification);
@@ -135,6 +157,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
     const elbv2Faults = faultsOf(...regions.map((r) => r.sim.calls.all()));
     const wafv2Faults = faultsOf(...regions.map((r) => r.edge.wafv2.calls.all()));
     const ec2Faults = faultsOf(...regions.map((r) => r.ec2.calls.all()));
+    const gaFaults = faultsOf(ga.calls.all());
+    ga.faults.clear();
     for (const { sim, edge, ec2 } of regions) {
       sim.faults.clear();
       edge.wafv2.faults.clear();
@@ -173,6 +197,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
           config.clusterRegions,
           configuredRegions(config).map((r) => r.region),
         ),
+        accelerators: ga.snapshot(),
         regions: configuredRegions(config).map((r, i) => {
           const { sim, edge, ec2 } = regions[i]!;
           return {
@@ -234,8 +259,12 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
       });
     const sweep = await sweepOnce();
     // An orphan's security group still held by its deleted load balancer's interfaces is a
-    // retry-later: the scheduled sweep's next run deletes it, as this one's next pass does.
-    for (let pass = 1; pass < 3 && sweep.errors.length > 0; pass++) {
+    // retry-later: the scheduled sweep's next run deletes it, as this one's next pass does. So is
+    // an orphan's accelerator, and one being retired: each pass takes one step of GA's deletion
+    // (disable, wait until DEPLOYED, delete its listeners, wait, delete it).
+    const retiring = () => ga.snapshot().some((a) => a.Tags[RETIRING_TAG] !== undefined);
+    for (let pass = 1; pass < SWEEP_PASSES && (sweep.errors.length > 0 || retiring()); pass++) {
+      await sleep(GA_DEPLOY_MS);
       const again = await sweepOnce();
       sweep.deleted.push(...again.deleted.filter((d) => !sweep.deleted.includes(d)));
       sweep.errors = again.errors;
@@ -261,6 +290,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
         elbv2: elbv2Faults,
         wafv2: wafv2Faults,
         ec2: ec2Faults,
+        ga: gaFaults,
         kubeConflicts,
         notifications: { ...faulty.counts },
         kills: fn.elbv2.kills,
@@ -276,6 +306,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
       elbv2Calls: sum(regions.map((r) => r.sim.calls.total())),
       elbv2CallsByRegion: Object.fromEntries(regions.map((r) => [r.region, r.sim.calls.total()])),
       ec2Calls: sum(regions.map((r) => r.ec2.calls.total())),
+      gaCalls: ga.calls.total(),
+      acceleratorsDeleted: ga.calls.get('DeleteAccelerator').ok,
       securityGroupsHeld: sum(
         regions.map((r) => r.ec2.calls.get('DeleteSecurityGroup').errorCodes['DependencyViolation'] ?? 0),
       ),

@@ -14,6 +14,7 @@ import { Resources } from '../../lib/kube/resources.js';
 import type { KubeObject, ResourceType } from '../../lib/kube/types.js';
 import type { Rng } from './prng.js';
 import { SIM_NETWORK } from '../../dev/elbv2-sim/index.js';
+import { GA_KEYS } from '../../lib/providers/aws/accelerator/keys.js';
 import {
   CLUSTERS,
   collectedSlice,
@@ -98,6 +99,15 @@ const MCS_SECURITY_GROUPS = 'service.beta.kubernetes.io/aws-load-balancer-securi
 export function namesSecurityGroups(name: string, group?: string): boolean {
   if (group !== undefined) return group === GROUPS[0];
   return Number(name.slice(-1)) % 2 === 0;
+}
+/**
+ * Whether a stack asks for Global Accelerator in front (GA_KEYS.enabled "true"): decided by name
+ * (its last digit 1, 4 or 7) or IngressGroup (g2 does, g1 does not, so members agree), not by the
+ * dice, as the security groups are, so a seed's operations stay what they were before GA joined.
+ */
+export function wantsAccelerator(name: string, group?: string): boolean {
+  if (group !== undefined) return group === GROUPS[1];
+  return Number(name.slice(-1)) % 3 === 1;
 }
 const GROUP_ORDER = `${ALB}group.order`;
 /**
@@ -485,6 +495,7 @@ export class Workload {
     const { annotations, ingressClassName, rules, defaultBackend } = structuredClone(slot.desired);
     if (namesSecurityGroups(slot.name, annotations[GROUP_NAME]))
       annotations[`${ALB}security-groups`] = NAMED_SECURITY_GROUP;
+    if (wantsAccelerator(slot.name, annotations[GROUP_NAME])) annotations[GA_KEYS.enabled] = 'true';
     return {
       apiVersion: Resources.MultiClusterIngress.apiVersion,
       kind: Resources.MultiClusterIngress.kind,
@@ -505,9 +516,10 @@ export class Workload {
       metadata: {
         name: slot.name,
         namespace: NAMESPACE,
-        ...(namesSecurityGroups(slot.name)
-          ? { annotations: { [MCS_SECURITY_GROUPS]: NAMED_SECURITY_GROUP } }
-          : {}),
+        annotations: {
+          ...(namesSecurityGroups(slot.name) ? { [MCS_SECURITY_GROUPS]: NAMED_SECURITY_GROUP } : {}),
+          ...(wantsAccelerator(slot.name) ? { [GA_KEYS.enabled]: 'true' } : {}),
+        },
       },
       spec: { types, ...(ports.length ? { ports } : {}) },
     } as KubeObject;
@@ -562,7 +574,7 @@ export class Workload {
       // Keep annotations we do not manage (the controller's condition annotation).
       const kept = Object.fromEntries(
         Object.entries(o.metadata.annotations ?? {}).filter(
-          ([k]) => !k.startsWith(ALB) && !k.startsWith(CLUSTER_WEIGHTS),
+          ([k]) => !k.startsWith(ALB) && !k.startsWith(CLUSTER_WEIGHTS) && !k.startsWith(GA_KEYS.enabled),
         ),
       );
       return {
