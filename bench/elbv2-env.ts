@@ -81,7 +81,7 @@ export function providerContext(resync: boolean): ProviderContext {
 }
 
 /** Calls per action since the last reset, without zero rows, actions sorted. */
-export function callsByAction(sim: Elbv2Simulator): Record<string, number> {
+export function callsByAction(sim: Pick<Elbv2Simulator, 'calls'>): Record<string, number> {
   return Object.fromEntries(
     Object.entries(sim.calls.all())
       .filter(([, c]) => c.calls > 0)

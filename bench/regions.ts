@@ -1,9 +1,14 @@
 /**
- * The calls a MultiClusterIngress over clusters in two Regions costs: create, no-op and delete,
- * each Region's ELBv2 simulator counted, and the reconciles its deletion takes, next to the same
- * MCI in one Region (both clusters' endpoints on one ALB), measured in the same run. The
+ * The calls a MultiClusterIngress over clusters in two Regions costs, without and with Global
+ * Accelerator in front: create, no-op and delete, each Region's ELBv2 simulator and the GA
+ * simulator counted, and the reconciles its deletion takes, next to the same MCI in one Region
+ * without an accelerator (both clusters' endpoints on one ALB), measured in the same run. The
  * provider is the multi-Region one the functions build from a `regions:` configuration
  * (lib/providers/aws/regions/), with the simulators' clients.
+ *
+ * GA deploys each change in GA_DEPLOY_S (AWS: a minute or a few), on a clock that the deletion's
+ * reconciles move on by the provider's retry delay (ACCELERATOR_RETRY_SECONDS): the count of
+ * reconciles is the fewest the deletion can take, when each of GA's deploys is done by the retry.
  *
  * A reconcile is driven as lib/reconcile/lifecycle.ts drives the provider: get(), then update()
  * or ensure(); a deletion is ensureDeleted() until it no longer asks to be retried later.
@@ -17,6 +22,7 @@ import {
   taggingClientFor,
   type Elbv2Simulator,
 } from '../dev/elbv2-sim/index.js';
+import { gaClientFor, startGaSimulator, endpointsIn, type GaSimulator } from '../dev/ga-sim/index.js';
 import { startKubeApiServer, type KubeApiServer } from '../dev/kube-apiserver/index.js';
 import { awsConfigFor, seed } from '../dev/local/pipeline.js';
 import {
@@ -27,6 +33,8 @@ import {
   serveService,
 } from '../dev/local/scenario.js';
 import { RetryLaterError } from '../lib/errors.js';
+import { GA_KEYS } from '../lib/providers/aws/accelerator/keys.js';
+import { ACCELERATOR_RETRY_SECONDS } from '../lib/providers/aws/accelerator/reconcile.js';
 import type { MultiClusterIngress } from '../lib/karmada/types.js';
 import { createKubeClient, loadKubeConfig } from '../lib/kube/client-node.js';
 import type { KubeClient } from '../lib/kube/client.js';
@@ -36,7 +44,7 @@ import { silentLogger } from '../lib/log/logger.js';
 import type { LoadBalancer, MultiClusterProvider } from '../lib/provider/contract.js';
 import { AwsProvider, parseAwsConfig } from '../lib/providers/aws/index.js';
 import { buildMultiRegionProvider } from '../lib/providers/aws/regions/build.js';
-import { providerContext } from './elbv2-env.js';
+import { breakdown, callsByAction, providerContext } from './elbv2-env.js';
 import type { Figure } from './report.js';
 
 const GROUP = 'regions';
@@ -46,16 +54,21 @@ export const BENCH_REGIONS = ['us-east-1', 'eu-west-1'] as const;
 const CLUSTER_REGION: Record<string, string> = { member1: BENCH_REGIONS[0], member2: BENCH_REGIONS[1] };
 /** A deletion that still asks to be retried after this many reconciles is reported as stuck. */
 const MAX_DELETE_RECONCILES = 20;
+/** How long GA takes to deploy a change here: within the provider's retry delay. */
+const GA_DEPLOY_S = 20;
 
 interface Env {
   sims: Elbv2Simulator[];
+  ga?: GaSimulator;
+  /** Moves GA's clock on (a retry delay passing). */
+  advance(seconds: number): void;
   api: KubeApiServer;
   kube: KubeClient;
   provider: MultiClusterProvider;
   close(): Promise<void>;
 }
 
-function objects(): KubeObject[] {
+function objects(accelerated: boolean): KubeObject[] {
   const regional = (name: string) => {
     const c = cluster(name) as KubeObject & { spec: Record<string, unknown> };
     return { ...c, spec: { ...c.spec, region: CLUSTER_REGION[name] } } as KubeObject;
@@ -67,22 +80,46 @@ function objects(): KubeObject[] {
     resourceBinding(),
     collectedSlice('member1', ['10.0.1.11', '10.0.1.12']),
     collectedSlice('member2', ['10.0.2.21']),
-    minimalIngress(),
+    accelerated
+      ? (() => {
+          const mci = minimalIngress();
+          return {
+            ...mci,
+            metadata: {
+              ...mci.metadata,
+              annotations: { ...mci.metadata.annotations, [GA_KEYS.enabled]: 'true' },
+            },
+          };
+        })()
+      : minimalIngress(),
   ];
 }
 
-/** The simulators and the provider: `regions` Regions, each with its ELBv2 simulator. */
-async function startEnv(regions: readonly string[]): Promise<Env> {
+/**
+ * The simulators and the provider: `regions` Regions, each with its ELBv2 simulator, and with
+ * `accelerated` the GA simulator and an MCI that asks for an accelerator.
+ */
+async function startEnv(regions: readonly string[], accelerated = false): Promise<Env> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-regions-'));
   const sims = await Promise.all(regions.map((region) => startElbv2Simulator({ seed: 7, region })));
+  let now = Date.parse('2026-12-02T00:00:00Z');
+  const ga = accelerated
+    ? await startGaSimulator({
+        seed: 7,
+        deployMs: GA_DEPLOY_S * 1000,
+        now: () => now,
+        endpoints: endpointsIn(sims),
+      })
+    : undefined;
   const api = await startKubeApiServer({ port: 0 });
   const kube = createKubeClient(loadKubeConfig({ file: api.writeKubeconfig(join(dir, 'kubeconfig.yaml')) }));
-  await seed(kube, objects());
+  await seed(kube, objects(accelerated));
   const deps = { kube, logger: silentLogger };
   const clients = (sim: Elbv2Simulator) => ({
     client: elbv2ClientFor(sim, { maxAttempts: 3 }),
     tagging: taggingClientFor(sim),
     deploy: { resourceInUseDelayMs: 10 },
+    ...(ga ? { ga: gaClientFor(ga) } : {}),
   });
   let provider: MultiClusterProvider;
   if (sims.length === 1) {
@@ -105,6 +142,7 @@ async function startEnv(regions: readonly string[]): Promise<Env> {
           subnets: sim.network.subnets.filter((s) => !s.public).map((s) => s.subnetId),
           securityGroups: [sim.network.defaultSecurityGroupId],
         })),
+        ...(ga ? { globalAccelerator: { endpoint: ga.url } } : {}),
       }),
     );
     const byRegion = new Map(sims.map((s) => [s.region, s]));
@@ -112,11 +150,16 @@ async function startEnv(regions: readonly string[]): Promise<Env> {
   }
   return {
     sims,
+    ...(ga ? { ga } : {}),
+    advance: (seconds) => {
+      now += seconds * 1000;
+    },
     api,
     kube,
     provider,
     async close() {
       await api.close();
+      await ga?.close();
       for (const s of sims) await s.close();
       rmSync(dir, { recursive: true, force: true });
     },
@@ -126,6 +169,9 @@ async function startEnv(regions: readonly string[]): Promise<Env> {
 interface Counted {
   elbv2: number;
   byRegion: number[];
+  /** Global Accelerator calls (its API in us-west-2, whatever the Regions), and by action. */
+  ga: number;
+  gaByAction: string;
   /** Resource Groups Tagging API calls (another API with its own rate limit), all Regions. */
   tagging: number;
   reconciles: number;
@@ -136,12 +182,22 @@ function reset(env: Env): void {
     s.calls.reset();
     s.taggingCalls.reset();
   }
+  env.ga?.calls.reset();
 }
 
 function counted(env: Env, reconciles: number): Counted {
   const byRegion = env.sims.map((s) => s.calls.total());
   const tagging = env.sims.reduce((n, s) => n + s.taggingCalls.total(), 0);
-  return { elbv2: byRegion.reduce((a, b) => a + b, 0), byRegion, tagging, reconciles };
+  return {
+    elbv2: byRegion.reduce((a, b) => a + b, 0),
+    byRegion,
+    ga: env.ga?.calls.total() ?? 0,
+    gaByAction: env.ga
+      ? breakdown(callsByAction(env.ga), [...new Set(env.ga.calls.history().map((h) => h.action))])
+      : '',
+    tagging,
+    reconciles,
+  };
 }
 
 async function reconcile(lb: LoadBalancer, mci: MultiClusterIngress): Promise<void> {
@@ -172,6 +228,7 @@ async function lifecycle(env: Env): Promise<Record<'create' | 'noop' | 'delete',
       break;
     } catch (err) {
       if (!(err instanceof RetryLaterError) || reconciles >= MAX_DELETE_RECONCILES) throw err;
+      env.advance(err.retryAfterSeconds ?? ACCELERATOR_RETRY_SECONDS);
     }
   }
   return { create, noop, delete: counted(env, reconciles) };
@@ -179,30 +236,42 @@ async function lifecycle(env: Env): Promise<Record<'create' | 'noop' | 'delete',
 
 const ratio = (value: number, anchor: number) => (anchor > 0 ? ` (× ${(value / anchor).toFixed(2)})` : '');
 
+const total = (c: Counted) => c.elbv2 + c.ga;
+
 export async function benchRegions(): Promise<Figure[]> {
-  const one = await startEnv([BENCH_REGIONS[0]]);
-  const anchor = await lifecycle(one).finally(() => one.close());
-  const two = await startEnv(BENCH_REGIONS);
-  const measured = await lifecycle(two).finally(() => two.close());
+  const run = async (regions: readonly string[], accelerated: boolean) => {
+    const env = await startEnv(regions, accelerated);
+    return lifecycle(env).finally(() => env.close());
+  };
+  const anchor = await run([BENCH_REGIONS[0]], false);
+  const variants = [
+    { label: 'two-Region MCI', counts: await run(BENCH_REGIONS, false) },
+    { label: 'two-Region MCI with an accelerator', counts: await run(BENCH_REGIONS, true) },
+  ];
   const figures: Figure[] = [];
-  for (const step of ['create', 'noop', 'delete'] as const) {
-    const m = measured[step];
-    const a = anchor[step];
-    const label = step === 'noop' ? 'no-op reconcile' : step;
+  for (const { label, counts } of variants) {
+    for (const step of ['create', 'noop', 'delete'] as const) {
+      const m = counts[step];
+      const a = anchor[step];
+      const regions = BENCH_REGIONS.map((r, i) => `${r} ${m.byRegion[i]}`).join(', ');
+      const ga = label.includes('accelerator')
+        ? `, Global Accelerator ${m.ga}${m.gaByAction ? `: ${m.gaByAction}` : ''}`
+        : '';
+      figures.push({
+        group: GROUP,
+        name: `${label} ${step === 'noop' ? 'no-op reconcile' : step}: calls (ELBv2 ${regions}${ga}; + Tagging API ${m.tagging})${ratio(total(m), total(a))}`,
+        value: total(m),
+        unit: 'calls',
+        anchor: `the same MCI in one Region, no accelerator: ${total(a)} ELBv2 calls (+ Tagging API ${a.tagging}), same run`,
+      });
+    }
     figures.push({
       group: GROUP,
-      name: `two-Region MCI ${label}: ELBv2 calls (${BENCH_REGIONS.map((r, i) => `${r} ${m.byRegion[i]}`).join(', ')}; + Tagging API ${m.tagging})${ratio(m.elbv2, a.elbv2)}`,
-      value: m.elbv2,
-      unit: 'calls',
-      anchor: `the same MCI in one Region: ${a.elbv2} ELBv2 calls (+ Tagging API ${a.tagging}), measured in the same run`,
+      name: `${label}: reconciles its deletion takes${ratio(counts.delete.reconciles, anchor.delete.reconciles)}`,
+      value: counts.delete.reconciles,
+      unit: 'reconciles',
+      anchor: `the same MCI in one Region, no accelerator: ${anchor.delete.reconciles}, same run`,
     });
   }
-  figures.push({
-    group: GROUP,
-    name: `two-Region MCI: reconciles its deletion takes${ratio(measured.delete.reconciles, anchor.delete.reconciles)}`,
-    value: measured.delete.reconciles,
-    unit: 'reconciles',
-    anchor: `the same MCI in one Region: ${anchor.delete.reconciles}, measured in the same run`,
-  });
   return figures;
 }
