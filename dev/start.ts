@@ -115,7 +115,9 @@ narrator.watch(pipeline.kubeConfig);
 await seed(pipeline.kube, upstreamScenario());
 const simulator = pipeline.elbv2;
 const awsConfig = await parseAwsConfig(
-  simulator ? awsConfigFor(simulator, {}, pipeline.ec2, pipeline.edge) : simulatorConfigText('local'),
+  simulator
+    ? awsConfigFor(simulator, {}, pipeline.ec2, pipeline.edge, pipeline.ga)
+    : simulatorConfigText('local'),
 );
 const topology = await startTopologyServer({
   kubeConfig: pipeline.kubeConfig,
@@ -159,6 +161,12 @@ if (edge) {
     `edge:        WAFv2 ${edge.wafv2.url}, Shield ${edge.shield.url}, ACM ${edge.acm.url} (web ACL ${LOCAL_WEB_ACL}, a certificate for ${LOCAL_CERTIFICATE_DOMAIN})`,
   );
 }
+const ga = pipeline.ga;
+if (ga) {
+  say(
+    `Global Accelerator: simulator at ${ga.url} (API Region ${ga.region} only; state in ${join(stateDir, 'ga-state.json')}); an MCI or MCS annotated multicluster.karmada.io/global-accelerator: "true" gets an accelerator`,
+  );
+}
 say('seeded the upstream README scenario: IngressClass fake, MCI minimal-ingress, Service serve, MCS serve.');
 say(`try:  export KUBECONFIG=${pipeline.kubeconfigPath}`);
 const field = elbv2 ? 'hostname' : 'ip';
@@ -172,6 +180,11 @@ say(
 if (elbv2) {
   say(
     `      ${elbv2Command(elbv2.url, elbv2.region)} elbv2 describe-load-balancers   # also describe-listeners, describe-rules, describe-target-groups, describe-target-health`,
+  );
+}
+if (ga) {
+  say(
+    `      ${elbv2Command(ga.url, ga.region)} globalaccelerator list-accelerators   # also list-listeners, list-endpoint-groups`,
   );
 }
 say('Ctrl-C to stop (state is kept in ' + stateDir + '; --fresh starts over).');

@@ -17,6 +17,7 @@ import { startEc2Simulator, type Ec2Simulator } from '../ec2-sim/index.js';
 import { startAcmSimulator, type AcmSimulator } from '../acm-sim/index.js';
 import { startShieldSimulator, type ShieldSimulator } from '../shield-sim/index.js';
 import { startWafv2Simulator, type Wafv2Simulator } from '../wafv2-sim/index.js';
+import { endpointsIn, startGaSimulator, type GaSimulator } from '../ga-sim/index.js';
 import { startFunctionServer, type FunctionServer } from './function-server.js';
 import { INGRESS_CLASS_CONTROLLER, upstreamScenario } from './scenario.js';
 import { Forwarder } from '../../lib/forwarder/forwarder.js';
@@ -51,6 +52,11 @@ export interface Pipeline {
   ec2?: Ec2Simulator;
   /** The WAFv2, Shield and ACM simulators beside it (the ALBs' edge), when the provider is `aws`. */
   edge?: EdgeSimulators;
+  /**
+   * The Global Accelerator simulator (its API in us-west-2), when the provider is `aws`: an object
+   * with `multicluster.karmada.io/global-accelerator: "true"` gets an accelerator there.
+   */
+  ga?: GaSimulator;
   functionUrl: string;
   kubeconfigPath: string;
   kube: KubeClient;
@@ -103,10 +109,19 @@ export async function startPipeline(options: PipelineOptions): Promise<Pipeline>
   // Stateless (it serves the network both simulators share): nothing to persist, any free port.
   const ec2 = elbv2 ? await startEc2Simulator() : undefined;
   const edge = elbv2 ? await startEdgeSimulators(elbv2) : undefined;
+  // Accelerators are made and deleted by the provider: kept next to the load balancers they front.
+  const ga = elbv2
+    ? await startGaSimulator({
+        endpoints: endpointsIn([elbv2]),
+        ...(options.persist ? { persistFile: join(stateDir, 'ga-state.json') } : {}),
+      })
+    : undefined;
   const cloudConfig = join(stateDir, `${provider}-provider.yaml`);
   writeFileSync(
     cloudConfig,
-    elbv2 ? awsConfigFor(elbv2, {}, ec2, edge) : `stateFile: ${join(stateDir, 'fake-load-balancers.json')}\n`,
+    elbv2
+      ? awsConfigFor(elbv2, {}, ec2, edge, ga)
+      : `stateFile: ${join(stateDir, 'fake-load-balancers.json')}\n`,
   );
   if (elbv2) {
     // The SDK insists on credentials; the simulator ignores them.
@@ -148,6 +163,7 @@ export async function startPipeline(options: PipelineOptions): Promise<Pipeline>
     ...(elbv2 ? { elbv2 } : {}),
     ...(ec2 ? { ec2 } : {}),
     ...(edge ? { edge } : {}),
+    ...(ga ? { ga } : {}),
     functionUrl: fn.url,
     kubeconfigPath,
     kube,
@@ -162,6 +178,7 @@ export async function startPipeline(options: PipelineOptions): Promise<Pipeline>
       await edge?.wafv2.close();
       await edge?.shield.close();
       await edge?.acm.close();
+      await ga?.close();
     },
   };
 }
@@ -188,6 +205,7 @@ export function awsConfigFor(
   extra: Record<string, unknown> = {},
   ec2?: Pick<Ec2Simulator, 'url'>,
   edge?: { [K in keyof EdgeSimulators]: Pick<EdgeSimulators[K], 'url'> },
+  ga?: Pick<GaSimulator, 'url'>,
 ): string {
   return JSON.stringify(
     {
@@ -205,6 +223,7 @@ export function awsConfigFor(
       ...(edge
         ? { wafv2Endpoint: edge.wafv2.url, shieldEndpoint: edge.shield.url, acmEndpoint: edge.acm.url }
         : {}),
+      ...(ga ? { globalAccelerator: { endpoint: ga.url } } : {}),
       ...extra,
     },
     null,
