@@ -13,6 +13,7 @@ import { benchGroups } from './groups.js';
 import { benchLatency } from './latency.js';
 import { benchMutation } from './mutation.js';
 import { consoleTable, markdownTable, type Figure } from './report.js';
+import { benchRegions } from './regions.js';
 import { benchResync } from './resync.js';
 import { benchScale } from './scale.js';
 
@@ -21,6 +22,8 @@ const BENCHES: Record<string, () => Promise<Figure[]>> = {
   bundles: () => benchBundles(),
   forwarder: () => benchForwarder(),
   elbv2: () => benchElbv2Calls(),
+  // A two-Region MCI's calls to create, no-op and delete, next to the same MCI in one Region.
+  regions: () => benchRegions(),
   // 1,000 MCIs in groups of 50 next to one ALB each (BENCH_GROUPS_N overrides the 1,000).
   groups: () => benchGroups(Number(process.env.BENCH_GROUPS_N) || undefined),
   // Reads the last `npm run mutation` report; mutates nothing itself.

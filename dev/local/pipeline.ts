@@ -73,7 +73,7 @@ export const LOCAL_CERTIFICATE_DOMAIN = '*.example.com';
 export async function startEdgeSimulators(elbv2: Elbv2Simulator): Promise<EdgeSimulators> {
   const loadBalancers = (arn: string) => elbv2.state.store.loadBalancers.get(arn);
   const edge = {
-    wafv2: await startWafv2Simulator({ loadBalancers }),
+    wafv2: await startWafv2Simulator({ loadBalancers, region: elbv2.region }),
     shield: await startShieldSimulator({ loadBalancers }),
     acm: await startAcmSimulator(),
   };

@@ -56,10 +56,12 @@ export class Wafv2State {
     private readonly loadBalancers: ((arn: string) => SimLoadBalancerView | undefined) | undefined,
     private readonly unavailableForMs: number,
     private readonly now: () => number,
+    /** The Region whose web ACLs and resources it serves (WAFv2 is regional: one simulator per Region). */
+    readonly region: string = SIM_REGION,
   ) {}
 
   /** A regional web ACL, as a fixture (the provider only associates existing ones). */
-  addWebAcl(name: string, region: string = SIM_REGION): WebAclRecord {
+  addWebAcl(name: string, region: string = this.region): WebAclRecord {
     const id = `${(++this.seq).toString(16).padStart(8, '0')}-0000-4000-8000-${'0'.repeat(12)}`;
     const acl: WebAclRecord = {
       Name: name,
@@ -90,7 +92,7 @@ export class Wafv2State {
     if (!m || m[1] !== 'elasticloadbalancing' || !m[4]!.startsWith('loadbalancer/')) {
       throw invalidParameter(field, 'The ARN isn’t valid');
     }
-    if (m[2] !== SIM_REGION) throw invalidParameter(field, 'The resource is in another Region');
+    if (m[2] !== this.region) throw invalidParameter(field, 'The resource is in another Region');
     if (!m[4]!.startsWith('loadbalancer/app/')) {
       throw invalidParameter(field, 'The resource type is not supported: only Application Load Balancers');
     }
@@ -113,7 +115,7 @@ export class Wafv2State {
     const m = ARN.exec(arn);
     if (!m || m[1] !== 'wafv2' || !m[4]!.includes('/webacl/'))
       throw invalidParameter(field, 'The ARN isn’t valid');
-    if (m[2] !== SIM_REGION) throw invalidParameter(field, 'The web ACL is in another Region');
+    if (m[2] !== this.region) throw invalidParameter(field, 'The web ACL is in another Region');
     const acl = this.webAcls.get(arn);
     if (!acl)
       throw new JsonSimError(
@@ -170,7 +172,9 @@ export class Wafv2State {
     const limit = typeof input.Limit === 'number' ? input.Limit : 100;
     if (limit < 1 || limit > 100) throw invalidParameter('LIMIT', 'Limit must be between 1 and 100');
     const all =
-      scope === 'REGIONAL' ? [...this.webAcls.values()].filter((a) => a.ARN.includes(`:${SIM_REGION}:`)) : [];
+      scope === 'REGIONAL'
+        ? [...this.webAcls.values()].filter((a) => a.ARN.includes(`:${this.region}:`))
+        : [];
     const start = typeof input.NextMarker === 'string' ? Number(input.NextMarker) : 0;
     if (!Number.isInteger(start) || start < 0) throw invalidParameter('NEXT_MARKER', 'Invalid marker');
     const page = all.slice(start, start + limit);
@@ -214,6 +218,8 @@ export interface Wafv2SimulatorOptions extends JsonSimOptions {
   /** An association of a load balancer younger than this is WAFUnavailableEntityException (default 0). */
   unavailableForMs?: number;
   now?: () => number;
+  /** Its Region (default SIM_REGION), as the ELBv2 simulator beside it has. */
+  region?: string;
 }
 
 export interface Wafv2Simulator extends JsonSimServer {
@@ -222,7 +228,12 @@ export interface Wafv2Simulator extends JsonSimServer {
 }
 
 export async function startWafv2Simulator(options: Wafv2SimulatorOptions = {}): Promise<Wafv2Simulator> {
-  const state = new Wafv2State(options.loadBalancers, options.unavailableForMs ?? 0, options.now ?? Date.now);
+  const state = new Wafv2State(
+    options.loadBalancers,
+    options.unavailableForMs ?? 0,
+    options.now ?? Date.now,
+    options.region ?? SIM_REGION,
+  );
   const server = await startJsonSimServer(
     {
       targetPrefix: WAFV2_TARGET_PREFIX,
@@ -242,7 +253,7 @@ export async function startWafv2Simulator(options: Wafv2SimulatorOptions = {}): 
     },
     options,
   );
-  return { ...server, region: SIM_REGION, state };
+  return { ...server, region: state.region, state };
 }
 
 /** A real WAFv2 client pointed at the simulator, with dummy credentials. */

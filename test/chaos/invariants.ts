@@ -36,6 +36,9 @@ import { expectedSummary, summarize, type StateSummary } from '../integration/aw
 import { CLUSTERS, NAMESPACE, OUR_CONTROLLER } from './world.js';
 import { CLUSTER_WEIGHTS } from './workload.js';
 import { settleDrains } from '../../lib/providers/aws/deploy/drains.js';
+import { providerClusters } from '../../lib/providers/aws/model/service.js';
+import type { ClusterRegionMap } from '../../lib/providers/aws/regions/cluster-regions.js';
+import { regionShare } from '../../lib/providers/aws/regions/partition.js';
 
 export type FindingKind = 'leaked' | 'missing' | 'diverged' | 'stuck' | 'status' | 'lost' | 'dangling';
 
@@ -81,6 +84,21 @@ export interface CheckInput {
    * but the VPC's default one does (nothing leaked once its stack is gone).
    */
   securityGroups?: ReadonlyArray<Readonly<ActualGroup>>;
+  /**
+   * With several Regions, the one this check is of (checkRegions runs it once per Region, with
+   * that Region's snapshot, regional configuration, security groups and web ACLs, and merges).
+   */
+  region?: RegionView;
+}
+
+/** One Region of several, as the multi-Region provider splits the work (regions/partition.ts). */
+export interface RegionView {
+  name: string;
+  /** The first configured Region: it also serves an object none of whose clusters has a Region. */
+  primary: boolean;
+  clusterRegions: ClusterRegionMap;
+  /** Each stack's status hostnames: its load balancers' DNS names, every Region's, in configuration order. */
+  hostnames: ReadonlyMap<string, string[]>;
 }
 
 interface ActualGroup {
@@ -161,6 +179,32 @@ function zeroWeightClusters(mci: MultiClusterIngress): Set<string> {
   if (list === undefined) return new Set();
   const weights = new Map(list.split(',').map((e) => e.split('=').map((x) => x.trim()) as [string, string]));
   return new Set(CLUSTERS.filter((c) => Number(weights.get(c) ?? weights.get('*') ?? '0') === 0));
+}
+
+/** The clusters an MCI names in its status: its Services' locations and the blocked ones. */
+function namedClusters(mci: MultiClusterIngress): string[] {
+  return [
+    ...(mci.status?.trafficBlockClusters ?? []),
+    ...(mci.status?.serviceLocations ?? []).flatMap((l) => l.clusters ?? []),
+  ];
+}
+
+/**
+ * The slices of an object's backends that its stack in this Region is built from, what it names
+ * elsewhere, and whether the Region serves it at all (everything, in a one-Region check).
+ */
+function regionalSlices(
+  slices: EndpointSlice[],
+  services: readonly string[],
+  named: readonly string[],
+  region: RegionView | undefined,
+): { slices: EndpointSlice[]; elsewhere?: Set<string>; serves: boolean } {
+  if (!region) return { slices, serves: true };
+  const own = slices.filter((s) =>
+    services.some((svc) => s.metadata.labels?.['kubernetes.io/service-name'] === `derived-${svc}`),
+  );
+  const share = regionShare(own, region.clusterRegions, region.name, region.primary, named);
+  return { slices: share.slices, elsewhere: share.elsewhere, serves: share.serves };
 }
 
 function expectedTargets(
@@ -380,12 +424,15 @@ export async function checkInvariants(input: CheckInput): Promise<InvariantRepor
       continue;
     }
     const parts = await modelPartsFor(mci);
+    const mine = regionalSlices(slices, backendServices(mci), namedClusters(mci), input.region);
+    if (!mine.serves) continue;
     const stack = build(key, () =>
       buildIngressStack({
         mci: { ...mci, status: blocked.length ? { ...rest, trafficBlockClusters: blocked } : rest },
         parts,
         services,
-        endpointSlices: slices,
+        endpointSlices: mine.slices,
+        ...(mine.elsewhere ? { elsewhere: mine.elsewhere } : {}),
         config,
       }),
     );
@@ -394,22 +441,28 @@ export async function checkInvariants(input: CheckInput): Promise<InvariantRepor
         stack,
         obj: mci,
         blocked,
-        targets: expectedTargets(mci, services, slices, blocked),
+        targets: expectedTargets(mci, services, mine.slices, blocked),
       });
   }
   for (const [group, members] of groups) {
     const ref = groupStackRef(group, NAMESPACE);
     const parts = await Promise.all(members.map(({ obj }) => modelPartsFor(obj)));
+    const shares = members.map(({ obj }) =>
+      regionalSlices(slices, backendServices(obj), namedClusters(obj), input.region),
+    );
+    if (!shares.some((m) => m.serves)) continue;
     const model = buildIngressGroupStack({
       ref,
       group,
       members: members.map(({ obj, blocked }, i) => {
         const { trafficBlockClusters: _tb, ...rest } = obj.status ?? {};
+        const mine = shares[i]!;
         return {
           mci: { ...obj, status: blocked.length ? { ...rest, trafficBlockClusters: blocked } : rest },
           parts: parts[i],
           services,
-          endpointSlices: slices,
+          endpointSlices: mine.slices,
+          ...(mine.elsewhere ? { elsewhere: mine.elsewhere } : {}),
         };
       }),
       config,
@@ -420,7 +473,7 @@ export async function checkInvariants(input: CheckInput): Promise<InvariantRepor
     if (!model.stack) continue;
     const settled = settleDrains(model.stack, undefined, Number.POSITIVE_INFINITY).stack;
     const targets = new Set(
-      members.flatMap(({ obj, blocked }) => expectedTargets(obj, services, slices, blocked)),
+      members.flatMap(({ obj, blocked }, i) => expectedTargets(obj, services, shares[i]!.slices, blocked)),
     );
     expected.set(settled.id, {
       stack: settled,
@@ -438,13 +491,22 @@ export async function checkInvariants(input: CheckInput): Promise<InvariantRepor
       continue;
     }
     const service = services.find((s) => s.metadata.name === mcs.metadata.name);
+    const name = mcs.metadata.name ?? '';
+    const mine = input.region
+      ? regionalSlices(slices, [name], providerClusters(mcs) ?? [], input.region)
+      : {
+          slices: slices.filter(
+            (s) => s.metadata.labels?.['kubernetes.io/service-name'] === `derived-${name}`,
+          ),
+          serves: true,
+        };
+    if (!mine.serves) continue;
     const stack = build(key, () =>
       buildServiceStack({
         mcs,
         service,
-        endpointSlices: slices.filter(
-          (s) => s.metadata.labels?.['kubernetes.io/service-name'] === `derived-${mcs.metadata.name}`,
-        ),
+        endpointSlices: mine.slices,
+        ...(mine.elsewhere ? { elsewhere: mine.elsewhere } : {}),
         config,
       }),
     );
@@ -526,7 +588,7 @@ export async function checkInvariants(input: CheckInput): Promise<InvariantRepor
         );
     }
     if (input.webAcls) checkWebAcl(stackId, want.stack, sub, input.webAcls, find);
-    checkStatus(stackId, want, sub, find);
+    checkStatus(stackId, want, sub, find, input.region?.hostnames);
   }
   return report;
 }
@@ -602,6 +664,7 @@ function checkStatus(
   want: Expected,
   sub: Elbv2Snapshot,
   find: (kind: FindingKind, subject: string, detail: string) => void,
+  across?: ReadonlyMap<string, string[]>,
 ): void {
   if (want.members) {
     // Every member of a group: its finalizers, the shared ALB's hostname, its own blocked clusters.
@@ -610,7 +673,7 @@ function checkStatus(
       const finalizers = member.obj.metadata.finalizers ?? [];
       if (!finalizers.includes(groupFinalizer(want.group ?? '')))
         find('status', key, `is on the ALB of IngressGroup ${want.group} without its finalizer`);
-      checkStatus(key, { stack: want.stack, obj: member.obj, blocked: member.blocked }, sub, find);
+      checkStatus(key, { stack: want.stack, obj: member.obj, blocked: member.blocked }, sub, find, across);
     }
     return;
   }
@@ -619,7 +682,9 @@ function checkStatus(
     find('status', stackId, `has a load balancer but no ${finalizer}`);
   const hostnames = (want.obj.status?.loadBalancer?.ingress ?? []).map((i) => i.hostname);
   const dns = sub.loadBalancers.map((lb) => (lb.DNSName ?? '').toLowerCase());
-  if (JSON.stringify(hostnames) !== JSON.stringify(dns.slice(0, 1)) || dns.length !== 1)
+  // Several Regions: every served Region's load balancer, in the configuration's order.
+  const wanted = across ? (across.get(want.stack.id) ?? []) : dns.slice(0, 1);
+  if (JSON.stringify(hostnames) !== JSON.stringify(wanted) || dns.length !== 1)
     find(
       'status',
       stackId,
@@ -634,4 +699,87 @@ function checkStatus(
         `status.trafficBlockClusters ${JSON.stringify(got)}, expected ${JSON.stringify(want.blocked)}`,
       );
   }
+}
+
+/** One Region's part of a multi-Region check: what its simulators hold, and its configuration. */
+export interface RegionalInput {
+  region: string;
+  snapshot: Elbv2Snapshot;
+  config: AwsProviderConfig;
+  webAcls?: CheckInput['webAcls'];
+  securityGroups?: CheckInput['securityGroups'];
+}
+
+/** Each stack's load balancers' DNS names over the Regions, in their order (what its status lists). */
+export function hostnamesAcross(regions: readonly RegionalInput[], ownerId: string): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const r of regions) {
+    const tags = new Map(r.snapshot.tags.map((t) => [t.ResourceArn, t.Tags]));
+    for (const lb of r.snapshot.loadBalancers) {
+      const t = tags.get(lb.LoadBalancerArn ?? '');
+      const stack = t?.[STACK_TAG];
+      if (t?.[OWNER_TAG] !== ownerId || !stack) continue;
+      out.set(stack, [...(out.get(stack) ?? []), (lb.DNSName ?? '').toLowerCase()]);
+    }
+  }
+  return out;
+}
+
+/** Findings about an object (not about one Region's stack): the same in every Region's check. */
+const OBJECT_KINDS: ReadonlySet<FindingKind> = new Set(['stuck', 'lost', 'status']);
+
+/**
+ * The check over several Regions: each Region's stacks against that Region's share of the
+ * objects (its clusters' endpoints), findings about a Region's resources named with their Region,
+ * findings about the objects once.
+ */
+export async function checkRegions(
+  input: Omit<CheckInput, 'snapshot' | 'config' | 'webAcls' | 'securityGroups' | 'region'> & {
+    clusterRegions: ClusterRegionMap;
+    regions: readonly RegionalInput[];
+  },
+): Promise<InvariantReport> {
+  const { regions, clusterRegions, ...common } = input;
+  const hostnames = hostnamesAcross(regions, regions[0]?.config.ownerId ?? '');
+  const merged: InvariantReport = {
+    leaked: 0,
+    missing: 0,
+    diverged: 0,
+    stuck: 0,
+    badStatus: 0,
+    lost: 0,
+    dangling: 0,
+    expectedStacks: 0,
+    managedGroups: 0,
+    actualStacks: 0,
+    findings: [],
+  };
+  const seen = new Set<string>();
+  for (const [i, r] of regions.entries()) {
+    const report = await checkInvariants({
+      ...common,
+      snapshot: r.snapshot,
+      config: r.config,
+      ...(r.webAcls ? { webAcls: r.webAcls } : {}),
+      ...(r.securityGroups ? { securityGroups: r.securityGroups } : {}),
+      region: { name: r.region, primary: i === 0, clusterRegions, hostnames },
+    });
+    merged.leaked += report.leaked;
+    merged.missing += report.missing;
+    merged.diverged += report.diverged;
+    merged.expectedStacks += report.expectedStacks;
+    merged.managedGroups += report.managedGroups;
+    merged.actualStacks += report.actualStacks;
+    for (const f of report.findings) {
+      if (OBJECT_KINDS.has(f.kind)) {
+        const key = `${f.kind} ${f.subject} ${f.detail}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        merged.findings.push(f);
+        if (f.kind === 'status') merged.badStatus++;
+        else merged[f.kind]++;
+      } else merged.findings.push({ ...f, subject: `${r.region} ${f.subject}` });
+    }
+  }
+  return merged;
 }

@@ -36,6 +36,8 @@ export interface ChaosFigures {
     recreateTimeouts: number;
   };
   elbv2Calls: number;
+  /** The ELBv2 calls of each Region's simulator. */
+  elbv2CallsByRegion: Record<string, number>;
   ec2Calls: number;
   /** DeleteSecurityGroup calls that met a DependencyViolation (a group still held), retried later. */
   securityGroupsHeld: number;
@@ -72,7 +74,7 @@ export function formatFigures(f: ChaosFigures, maxFindings = 20): string {
       .join(', ')}`,
     `  operations ${f.operations} on ${f.objects.ingresses} MCI + ${f.objects.services} MCS slots: ${fmt(f.operationsByKind as Record<string, number>)}`,
     `  faults: elbv2 ${fmt(f.faults.elbv2)} | wafv2 ${fmt(f.faults.wafv2)} | ec2 ${fmt(f.faults.ec2)} | kube 409 ${f.faults.kubeConflicts} | notifications ${fmt(f.faults.notifications)} | kills ${f.faults.kills}`,
-    `  retries: sdk ${f.retries.sdk} | redeliveries ${f.retries.redeliveries} | failed invocations ${f.retries.failedInvocations}/${f.retries.invocations} | workload 409 ${f.retries.workloadConflicts} | recreate timeouts ${f.retries.recreateTimeouts} | elbv2 calls ${f.elbv2Calls} | ec2 calls ${f.ec2Calls} (DependencyViolation ${f.securityGroupsHeld})`,
+    `  retries: sdk ${f.retries.sdk} | redeliveries ${f.retries.redeliveries} | failed invocations ${f.retries.failedInvocations}/${f.retries.invocations} | workload 409 ${f.retries.workloadConflicts} | recreate timeouts ${f.retries.recreateTimeouts} | elbv2 calls ${f.elbv2Calls} (${fmt(f.elbv2CallsByRegion)}) | ec2 calls ${f.ec2Calls} (DependencyViolation ${f.securityGroupsHeld})`,
     `  hand drift before the resync: ${f.handDrift.length ? `${f.handDrift.join(', ')} (${f.handDriftDiverged} new divergences until the resync)` : 'none'}`,
     `  resync sent ${f.resync.sent} failed ${f.resync.failed} | sweep owned ${f.sweep.owned} deleted ${f.sweep.deleted.length}${f.sweep.deleted.length ? ` (${f.sweep.deleted.join(', ')})` : ''} errors ${f.sweep.errors} | drained ${f.drained}`,
     `  stacks expected ${i.expectedStacks} actual ${i.actualStacks} (managed security groups expected ${i.managedGroups}) | leaked ${i.leaked} missing ${i.missing} diverged ${i.diverged} stuck ${i.stuck} bad status ${i.badStatus} lost ${i.lost} dangling forwards ${i.dangling}`,

@@ -1,26 +1,28 @@
 /**
- * One chaos run: the Kubernetes API stand-in, the ELBv2 simulator, the HTTP function with the AWS
- * provider, and the forwarder between them, all real; a seeded workload while every fault is on;
- * then quiesce, one resync, one orphan sweep, and the invariant check.
+ * One chaos run: the Kubernetes API stand-in, two Regions' ELBv2 and EC2 simulators (regions.ts),
+ * the HTTP function with the multi-Region AWS provider, and the forwarder between them, all real;
+ * a seeded workload while every fault is on; then quiesce, one resync, one orphan sweep, and the
+ * invariant check in every Region.
  */
 import { writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startElbv2Simulator, type Elbv2Simulator } from '../../dev/elbv2-sim/index.js';
-import { startEc2Simulator } from '../../dev/ec2-sim/index.js';
-import { forwardsToMissing } from '../support/elbv2-state.js';
 import { startKubeApiServer } from '../../dev/kube-apiserver/index.js';
-import { awsConfigFor, seed as seedObjects, startEdgeSimulators } from '../../dev/local/pipeline.js';
+import { seed as seedObjects } from '../../dev/local/pipeline.js';
+import type { Cluster } from '../../lib/karmada/types.js';
+import { Resources } from '../../lib/kube/resources.js';
 import { HttpSink } from '../../lib/forwarder/sinks/http.js';
 import { createKubeClient, loadKubeConfig } from '../../lib/kube/client-node.js';
 import { silentLogger } from '../../lib/log/logger.js';
 import { enqueueResync } from '../../lib/maintenance/resync.js';
 import { sweepOrphans } from '../../lib/maintenance/sweep.js';
 import { createAwsProvider } from '../../lib/providers/aws/index.js';
-import { parseAwsConfig } from '../../lib/providers/aws/config.js';
+import { configuredRegions, parseAwsConfig, regionalConfig } from '../../lib/providers/aws/config.js';
+import { resolveClusterRegions } from '../../lib/providers/aws/regions/cluster-regions.js';
 import { startFunctionHost } from './function-host.js';
-import { checkInvariants } from './invariants.js';
+import { checkRegions } from './invariants.js';
+import { regionsConfigText, startRegions } from './regions.js';
 import { CountingSink, FaultySink } from './notification-faults.js';
 import { NOTIFICATION_SOURCE, startNotificationSource, type SourceKind } from './notification-source.js';
 import { driftByHand, revokeSecurityGroupRuleByHand } from './hand-drift.js';
@@ -42,13 +44,6 @@ export interface ChaosOptions {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const FORWARD_CHANGING = new Set([
-  'CreateListener',
-  'ModifyListener',
-  'CreateRule',
-  'ModifyRule',
-  'DeleteTargetGroup',
-]);
 
 export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
   const { seed, profile } = options;
@@ -59,44 +54,18 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
   // After every call that can change what a forward names: no rule or listener may forward to a
   // target group that does not exist (an invariant of every moment, not only of the end state).
   const dangling: string[] = [];
-  const sim: Elbv2Simulator = await startElbv2Simulator({
-    seed,
-    afterCall: (action) => {
-      if (!FORWARD_CHANGING.has(action)) return;
-      for (const f of forwardsToMissing(sim.snapshot()))
-        if (dangling.length < 20) dangling.push(`after ${action}: ${f}`);
-    },
-  });
-  // WAFv2 (faulted like ELBv2; the workload names a web ACL), Shield and ACM beside it.
-  const edge = await startEdgeSimulators(sim);
-  // EC2, linked to ELBv2 (faulted at its own rates, profile.ts): the managed security groups of the stacks that name
-  // none; a deleted load balancer's interfaces hold its group for one more DeleteSecurityGroup (a
-  // DependencyViolation that clears later, as in AWS).
-  const ec2 = await startEc2Simulator({ elbv2: sim, seed, releaseAttempts: 1 });
+  // Two Regions (world.ts: member1 in the first, member2 and member3 in the second), each with
+  // its ELBv2, EC2, WAFv2, Shield and ACM simulators.
+  const regions = await startRegions(seed, dangling);
   const cleanup: Array<() => Promise<unknown> | unknown> = [
-    () => sim.close(),
-    () => ec2.close(),
-    () => edge.wafv2.close(),
-    () => edge.shield.close(),
-    () => edge.acm.close(),
+    ...regions.map((r) => () => r.close()),
     () => api.close(),
   ];
   try {
     const kubeconfigPath = api.writeKubeconfig(join(dir, 'kubeconfig.yaml'));
     const cloudConfigPath = join(dir, 'aws.json');
     // No securityGroups: stacks that name none get managed ones (workload.ts decides which).
-    const configText = awsConfigFor(
-      sim,
-      // The VPC's CIDRs configured, not read from EC2: the invariants' model needs them too.
-      {
-        ownerId: 'chaos',
-        maxAttempts: 3,
-        securityGroups: undefined,
-        vpc: { id: sim.network.vpcId, cidrs: [sim.network.vpcCidr] },
-      },
-      ec2,
-      edge,
-    );
+    const configText = regionsConfigText(regions, { ownerId: 'chaos', maxAttempts: 3 });
     writeFileSync(cloudConfigPath, configText);
     const kubeConfig = loadKubeConfig({ file: kubeconfigPath });
     const kube = createKubeClient(kubeConfig);
@@ -107,7 +76,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
         cloudConfigPath,
         providerIngressClass: OUR_CONTROLLER,
         logLevel: options.logLevel ?? 'SILENT',
-        region: sim.region,
+        region: regions[0]!.region,
       },
       Rng.derive(seed, 'kills'),
       { probability: profile.faults.kill, afterMax: profile.faults.killAfterMax },
@@ -117,12 +86,14 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
     await seedObjects(kube, worldObjects(Rng.derive(seed, 'world'), profile.services));
 
     const f = profile.faults;
-    sim.faults.reseed(seed);
-    sim.faults.set(f.elbv2);
-    edge.wafv2.faults.reseed(seed);
-    edge.wafv2.faults.set(f.elbv2);
-    ec2.faults.reseed(seed);
-    ec2.faults.set(f.ec2);
+    for (const [i, { sim, edge, ec2 }] of regions.entries()) {
+      sim.faults.reseed(seed + 1000 * i);
+      sim.faults.set(f.elbv2);
+      edge.wafv2.faults.reseed(seed + 1000 * i);
+      edge.wafv2.faults.set(f.elbv2);
+      ec2.faults.reseed(seed + 1000 * i);
+      ec2.faults.set(f.ec2);
+    }
     api.injectConflicts({ probability: f.kubeConflict, seed });
     const counting = new CountingSink(new HttpSink({ url: fn.url, timeoutMs: 60_000, maxBatch: 10 }));
     const faulty = new FaultySink(counting, Rng.derive(seed, 'notifications'), f.notification);
@@ -161,12 +132,14 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
     // Quiesce: no new faults; what is in flight (held, failed, redelivered) is let through.
     faulty.calm();
     fn.calm();
-    const elbv2Faults = faultsOf(sim.calls.all());
-    const wafv2Faults = faultsOf(edge.wafv2.calls.all());
-    const ec2Faults = faultsOf(ec2.calls.all());
-    sim.faults.clear();
-    edge.wafv2.faults.clear();
-    ec2.faults.clear();
+    const elbv2Faults = faultsOf(...regions.map((r) => r.sim.calls.all()));
+    const wafv2Faults = faultsOf(...regions.map((r) => r.edge.wafv2.calls.all()));
+    const ec2Faults = faultsOf(...regions.map((r) => r.ec2.calls.all()));
+    for (const { sim, edge, ec2 } of regions) {
+      sim.faults.clear();
+      edge.wafv2.faults.clear();
+      ec2.faults.clear();
+    }
     const kubeConflicts = api.injectedConflicts;
     api.injectConflicts(null);
     const idle = () => source.pending() + faulty.pending + counting.inFlight + fn.inFlight === 0;
@@ -188,39 +161,58 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
     // What the invariants see of it before anything repairs it: the edits are real divergences.
     // Counted as findings that were not there before them (a stack may already differ: a lost
     // notification the resync below also repairs).
-    const webAcls = {
-      of: (arn: string) => edge.wafv2.state.aclOf(arn),
-      byName: new Map([...edge.wafv2.state.webAcls.values()].map((a) => [a.Name, a.ARN])),
-    };
-    const securityGroups = () => ec2.state.securityGroups.all();
+    const config = await parseAwsConfig(configText);
+    const check = async (servesMcs: boolean) =>
+      checkRegions({
+        kube,
+        servesMcs,
+        present: workload.expectation().present,
+        // Each cluster's Region as the provider reads it (its Cluster's spec.region).
+        clusterRegions: resolveClusterRegions(
+          (await kube.list<Cluster>(Resources.Cluster)).items,
+          config.clusterRegions,
+          configuredRegions(config).map((r) => r.region),
+        ),
+        regions: configuredRegions(config).map((r, i) => {
+          const { sim, edge, ec2 } = regions[i]!;
+          return {
+            region: r.region,
+            snapshot: sim.snapshot(),
+            config: regionalConfig(config, r),
+            webAcls: {
+              of: (arn: string) => edge.wafv2.state.aclOf(arn),
+              byName: new Map([...edge.wafv2.state.webAcls.values()].map((a) => [a.Name, a.ARN])),
+            },
+            securityGroups: ec2.state.securityGroups.all(),
+          };
+        }),
+      });
     const divergences = async () =>
       new Set(
-        (
-          await checkInvariants({
-            kube,
-            snapshot: sim.snapshot(),
-            config: await parseAwsConfig(configText),
-            servesMcs: true,
-            present: workload.expectation().present,
-            webAcls,
-            securityGroups: securityGroups(),
-          })
-        ).findings
+        (await check(true)).findings
           .filter((f) => f.kind === 'diverged')
           .map((f) => `${f.subject} ${f.detail}`),
       );
     const before = await divergences();
-    const handDrift: string[] = driftByHand(sim, Rng.derive(seed, 'hand-drift')).map((e) => e.kind);
-    // A web ACL disassociated in the console: only the deep check sees it.
-    const associated = [...edge.wafv2.state.associations.keys()].filter((arn) => edge.wafv2.state.aclOf(arn));
+    // In every Region: a target deregistered, a rule deleted, a health check changed by hand.
+    const handDrift: string[] = regions.flatMap(({ region, sim }) =>
+      driftByHand(sim, Rng.derive(seed, `hand-drift-${region}`)).map((e) => `${region} ${e.kind}`),
+    );
+    // A web ACL disassociated in the console (of any Region): only the deep check sees it.
+    const associated = regions.flatMap(({ edge }) =>
+      [...edge.wafv2.state.associations.keys()]
+        .filter((arn) => edge.wafv2.state.aclOf(arn))
+        .map((arn) => ({ arn, waf: edge.wafv2.state })),
+    );
     const unhooked =
       associated[Rng.derive(seed, 'hand-drift-waf').int(0, Math.max(0, associated.length - 1))];
     if (unhooked) {
-      edge.wafv2.state.associations.delete(unhooked);
+      unhooked.waf.associations.delete(unhooked.arn);
       handDrift.push('disassociate-web-acl');
     }
-    // A managed group's inbound rule revoked in the console: only the deep check sees it.
-    if (revokeSecurityGroupRuleByHand(ec2.state.securityGroups, Rng.derive(seed, 'hand-drift-sg')))
+    // A managed group's inbound rule revoked in the console (in the first Region that has one).
+    const sgRng = Rng.derive(seed, 'hand-drift-sg');
+    if (regions.some(({ ec2 }) => revokeSecurityGroupRuleByHand(ec2.state.securityGroups, sgRng)))
       handDrift.push('revoke-security-group-rule');
     const driftSeen = [...(await divergences())].filter((f) => !before.has(f)).length;
 
@@ -251,15 +243,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
     drained = (await drain()) && drained;
     phase('sweep');
 
-    const invariants = await checkInvariants({
-      kube,
-      snapshot: sim.snapshot(),
-      config: await parseAwsConfig(configText),
-      servesMcs: provider.mcsLoadBalancer() !== undefined,
-      present: workload.expectation().present,
-      webAcls,
-      securityGroups: securityGroups(),
-    });
+    const invariants = await check(provider.mcsLoadBalancer() !== undefined);
     for (const detail of dangling) {
       invariants.findings.push({ kind: 'dangling', subject: 'elbv2', detail });
       invariants.dangling++;
@@ -289,9 +273,12 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
         workloadConflicts: workload.stats.conflictRetries,
         recreateTimeouts: workload.stats.recreateTimeouts,
       },
-      elbv2Calls: sim.calls.total(),
-      ec2Calls: ec2.calls.total(),
-      securityGroupsHeld: ec2.calls.get('DeleteSecurityGroup').errorCodes['DependencyViolation'] ?? 0,
+      elbv2Calls: sum(regions.map((r) => r.sim.calls.total())),
+      elbv2CallsByRegion: Object.fromEntries(regions.map((r) => [r.region, r.sim.calls.total()])),
+      ec2Calls: sum(regions.map((r) => r.ec2.calls.total())),
+      securityGroupsHeld: sum(
+        regions.map((r) => r.ec2.calls.get('DeleteSecurityGroup').errorCodes['DependencyViolation'] ?? 0),
+      ),
       resync: { sent: resync.sent, failed: resync.failed },
       handDrift,
       handDriftDiverged: driftSeen,
@@ -320,9 +307,12 @@ function historyOf(findings: Finding[], log: readonly Op[]): Record<string, stri
   return out;
 }
 
-function faultsOf(all: Record<string, { faults: Record<string, number> }>): Record<string, number> {
+/** Injected faults by kind, over one or more simulators' counters. */
+function faultsOf(...all: Array<Record<string, { faults: Record<string, number> }>>): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const c of Object.values(all))
+  for (const c of all.flatMap((a) => Object.values(a)))
     for (const [kind, n] of Object.entries(c.faults)) out[kind] = (out[kind] ?? 0) + n;
   return out;
 }
+
+const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);

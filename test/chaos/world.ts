@@ -16,7 +16,18 @@ export const OUR_CLASS = 'aws';
 export const OUR_CONTROLLER = 'karmada.io/aws';
 export const FOREIGN_CLASS = 'nginx';
 export const CLUSTERS = ['member1', 'member2', 'member3'] as const;
-/** member1 inside the simulator's VPC (10.0.0.0/16), the others outside it (target zone `all`). */
+/**
+ * The Regions the provider is configured with (the first is the primary one), and each cluster's
+ * (its Cluster's spec.region): member1 alone in the first, member2 and member3 in the second, so
+ * that TrafficControl on both of theirs drains a whole Region.
+ */
+export const REGIONS = ['us-east-1', 'eu-west-1'] as const;
+export const CLUSTER_REGIONS: Record<(typeof CLUSTERS)[number], (typeof REGIONS)[number]> = {
+  member1: 'us-east-1',
+  member2: 'eu-west-1',
+  member3: 'eu-west-1',
+};
+/** member1 inside its Region's VPC (10.0.0.0/16), the others outside theirs (target zone `all`). */
 const CLUSTER_PREFIX: Record<string, string> = { member1: '10.0', member2: '172.20', member3: '10.3' };
 export const SERVICE_PORTS = [
   { name: 'http', port: 80, targetPort: 8080 },
@@ -86,12 +97,18 @@ export function collectedSlice(clusterName: string, svc: string, endpoints: Endp
   } as KubeObject;
 }
 
+/** A member Cluster as Karmada registers it, in its Region. */
+export function regionalCluster(name: (typeof CLUSTERS)[number]): KubeObject {
+  const c = cluster(name, false) as KubeObject & { spec: Record<string, unknown> };
+  return { ...c, spec: { ...c.spec, region: CLUSTER_REGIONS[name] } } as KubeObject;
+}
+
 /** Everything the workload needs before its first operation, in `kubectl apply` order. */
 export function worldObjects(rng: Rng, services: number): KubeObject[] {
   const objects: KubeObject[] = [
     ingressClass(OUR_CLASS, OUR_CONTROLLER, true),
     ingressClass(FOREIGN_CLASS, 'k8s.io/ingress-nginx', false),
-    ...CLUSTERS.map((c) => cluster(c, false)),
+    ...CLUSTERS.map((c) => regionalCluster(c)),
   ];
   for (let i = 0; i < services; i++) {
     const svc = serviceName(i);

@@ -93,6 +93,26 @@ describe('WAFv2 simulator', () => {
     );
   });
 
+  it('serves its own Region: one beside an eu-west-1 ELBv2 simulator takes its load balancers, not us-east-1 ones', async () => {
+    const west = await startElbv2Simulator({ region: 'eu-west-1' });
+    closers.push(() => west.close());
+    const east = await elbv2();
+    const waf = await startWafv2Simulator({ loadBalancers: lookup(west), region: west.region });
+    closers.push(() => waf.close());
+    const client = wafv2ClientFor(waf);
+    expect(waf.region).toBe('eu-west-1');
+    const acl = waf.state.addWebAcl('edge');
+    expect(acl.ARN).toMatch(/^arn:aws:wafv2:eu-west-1:/);
+    const arn = await alb(west);
+    await client.send(new AssociateWebACLCommand({ WebACLArn: acl.ARN, ResourceArn: arn }));
+    expect(waf.state.aclOf(arn)).toBe(acl.ARN);
+    await expect(
+      client.send(new AssociateWebACLCommand({ WebACLArn: acl.ARN, ResourceArn: await alb(east) })),
+    ).rejects.toBeInstanceOf(WAFInvalidParameterException);
+    const listed = await client.send(new ListWebACLsCommand({ Scope: 'REGIONAL' }));
+    expect(listed.WebACLs?.map((a) => a.ARN)).toEqual([acl.ARN]);
+  });
+
   it('refuses an unknown ACL, another Region’s ARN, an NLB, and a load balancer still being set up', async () => {
     const lbs = await elbv2();
     const waf = await startWafv2Simulator({ loadBalancers: lookup(lbs), unavailableForMs: 60_000 });
