@@ -20,6 +20,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ec2ClientFor, startEc2Simulator, type Ec2Simulator } from '../dev/ec2-sim/index.js';
+import { endpointsIn, gaClientFor, startGaSimulator } from '../dev/ga-sim/index.js';
 import { elbv2ClientFor, startElbv2Simulator, type Elbv2Simulator } from '../dev/elbv2-sim/index.js';
 import { simulatorConfigText } from '../dev/local/sim-config.js';
 import { describePlan } from '../dev/plan/describe.js';
@@ -134,6 +135,8 @@ async function main(): Promise<number> {
   const sim = values.simulator ? await startElbv2Simulator() : undefined;
   // The same account's EC2 (security groups, the VPC's subnets), as empty as the ELBv2 one.
   const ec2Sim = sim ? await startEc2Simulator({ elbv2: sim }) : undefined;
+  // And an empty Global Accelerator (objects that ask for an accelerator plan its creation).
+  const gaSim = sim ? await startGaSimulator({ endpoints: endpointsIn([sim]) }) : undefined;
   let failed = 0;
   try {
     const client = sim ? elbv2ClientFor(sim) : createElbv2Client(config);
@@ -141,7 +144,11 @@ async function main(): Promise<number> {
     const provider = new AwsProvider(
       config,
       { kube, logger },
-      { client, ...(ec2Sim ? { ec2: ec2ClientFor(ec2Sim) } : {}) },
+      {
+        client,
+        ...(ec2Sim ? { ec2: ec2ClientFor(ec2Sim) } : {}),
+        ...(gaSim ? { ga: gaClientFor(gaSim) } : {}),
+      },
     );
     const where = sim
       ? 'an empty ELBv2 simulator'
@@ -151,6 +158,7 @@ async function main(): Promise<number> {
       namespace: string;
       name: string;
       operations?: unknown;
+      accelerator?: unknown;
       warnings?: unknown;
       details?: string[];
       error?: string;
@@ -185,10 +193,11 @@ async function main(): Promise<number> {
         detail: (line: string) => details.push(line),
       };
       try {
-        const { plan, warnings } = await provider.plan(ctx, target);
+        const { plan, warnings, accelerator } = await provider.plan(ctx, target);
         plans.push({
           ...head,
           operations: plan,
+          ...(accelerator ? { accelerator } : {}),
           ...(warnings.length > 0 ? { warnings } : {}),
           ...(details.length > 0 ? { details } : {}),
         });
@@ -197,6 +206,11 @@ async function main(): Promise<number> {
           for (const line of details) console.log(line);
           for (const w of warnings) console.log(`warning (${w.reason}): ${w.message}`);
           for (const line of describePlan(plan, (o) => formatPlan([o])[0] ?? '')) console.log(line);
+          if (accelerator) {
+            // GA's API is global (us-west-2); dials going to 0 are applied before the ELBv2 plan.
+            console.log('Global Accelerator:');
+            for (const line of formatPlan(accelerator)) console.log(`  ${line}`);
+          }
         }
       } catch (err) {
         failed++;
@@ -209,6 +223,7 @@ async function main(): Promise<number> {
     }
     if (values.json) console.log(JSON.stringify(plans, null, 2));
   } finally {
+    await gaSim?.close();
     await ec2Sim?.close();
     await sim?.close();
   }

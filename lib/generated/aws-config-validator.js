@@ -24,7 +24,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func2.call({"region":true,"endpoint":true,"taggingEndpoint":true,"ec2Endpoint":true,"wafv2Endpoint":true,"acmEndpoint":true,"vpc":true,"subnets":true,"securityGroups":true,"scheme":true,"shieldEndpoint":true,"regions":true,"clusterRegions":true,"ownerId":true,"recordNamespace":true,"defaultTags":true,"externalManagedTags":true,"healthCheck":true,"maxAttempts":true,"maxCallsPerSecond":true,"dryRun":true,"tenantPolicy":true}, key0))){
+if(!(func2.call({"region":true,"endpoint":true,"taggingEndpoint":true,"ec2Endpoint":true,"wafv2Endpoint":true,"acmEndpoint":true,"vpc":true,"subnets":true,"securityGroups":true,"scheme":true,"shieldEndpoint":true,"regions":true,"clusterRegions":true,"ownerId":true,"recordNamespace":true,"defaultTags":true,"externalManagedTags":true,"healthCheck":true,"maxAttempts":true,"maxCallsPerSecond":true,"dryRun":true,"tenantPolicy":true,"globalAccelerator":true}, key0))){
 const err1 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
 vErrors = [err1];
@@ -1466,14 +1466,65 @@ vErrors.push(err115);
 errors++;
 }
 }
-}
-else {
-const err116 = {instancePath,keyword:"type",params:{type: "object"}};
+if(data.globalAccelerator !== undefined){
+let data58 = data.globalAccelerator;
+if(data58 && typeof data58 == "object" && !Array.isArray(data58)){
+for(const key8 in data58){
+if(!((key8 === "enabled") || (key8 === "endpoint"))){
+const err116 = {instancePath:instancePath+"/globalAccelerator",keyword:"additionalProperties",params:{additionalProperty: key8}};
 if(vErrors === null){
 vErrors = [err116];
 }
 else {
 vErrors.push(err116);
+}
+errors++;
+}
+}
+if(data58.enabled !== undefined){
+if(typeof data58.enabled !== "boolean"){
+const err117 = {instancePath:instancePath+"/globalAccelerator/enabled",keyword:"type",params:{type: "boolean"}};
+if(vErrors === null){
+vErrors = [err117];
+}
+else {
+vErrors.push(err117);
+}
+errors++;
+}
+}
+if(data58.endpoint !== undefined){
+if(typeof data58.endpoint !== "string"){
+const err118 = {instancePath:instancePath+"/globalAccelerator/endpoint",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err118];
+}
+else {
+vErrors.push(err118);
+}
+errors++;
+}
+}
+}
+else {
+const err119 = {instancePath:instancePath+"/globalAccelerator",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err119];
+}
+else {
+vErrors.push(err119);
+}
+errors++;
+}
+}
+}
+else {
+const err120 = {instancePath,keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err120];
+}
+else {
+vErrors.push(err120);
 }
 errors++;
 }

@@ -71,6 +71,8 @@ export const NEXT_STEPS: Readonly<Record<string, string>> = {
     'nothing to do: the cluster named above takes no new requests (weight 0) and its targets are deregistered once the deregistration delay has passed; give it a weight above 0 (or lift the TrafficControl block) to restore it',
   ClusterRestored:
     'nothing to do: the cluster named above takes its share again; its targets were registered before the weight came back',
+  InvalidAcceleratorAnnotation: `fix or remove the global-accelerator annotation named above (the README's Global Accelerator section lists the keys and their values); nothing was created in Global Accelerator; ${RECONCILED_ON_CHANGE}`,
+  AcceleratorLimitExceeded: `stay within the Global Accelerator quota named above: fewer listen ports or MCS ports (one listener each), or delete accelerators the account no longer uses (ours being deleted count until Global Accelerator has removed them), or ask AWS for a higher quota (Service Quotas, Global Accelerator); ${RECONCILED_ON_CHANGE}`,
   UnsupportedTargetType:
     'nothing to do: the load balancer is served with target type ip (the pods` IPs); remove the target-type annotation, or set it to ip, to silence this',
 };
@@ -112,6 +114,10 @@ const FAILURE_STEPS: Array<{ matches: (err: unknown) => boolean; step: string }>
   {
     matches: (err) => findCause(err, CancelledError) !== undefined,
     step: 'the reconcile ran out of time and is retried automatically; if this repeats, raise the function timeout or lower the work per object',
+  },
+  {
+    matches: (err) => findCause(err, RetryLaterError)?.reason === 'AcceleratorDeleting',
+    step: 'nothing to do: Global Accelerator deletes an accelerator only once it is disabled and deployed, which takes minutes; the deletion goes on by itself at each retry, and the finalizer is removed once the accelerator is gone',
   },
   {
     matches: (err) => findCause(err, RetryLaterError) !== undefined,

@@ -37,6 +37,8 @@ const LAZY = [
   'lib/providers/aws/edge/shield-client.ts',
   // lib/providers/aws/lazy-parts.ts: the first stack whose HTTPS listeners discover certificates.
   'lib/providers/aws/edge/acm-client.ts',
+  // lib/providers/aws/lazy-parts.ts: the first stack that has to call Global Accelerator.
+  'lib/providers/aws/accelerator/ga-client.ts',
   // lib/providers/aws/lazy-parts.ts: the first stack with a managed security group.
   'lib/providers/aws/ec2/security-groups.ts',
   // lib/providers/aws/config.ts: a configured tenant policy.

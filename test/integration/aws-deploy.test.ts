@@ -172,7 +172,13 @@ describe('deployStack', () => {
 
     sim.calls.reset();
     const again = await deployStack(ctx, stack);
-    expect(again).toStrictEqual({ dnsName: lb?.DNSName, plan: [], skipped: true, applied: false });
+    expect(again).toStrictEqual({
+      dnsName: lb?.DNSName,
+      loadBalancerArn: lb?.LoadBalancerArn,
+      plan: [],
+      skipped: true,
+      applied: false,
+    });
     expect(sim.calls.history().map((r) => r.action)).toStrictEqual(['DescribeLoadBalancers', 'DescribeTags']);
   });
 
@@ -437,10 +443,12 @@ describe('the targets record and the targets-only path', () => {
     const before = withAddresses(['10.0.128.10']);
     await deployStack(tctx, before);
     const dnsName = sim.snapshot().loadBalancers[0]?.DNSName;
+    const loadBalancerArn = sim.snapshot().loadBalancers[0]?.LoadBalancerArn;
     logger.lines.length = 0;
     sim.calls.reset();
     expect(await deployStack(tctx, before)).toStrictEqual({
       dnsName,
+      loadBalancerArn,
       plan: [],
       skipped: true,
       applied: false,
@@ -474,6 +482,7 @@ describe('the targets record and the targets-only path', () => {
     await ctx.records.forget(owner.stackId);
     expect(await deployStack(tctx, after, { dryRun: true })).toStrictEqual({
       dnsName,
+      loadBalancerArn,
       plan: [],
       skipped: true,
       applied: false,
@@ -481,6 +490,7 @@ describe('the targets record and the targets-only path', () => {
     sim.calls.reset();
     expect(await deployStack(tctx, after)).toStrictEqual({
       dnsName,
+      loadBalancerArn,
       plan: [],
       skipped: false,
       applied: false,

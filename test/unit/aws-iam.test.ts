@@ -16,6 +16,7 @@ import { EC2_MUTATING_ACTIONS } from '../../lib/providers/aws/deploy/operations.
 import {
   ACM_ACTIONS,
   EC2_ACTIONS,
+  GA_ACTIONS,
   IMPLIED_ACTIONS,
   SHIELD_ACTIONS,
   TAGGING_ACTIONS,
@@ -47,26 +48,32 @@ describe('IAM policy for the ELBv2 calls', () => {
   it('lists exactly the actions the code calls', () => {
     const inPolicy = elbv2PolicyStatements('o')
       .flatMap((s) => s.Action)
-      .map((a) => a.replace(/^(elasticloadbalancing|tag|ec2|wafv2|shield|acm):/, ''));
+      .map((a) => a.replace(/^(elasticloadbalancing|tag|ec2|wafv2|shield|acm|globalaccelerator):/, ''));
     const code = actionsInCode();
     expect(code.length).toBeGreaterThan(20);
     // Besides the commands, the permissions AWS checks under another name for one of them.
+    // Global Accelerator's names are prefixed: several are ELBv2's or Shield's too (CreateListener).
+    const unprefixed = (a: string) => a.replace(/^globalaccelerator:/, '');
     const implied = Object.keys(IMPLIED_ACTIONS);
     for (const [action, by] of Object.entries(IMPLIED_ACTIONS)) {
       expect(code, `${action} is implied by ${by}`).toContain(by);
-      expect(code).not.toContain(action);
+      // Shield's implied TagResource is also a command, Global Accelerator's.
+      if (!GA_ACTIONS.map(unprefixed).includes(action)) expect(code).not.toContain(action);
     }
-    expect([...new Set(inPolicy)].sort()).toStrictEqual([...code, ...implied].sort());
+    expect([...new Set(inPolicy)].sort()).toStrictEqual([...new Set([...code, ...implied])].sort());
     expect(
       [
-        ...ELBV2_DESCRIBE_ACTIONS,
-        ...ELBV2_MUTATING_ACTIONS,
-        ...TAGGING_ACTIONS,
-        ...EC2_ACTIONS,
-        ...WAFV2_ACTIONS,
-        ...SHIELD_ACTIONS,
-        ...ACM_ACTIONS,
-        ...EC2_MUTATING_ACTIONS,
+        ...new Set([
+          ...ELBV2_DESCRIBE_ACTIONS,
+          ...ELBV2_MUTATING_ACTIONS,
+          ...TAGGING_ACTIONS,
+          ...EC2_ACTIONS,
+          ...WAFV2_ACTIONS,
+          ...SHIELD_ACTIONS,
+          ...ACM_ACTIONS,
+          ...EC2_MUTATING_ACTIONS,
+          ...GA_ACTIONS.map(unprefixed),
+        ]),
       ].sort(),
     ).toStrictEqual(code);
     expect(
@@ -93,6 +100,17 @@ describe('IAM policy for the ELBv2 calls', () => {
       'its vpc half carries no request tags; it grants nothing alone, since the new group must be tagged ours (the owner-scoped statement)',
     'acm:DescribeCertificate':
       'the certificates are the account’s, not ours, so there is no tag of ours to scope by; only reads their names',
+    'globalaccelerator:ListAccelerators': 'lists no resource type; reads the account’s accelerators',
+    'globalaccelerator:ListTagsForResource': 'reads the tags that say which accelerator is ours',
+    'globalaccelerator:CreateEndpointGroup':
+      'authorised on the listener, a resource type with no condition key (listeners carry no tags)',
+    'globalaccelerator:DeleteListener': 'the listener resource type has no condition key',
+    'globalaccelerator:UpdateListener': 'the listener resource type has no condition key',
+    'globalaccelerator:ListEndpointGroups': 'the listener resource type has no condition key; only reads',
+    'globalaccelerator:DeleteEndpointGroup': 'the endpointgroup resource type has no condition key',
+    'globalaccelerator:UpdateEndpointGroup': 'the endpointgroup resource type has no condition key',
+    'iam:CreateServiceLinkedRole':
+      'GA’s own service-linked role, pinned by iam:AWSServiceName to globalaccelerator.amazonaws.com',
   };
 
   it('scopes by tag every action but the reads and the WAFv2 ones it names, with why', () => {
@@ -130,6 +148,13 @@ describe('IAM policy for the ELBv2 calls', () => {
         expect(s.Condition).toBeUndefined();
         continue;
       }
+      if (s.Sid === 'GaCreateAcceleratorTaggedAsOurs') {
+        // CreateAccelerator lists no resource type: "*", with our owner tag required in the request.
+        expect(s.Action).toEqual(['globalaccelerator:CreateAccelerator']);
+        expect(s.Resource).toEqual(['*']);
+        expect(s.Condition).toStrictEqual({ StringEquals: { [`aws:RequestTag/${OWNER_TAG}`]: 'team-a' } });
+        continue;
+      }
       if (s.Sid === 'Ec2CreateSecurityGroupInVpc') {
         // The one unscoped mutation: CreateSecurityGroup's vpc resource carries no request tags,
         // and the call is also authorised on the new group, which must be tagged ours.
@@ -155,7 +180,11 @@ describe('IAM policy for the ELBv2 calls', () => {
   it('the sweep access lists and deletes only, and is part of what reconcile holds', () => {
     const sweep = elbv2PolicyStatements('o', 'sweep').flatMap((s) => s.Action);
     const reconcile = new Set(elbv2PolicyStatements('o', 'reconcile').flatMap((s) => s.Action));
-    expect(sweep.filter((a) => !/:(Describe|Delete|List)/.test(a))).toEqual([]);
+    // GA deletes only a disabled accelerator: disabling it (marked as retiring) is a deletion's first step.
+    const gaDeletionSteps = ['globalaccelerator:UpdateAccelerator', 'globalaccelerator:TagResource'];
+    expect(sweep.filter((a) => !/:(Describe|Delete|List)/.test(a) && !gaDeletionSteps.includes(a))).toEqual(
+      [],
+    );
     for (const a of sweep) expect(reconcile.has(a), a).toBe(true);
   });
 

@@ -17,6 +17,9 @@ import { loadFullPath } from './lazy-parts.js';
 import { deployStack, type DeployResult } from './deploy/deployer.js';
 import { findOwnedLoadBalancer } from './deploy/lookup.js';
 import type { Operation } from './deploy/operations.js';
+import type { AcceleratorOperation } from './accelerator/types.js';
+import { acceleratorIngress } from './accelerator/service.js';
+import type { AcceleratorResult } from './accelerator/reconcile.js';
 import { resourcesOf, ResourceTypes, type ModelWarning, type Stack } from './model/types.js';
 import { wordWarnings } from './model/annotations/unknown-keys.js';
 import { FRONTEND_NLB_DNS_TAG, isOwnedBy, type StackOwner } from './tagging.js';
@@ -75,14 +78,29 @@ export interface StackKindAdapter<O extends KubeObject> {
 
 export interface PlanResult {
   plan: Operation[];
+  /**
+   * Its accelerator's (Global Accelerator): the dials going to 0 are applied before `plan`, the
+   * rest after it.
+   */
+  accelerator?: AcceleratorOperation[];
   /** Stopped after confirming the fingerprint: nothing to do. */
   skipped: boolean;
   /** What the objects ask for that the stack does not honour (a reconcile reports them as Events). */
   warnings: ModelWarning[];
 }
 
+/** A stack's deploy: the ELBv2 stack's, and its accelerator's (both phases) when it has one. */
+export type StackDeployResult = DeployResult & { accelerator?: AcceleratorResult };
+
 /** A deploy's result with the warnings of the object it was for. */
-export type ObjectDeployResult = DeployResult & { warnings: ModelWarning[] };
+export type ObjectDeployResult = StackDeployResult & { warnings: ModelWarning[] };
+
+/** The object's status: the accelerator's entry point when it has one, else the load balancer's. */
+export function statusOfDeploy(result: StackDeployResult): AwsLoadBalancerStatus | undefined {
+  const accelerated = result.accelerator?.status;
+  if (accelerated) return acceleratorIngress(accelerated);
+  return result.dnsName !== undefined ? ingressStatus(result.dnsName, result.frontendDnsName) : undefined;
+}
 
 /** One balancer for either kind: ensure and update are the same level-triggered reconcile. */
 export class AwsBalancer<O extends KubeObject> implements Balancer<O, AwsLoadBalancerStatus> {
@@ -130,15 +148,19 @@ export class AwsBalancer<O extends KubeObject> implements Balancer<O, AwsLoadBal
     ctx: ProviderContext,
     obj: Readonly<O>,
   ): Promise<AwsLoadBalancerStatus | undefined> {
-    const result = await this.deploy(ctx, obj, this.provider.config.dryRun === true);
-    return result.dnsName !== undefined ? ingressStatus(result.dnsName, result.frontendDnsName) : undefined;
+    return statusOfDeploy(await this.deploy(ctx, obj, this.provider.config.dryRun === true));
   }
 
   /** The change plan a reconcile would apply now (a dry run, whatever the configuration says). */
   async plan(ctx: ProviderContext, obj: Readonly<O>): Promise<PlanResult> {
     // A plan tells its reader about the warnings; it records no Events, as it changes nothing.
-    const { plan, skipped, warnings } = await this.deploy(ctx, obj, true, false);
-    return { plan, skipped, warnings: await this.worded(ctx, warnings) };
+    const { plan, skipped, warnings, accelerator } = await this.deploy(ctx, obj, true, false);
+    return {
+      plan,
+      skipped: skipped && (accelerator?.plan.length ?? 0) === 0,
+      warnings: await this.worded(ctx, warnings),
+      ...(accelerator ? { accelerator: accelerator.plan } : {}),
+    };
   }
 
   protected async deploy(
@@ -181,6 +203,11 @@ export class AwsBalancer<O extends KubeObject> implements Balancer<O, AwsLoadBal
    * Deploys a stack built already; `names`: those a previous spec may have given its load balancer.
    * A regional part (regions/role.ts) whose Region does not serve the stack deletes what it has of
    * it instead, and marks its Region before the first call that may build there.
+   *
+   * With an accelerator in front, its dials going to 0 come before the ELBv2 deploy (clients leave
+   * a drained Region before its targets drain) and the rest after it (accelerator/reconcile.ts). A
+   * regional part lowers only its own Region's dial; the rest is the orchestrator's, once over
+   * every Region (regions/accelerator-seam.ts).
    */
   protected async deployBuilt(
     ctx: ProviderContext,
@@ -188,7 +215,7 @@ export class AwsBalancer<O extends KubeObject> implements Balancer<O, AwsLoadBal
     stack: Stack,
     names: readonly string[],
     dryRun: boolean,
-  ): Promise<DeployResult> {
+  ): Promise<StackDeployResult> {
     const role = this.provider.regional;
     if (role && !this.provider.serves(stack)) {
       const tgs = resourcesOf(stack, ResourceTypes.TargetGroup).map((t) => t.spec.name);
@@ -203,9 +230,32 @@ export class AwsBalancer<O extends KubeObject> implements Balancer<O, AwsLoadBal
       return result;
     }
     if (role && !dryRun) await role.markers.add(ctx, owner.stackId, role.region);
+    const accelerators = this.provider.accelerators;
+    const before = await accelerators.reconcile(
+      ctx,
+      owner,
+      stack,
+      accelerators.singleRegion(stack, undefined),
+      'before',
+      dryRun,
+    );
     const result = await this.deployServed(ctx, owner, stack, names, dryRun);
-    role?.deployed(ctx, { region: role.region, owner, stack, result, served: true });
-    return result;
+    if (role) {
+      role.deployed(ctx, { region: role.region, owner, stack, result, served: true });
+      return before ? { ...result, accelerator: { plan: before.plan } } : result;
+    }
+    const after = await accelerators.reconcile(
+      ctx,
+      owner,
+      stack,
+      accelerators.singleRegion(stack, result.loadBalancerArn),
+      'after',
+      dryRun,
+    );
+    if (!before && !after) return result;
+    const plan = [...(before?.plan ?? []), ...(after?.plan ?? [])];
+    const status = after?.status ?? before?.status;
+    return { ...result, accelerator: { plan, ...(status ? { status } : {}) } };
   }
 
   /** The ELBv2 deploy of a stack its Region serves. */
@@ -266,7 +316,12 @@ export class AwsBalancer<O extends KubeObject> implements Balancer<O, AwsLoadBal
     );
   }
 
-  /** Deletes the stack's load balancers under `names`, what they use, and its groups under `targetGroupNames`. */
+  /**
+   * Deletes the stack's load balancers under `names`, what they use, and its groups under
+   * `targetGroupNames`; its accelerator first (accelerator/reconcile.ts): while GA works on that,
+   * RetryLaterError, and nothing of the ELBv2 stack is deleted yet. (A dry run logs the
+   * accelerator's next step; the operations returned are the ELBv2 stack's.)
+   */
   protected async deleteByNames(
     ctx: ProviderContext,
     owner: StackOwner,
@@ -275,6 +330,8 @@ export class AwsBalancer<O extends KubeObject> implements Balancer<O, AwsLoadBal
     dryRun: boolean,
   ): Promise<Operation[]> {
     const role = this.provider.regional;
+    // The accelerator is over every Region: a regional part leaves it to the orchestrator.
+    if (!role) await this.provider.accelerators.delete(ctx, owner, dryRun);
     // A regional part: a Region never marked for the stack has nothing of it (regions/markers.ts).
     if (role && !(await this.provider.mayHold(ctx, owner.stackId))) return [];
     const dctx = this.provider.context(ctx, owner);

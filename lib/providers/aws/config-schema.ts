@@ -192,6 +192,13 @@ export const AWS_CONFIG_SCHEMA = {
     // Its rules are checked by their own validator (TENANT_POLICY_CONFIG_SCHEMA below), which a
     // container loads only when its configuration has a tenant policy.
     tenantPolicy: { type: 'object' },
+    // Global Accelerator in front (lib/providers/aws/accelerator/): `enabled` is the default for
+    // objects without the multicluster.karmada.io/global-accelerator annotation.
+    globalAccelerator: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { enabled: { type: 'boolean' }, endpoint: { type: 'string' } },
+    },
   },
 } as const;
 

@@ -91,6 +91,15 @@ interface ConfigFile extends RegionFile {
   maxCallsPerSecond?: number;
   dryRun?: boolean;
   tenantPolicy?: TenantPolicy;
+  globalAccelerator?: Partial<GlobalAcceleratorConfig>;
+}
+
+/** Global Accelerator in front of the load balancers (lib/providers/aws/accelerator/). */
+export interface GlobalAcceleratorConfig {
+  /** Whether an object without the global-accelerator annotation gets an accelerator (false). */
+  enabled: boolean;
+  /** GA's endpoint (local simulators; AWS's, in us-west-2, when unset). */
+  endpoint?: string;
 }
 
 export type HealthCheckConfig = {
@@ -181,6 +190,11 @@ export interface AwsProviderConfig {
   dryRun?: boolean;
   /** What tenants may ask for (tenant-policy.ts); absent: anything the configuration allows. */
   tenantPolicy?: TenantPolicy;
+  /**
+   * Global Accelerator: absent, GA is never called (nor its client loaded) unless an object asks
+   * for an accelerator with its annotation; the orphan sweep lists accelerators only with it.
+   */
+  globalAccelerator?: GlobalAcceleratorConfig;
 }
 
 function isUrl(text: string): boolean {
@@ -355,6 +369,10 @@ export async function parseAwsConfig(text: string | undefined): Promise<AwsProvi
       if (file[key] === undefined) issues.push(`${key}: required`);
     if (file.clusterRegions !== undefined) issues.push('clusterRegions: only with regions');
   }
+  const ga = file?.globalAccelerator as { endpoint?: unknown } | null | undefined;
+  const gaEndpoint = ga?.endpoint;
+  if (typeof gaEndpoint === 'string' && !isUrl(gaEndpoint))
+    issues.push('globalAccelerator.endpoint: must be a valid url');
   // Not an object: the main schema said so already.
   const policy = file?.tenantPolicy;
   if (policy !== null && typeof policy === 'object' && !Array.isArray(policy)) {
@@ -412,6 +430,16 @@ export async function parseAwsConfig(text: string | undefined): Promise<AwsProvi
     ...(cfg.maxCallsPerSecond !== undefined ? { maxCallsPerSecond: cfg.maxCallsPerSecond } : {}),
     dryRun: cfg.dryRun ?? false,
     ...(cfg.tenantPolicy !== undefined ? { tenantPolicy: cfg.tenantPolicy } : {}),
+    ...(cfg.globalAccelerator !== undefined
+      ? {
+          globalAccelerator: {
+            enabled: cfg.globalAccelerator.enabled ?? false,
+            ...(cfg.globalAccelerator.endpoint !== undefined
+              ? { endpoint: cfg.globalAccelerator.endpoint }
+              : {}),
+          },
+        }
+      : {}),
   };
 }
 

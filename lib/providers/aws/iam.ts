@@ -39,6 +39,21 @@
  * - ACM (list_awscertificatemanager): ListCertificates lists no resource type (Resource "*");
  *   DescribeCertificate is authorised on the certificate, which is the account's (not ours): not
  *   scoped by our tag. Both only read, for certificate discovery.
+ * - Global Accelerator (list_awsglobalaccelerator): its ARNs have no Region (the API is in
+ *   us-west-2 whatever the endpoints' Regions) and only the accelerator resource type supports
+ *   aws:ResourceTag (listeners and endpoint groups carry no tags). ListAccelerators lists no
+ *   resource type (Resource "*"); CreateAccelerator has none either and supports aws:RequestTag
+ *   (our owner tag in the request). Everything authorised on the accelerator (DescribeAccelerator,
+ *   UpdateAccelerator, DeleteAccelerator, ListListeners, CreateListener, TagResource,
+ *   UntagResource) is scoped by our tag on it, so a listener can only be added to our accelerator;
+ *   ListTagsForResource reads the account's accelerators' tags to find ours (unscoped). What is
+ *   authorised on a listener (UpdateListener, DeleteListener, ListEndpointGroups,
+ *   CreateEndpointGroup) or an endpoint group (UpdateEndpointGroup, DeleteEndpointGroup) has no
+ *   tag condition key: confined to GA's ARNs, not to ours; the code only acts on the listeners of
+ *   an accelerator it found by our tags. GA creates its service-linked role at the first
+ *   accelerator of an account: iam:CreateServiceLinkedRole, for globalaccelerator.amazonaws.com only.
+ *   Global Accelerator's actions are named with their prefix here (`globalaccelerator:…`): several
+ *   share a name with ELBv2's or Shield's (CreateListener, TagResource, ListTagsForResource).
  * - CreateLoadBalancer supports elasticloadbalancing:Scheme, :Subnet and :SecurityGroup, SetSubnets
  *   :Subnet, SetSecurityGroups :SecurityGroup; the operator's tenant policy pins them here too.
  *
@@ -101,6 +116,27 @@ export type ShieldAction = (typeof SHIELD_ACTIONS)[number];
 export const ACM_ACTIONS = ['DescribeCertificate', 'ListCertificates'] as const;
 export type AcmAction = (typeof ACM_ACTIONS)[number];
 
+/** Global Accelerator's calls (accelerator/ga-client.ts), with their IAM prefix (see the module comment). */
+export const GA_ACTIONS = [
+  'globalaccelerator:CreateAccelerator',
+  'globalaccelerator:CreateEndpointGroup',
+  'globalaccelerator:CreateListener',
+  'globalaccelerator:DeleteAccelerator',
+  'globalaccelerator:DeleteEndpointGroup',
+  'globalaccelerator:DeleteListener',
+  'globalaccelerator:DescribeAccelerator',
+  'globalaccelerator:ListAccelerators',
+  'globalaccelerator:ListEndpointGroups',
+  'globalaccelerator:ListListeners',
+  'globalaccelerator:ListTagsForResource',
+  'globalaccelerator:TagResource',
+  'globalaccelerator:UntagResource',
+  'globalaccelerator:UpdateAccelerator',
+  'globalaccelerator:UpdateEndpointGroup',
+  'globalaccelerator:UpdateListener',
+] as const;
+export type GaAction = (typeof GA_ACTIONS)[number];
+
 /**
  * Permissions AWS checks for a call the code makes, under another name: no command of the code
  * is named after them (test/unit/aws-iam.test.ts knows them from this list).
@@ -110,15 +146,19 @@ export const IMPLIED_ACTIONS = {
   SetWebAcl: 'AssociateWebACL',
   // Shield checks it for the tags of CreateProtection.
   TagResource: 'CreateProtection',
+  // GA creates its service-linked role at an account's first accelerator.
+  'iam:CreateServiceLinkedRole': 'CreateAccelerator',
 } as const;
 export type ImpliedAction = keyof typeof IMPLIED_ACTIONS;
 
 /** Every action the provider calls, as the SDK's commands name them, and the implied ones. */
 export type ProviderAction =
-  Elbv2Action | TaggingAction | Ec2Action | Wafv2Action | ShieldAction | AcmAction | ImpliedAction;
+  Elbv2Action | TaggingAction | Ec2Action | Wafv2Action | ShieldAction | AcmAction | ImpliedAction | GaAction;
 
 /** An action as IAM names it: `tag:GetResources`, `ec2:Describe…`, `elasticloadbalancing:<action>`. */
 export function iamActionName(action: ProviderAction): string {
+  // Named with their service already (Global Accelerator's, IAM's).
+  if (action.includes(':')) return action;
   if ((TAGGING_ACTIONS as readonly string[]).includes(action)) return `tag:${action}`;
   if ([...EC2_ACTIONS, ...EC2_MUTATING_ACTIONS].includes(action as never)) return `ec2:${action}`;
   if ((WAFV2_ACTIONS as readonly string[]).includes(action)) return `wafv2:${action}`;
@@ -238,6 +278,14 @@ function guardrailConditions(g: Elbv2Guardrails | undefined, keys: Array<keyof E
   return out;
 }
 
+/** Global Accelerator's ARNs: account-wide, no Region (see the module comment). */
+const gaArn = (rest: string): PolicyResource => ({
+  'Fn::Sub': `arn:\${AWS::Partition}:globalaccelerator::\${AWS::AccountId}:${rest}`,
+});
+const ACCELERATOR_ARNS = [gaArn('accelerator/*')];
+const GA_LISTENER_ARNS = [gaArn('accelerator/*/listener/*')];
+const GA_ENDPOINT_GROUP_ARNS = [gaArn('accelerator/*/listener/*/endpoint-group/*')];
+
 /** The deployment's ALBs (WAFv2 associates web ACLs with ALBs only). */
 const ALB_ARNS = [deploymentArn('elasticloadbalancing', 'loadbalancer/app/*/*')];
 /** Shield's protections: account-wide, no Region in the ARN. */
@@ -330,6 +378,78 @@ const STATEMENTS: StatementSpec[] = [
     actions: ['DeleteProtection'],
     resources: PROTECTION_ARNS,
     condition: (o) => ({ StringEquals: ownedResource(o) }),
+  },
+  {
+    // SAR (Global Accelerator): ListAccelerators lists no resource type: Resource "*". It only reads.
+    Sid: 'GaListAccelerators',
+    actions: ['globalaccelerator:ListAccelerators'],
+    resources: ['*'],
+  },
+  {
+    // SAR (GA): ListTagsForResource, resource accelerator: reads whose accelerator is whose.
+    Sid: 'GaReadAcceleratorTags',
+    actions: ['globalaccelerator:ListTagsForResource'],
+    resources: ACCELERATOR_ARNS,
+  },
+  {
+    // SAR (GA): CreateAccelerator lists no resource type and supports aws:RequestTag; its tags
+    // are authorised as TagResource on the new accelerator, with aws:RequestTag.
+    Sid: 'GaCreateAcceleratorTaggedAsOurs',
+    actions: ['globalaccelerator:CreateAccelerator'],
+    resources: ['*'],
+    condition: (o) => ({ StringEquals: ownedRequest(o) }),
+  },
+  {
+    Sid: 'GaTagAcceleratorOnCreate',
+    actions: ['globalaccelerator:TagResource'],
+    resources: ACCELERATOR_ARNS,
+    condition: (o) => ({ StringEquals: ownedRequest(o) }),
+  },
+  {
+    // SAR (GA): what is authorised on the accelerator supports aws:ResourceTag: ours only. A
+    // listener can only be created on it (CreateListener is authorised on the accelerator).
+    Sid: 'GaChangeOwnedAccelerators',
+    actions: [
+      'globalaccelerator:CreateListener',
+      'globalaccelerator:DeleteAccelerator',
+      'globalaccelerator:DescribeAccelerator',
+      'globalaccelerator:ListListeners',
+      'globalaccelerator:TagResource',
+      'globalaccelerator:UntagResource',
+      'globalaccelerator:UpdateAccelerator',
+    ],
+    resources: ACCELERATOR_ARNS,
+    condition: (o) => ({ StringEquals: ownedResource(o) }),
+  },
+  {
+    // SAR (GA): the listener resource type has no condition key (listeners carry no tags):
+    // confined to listeners, not to ours (the code acts only on our accelerators' listeners).
+    Sid: 'GaChangeListeners',
+    actions: [
+      'globalaccelerator:CreateEndpointGroup',
+      'globalaccelerator:DeleteListener',
+      'globalaccelerator:ListEndpointGroups',
+      'globalaccelerator:UpdateListener',
+    ],
+    resources: GA_LISTENER_ARNS,
+  },
+  {
+    // SAR (GA): the endpointgroup resource type has no condition key either.
+    Sid: 'GaChangeEndpointGroups',
+    actions: ['globalaccelerator:DeleteEndpointGroup', 'globalaccelerator:UpdateEndpointGroup'],
+    resources: GA_ENDPOINT_GROUP_ARNS,
+  },
+  {
+    // SAR (IAM): CreateServiceLinkedRole with iam:AWSServiceName: GA's own role, nothing else.
+    Sid: 'GaServiceLinkedRole',
+    actions: ['iam:CreateServiceLinkedRole'],
+    resources: [
+      {
+        'Fn::Sub':
+          'arn:${AWS::Partition}:iam::${AWS::AccountId}:role/aws-service-role/globalaccelerator.amazonaws.com/*',
+      },
+    ],
+    condition: () => ({ StringEquals: { 'iam:AWSServiceName': 'globalaccelerator.amazonaws.com' } }),
   },
   {
     // SAR (EC2): CreateSecurityGroup is authorised on the new security-group (aws:RequestTag,
@@ -525,6 +645,7 @@ export const ELBV2_MUTATING_ACTIONS: readonly MutatingAction[] = [
         !(SHIELD_ACTIONS as readonly string[]).includes(a) &&
         !(ACM_ACTIONS as readonly string[]).includes(a) &&
         !Object.hasOwn(IMPLIED_ACTIONS, a) &&
+        !a.includes(':') &&
         !(EC2_MUTATING_ACTIONS as readonly string[]).includes(a),
     ),
   ),
@@ -553,6 +674,7 @@ export const ELBV2_ACCESS: Record<Elbv2Access, readonly ProviderAction[]> = {
     ...ACM_ACTIONS,
     ...(Object.keys(IMPLIED_ACTIONS) as ImpliedAction[]),
     ...EC2_MUTATING_ACTIONS,
+    ...GA_ACTIONS,
   ].sort(),
   // A swept load balancer's protection of ours is deleted first (deploy/edge.ts).
   sweep: [
@@ -566,6 +688,16 @@ export const ELBV2_ACCESS: Record<Elbv2Access, readonly ProviderAction[]> = {
     'DescribeTags',
     'DescribeTargetGroups',
     'ListTagsForResource',
+    // An orphaned accelerator: disabled (and marked retiring), then deleted once GA has deployed that.
+    'globalaccelerator:DeleteAccelerator',
+    'globalaccelerator:DeleteEndpointGroup',
+    'globalaccelerator:DeleteListener',
+    'globalaccelerator:ListAccelerators',
+    'globalaccelerator:ListEndpointGroups',
+    'globalaccelerator:ListListeners',
+    'globalaccelerator:ListTagsForResource',
+    'globalaccelerator:TagResource',
+    'globalaccelerator:UpdateAccelerator',
   ],
   // The desired fingerprints hold discovered certificates too: ACM's two reads, for such stacks.
   resync: [

@@ -30,9 +30,9 @@ import {
   reportTraffic,
   type AwsLoadBalancerStatus,
   type ObjectDeployResult,
+  type StackDeployResult,
   type StackKindAdapter,
 } from './balancer.js';
-import type { DeployResult } from './deploy/deployer.js';
 import { findStackByTags } from './deploy/stack-tags.js';
 import type { Operation } from './deploy/operations.js';
 import { groupFingerprints, recordOf } from './deploy/target-records.js';
@@ -161,7 +161,8 @@ export class AwsIngressBalancer extends AwsBalancer<MultiClusterIngress> {
     if (joined.refusal || !joined.result) throw joined.refusal;
     const result = joined.result;
     // Served by the group now: a load balancer of its own (the status named another) goes.
-    const dns = result.dnsName?.toLowerCase();
+    // With an accelerator in front, the status is the accelerator's (a regional part has none).
+    const dns = (result.accelerator?.status?.dnsName ?? result.dnsName)?.toLowerCase();
     if ((dns === undefined || !this.statusNames(mci, dns)) && (await this.mayHaveOwnStack(ctx, mci)))
       plan.push(...(await super.delete(ctx, mci, dryRun)));
     return { ...result, plan, skipped: result.skipped && plan.length === result.plan.length, warnings };
@@ -194,7 +195,7 @@ export class AwsIngressBalancer extends AwsBalancer<MultiClusterIngress> {
     mci: Readonly<MultiClusterIngress>,
     group: string,
     dryRun: boolean,
-  ): Promise<{ result?: DeployResult; refusal?: InvalidObjectError; warnings?: ModelWarning[] }> {
+  ): Promise<{ result?: StackDeployResult; refusal?: InvalidObjectError; warnings?: ModelWarning[] }> {
     const { resolveGroup } = await loadIngressGroups();
     const resolution = await resolveGroup(
       this.groups.kube,

@@ -18,6 +18,21 @@ import type { DeployContext } from './deploy/context.js';
 import type { OwnerInventory } from './deploy/deletion.js';
 import { loadFullPath } from './lazy-parts.js';
 import { createdAtOf, STACK_TAG, type StackOwner } from './tagging.js';
+import type { ActualAccelerator } from './accelerator/types.js';
+
+/** The accelerators' side of the sweep (accelerator/service.ts). */
+export interface AcceleratorInventory {
+  /** Every accelerator of this owner, by stack (none when GA is not configured). */
+  owned(ctx: ProviderContext): Promise<Array<ActualAccelerator & { stackId: string }>>;
+  /** One step for each accelerator being retired (replaced, or no longer wanted). */
+  retireAll(
+    ctx: ProviderContext,
+    accelerators: ReadonlyArray<ActualAccelerator & { stackId: string }>,
+    dryRun: boolean,
+  ): Promise<void>;
+  /** The stack's accelerators one step closer to gone; RetryLaterError while one is left. */
+  delete(ctx: ProviderContext, owner: StackOwner, dryRun: boolean): Promise<unknown>;
+}
 
 /**
  * How long one listing serves a sweep: a sweep function runs for at most 15 minutes, and what it
@@ -31,6 +46,7 @@ export interface AwsInventoryOptions {
   context(ctx: ProviderContext, owner: StackOwner): DeployContext;
   /** What the stack's object wants now (see AwsProvider); undefined when unknown. */
   wantedTargetGroupNames(stack: StackRef, logger: Logger): Promise<ReadonlySet<string> | undefined>;
+  accelerators?: AcceleratorInventory;
 }
 
 export class AwsInventory implements StackInventory, TargetGroupInventory {
@@ -38,10 +54,27 @@ export class AwsInventory implements StackInventory, TargetGroupInventory {
 
   constructor(private readonly options: AwsInventoryOptions) {}
 
+  /**
+   * Stacks with an owned load balancer or target group, or an owned accelerator (whose load
+   * balancers may be gone already). Listing the accelerators also takes each one being retired
+   * (replaced, or no longer wanted by a live object) one step further: nothing else would.
+   */
   async listOwnedStacks(ctx: ProviderContext): Promise<OwnedStack[]> {
     const inventory = await this.list(ctx);
     const { inventoryStacks } = await loadFullPath();
-    return inventoryStacks(inventory).flatMap((s): OwnedStack[] => {
+    const accelerators = (await this.options.accelerators?.owned(ctx)) ?? [];
+    await this.options.accelerators?.retireAll(ctx, accelerators, this.options.dryRun);
+    const byId = new Map<string, { stackId: string; createdAt?: Date }>();
+    for (const s of inventoryStacks(inventory)) byId.set(s.stackId, s);
+    for (const a of accelerators) {
+      const seen = byId.get(a.stackId);
+      const at = a.createdAt !== undefined ? new Date(a.createdAt) : undefined;
+      // The stack is as old as its oldest resource.
+      const createdAt =
+        seen?.createdAt && at ? (seen.createdAt < at ? seen.createdAt : at) : (seen?.createdAt ?? at);
+      byId.set(a.stackId, { stackId: a.stackId, ...(createdAt ? { createdAt } : {}) });
+    }
+    return [...byId.values()].flatMap((s): OwnedStack[] => {
       const parsed = parseStackId(s.stackId);
       return parsed ? [{ ...parsed, ...(s.createdAt ? { createdAt: s.createdAt } : {}) }] : [];
     });
@@ -55,6 +88,8 @@ export class AwsInventory implements StackInventory, TargetGroupInventory {
     if (!parseStackId(stackId)) {
       throw new InvalidObjectError(`not a stack ID: ${stackId}`, { field: 'stackId' });
     }
+    // Its accelerator first (disable, wait, delete: one step per sweep), as an object's deletion does.
+    await this.options.accelerators?.delete(ctx, this.owner(stackId), this.options.dryRun);
     const { deleteStack } = await loadFullPath();
     await deleteStack(
       this.options.context(ctx, this.owner(stackId)),

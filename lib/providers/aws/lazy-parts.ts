@@ -40,6 +40,15 @@ export const loadAcm = lazy(
   "the aws provider's ACM client (edge/acm-client.ts)",
 );
 
+/**
+ * The Global Accelerator client (accelerator/ga-client.ts): loaded by the first stack that wants,
+ * or had, an accelerator and has to call GA (a no-op reconcile reads the accelerator record only).
+ */
+export const loadGlobalAccelerator = lazy(
+  () => import('./accelerator/ga-client.js'),
+  "the aws provider's Global Accelerator client (accelerator/ga-client.ts)",
+);
+
 /** IngressGroups (ingress-groups-part.ts): only an MCI that is, or was, in a group needs them. */
 export const loadIngressGroups = lazy(
   () => import('./ingress-groups-part.js'),

@@ -54,6 +54,8 @@ import { ALB_KEYS } from './model/annotations/keys.js';
 import { type StackOwner } from './tagging.js';
 import type { PolicySubject } from './tenant-policy.js';
 import { MCI_FINALIZER, MCS_FINALIZER } from '../../karmada/constants.js';
+import type { GlobalAcceleratorClient } from '@aws-sdk/client-global-accelerator';
+import { AcceleratorService } from './accelerator/service.js';
 import type { EndpointSlice } from '../../karmada/types.js';
 import type { RegionalRole } from './regions/role.js';
 
@@ -101,6 +103,8 @@ export interface AwsProviderOptions {
   network?: VpcNetworkCacheOptions;
   /** WAFv2, Shield and ACM clients; each one absent is built from the configuration at its first use. */
   edge?: EdgeClients;
+  /** The Global Accelerator client; absent, built from the configuration at its first use. */
+  ga?: GlobalAcceleratorClient;
   /** Set when this provider is one Region's part of a multi-Region one (regions/role.ts). */
   regional?: RegionalRole;
 }
@@ -110,6 +114,8 @@ export class AwsProvider implements MultiClusterProvider {
   readonly service: AwsBalancer<MultiClusterService>;
   readonly stacks: AwsInventory;
   readonly fingerprintSource: AwsFingerprints;
+  /** Global Accelerator in front of the load balancers (accelerator/service.ts). */
+  readonly accelerators: AcceleratorService;
   /** Per reconcile (the lifecycle passes one ProviderContext to get() and then update()). */
   private readonly memos = new WeakMap<ProviderContext, LookupMemo>();
   private readonly kube: KubeClient;
@@ -131,6 +137,13 @@ export class AwsProvider implements MultiClusterProvider {
     private readonly options: AwsProviderOptions,
   ) {
     this.kube = deps.kube;
+    this.accelerators = new AcceleratorService({
+      config,
+      kube: deps.kube,
+      logger: deps.logger,
+      ...(options.ga ? { client: options.ga } : {}),
+      ...(options.instanceId !== undefined ? { instanceId: options.instanceId } : {}),
+    });
     this.regional = options.regional;
     this.quotas = new AccountQuotas(options.client);
     this.network = new VpcNetworkSource(
@@ -170,7 +183,10 @@ export class AwsProvider implements MultiClusterProvider {
               buildIngressStack({ mci, ...inputs, config: withQuotas(resolved, accountQuotas) }),
             ),
           );
-          return this.servedOrNot(withClientSecrets(stack, clientSecrets), serves);
+          return this.servedOrNot(
+            this.accelerators.withIntent(withClientSecrets(stack, clientSecrets), [mci], elsewhereOf(inputs)),
+            serves,
+          );
         },
       },
       {
@@ -193,10 +209,12 @@ export class AwsProvider implements MultiClusterProvider {
           const reads: ServiceReads = new Map();
           let secrets = new ClientSecrets();
           let served = false;
+          const elsewhere = new Set<string>();
           for (const mci of resolution.members) {
             const { clientSecrets, ...read } = await readIngressInputs(kube, mci, reads);
             const { inputs, serves } = await this.inRegion(read, kube, ctx, namedClusters(mci));
             served ||= serves;
+            for (const c of elsewhereOf(inputs)) elsewhere.add(c);
             secrets = secrets.with(clientSecrets);
             members.push({ mci, ...inputs });
           }
@@ -209,7 +227,17 @@ export class AwsProvider implements MultiClusterProvider {
             }),
           );
           return model.stack
-            ? { ...model, stack: this.servedOrNot(withClientSecrets(model.stack, secrets), served) }
+            ? {
+                ...model,
+                stack: this.servedOrNot(
+                  this.accelerators.withIntent(
+                    withClientSecrets(model.stack, secrets),
+                    resolution.members,
+                    elsewhere,
+                  ),
+                  served,
+                ),
+              }
             : model;
         },
         checkPolicy: async (mci, stack) => {
@@ -236,7 +264,7 @@ export class AwsProvider implements MultiClusterProvider {
             buildServiceStack({ mcs, ...inputs, config: withQuotas(resolved, accountQuotas) }),
           ),
         );
-        return this.servedOrNot(stack, serves);
+        return this.servedOrNot(this.accelerators.withIntent(stack, [mcs], elsewhereOf(inputs)), serves);
       },
     });
     this.fingerprintSource = new AwsFingerprints({
@@ -252,6 +280,8 @@ export class AwsProvider implements MultiClusterProvider {
       dryRun: config.dryRun === true,
       context: (ctx, owner) => this.context(ctx, owner),
       wantedTargetGroupNames: (stack, logger) => this.wantedTargetGroupNames(stack, logger),
+      // Over Regions, only the primary part sweeps accelerators: GA's API is global.
+      ...(options.regional && !options.regional.primary ? {} : { accelerators: this.accelerators }),
     });
   }
 
@@ -477,6 +507,11 @@ function namedClusters(mci: Readonly<MultiClusterIngress>): string[] {
     ...(mci.status?.trafficBlockClusters ?? []),
     ...(mci.status?.serviceLocations ?? []).flatMap((l) => l.clusters ?? []),
   ];
+}
+
+/** A regional part's inputs name the object's clusters in other Regions (inRegion); none otherwise. */
+function elsewhereOf(inputs: object): ReadonlySet<string> {
+  return (inputs as { elsewhere?: ReadonlySet<string> }).elsewhere ?? new Set();
 }
 
 /** The stack with the client secrets its OIDC actions name, when there are any (Stack.clientSecrets). */

@@ -42,6 +42,8 @@ export interface DeployStackOptions {
 export interface DeployResult {
   /** The load balancer's DNS name; undefined in a dry run that would create it. */
   dnsName: string | undefined;
+  /** Its ARN (what Global Accelerator's endpoint names); undefined in a dry run that would create it. */
+  loadBalancerArn?: string;
   /** The frontend NLB's DNS name (enable-frontend-nlb), when the stack has one and it is known. */
   frontendDnsName?: string;
   plan: Operation[];
@@ -118,6 +120,9 @@ async function deploySettled(
     const frontendDnsName = found.loadBalancer.tags[FRONTEND_NLB_DNS_TAG];
     return {
       dnsName: found.loadBalancer.lb.DNSName ?? '',
+      ...(found.loadBalancer.lb.LoadBalancerArn
+        ? { loadBalancerArn: found.loadBalancer.lb.LoadBalancerArn }
+        : {}),
       ...(frontendDnsName ? { frontendDnsName } : {}),
       plan: [],
       skipped: true,
@@ -142,6 +147,7 @@ async function deploySettled(
   if (options.dryRun) {
     return {
       dnsName: current?.lb.DNSName,
+      ...(current?.lb.LoadBalancerArn ? { loadBalancerArn: current.lb.LoadBalancerArn } : {}),
       ...(frontendNow ? { frontendDnsName: frontendNow } : {}),
       plan,
       skipped: false,
@@ -175,8 +181,10 @@ async function deploySettled(
   // Discovery read every group's targets and the plan made them the desired ones.
   if (plan.length > 0 || !recorded) await ctx.records.write(ctx.owner.stackId, fresh);
   const frontendDnsName = hasFrontend ? (frontendNow ?? applied.dnsNames.get(FRONTEND_NLB_ID)) : undefined;
+  const loadBalancerArn = current?.lb.LoadBalancerArn ?? applied.arns.get(LOAD_BALANCER_ID);
   return {
     dnsName: current?.lb.DNSName ?? applied.dnsNames.get(LOAD_BALANCER_ID) ?? '',
+    ...(loadBalancerArn ? { loadBalancerArn } : {}),
     ...(frontendDnsName ? { frontendDnsName } : {}),
     plan,
     skipped: false,

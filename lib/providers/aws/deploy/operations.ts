@@ -41,6 +41,7 @@ import type {
   RevokeSecurityGroupIngressCommandInput,
 } from '@aws-sdk/client-ec2';
 import { recordToTags, tagsToRemove, tagsToUpsert } from '../tagging.js';
+import type { AcceleratorOperation } from '../accelerator/types.js';
 
 /** Every mutating ELBv2 action the provider may call (the IAM policy is checked against the code). */
 export interface MutatingInputs {
@@ -145,7 +146,11 @@ export type OperationResource =
   | 'Targets'
   | 'SecurityGroup'
   | 'WebACLAssociation'
-  | 'ShieldProtection';
+  | 'ShieldProtection'
+  // Global Accelerator (lib/providers/aws/accelerator/): only the accelerator carries tags.
+  | 'Accelerator'
+  | 'AcceleratorListener'
+  | 'EndpointGroup';
 
 export interface Operation {
   op: OperationKind;
@@ -266,8 +271,11 @@ export function operationSubject(o: Pick<Operation, 'resource' | 'id'>): string 
   return o.id === o.resource ? o.resource : `${o.resource} ${o.id}`;
 }
 
+/** A step of either plan: the ELBv2 stack's, or its accelerator's (accelerator/plan.ts). */
+export type AnyOperation = Operation | AcceleratorOperation;
+
 /** One line per operation, for logs and the plan CLI. */
-export function formatPlan(plan: readonly Operation[]): string[] {
+export function formatPlan(plan: readonly AnyOperation[]): string[] {
   if (plan.length === 0) return ['no changes'];
   return plan.map((o) => {
     const sign = { create: '+', modify: '~', delete: '-', replace: '-/+' }[o.op];

@@ -40,6 +40,7 @@ export function legacyTargetTags(lbTags: Readonly<Record<string, string>>): stri
 
 export interface TargetsOnlyResult {
   dnsName: string;
+  loadBalancerArn: string;
   /** The frontend NLB's DNS name, as recorded on the ALB (FRONTEND_NLB_DNS_TAG). */
   frontendDnsName?: string;
   plan: Operation[];
@@ -95,7 +96,14 @@ export async function deployTargetsOnly(
   const fresh = recordOf(stack, fingerprint);
   // Every group as recorded (and no group recorded that the stack no longer has): nothing to do.
   if (changed.length === 0 && record && Object.keys(record.groups).length === groups.length)
-    return { dnsName: lb.dnsName, ...frontendOf(lb), plan: [], skipped: true, applied: false };
+    return {
+      dnsName: lb.dnsName,
+      loadBalancerArn: lb.arn,
+      ...frontendOf(lb),
+      plan: [],
+      skipped: true,
+      applied: false,
+    };
 
   const plan: Operation[] = [];
   for (const tg of changed) {
@@ -110,7 +118,14 @@ export async function deployTargetsOnly(
     groups: changed.length,
   });
   if (dryRun)
-    return { dnsName: lb.dnsName, ...frontendOf(lb), plan, skipped: plan.length === 0, applied: false };
+    return {
+      dnsName: lb.dnsName,
+      loadBalancerArn: lb.arn,
+      ...frontendOf(lb),
+      plan,
+      skipped: plan.length === 0,
+      applied: false,
+    };
   if (plan.length > 0) {
     // Forgotten first: if this deploy stops half-way, no record claims what ELBv2 may not hold.
     if (record) await ctx.records.forget(ctx.owner.stackId);
@@ -127,7 +142,14 @@ export async function deployTargetsOnly(
     }
   }
   await ctx.records.write(ctx.owner.stackId, fresh);
-  return { dnsName: lb.dnsName, ...frontendOf(lb), plan, skipped: false, applied: plan.length > 0 };
+  return {
+    dnsName: lb.dnsName,
+    loadBalancerArn: lb.arn,
+    ...frontendOf(lb),
+    plan,
+    skipped: false,
+    applied: plan.length > 0,
+  };
 }
 
 /**

@@ -35,6 +35,8 @@ export function stackFingerprint(stack: Stack): string {
     ...stack,
     // What to report is not what to build: a warning never makes a deploy necessary.
     warnings: undefined,
+    // Global Accelerator's settings: the accelerator record has its own fingerprint.
+    accelerator: undefined,
     // The Secrets' versions are in the actions; their values are never hashed.
     clientSecrets: undefined,
     traffic: undefined,

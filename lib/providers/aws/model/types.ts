@@ -8,6 +8,7 @@ import type { AwsProviderConfig } from '../config.js';
 import type { VpcSubnet } from '../vpc-network.js';
 import type { ElbQuotas } from './limits.js';
 import type { CatalogCertificate, CertificateAllowList } from './certificates.js';
+import type { AcceleratorIntent } from '../accelerator/types.js';
 
 /**
  * The target groups' VPC as the model sees it: the provider resolves `cidrs` and `subnets`
@@ -473,6 +474,12 @@ export interface Stack {
   securityGroup?: ManagedSecurityGroupSpec;
   /** Not part of the desired state (nor of its fingerprint): what the reconcile must report. */
   warnings?: ModelWarning[];
+  /**
+   * Global Accelerator (accelerator/): what the object asks of it, attached by the provider after
+   * the model is built when the accelerator path must run; outside the stack's fingerprint (the
+   * accelerator has its own record).
+   */
+  accelerator?: AcceleratorIntent;
   /**
    * The OIDC client secrets the stack's authenticate actions name (ClientSecretRef), by
    * `<namespace>/<name>`: attached by the provider after the model is built, read only when a

@@ -14,6 +14,7 @@ import {
 import type { DeploymentIdentity } from '../instance.js';
 import { claimBeforeFirstCall, claimOwnerId } from '../owner-claim.js';
 import { AwsProvider, type AwsProviderOptions } from '../provider.js';
+import { AcceleratorOverRegions } from '../accelerator/over-regions.js';
 import { RegionalDeploys, type AcceleratorSeam } from './accelerator-seam.js';
 import { ClusterRegionSource } from './cluster-regions.js';
 import { RegionMarkers } from './markers.js';
@@ -64,7 +65,11 @@ export function buildMultiRegionProvider(
       }),
     };
   });
-  return new MultiRegionProvider(config, parts, { clusters, markers, unknown, deploys }, deps, accelerator);
+  // One accelerator per stack over every Region: the primary part's GA client serves them all.
+  const seam =
+    accelerator ??
+    (parts[0] ? new AcceleratorOverRegions(parts[0].provider.accelerators, config) : undefined);
+  return new MultiRegionProvider(config, parts, { clusters, markers, unknown, deploys }, deps, seam);
 }
 
 function defaultClients(

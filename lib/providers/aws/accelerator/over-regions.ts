@@ -1,0 +1,70 @@
+/**
+ * Global Accelerator over every Region of a multi-Region provider (the seam in
+ * regions/accelerator-seam.ts): each regional part lowers its own Region's dial before its deploy
+ * (balancer.ts), and this, once every Region has deployed, brings each stack's one accelerator to
+ * its full desired state over every Region that serves the stack: an endpoint group per Region
+ * with that Region's load balancer, Regions that no longer serve it dropped, and the dials of
+ * Regions back from a drain raised. Deletion comes before the regional stacks'.
+ */
+import type { MultiClusterIngress, MultiClusterService } from '../../../karmada/types.js';
+import type { ProviderContext } from '../../../provider/contract.js';
+import type { AwsLoadBalancerStatus } from '../balancer.js';
+import type { AwsProviderConfig } from '../config.js';
+import { stackOwner } from '../model/stack.js';
+import type { AcceleratorSeam, RegionalDeploy } from '../regions/accelerator-seam.js';
+import { regionDrained } from './drained.js';
+import type { AcceleratorStatus } from './reconcile.js';
+import { acceleratorIngress, type AcceleratorService } from './service.js';
+import type { RegionalEndpoint } from './types.js';
+
+type Obj = MultiClusterIngress | MultiClusterService;
+
+/** A served Region's endpoint: its load balancer, drained when all its clusters are out. */
+function endpointOf(d: RegionalDeploy): RegionalEndpoint {
+  const intent = d.stack.accelerator;
+  return {
+    region: d.region,
+    loadBalancerArn: d.result.loadBalancerArn,
+    drained: intent ? regionDrained(d.stack, intent.clusters, new Set(intent.blocked)) : false,
+  };
+}
+
+export class AcceleratorOverRegions implements AcceleratorSeam {
+  constructor(
+    /** The primary Region's part's: GA's API is global, one client serves every Region. */
+    private readonly service: AcceleratorService,
+    private readonly config: AwsProviderConfig,
+  ) {}
+
+  async afterRegions(
+    ctx: ProviderContext,
+    _obj: Readonly<Obj>,
+    deploys: ReadonlyMap<string, readonly RegionalDeploy[]>,
+  ): Promise<AwsLoadBalancerStatus | undefined> {
+    let status: AcceleratorStatus | undefined;
+    for (const list of deploys.values()) {
+      const first = list[0];
+      const intent = list.find((d) => d.stack.accelerator)?.stack.accelerator;
+      if (!first || !intent) continue;
+      const served = list.filter((d) => d.served);
+      // Regions in the configuration's order, each once (a stack is deployed once per Region).
+      const endpoints = served.map(endpointOf);
+      const result = await this.service.reconcileWith(
+        ctx,
+        first.owner,
+        served.length > 0 ? intent.settings : undefined,
+        served[0]?.stack ?? first.stack,
+        endpoints,
+        this.config.dryRun === true,
+      );
+      // The object's own stack, or the group's it joined: the first one served is its entry point.
+      status ??= result?.status;
+    }
+    return status ? acceleratorIngress(status) : undefined;
+  }
+
+  async deleteAccelerator(ctx: ProviderContext, obj: Readonly<Obj>): Promise<void> {
+    const owner = stackOwner(obj.kind === 'MultiClusterService' ? 'mcs' : 'mci', obj, this.config.ownerId);
+    await this.service.delete(ctx, owner, this.config.dryRun === true);
+  }
+}

@@ -1,0 +1,395 @@
+/**
+ * The accelerator's lifecycle, called by whoever deploys the regional stacks (the seam with
+ * lib/providers/aws/regions/): `reconcileAccelerator` before the regional deploys (only dials
+ * going to 0) and after them (everything), `deleteAccelerator` before the regional stacks are
+ * deleted. Model (model.ts) → plan (plan.ts) → apply (here), like the ELBv2 stack.
+ *
+ * Deleting an accelerator takes GA several steps: disable it, wait until its status is DEPLOYED,
+ * delete its endpoint groups and listeners, then it. A function never waits inside one
+ * invocation: each step is one reconcile, and while GA works `deleteAccelerator` throws
+ * RetryLaterError (the finalizer stays until the accelerator is gone). An accelerator the stack
+ * stops wanting, or replaces (IP address type), is retired the same way without holding anything
+ * up: the reconcile disables it and tags it RETIRING_TAG, and a later reconcile or the orphan
+ * sweep takes the next steps.
+ */
+import { InvalidObjectError, RetryLaterError, errorMessage } from '../../../errors.js';
+import type { Logger } from '../../../log/logger.js';
+import { call, checkAborted, isAwsError } from '../deploy/context.js';
+import { formatPlan, operationSubject, resolveRefs } from '../deploy/operations.js';
+import type { Stack } from '../model/types.js';
+import { isOwnedBy, isOwnerOf, STACK_TAG, type StackOwner } from '../tagging.js';
+import type { GaApi } from './ga-api.js';
+import type { AcceleratorSettings } from './keys.js';
+import { ACCELERATOR_LIMIT_EXCEEDED, acceleratorFingerprint, buildAccelerator } from './model.js';
+import {
+  deleteAcceleratorOps,
+  disableAccelerator,
+  matchListener,
+  planAccelerator,
+  planDialsDown,
+  RETIRING_TAG,
+} from './plan.js';
+import type { AcceleratorRecord, AcceleratorRecordStore } from './record.js';
+import {
+  GA_QUOTAS,
+  type AcceleratorOperation,
+  type AcceleratorPhase,
+  type ActualAccelerator,
+  type ActualListener,
+  type DesiredAccelerator,
+  type RegionalEndpoint,
+} from './types.js';
+
+/** How long a reconcile waiting for GA's DEPLOYED waits before it looks again. */
+export const ACCELERATOR_RETRY_SECONDS = 30;
+export const ACCELERATOR_DELETING = 'AcceleratorDeleting';
+
+export interface AcceleratorContext {
+  /** The GA API, its client loaded at the first call (lazy-parts.ts). */
+  ga(): Promise<GaApi>;
+  records: AcceleratorRecordStore;
+  owner: StackOwner;
+  signal: AbortSignal;
+  logger: Logger;
+  defaultTags: Readonly<Record<string, string>>;
+  externalManagedTags: readonly string[];
+  dryRun: boolean;
+  /** Read GA instead of trusting the record (the periodic resync's drift check). */
+  resync: boolean;
+  now?: () => Date;
+}
+
+/** What the object's status shows: the accelerator's DNS name and static IP addresses. */
+export interface AcceleratorStatus {
+  dnsName: string;
+  ips: string[];
+}
+
+export interface AcceleratorResult {
+  /** Undefined when the stack has no accelerator (yet: a dry run that would create it). */
+  status?: AcceleratorStatus;
+  plan: AcceleratorOperation[];
+}
+
+const statusOf = (a: ActualAccelerator | undefined): AcceleratorStatus | undefined =>
+  a?.dnsName ? { dnsName: a.dnsName.toLowerCase(), ips: [...a.ips] } : undefined;
+
+/** The stack's accelerators (ours by tags: only the accelerator carries any) and the account's count. */
+async function listOwned(
+  ga: GaApi,
+  ctx: AcceleratorContext,
+): Promise<{ owned: ActualAccelerator[]; total: number }> {
+  const all = await ga.listAccelerators(ctx);
+  const owned: ActualAccelerator[] = [];
+  for (const a of all) {
+    const tags = await ga.tagsOf(a.arn, ctx);
+    if (isOwnedBy(tags, ctx.owner)) owned.push({ ...a, tags });
+  }
+  owned.sort((x, y) => (x.createdAt ?? 0) - (y.createdAt ?? 0));
+  return { owned, total: all.length };
+}
+
+/** Every accelerator of this owner (any stack), for the orphan sweep. */
+export async function listOwnerAccelerators(
+  ga: GaApi,
+  ctx: { signal: AbortSignal },
+  owner: Pick<StackOwner, 'ownerId' | 'instanceId'>,
+): Promise<Array<ActualAccelerator & { stackId: string }>> {
+  const out: Array<ActualAccelerator & { stackId: string }> = [];
+  for (const a of await ga.listAccelerators(ctx)) {
+    const tags = await ga.tagsOf(a.arn, ctx);
+    const stackId = tags[STACK_TAG];
+    if (isOwnerOf(tags, owner) && stackId) out.push({ ...a, tags, stackId });
+  }
+  return out;
+}
+
+/** What applying a plan made: ARNs by placeholder, and a created accelerator. */
+interface Applied {
+  arns: Map<string, string>;
+  created?: ActualAccelerator;
+  /** Accelerators whose DeleteAccelerator succeeded (or that GA no longer had). */
+  deleted: Set<string>;
+}
+
+/** GA's answers that a later step resolves: the accelerator is not (yet) disabled or emptied. */
+const NOT_YET = [
+  'AcceleratorNotDisabledException',
+  'AssociatedListenerFoundException',
+  'AssociatedEndpointGroupFoundException',
+];
+/** What is already gone is done. */
+const GONE = ['AcceleratorNotFoundException', 'ListenerNotFoundException', 'EndpointGroupNotFoundException'];
+
+async function applyOps(
+  ga: GaApi,
+  ctx: AcceleratorContext,
+  plan: readonly AcceleratorOperation[],
+): Promise<Applied> {
+  const arns = new Map<string, string>();
+  const deleted = new Set<string>();
+  let created: ActualAccelerator | undefined;
+  for (const op of plan) {
+    for (const planned of op.calls) {
+      checkAborted(ctx);
+      const c = { ...planned, input: resolveRefs(planned.input, arns) } as typeof planned;
+      try {
+        const out = await call(ctx, c.action, (o) => ga.send(c, o), 'Global Accelerator');
+        if (c.produces && out.arn) arns.set(c.produces, out.arn);
+        if (c.action === 'CreateAccelerator' && out.accelerator) created = out.accelerator;
+        if (c.action === 'DeleteAccelerator') deleted.add(c.input.AcceleratorArn ?? '');
+      } catch (err) {
+        if (GONE.some((code) => isAwsError(err, code))) {
+          if (c.action.startsWith('Delete')) {
+            if (c.action === 'DeleteAccelerator') deleted.add(c.input.AcceleratorArn ?? '');
+            continue;
+          }
+          // Deleted behind our back (the record was forgotten before this apply): the next
+          // reconcile reads GA and starts from what is there.
+          throw new RetryLaterError(
+            `Global Accelerator no longer has what ${operationSubject(op)} changes (${errorMessage(err)}); reading it again`,
+            { cause: err, retryAfterSeconds: 1 },
+          );
+        }
+        if (NOT_YET.some((code) => isAwsError(err, code))) {
+          throw new RetryLaterError(
+            `Global Accelerator is not done with ${operationSubject(op)} yet (${errorMessage(err)}); next step in about ${ACCELERATOR_RETRY_SECONDS} s`,
+            { cause: err, retryAfterSeconds: ACCELERATOR_RETRY_SECONDS, reason: ACCELERATOR_DELETING },
+          );
+        }
+        throw err;
+      }
+    }
+  }
+  return { arns, deleted, ...(created ? { created } : {}) };
+}
+
+/** The accelerator as GA holds it after `plan` was applied to `current` (what the record keeps). */
+function stateAfter(
+  desired: DesiredAccelerator,
+  current: ActualAccelerator | undefined,
+  applied: Applied,
+): ActualAccelerator | undefined {
+  const base = applied.created ?? current;
+  if (!base) return undefined;
+  const listeners = current && !applied.created ? (current.listeners ?? []) : [];
+  return {
+    ...base,
+    name: desired.name,
+    enabled: true,
+    tags: { ...desired.tags },
+    listeners: desired.listeners.map((l): ActualListener => {
+      const a = matchListener(listeners, l);
+      return {
+        arn: a?.arn ?? applied.arns.get(`listener/${l.id}`) ?? '',
+        protocol: l.protocol,
+        portRanges: [{ from: l.port, to: l.port }],
+        clientAffinity: l.clientAffinity,
+        endpointGroups: l.endpointGroups.map((g) => ({
+          arn:
+            a?.endpointGroups.find((x) => x.region === g.region)?.arn ??
+            applied.arns.get(`group/${g.id}`) ??
+            '',
+          region: g.region,
+          dial: g.dial,
+          healthCheck: { ...g.healthCheck },
+          endpoints: g.endpoints.map((e) => ({ ...e })),
+        })),
+      };
+    }),
+  };
+}
+
+/** One step of retiring `a`: disable (and mark) it, or once GA has deployed that, delete it all. */
+async function retireStep(
+  ga: GaApi,
+  ctx: AcceleratorContext,
+  a: ActualAccelerator,
+  why: string,
+): Promise<{ plan: AcceleratorOperation[]; waiting: boolean }> {
+  if (a.enabled || a.tags[RETIRING_TAG] === undefined) {
+    return { plan: [disableAccelerator(a, why, (ctx.now ?? (() => new Date()))())], waiting: true };
+  }
+  if (a.status !== 'DEPLOYED') return { plan: [], waiting: true };
+  const listeners = await ga.listeners(a.arn, ctx);
+  // Deleting listeners is a change GA deploys again: the accelerator goes at the step after.
+  return { plan: deleteAcceleratorOps(a, listeners), waiting: listeners.length > 0 };
+}
+
+function logPlan(ctx: AcceleratorContext, plan: readonly AcceleratorOperation[], phase: string): void {
+  if (plan.length === 0) return;
+  ctx.logger.info(ctx.dryRun ? 'accelerator change plan (dry run: not applied)' : 'accelerator change plan', {
+    stack: ctx.owner.stackId,
+    phase,
+    operations: formatPlan(plan),
+  });
+}
+
+/** The desired accelerator, or undefined when the stack wants none; checks the quotas it can alone. */
+function desiredOf(
+  ctx: AcceleratorContext,
+  settings: AcceleratorSettings | undefined,
+  stack: Stack,
+  endpoints: readonly RegionalEndpoint[],
+): DesiredAccelerator | undefined {
+  return settings
+    ? buildAccelerator({ owner: ctx.owner, settings, stack, endpoints, defaultTags: ctx.defaultTags })
+    : undefined;
+}
+
+/**
+ * Brings the stack's accelerator in line with `settings` (undefined: it wants none) over the
+ * regional load balancers `endpoints`. `before`: only the dials of Regions going to 0, against the
+ * record (nothing when there is none yet). `after`: everything; a no-op when the record holds the
+ * desired accelerator (no GA call), else planned against the record, or against GA on a resync
+ * or without one.
+ */
+export async function reconcileAccelerator(
+  ctx: AcceleratorContext,
+  settings: AcceleratorSettings | undefined,
+  stack: Stack,
+  endpoints: readonly RegionalEndpoint[],
+  phase: AcceleratorPhase,
+): Promise<AcceleratorResult | undefined> {
+  const desired = desiredOf(ctx, settings, stack, endpoints);
+  // Nothing to lower for a stack that wants no accelerator (one it had is retired `after`).
+  if (phase === 'before' && !desired) return undefined;
+  const record = await ctx.records.read(ctx.owner.stackId);
+  if (!desired && !record) return undefined;
+  if (phase === 'before') return lowerDials(ctx, desired, record);
+  const fingerprint = desired ? acceleratorFingerprint(desired) : '';
+  if (!ctx.resync && record && desired && record.fingerprint === fingerprint && !record.retiring?.length) {
+    return { plan: [], ...(record.accelerator ? { status: statusOf(record.accelerator)! } : {}) };
+  }
+  const ga = await ctx.ga();
+  let current: ActualAccelerator | undefined;
+  let retire: ActualAccelerator[] = [];
+  if (!ctx.resync && desired && record?.accelerator) {
+    current = record.accelerator;
+    for (const arn of record.retiring ?? []) {
+      const a = await ga.describeAccelerator(arn, ctx);
+      if (a) retire.push({ ...a, tags: await ga.tagsOf(arn, ctx) });
+    }
+  } else {
+    const { owned, total } = await listOwned(ga, ctx);
+    // The oldest one not being retired; any other (a create whose answer was lost) is retired.
+    current = desired ? owned.find((a) => a.tags[RETIRING_TAG] === undefined) : undefined;
+    retire = owned.filter((a) => a !== current);
+    if (current) current = { ...current, listeners: await ga.listeners(current.arn, ctx) };
+    if (desired && !current && total >= GA_QUOTAS.acceleratorsPerAccount) {
+      throw new InvalidObjectError(
+        `the account has ${total} accelerators (ours being deleted count until they are gone), Global Accelerator's default quota: no new one can be created`,
+        { field: 'metadata.annotations', reason: ACCELERATOR_LIMIT_EXCEEDED },
+      );
+    }
+  }
+  const plan = desired
+    ? planAccelerator(desired, current, { externalManagedTags: ctx.externalManagedTags })
+    : [];
+  const why = desired ? 'a second accelerator of the stack' : 'the stack no longer wants an accelerator';
+  const steps = await Promise.all(retire.map((a) => retireStep(ga, ctx, a, why)));
+  plan.push(...steps.flatMap((s) => s.plan));
+  logPlan(ctx, plan, phase);
+  if (ctx.dryRun) return { plan, ...(current ? { status: statusOf(current)! } : {}) };
+  // Forgotten first: if this apply stops half-way, no record claims what GA may not hold.
+  if (plan.length > 0 && record) await ctx.records.forget(ctx.owner.stackId);
+  const applied = await applyOps(ga, ctx, plan);
+  const after = desired ? stateAfter(desired, current, applied) : undefined;
+  const retiring = retire.map((a) => a.arn).filter((arn) => !applied.deleted.has(arn));
+  if (after || retiring.length > 0) {
+    if (plan.length > 0 || !record || ctx.resync || record.fingerprint !== fingerprint) {
+      await ctx.records.write(ctx.owner.stackId, {
+        fingerprint,
+        ...(after ? { accelerator: after } : {}),
+        ...(retiring.length > 0 ? { retiring } : {}),
+      });
+    }
+  } else if (record) {
+    await ctx.records.forget(ctx.owner.stackId);
+  }
+  return { plan, ...(after ? { status: statusOf(after)! } : {}) };
+}
+
+/** `before`: the dials of Regions going to 0, planned against the record. */
+async function lowerDials(
+  ctx: AcceleratorContext,
+  desired: DesiredAccelerator | undefined,
+  record: AcceleratorRecord | undefined,
+): Promise<AcceleratorResult | undefined> {
+  const current = record?.accelerator;
+  if (!desired || !current || !record) return undefined;
+  const plan = planDialsDown(desired, current);
+  logPlan(ctx, plan, 'before');
+  if (plan.length === 0 || ctx.dryRun) return { plan, status: statusOf(current)! };
+  const ga = await ctx.ga();
+  await ctx.records.forget(ctx.owner.stackId);
+  await applyOps(ga, ctx, plan);
+  const lowered = new Set(
+    plan.flatMap((o) =>
+      o.calls.flatMap((c) => (c.action === 'UpdateEndpointGroup' ? [c.input.EndpointGroupArn] : [])),
+    ),
+  );
+  const listeners = (current.listeners ?? []).map((l) => ({
+    ...l,
+    endpointGroups: l.endpointGroups.map((g) => (lowered.has(g.arn) ? { ...g, dial: 0 } : g)),
+  }));
+  // The desired accelerator is not applied yet: the `after` phase finds its fingerprint differs.
+  await ctx.records.write(ctx.owner.stackId, { ...record, accelerator: { ...current, listeners } });
+  return { plan, status: statusOf(current)! };
+}
+
+/**
+ * Takes every accelerator of the stack one step closer to gone (see the module comment); throws
+ * RetryLaterError while one is left, so the finalizer stays. `wanted`: the object asks for an
+ * accelerator (then GA is read even without a record, which a lost one would otherwise hide).
+ * A dry run returns the next step's operations.
+ */
+export async function deleteAccelerator(
+  ctx: AcceleratorContext,
+  wanted: boolean,
+): Promise<AcceleratorOperation[]> {
+  const record = await ctx.records.read(ctx.owner.stackId);
+  if (!record && !wanted) return [];
+  const ga = await ctx.ga();
+  const { owned } = await listOwned(ga, ctx);
+  const steps = await Promise.all(owned.map((a) => retireStep(ga, ctx, a, 'its object is deleted')));
+  const plan = steps.flatMap((s) => s.plan);
+  logPlan(ctx, plan, 'delete');
+  if (ctx.dryRun) return plan;
+  const applied = await applyOps(ga, ctx, plan);
+  const left = owned.filter((a) => !applied.deleted.has(a.arn));
+  if (left.length > 0) {
+    throw new RetryLaterError(
+      `Global Accelerator: ${left.map((a) => `${a.name} (${a.arn})`).join(', ')} disabled, to be deleted once its status is DEPLOYED; next step in about ${ACCELERATOR_RETRY_SECONDS} s`,
+      { retryAfterSeconds: ACCELERATOR_RETRY_SECONDS, reason: ACCELERATOR_DELETING },
+    );
+  }
+  if (record) await ctx.records.forget(ctx.owner.stackId);
+  return plan;
+}
+
+/**
+ * A retiring accelerator of a live object, one step further (the orphan sweep's pass); once it
+ * is gone, the stack's record forgets it.
+ */
+export async function retireOne(
+  ctx: AcceleratorContext,
+  a: ActualAccelerator,
+): Promise<AcceleratorOperation[]> {
+  const ga = await ctx.ga();
+  const { plan } = await retireStep(ga, ctx, a, 'retired');
+  logPlan(ctx, plan, 'sweep');
+  if (ctx.dryRun) return plan;
+  const applied = await applyOps(ga, ctx, plan);
+  if (!applied.deleted.has(a.arn)) return plan;
+  // Gone: the stack's record forgets it (and goes, when that was all it held).
+  const record = await ctx.records.read(ctx.owner.stackId);
+  if (!record?.retiring?.includes(a.arn)) return plan;
+  const retiring = record.retiring.filter((arn) => arn !== a.arn);
+  if (!record.accelerator && retiring.length === 0) await ctx.records.forget(ctx.owner.stackId);
+  else {
+    const { retiring: _gone, ...rest } = record;
+    await ctx.records.write(ctx.owner.stackId, { ...rest, ...(retiring.length > 0 ? { retiring } : {}) });
+  }
+  return plan;
+}

@@ -1,0 +1,235 @@
+/**
+ * Global Accelerator in front of a multi-Region provider, end to end: the lifecycle over the
+ * Kubernetes API stand-in, one ELBv2 simulator per Region and one GA simulator (us-west-2) that
+ * resolves endpoints against all of them. One accelerator per object over all its Regions: an
+ * endpoint group per Region with that Region's load balancer.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { EndpointGroup } from '@aws-sdk/client-global-accelerator';
+import { startElbv2Simulator, type Elbv2Simulator } from '../../dev/elbv2-sim/index.js';
+import { endpointsIn, startGaSimulator, type GaSimulator } from '../../dev/ga-sim/index.js';
+import {
+  cluster,
+  collectedSlice,
+  ingressClass,
+  minimalIngress,
+  resourceBinding,
+  serveMultiClusterService,
+  serveService,
+} from '../../dev/local/scenario.js';
+import type { Cluster, MultiClusterIngress, MultiClusterService } from '../../lib/karmada/types.js';
+import { Resources } from '../../lib/kube/resources.js';
+import type { KubeObject, ResourceType } from '../../lib/kube/types.js';
+import { OWNER_TAG } from '../../lib/providers/aws/tagging.js';
+import { edit, notify, notifyChange, startHarness, type Harness } from '../support/harness.js';
+
+const GA = 'multicluster.karmada.io/global-accelerator';
+const REGIONS = ['us-east-1', 'eu-west-1', 'ap-south-1'] as const;
+type Region = (typeof REGIONS)[number];
+
+let sims: Record<Region, Elbv2Simulator>;
+let ga: GaSimulator;
+let h: Harness;
+let order: string[];
+let clock: number;
+
+function regionalCluster(name: string, region: string): KubeObject {
+  const c = cluster(name) as KubeObject & { spec: Record<string, unknown> };
+  return { ...c, spec: { ...c.spec, region } } as KubeObject;
+}
+
+function providerConfig(): string {
+  return JSON.stringify({
+    ownerId: 'local',
+    recordNamespace: 'karmada-system',
+    globalAccelerator: { enabled: false, endpoint: ga.url },
+    regions: REGIONS.map((region) => {
+      const sim = sims[region];
+      return {
+        region,
+        endpoint: sim.url,
+        taggingEndpoint: sim.url,
+        vpc: { id: sim.network.vpcId, cidrs: [sim.network.vpcCidr] },
+        subnets: sim.network.subnets.filter((s) => !s.public).map((s) => s.subnetId),
+        securityGroups: [sim.network.defaultSecurityGroupId],
+      };
+    }),
+  });
+}
+
+beforeEach(async () => {
+  process.env.AWS_ACCESS_KEY_ID ??= 'test';
+  process.env.AWS_SECRET_ACCESS_KEY ??= 'test';
+  order = [];
+  clock = Date.parse('2026-12-02T00:00:00Z');
+  sims = {} as Record<Region, Elbv2Simulator>;
+  for (const region of REGIONS) {
+    sims[region] = await startElbv2Simulator({
+      region,
+      afterCall: (a) => order.push(`elbv2:${region}:${a}`),
+    });
+  }
+  ga = await startGaSimulator({
+    deployMs: 60_000,
+    now: () => clock,
+    endpoints: endpointsIn(REGIONS.map((r) => sims[r])),
+    afterCall: (a) => order.push(`ga:${a}`),
+  });
+  h = await startHarness({ provider: 'aws', providerConfig: providerConfig() });
+  await h.seed([
+    ingressClass(),
+    regionalCluster('member1', 'us-east-1'),
+    regionalCluster('member2', 'eu-west-1'),
+    serveService(),
+    resourceBinding(),
+    collectedSlice('member1', ['10.0.128.11']),
+    collectedSlice('member2', ['10.0.144.21']),
+  ]);
+});
+
+afterEach(async () => {
+  await h.close();
+  await ga.close();
+  for (const region of REGIONS) await sims[region].close();
+});
+
+const groups = (l: { EndpointGroups: object[] } | undefined) => (l?.EndpointGroups ?? []) as EndpointGroup[];
+const ours = () => ga.snapshot().filter((a) => a.Tags[OWNER_TAG] === 'local');
+/** Region → [endpoint, dial] of the accelerator's first listener. */
+const endpointGroups = () =>
+  Object.fromEntries(
+    groups(ours()[0]?.Listeners[0]).map((g) => [
+      g.EndpointGroupRegion,
+      [g.EndpointDescriptions?.[0]?.EndpointId, g.TrafficDialPercentage],
+    ]),
+  );
+const lbArn = (region: Region) => sims[region].snapshot().loadBalancers[0]?.LoadBalancerArn;
+const deployed = () => {
+  clock += 61_000;
+};
+
+async function settle(obj: KubeObject) {
+  for (let i = 0; i < 3; i++) {
+    const results = await h.deliver(notify(obj, 'modified'));
+    expect(results.filter((r) => !r.ok).map((r) => r.error)).toEqual([]);
+  }
+}
+
+async function setTrafficControl(name: string, on: boolean) {
+  const [old, now] = await edit<Cluster>(
+    h,
+    Resources.Cluster,
+    undefined,
+    name,
+    (c) => {
+      c.status = on ? { remedyActions: ['TrafficControl'] } : {};
+    },
+    'status',
+  );
+  const results = await h.deliver(notifyChange('modified', now, old));
+  expect(results.filter((r) => !r.ok).map((r) => r.error)).toEqual([]);
+}
+
+async function moveCluster(name: string, from: string, to: string) {
+  const current = (await h.kube.get<KubeObject>(Resources.Cluster, undefined, name))!;
+  const moved = { ...current, spec: { ...(current as { spec?: object }).spec, region: to } } as KubeObject;
+  const written = await h.kube.update(Resources.Cluster, moved);
+  const results = await h.deliver(notifyChange('modified', written, regionalCluster(name, from)));
+  expect(results.filter((r) => !r.ok).map((r) => r.error)).toEqual([]);
+}
+
+const cases = [
+  {
+    kind: 'MultiClusterIngress: an ALB per Region behind one accelerator',
+    object: () => minimalIngress(),
+    type: Resources.MultiClusterIngress,
+    name: 'minimal-ingress',
+    lbType: 'application',
+  },
+  {
+    kind: 'MultiClusterService: an NLB per Region behind one accelerator, TCP listeners',
+    object: () => serveMultiClusterService(),
+    type: Resources.MultiClusterService,
+    name: 'serve',
+    lbType: 'network',
+  },
+] as const;
+
+describe.each(cases)('$kind', ({ object, type, name, lbType }) => {
+  const accelerated = (): KubeObject => {
+    const o = object();
+    return { ...o, metadata: { ...o.metadata, annotations: { ...o.metadata.annotations, [GA]: 'true' } } };
+  };
+  const now = () =>
+    h.kube.get<MultiClusterIngress | MultiClusterService>(type as ResourceType, 'default', name);
+
+  it('two Regions, one accelerator with an endpoint group each; a Region drained goes to dial 0 first, back after; a third Region gets its group; deletion across reconciles', async () => {
+    await h.kube.create(type as ResourceType, accelerated());
+    await settle(accelerated());
+    expect(sims['us-east-1'].snapshot().loadBalancers[0]?.Type).toBe(lbType);
+    expect(ours()).toHaveLength(1);
+    expect(ours()[0]?.Listeners.map((l) => [l.Protocol, l.PortRanges])).toEqual([
+      ['TCP', [{ FromPort: 80, ToPort: 80 }]],
+    ]);
+    expect(endpointGroups()).toStrictEqual({
+      'us-east-1': [lbArn('us-east-1'), 100],
+      'eu-west-1': [lbArn('eu-west-1'), 100],
+    });
+    // Each regional load balancer has only its own Region's targets.
+    expect(sims['us-east-1'].snapshot().targets.map((t) => t.Id)).toEqual(['10.0.128.11']);
+    expect(sims['eu-west-1'].snapshot().targets.map((t) => t.Id)).toEqual(['10.0.144.21']);
+    const ingress = (await now())?.status?.loadBalancer?.ingress ?? [];
+    expect(ingress[0]).toEqual({ hostname: ours()[0]?.DnsName });
+    expect(ingress.slice(1).every((i) => i.ip !== undefined)).toBe(true);
+    expect(ingress).toHaveLength(3);
+
+    // No-op: no GA call.
+    order = [];
+    await settle(accelerated());
+    expect(order.filter((c) => c.startsWith('ga:'))).toEqual([]);
+
+    if (type.kind === 'MultiClusterIngress') {
+      // eu-west-1's only cluster blocked: its dial to 0 before its targets go; us-east-1 untouched.
+      deployed();
+      order = [];
+      await setTrafficControl('member2', true);
+      expect(endpointGroups()['eu-west-1']).toEqual([lbArn('eu-west-1'), 0]);
+      expect(endpointGroups()['us-east-1']).toEqual([lbArn('us-east-1'), 100]);
+      const lowered = order.indexOf('ga:UpdateEndpointGroup');
+      expect(lowered).toBeGreaterThanOrEqual(0);
+      expect(order.indexOf('elbv2:eu-west-1:DeregisterTargets')).toBeGreaterThan(lowered);
+      deployed();
+      order = [];
+      await setTrafficControl('member2', false);
+      expect(endpointGroups()['eu-west-1']).toEqual([lbArn('eu-west-1'), 100]);
+      expect(order.indexOf('ga:UpdateEndpointGroup')).toBeGreaterThan(
+        order.indexOf('elbv2:eu-west-1:RegisterTargets'),
+      );
+    }
+
+    // member2 moves to ap-south-1: that Region's stack and endpoint group, eu-west-1's gone.
+    deployed();
+    await moveCluster('member2', 'eu-west-1', 'ap-south-1');
+    await settle(accelerated());
+    expect(endpointGroups()).toStrictEqual({
+      'us-east-1': [lbArn('us-east-1'), 100],
+      'ap-south-1': [lbArn('ap-south-1'), 100],
+    });
+    expect(sims['eu-west-1'].snapshot().loadBalancers).toEqual([]);
+
+    // Deletion: the accelerator first, across reconciles; then every Region's stack; then the finalizer.
+    await h.kube.delete(type as ResourceType, 'default', name);
+    const first = (await h.deliver(notify(accelerated(), 'modified')))[0];
+    expect(first?.ok).toBe(false);
+    expect(ours()[0]?.Enabled).toBe(false);
+    expect(sims['us-east-1'].snapshot().loadBalancers).toHaveLength(1);
+    for (let i = 0; i < 4 && ours().length > 0; i++) {
+      deployed();
+      await h.deliver(notify(accelerated(), 'modified'));
+    }
+    expect(ours()).toEqual([]);
+    await h.deliver(notify(accelerated(), 'modified'));
+    for (const region of REGIONS) expect(sims[region].snapshot().loadBalancers).toEqual([]);
+    expect(await now()).toBeUndefined();
+  });
+});
