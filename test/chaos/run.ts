@@ -116,6 +116,11 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
     }
     ga.faults.reseed(seed);
     ga.faults.set(f.ga);
+    // Whatever the dice say, the first accelerator's create meets a 500 and its first endpoint
+    // group's answer is lost after the commit (the SDK's retry, with the same idempotency token,
+    // must get that same group): a run with few GA calls still meets GA's faults.
+    ga.faults.failNext('CreateAccelerator', 1, { code: 'InternalServiceErrorException', status: 500 });
+    ga.faults.failNext('CreateEndpointGroup', 1, { dropAfterCommit: true });
     api.injectConflicts({ probability: f.kubeConflict, seed });
     const counting = new CountingSink(new HttpSink({ url: fn.url, timeoutMs: 60_000, maxBatch: 10 }));
     const faulty = new FaultySink(counting, Rng.derive(seed, 'notifications'), f.notification);
