@@ -24,7 +24,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func2.call({"region":true,"endpoint":true,"taggingEndpoint":true,"ec2Endpoint":true,"wafv2Endpoint":true,"shieldEndpoint":true,"acmEndpoint":true,"vpc":true,"regions":true,"clusterRegions":true,"subnets":true,"securityGroups":true,"scheme":true,"ownerId":true,"recordNamespace":true,"defaultTags":true,"externalManagedTags":true,"healthCheck":true,"maxAttempts":true,"maxCallsPerSecond":true,"dryRun":true,"tenantPolicy":true,"globalAccelerator":true}, key0))){
+if(!(func2.call({"region":true,"endpoint":true,"taggingEndpoint":true,"ec2Endpoint":true,"wafv2Endpoint":true,"acmEndpoint":true,"vpc":true,"subnets":true,"securityGroups":true,"scheme":true,"shieldEndpoint":true,"regions":true,"clusterRegions":true,"ownerId":true,"recordNamespace":true,"defaultTags":true,"externalManagedTags":true,"healthCheck":true,"maxAttempts":true,"maxCallsPerSecond":true,"dryRun":true,"tenantPolicy":true,"globalAccelerator":true}, key0))){
 const err1 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
 vErrors = [err1];
@@ -108,9 +108,9 @@ vErrors.push(err7);
 errors++;
 }
 }
-if(data.shieldEndpoint !== undefined){
-if(typeof data.shieldEndpoint !== "string"){
-const err8 = {instancePath:instancePath+"/shieldEndpoint",keyword:"type",params:{type: "string"}};
+if(data.acmEndpoint !== undefined){
+if(typeof data.acmEndpoint !== "string"){
+const err8 = {instancePath:instancePath+"/acmEndpoint",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -120,9 +120,11 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.acmEndpoint !== undefined){
-if(typeof data.acmEndpoint !== "string"){
-const err9 = {instancePath:instancePath+"/acmEndpoint",keyword:"type",params:{type: "string"}};
+if(data.vpc !== undefined){
+let data6 = data.vpc;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+if(data6.id === undefined){
+const err9 = {instancePath:instancePath+"/vpc",keyword:"required",params:{missingProperty: "id"}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -131,12 +133,9 @@ vErrors.push(err9);
 }
 errors++;
 }
-}
-if(data.vpc !== undefined){
-let data7 = data.vpc;
-if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-if(data7.id === undefined){
-const err10 = {instancePath:instancePath+"/vpc",keyword:"required",params:{missingProperty: "id"}};
+for(const key1 in data6){
+if(!(((key1 === "id") || (key1 === "cidrs")) || (key1 === "ipv6Cidrs"))){
+const err10 = {instancePath:instancePath+"/vpc",keyword:"additionalProperties",params:{additionalProperty: key1}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -145,9 +144,12 @@ vErrors.push(err10);
 }
 errors++;
 }
-for(const key1 in data7){
-if(!(((key1 === "id") || (key1 === "cidrs")) || (key1 === "ipv6Cidrs"))){
-const err11 = {instancePath:instancePath+"/vpc",keyword:"additionalProperties",params:{additionalProperty: key1}};
+}
+if(data6.id !== undefined){
+let data7 = data6.id;
+if(typeof data7 === "string"){
+if(data7.length < 1){
+const err11 = {instancePath:instancePath+"/vpc/id",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -157,11 +159,8 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data7.id !== undefined){
-let data8 = data7.id;
-if(typeof data8 === "string"){
-if(data8.length < 1){
-const err12 = {instancePath:instancePath+"/vpc/id",keyword:"minLength",params:{limit: 1}};
+else {
+const err12 = {instancePath:instancePath+"/vpc/id",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -171,8 +170,11 @@ vErrors.push(err12);
 errors++;
 }
 }
-else {
-const err13 = {instancePath:instancePath+"/vpc/id",keyword:"type",params:{type: "string"}};
+if(data6.cidrs !== undefined){
+let data8 = data6.cidrs;
+if(Array.isArray(data8)){
+if(data8.length < 1){
+const err13 = {instancePath:instancePath+"/vpc/cidrs",keyword:"minItems",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -181,12 +183,12 @@ vErrors.push(err13);
 }
 errors++;
 }
-}
-if(data7.cidrs !== undefined){
-let data9 = data7.cidrs;
-if(Array.isArray(data9)){
-if(data9.length < 1){
-const err14 = {instancePath:instancePath+"/vpc/cidrs",keyword:"minItems",params:{limit: 1}};
+const len0 = data8.length;
+for(let i0=0; i0<len0; i0++){
+let data9 = data8[i0];
+if(typeof data9 === "string"){
+if(!pattern0.test(data9)){
+const err14 = {instancePath:instancePath+"/vpc/cidrs/" + i0,keyword:"pattern",params:{pattern: "^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])/(?:3[0-2]|[12]?[0-9])$"}};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -195,12 +197,9 @@ vErrors.push(err14);
 }
 errors++;
 }
-const len0 = data9.length;
-for(let i0=0; i0<len0; i0++){
-let data10 = data9[i0];
-if(typeof data10 === "string"){
-if(!pattern0.test(data10)){
-const err15 = {instancePath:instancePath+"/vpc/cidrs/" + i0,keyword:"pattern",params:{pattern: "^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])/(?:3[0-2]|[12]?[0-9])$"}};
+}
+else {
+const err15 = {instancePath:instancePath+"/vpc/cidrs/" + i0,keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -210,8 +209,9 @@ vErrors.push(err15);
 errors++;
 }
 }
+}
 else {
-const err16 = {instancePath:instancePath+"/vpc/cidrs/" + i0,keyword:"type",params:{type: "string"}};
+const err16 = {instancePath:instancePath+"/vpc/cidrs",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -221,9 +221,15 @@ vErrors.push(err16);
 errors++;
 }
 }
-}
-else {
-const err17 = {instancePath:instancePath+"/vpc/cidrs",keyword:"type",params:{type: "array"}};
+if(data6.ipv6Cidrs !== undefined){
+let data10 = data6.ipv6Cidrs;
+if(Array.isArray(data10)){
+const len1 = data10.length;
+for(let i1=0; i1<len1; i1++){
+let data11 = data10[i1];
+if(typeof data11 === "string"){
+if(!pattern1.test(data11)){
+const err17 = {instancePath:instancePath+"/vpc/ipv6Cidrs/" + i1,keyword:"pattern",params:{pattern: "^(?=.*:)[0-9a-fA-F:]{2,39}/(?:12[0-8]|1[01][0-9]|[1-9]?[0-9])$"}};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -233,15 +239,8 @@ vErrors.push(err17);
 errors++;
 }
 }
-if(data7.ipv6Cidrs !== undefined){
-let data11 = data7.ipv6Cidrs;
-if(Array.isArray(data11)){
-const len1 = data11.length;
-for(let i1=0; i1<len1; i1++){
-let data12 = data11[i1];
-if(typeof data12 === "string"){
-if(!pattern1.test(data12)){
-const err18 = {instancePath:instancePath+"/vpc/ipv6Cidrs/" + i1,keyword:"pattern",params:{pattern: "^(?=.*:)[0-9a-fA-F:]{2,39}/(?:12[0-8]|1[01][0-9]|[1-9]?[0-9])$"}};
+else {
+const err18 = {instancePath:instancePath+"/vpc/ipv6Cidrs/" + i1,keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -251,8 +250,9 @@ vErrors.push(err18);
 errors++;
 }
 }
+}
 else {
-const err19 = {instancePath:instancePath+"/vpc/ipv6Cidrs/" + i1,keyword:"type",params:{type: "string"}};
+const err19 = {instancePath:instancePath+"/vpc/ipv6Cidrs",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -264,7 +264,7 @@ errors++;
 }
 }
 else {
-const err20 = {instancePath:instancePath+"/vpc/ipv6Cidrs",keyword:"type",params:{type: "array"}};
+const err20 = {instancePath:instancePath+"/vpc",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -274,9 +274,11 @@ vErrors.push(err20);
 errors++;
 }
 }
-}
-else {
-const err21 = {instancePath:instancePath+"/vpc",keyword:"type",params:{type: "object"}};
+if(data.subnets !== undefined){
+let data12 = data.subnets;
+if(Array.isArray(data12)){
+if(data12.length < 1){
+const err21 = {instancePath:instancePath+"/subnets",keyword:"minItems",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -285,12 +287,12 @@ vErrors.push(err21);
 }
 errors++;
 }
-}
-if(data.regions !== undefined){
-let data13 = data.regions;
-if(Array.isArray(data13)){
+const len2 = data12.length;
+for(let i2=0; i2<len2; i2++){
+let data13 = data12[i2];
+if(typeof data13 === "string"){
 if(data13.length < 1){
-const err22 = {instancePath:instancePath+"/regions",keyword:"minItems",params:{limit: 1}};
+const err22 = {instancePath:instancePath+"/subnets/" + i2,keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -299,12 +301,9 @@ vErrors.push(err22);
 }
 errors++;
 }
-const len2 = data13.length;
-for(let i2=0; i2<len2; i2++){
-let data14 = data13[i2];
-if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-if(data14.region === undefined){
-const err23 = {instancePath:instancePath+"/regions/" + i2,keyword:"required",params:{missingProperty: "region"}};
+}
+else {
+const err23 = {instancePath:instancePath+"/subnets/" + i2,keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -313,8 +312,10 @@ vErrors.push(err23);
 }
 errors++;
 }
-if(data14.vpc === undefined){
-const err24 = {instancePath:instancePath+"/regions/" + i2,keyword:"required",params:{missingProperty: "vpc"}};
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/subnets",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -323,9 +324,16 @@ vErrors.push(err24);
 }
 errors++;
 }
-for(const key2 in data14){
-if(!(func2.call({"region":true,"endpoint":true,"taggingEndpoint":true,"ec2Endpoint":true,"wafv2Endpoint":true,"acmEndpoint":true,"vpc":true,"subnets":true,"securityGroups":true,"scheme":true}, key2))){
-const err25 = {instancePath:instancePath+"/regions/" + i2,keyword:"additionalProperties",params:{additionalProperty: key2}};
+}
+if(data.securityGroups !== undefined){
+let data14 = data.securityGroups;
+if(Array.isArray(data14)){
+const len3 = data14.length;
+for(let i3=0; i3<len3; i3++){
+let data15 = data14[i3];
+if(typeof data15 === "string"){
+if(data15.length < 1){
+const err25 = {instancePath:instancePath+"/securityGroups/" + i3,keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -335,11 +343,8 @@ vErrors.push(err25);
 errors++;
 }
 }
-if(data14.region !== undefined){
-let data15 = data14.region;
-if(typeof data15 === "string"){
-if(data15.length < 1){
-const err26 = {instancePath:instancePath+"/regions/" + i2+"/region",keyword:"minLength",params:{limit: 1}};
+else {
+const err26 = {instancePath:instancePath+"/securityGroups/" + i3,keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -349,8 +354,9 @@ vErrors.push(err26);
 errors++;
 }
 }
+}
 else {
-const err27 = {instancePath:instancePath+"/regions/" + i2+"/region",keyword:"type",params:{type: "string"}};
+const err27 = {instancePath:instancePath+"/securityGroups",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -360,9 +366,10 @@ vErrors.push(err27);
 errors++;
 }
 }
-if(data14.endpoint !== undefined){
-if(typeof data14.endpoint !== "string"){
-const err28 = {instancePath:instancePath+"/regions/" + i2+"/endpoint",keyword:"type",params:{type: "string"}};
+if(data.scheme !== undefined){
+let data16 = data.scheme;
+if(!((data16 === "internal") || (data16 === "internet-facing"))){
+const err28 = {instancePath:instancePath+"/scheme",keyword:"enum",params:{allowedValues: ["internal","internet-facing"]}};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -372,9 +379,9 @@ vErrors.push(err28);
 errors++;
 }
 }
-if(data14.taggingEndpoint !== undefined){
-if(typeof data14.taggingEndpoint !== "string"){
-const err29 = {instancePath:instancePath+"/regions/" + i2+"/taggingEndpoint",keyword:"type",params:{type: "string"}};
+if(data.shieldEndpoint !== undefined){
+if(typeof data.shieldEndpoint !== "string"){
+const err29 = {instancePath:instancePath+"/shieldEndpoint",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -384,9 +391,11 @@ vErrors.push(err29);
 errors++;
 }
 }
-if(data14.ec2Endpoint !== undefined){
-if(typeof data14.ec2Endpoint !== "string"){
-const err30 = {instancePath:instancePath+"/regions/" + i2+"/ec2Endpoint",keyword:"type",params:{type: "string"}};
+if(data.regions !== undefined){
+let data18 = data.regions;
+if(Array.isArray(data18)){
+if(data18.length < 1){
+const err30 = {instancePath:instancePath+"/regions",keyword:"minItems",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -395,10 +404,12 @@ vErrors.push(err30);
 }
 errors++;
 }
-}
-if(data14.wafv2Endpoint !== undefined){
-if(typeof data14.wafv2Endpoint !== "string"){
-const err31 = {instancePath:instancePath+"/regions/" + i2+"/wafv2Endpoint",keyword:"type",params:{type: "string"}};
+const len4 = data18.length;
+for(let i4=0; i4<len4; i4++){
+let data19 = data18[i4];
+if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+if(data19.region === undefined){
+const err31 = {instancePath:instancePath+"/regions/" + i4,keyword:"required",params:{missingProperty: "region"}};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -407,10 +418,8 @@ vErrors.push(err31);
 }
 errors++;
 }
-}
-if(data14.acmEndpoint !== undefined){
-if(typeof data14.acmEndpoint !== "string"){
-const err32 = {instancePath:instancePath+"/regions/" + i2+"/acmEndpoint",keyword:"type",params:{type: "string"}};
+if(data19.vpc === undefined){
+const err32 = {instancePath:instancePath+"/regions/" + i4,keyword:"required",params:{missingProperty: "vpc"}};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -419,12 +428,9 @@ vErrors.push(err32);
 }
 errors++;
 }
-}
-if(data14.vpc !== undefined){
-let data21 = data14.vpc;
-if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
-if(data21.id === undefined){
-const err33 = {instancePath:instancePath+"/regions/" + i2+"/vpc",keyword:"required",params:{missingProperty: "id"}};
+for(const key2 in data19){
+if(!(func2.call({"region":true,"endpoint":true,"taggingEndpoint":true,"ec2Endpoint":true,"wafv2Endpoint":true,"acmEndpoint":true,"vpc":true,"subnets":true,"securityGroups":true,"scheme":true}, key2))){
+const err33 = {instancePath:instancePath+"/regions/" + i4,keyword:"additionalProperties",params:{additionalProperty: key2}};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -433,9 +439,12 @@ vErrors.push(err33);
 }
 errors++;
 }
-for(const key3 in data21){
-if(!(((key3 === "id") || (key3 === "cidrs")) || (key3 === "ipv6Cidrs"))){
-const err34 = {instancePath:instancePath+"/regions/" + i2+"/vpc",keyword:"additionalProperties",params:{additionalProperty: key3}};
+}
+if(data19.region !== undefined){
+let data20 = data19.region;
+if(typeof data20 === "string"){
+if(data20.length < 1){
+const err34 = {instancePath:instancePath+"/regions/" + i4+"/region",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -445,11 +454,8 @@ vErrors.push(err34);
 errors++;
 }
 }
-if(data21.id !== undefined){
-let data22 = data21.id;
-if(typeof data22 === "string"){
-if(data22.length < 1){
-const err35 = {instancePath:instancePath+"/regions/" + i2+"/vpc/id",keyword:"minLength",params:{limit: 1}};
+else {
+const err35 = {instancePath:instancePath+"/regions/" + i4+"/region",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -459,8 +465,9 @@ vErrors.push(err35);
 errors++;
 }
 }
-else {
-const err36 = {instancePath:instancePath+"/regions/" + i2+"/vpc/id",keyword:"type",params:{type: "string"}};
+if(data19.endpoint !== undefined){
+if(typeof data19.endpoint !== "string"){
+const err36 = {instancePath:instancePath+"/regions/" + i4+"/endpoint",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -470,11 +477,9 @@ vErrors.push(err36);
 errors++;
 }
 }
-if(data21.cidrs !== undefined){
-let data23 = data21.cidrs;
-if(Array.isArray(data23)){
-if(data23.length < 1){
-const err37 = {instancePath:instancePath+"/regions/" + i2+"/vpc/cidrs",keyword:"minItems",params:{limit: 1}};
+if(data19.taggingEndpoint !== undefined){
+if(typeof data19.taggingEndpoint !== "string"){
+const err37 = {instancePath:instancePath+"/regions/" + i4+"/taggingEndpoint",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -483,12 +488,10 @@ vErrors.push(err37);
 }
 errors++;
 }
-const len3 = data23.length;
-for(let i3=0; i3<len3; i3++){
-let data24 = data23[i3];
-if(typeof data24 === "string"){
-if(!pattern0.test(data24)){
-const err38 = {instancePath:instancePath+"/regions/" + i2+"/vpc/cidrs/" + i3,keyword:"pattern",params:{pattern: "^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])/(?:3[0-2]|[12]?[0-9])$"}};
+}
+if(data19.ec2Endpoint !== undefined){
+if(typeof data19.ec2Endpoint !== "string"){
+const err38 = {instancePath:instancePath+"/regions/" + i4+"/ec2Endpoint",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -498,8 +501,9 @@ vErrors.push(err38);
 errors++;
 }
 }
-else {
-const err39 = {instancePath:instancePath+"/regions/" + i2+"/vpc/cidrs/" + i3,keyword:"type",params:{type: "string"}};
+if(data19.wafv2Endpoint !== undefined){
+if(typeof data19.wafv2Endpoint !== "string"){
+const err39 = {instancePath:instancePath+"/regions/" + i4+"/wafv2Endpoint",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -509,9 +513,9 @@ vErrors.push(err39);
 errors++;
 }
 }
-}
-else {
-const err40 = {instancePath:instancePath+"/regions/" + i2+"/vpc/cidrs",keyword:"type",params:{type: "array"}};
+if(data19.acmEndpoint !== undefined){
+if(typeof data19.acmEndpoint !== "string"){
+const err40 = {instancePath:instancePath+"/regions/" + i4+"/acmEndpoint",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -521,15 +525,11 @@ vErrors.push(err40);
 errors++;
 }
 }
-if(data21.ipv6Cidrs !== undefined){
-let data25 = data21.ipv6Cidrs;
-if(Array.isArray(data25)){
-const len4 = data25.length;
-for(let i4=0; i4<len4; i4++){
-let data26 = data25[i4];
-if(typeof data26 === "string"){
-if(!pattern1.test(data26)){
-const err41 = {instancePath:instancePath+"/regions/" + i2+"/vpc/ipv6Cidrs/" + i4,keyword:"pattern",params:{pattern: "^(?=.*:)[0-9a-fA-F:]{2,39}/(?:12[0-8]|1[01][0-9]|[1-9]?[0-9])$"}};
+if(data19.vpc !== undefined){
+let data26 = data19.vpc;
+if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
+if(data26.id === undefined){
+const err41 = {instancePath:instancePath+"/regions/" + i4+"/vpc",keyword:"required",params:{missingProperty: "id"}};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -538,9 +538,9 @@ vErrors.push(err41);
 }
 errors++;
 }
-}
-else {
-const err42 = {instancePath:instancePath+"/regions/" + i2+"/vpc/ipv6Cidrs/" + i4,keyword:"type",params:{type: "string"}};
+for(const key3 in data26){
+if(!(((key3 === "id") || (key3 === "cidrs")) || (key3 === "ipv6Cidrs"))){
+const err42 = {instancePath:instancePath+"/regions/" + i4+"/vpc",keyword:"additionalProperties",params:{additionalProperty: key3}};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -550,9 +550,11 @@ vErrors.push(err42);
 errors++;
 }
 }
-}
-else {
-const err43 = {instancePath:instancePath+"/regions/" + i2+"/vpc/ipv6Cidrs",keyword:"type",params:{type: "array"}};
+if(data26.id !== undefined){
+let data27 = data26.id;
+if(typeof data27 === "string"){
+if(data27.length < 1){
+const err43 = {instancePath:instancePath+"/regions/" + i4+"/vpc/id",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -562,9 +564,8 @@ vErrors.push(err43);
 errors++;
 }
 }
-}
 else {
-const err44 = {instancePath:instancePath+"/regions/" + i2+"/vpc",keyword:"type",params:{type: "object"}};
+const err44 = {instancePath:instancePath+"/regions/" + i4+"/vpc/id",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -574,11 +575,11 @@ vErrors.push(err44);
 errors++;
 }
 }
-if(data14.subnets !== undefined){
-let data27 = data14.subnets;
-if(Array.isArray(data27)){
-if(data27.length < 1){
-const err45 = {instancePath:instancePath+"/regions/" + i2+"/subnets",keyword:"minItems",params:{limit: 1}};
+if(data26.cidrs !== undefined){
+let data28 = data26.cidrs;
+if(Array.isArray(data28)){
+if(data28.length < 1){
+const err45 = {instancePath:instancePath+"/regions/" + i4+"/vpc/cidrs",keyword:"minItems",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -587,12 +588,12 @@ vErrors.push(err45);
 }
 errors++;
 }
-const len5 = data27.length;
+const len5 = data28.length;
 for(let i5=0; i5<len5; i5++){
-let data28 = data27[i5];
-if(typeof data28 === "string"){
-if(data28.length < 1){
-const err46 = {instancePath:instancePath+"/regions/" + i2+"/subnets/" + i5,keyword:"minLength",params:{limit: 1}};
+let data29 = data28[i5];
+if(typeof data29 === "string"){
+if(!pattern0.test(data29)){
+const err46 = {instancePath:instancePath+"/regions/" + i4+"/vpc/cidrs/" + i5,keyword:"pattern",params:{pattern: "^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])/(?:3[0-2]|[12]?[0-9])$"}};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -603,7 +604,7 @@ errors++;
 }
 }
 else {
-const err47 = {instancePath:instancePath+"/regions/" + i2+"/subnets/" + i5,keyword:"type",params:{type: "string"}};
+const err47 = {instancePath:instancePath+"/regions/" + i4+"/vpc/cidrs/" + i5,keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -615,7 +616,7 @@ errors++;
 }
 }
 else {
-const err48 = {instancePath:instancePath+"/regions/" + i2+"/subnets",keyword:"type",params:{type: "array"}};
+const err48 = {instancePath:instancePath+"/regions/" + i4+"/vpc/cidrs",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -625,15 +626,15 @@ vErrors.push(err48);
 errors++;
 }
 }
-if(data14.securityGroups !== undefined){
-let data29 = data14.securityGroups;
-if(Array.isArray(data29)){
-const len6 = data29.length;
+if(data26.ipv6Cidrs !== undefined){
+let data30 = data26.ipv6Cidrs;
+if(Array.isArray(data30)){
+const len6 = data30.length;
 for(let i6=0; i6<len6; i6++){
-let data30 = data29[i6];
-if(typeof data30 === "string"){
-if(data30.length < 1){
-const err49 = {instancePath:instancePath+"/regions/" + i2+"/securityGroups/" + i6,keyword:"minLength",params:{limit: 1}};
+let data31 = data30[i6];
+if(typeof data31 === "string"){
+if(!pattern1.test(data31)){
+const err49 = {instancePath:instancePath+"/regions/" + i4+"/vpc/ipv6Cidrs/" + i6,keyword:"pattern",params:{pattern: "^(?=.*:)[0-9a-fA-F:]{2,39}/(?:12[0-8]|1[01][0-9]|[1-9]?[0-9])$"}};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -644,7 +645,7 @@ errors++;
 }
 }
 else {
-const err50 = {instancePath:instancePath+"/regions/" + i2+"/securityGroups/" + i6,keyword:"type",params:{type: "string"}};
+const err50 = {instancePath:instancePath+"/regions/" + i4+"/vpc/ipv6Cidrs/" + i6,keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -656,7 +657,7 @@ errors++;
 }
 }
 else {
-const err51 = {instancePath:instancePath+"/regions/" + i2+"/securityGroups",keyword:"type",params:{type: "array"}};
+const err51 = {instancePath:instancePath+"/regions/" + i4+"/vpc/ipv6Cidrs",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -666,10 +667,9 @@ vErrors.push(err51);
 errors++;
 }
 }
-if(data14.scheme !== undefined){
-let data31 = data14.scheme;
-if(!((data31 === "internal") || (data31 === "internet-facing"))){
-const err52 = {instancePath:instancePath+"/regions/" + i2+"/scheme",keyword:"enum",params:{allowedValues: ["internal","internet-facing"]}};
+}
+else {
+const err52 = {instancePath:instancePath+"/regions/" + i4+"/vpc",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -679,9 +679,11 @@ vErrors.push(err52);
 errors++;
 }
 }
-}
-else {
-const err53 = {instancePath:instancePath+"/regions/" + i2,keyword:"type",params:{type: "object"}};
+if(data19.subnets !== undefined){
+let data32 = data19.subnets;
+if(Array.isArray(data32)){
+if(data32.length < 1){
+const err53 = {instancePath:instancePath+"/regions/" + i4+"/subnets",keyword:"minItems",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -690,10 +692,12 @@ vErrors.push(err53);
 }
 errors++;
 }
-}
-}
-else {
-const err54 = {instancePath:instancePath+"/regions",keyword:"type",params:{type: "array"}};
+const len7 = data32.length;
+for(let i7=0; i7<len7; i7++){
+let data33 = data32[i7];
+if(typeof data33 === "string"){
+if(data33.length < 1){
+const err54 = {instancePath:instancePath+"/regions/" + i4+"/subnets/" + i7,keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -703,14 +707,8 @@ vErrors.push(err54);
 errors++;
 }
 }
-if(data.clusterRegions !== undefined){
-let data32 = data.clusterRegions;
-if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
-for(const key4 in data32){
-let data33 = data32[key4];
-if(typeof data33 === "string"){
-if(data33.length < 1){
-const err55 = {instancePath:instancePath+"/clusterRegions/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),keyword:"minLength",params:{limit: 1}};
+else {
+const err55 = {instancePath:instancePath+"/regions/" + i4+"/subnets/" + i7,keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -720,8 +718,9 @@ vErrors.push(err55);
 errors++;
 }
 }
+}
 else {
-const err56 = {instancePath:instancePath+"/clusterRegions/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),keyword:"type",params:{type: "string"}};
+const err56 = {instancePath:instancePath+"/regions/" + i4+"/subnets",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -731,9 +730,15 @@ vErrors.push(err56);
 errors++;
 }
 }
-}
-else {
-const err57 = {instancePath:instancePath+"/clusterRegions",keyword:"type",params:{type: "object"}};
+if(data19.securityGroups !== undefined){
+let data34 = data19.securityGroups;
+if(Array.isArray(data34)){
+const len8 = data34.length;
+for(let i8=0; i8<len8; i8++){
+let data35 = data34[i8];
+if(typeof data35 === "string"){
+if(data35.length < 1){
+const err57 = {instancePath:instancePath+"/regions/" + i4+"/securityGroups/" + i8,keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -743,11 +748,8 @@ vErrors.push(err57);
 errors++;
 }
 }
-if(data.subnets !== undefined){
-let data34 = data.subnets;
-if(Array.isArray(data34)){
-if(data34.length < 1){
-const err58 = {instancePath:instancePath+"/subnets",keyword:"minItems",params:{limit: 1}};
+else {
+const err58 = {instancePath:instancePath+"/regions/" + i4+"/securityGroups/" + i8,keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -756,12 +758,10 @@ vErrors.push(err58);
 }
 errors++;
 }
-const len7 = data34.length;
-for(let i7=0; i7<len7; i7++){
-let data35 = data34[i7];
-if(typeof data35 === "string"){
-if(data35.length < 1){
-const err59 = {instancePath:instancePath+"/subnets/" + i7,keyword:"minLength",params:{limit: 1}};
+}
+}
+else {
+const err59 = {instancePath:instancePath+"/regions/" + i4+"/securityGroups",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -771,8 +771,10 @@ vErrors.push(err59);
 errors++;
 }
 }
-else {
-const err60 = {instancePath:instancePath+"/subnets/" + i7,keyword:"type",params:{type: "string"}};
+if(data19.scheme !== undefined){
+let data36 = data19.scheme;
+if(!((data36 === "internal") || (data36 === "internet-facing"))){
+const err60 = {instancePath:instancePath+"/regions/" + i4+"/scheme",keyword:"enum",params:{allowedValues: ["internal","internet-facing"]}};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -784,7 +786,7 @@ errors++;
 }
 }
 else {
-const err61 = {instancePath:instancePath+"/subnets",keyword:"type",params:{type: "array"}};
+const err61 = {instancePath:instancePath+"/regions/" + i4,keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -794,15 +796,9 @@ vErrors.push(err61);
 errors++;
 }
 }
-if(data.securityGroups !== undefined){
-let data36 = data.securityGroups;
-if(Array.isArray(data36)){
-const len8 = data36.length;
-for(let i8=0; i8<len8; i8++){
-let data37 = data36[i8];
-if(typeof data37 === "string"){
-if(data37.length < 1){
-const err62 = {instancePath:instancePath+"/securityGroups/" + i8,keyword:"minLength",params:{limit: 1}};
+}
+else {
+const err62 = {instancePath:instancePath+"/regions",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -812,8 +808,14 @@ vErrors.push(err62);
 errors++;
 }
 }
-else {
-const err63 = {instancePath:instancePath+"/securityGroups/" + i8,keyword:"type",params:{type: "string"}};
+if(data.clusterRegions !== undefined){
+let data37 = data.clusterRegions;
+if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
+for(const key4 in data37){
+let data38 = data37[key4];
+if(typeof data38 === "string"){
+if(data38.length < 1){
+const err63 = {instancePath:instancePath+"/clusterRegions/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -823,9 +825,8 @@ vErrors.push(err63);
 errors++;
 }
 }
-}
 else {
-const err64 = {instancePath:instancePath+"/securityGroups",keyword:"type",params:{type: "array"}};
+const err64 = {instancePath:instancePath+"/clusterRegions/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -835,10 +836,9 @@ vErrors.push(err64);
 errors++;
 }
 }
-if(data.scheme !== undefined){
-let data38 = data.scheme;
-if(!((data38 === "internal") || (data38 === "internet-facing"))){
-const err65 = {instancePath:instancePath+"/scheme",keyword:"enum",params:{allowedValues: ["internal","internet-facing"]}};
+}
+else {
+const err65 = {instancePath:instancePath+"/clusterRegions",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err65];
 }

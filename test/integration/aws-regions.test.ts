@@ -131,7 +131,18 @@ beforeEach(async () => {
     sims[region] = await startElbv2Simulator({ region });
     ec2s[region] = await startEc2Simulator({ elbv2: sims[region] });
   }
-  h = await startHarness({ provider: 'aws', providerConfig: providerConfig() });
+  await start();
+});
+
+/** A new harness (closing the test's) with this provider configuration. */
+async function restart(extra: Record<string, unknown>) {
+  await h.close();
+  await start(extra);
+}
+
+/** The harness with this provider configuration, over the scenario's objects. */
+async function start(extra: Record<string, unknown> = {}) {
+  h = await startHarness({ provider: 'aws', providerConfig: providerConfig(extra) });
   await h.seed([
     ingressClass(),
     regionalCluster('member1', 'us-east-1'),
@@ -141,7 +152,7 @@ beforeEach(async () => {
     collectedSlice('member1', ['10.0.128.11', '10.0.128.12']),
     collectedSlice('member2', ['10.0.144.21']),
   ]);
-});
+}
 
 afterEach(async () => {
   await h.close();
@@ -293,6 +304,25 @@ describe.each(cases)('$kind', ({ object, type, name, lbType }) => {
     expect(warned.map((e) => e.type)).toEqual(['Warning']);
     expect(warned[0]!.message).toContain('cluster member3 has no spec.region');
   });
+});
+
+describe('a throttled Region', () => {
+  it('is retried as throttled, and the other Regions converge meanwhile', async () => {
+    // Two attempts: the SDK's adaptive backoff is what it is, the outcome is what is tested.
+    await restart({ maxAttempts: 2 });
+    sims['eu-west-1'].faults.set({ throttle: 1 });
+    const mcs = serveMultiClusterService();
+    await h.seed([mcs]);
+    const [result] = await h.deliver(notify(mcs, 'added'));
+    expect(result?.ok).toBe(false);
+    expect(owned('us-east-1').targets).toEqual(['10.0.128.11', '10.0.128.12']);
+    const stored = await h.kube.get<
+      MultiClusterService & { status?: { conditions?: Array<Record<string, string>> } }
+    >(Resources.MultiClusterService, 'default', 'serve');
+    const ready = stored?.status?.conditions?.find((c) => c.type === 'LoadBalancerReady');
+    expect(ready).toMatchObject({ status: 'False', reason: 'Throttled' });
+    expect(ready?.message).toMatch(/us-east-1: ok; eu-west-1: failed: /);
+  }, 60_000);
 });
 
 describe('an IngressGroup across Regions', () => {
@@ -479,24 +509,12 @@ describe('the seam with Global Accelerator', () => {
 
 describe('clusterRegions', () => {
   it('overrides a Cluster’s spec.region', async () => {
-    await h.close();
-    h = await startHarness({
-      provider: 'aws',
-      providerConfig: providerConfig({ clusterRegions: { member2: 'ap-south-1' } }),
-    });
-    await h.seed([
-      ingressClass(),
-      regionalCluster('member1', 'us-east-1'),
-      regionalCluster('member2', 'eu-west-1'),
-      serveService(),
-      resourceBinding(),
-      collectedSlice('member1', ['10.0.128.11']),
-      collectedSlice('member2', ['10.0.144.21']),
-    ]);
+    await restart({ clusterRegions: { member2: 'ap-south-1' } });
     const mcs = serveMultiClusterService();
     await h.seed([mcs]);
     await settle(mcs);
     expect(owned('ap-south-1').targets).toEqual(['10.0.144.21']);
     expect(owned('eu-west-1').loadBalancers).toEqual([]);
+    expect(owned('us-east-1').targets).toEqual(['10.0.128.11', '10.0.128.12']);
   });
 });

@@ -118,42 +118,46 @@ export const TENANT_POLICY_SCHEMA = {
   },
 } as const;
 
-/** One Region's load balancers: where they are and how they are reached (top-level or in `regions`). */
-const vpc = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['id'],
-  properties: {
-    id: nonEmpty,
-    // An override: without it the VPC's CIDRs (primary and secondary) and subnets are read
-    // from EC2 (DescribeVpcs, DescribeSubnets); with it EC2 is never called.
-    cidrs: { type: 'array', minItems: 1, items: { type: 'string', pattern: CIDR_V4 } },
-    // The VPC's IPv6 blocks: IPv6 targets outside them are registered with zone `all`.
-    ipv6Cidrs: { type: 'array', items: { type: 'string', pattern: CIDR_V6 } },
+/**
+ * One Region's load balancers: where they are and how they are reached. The top level of a
+ * one-Region file, or each entry of `regions` (config.ts checks that the top level then leaves
+ * them out). Shield's endpoint is not among them: its API lives in us-east-1 whatever the Regions.
+ */
+const REGION_PROPERTIES = {
+  region: nonEmpty,
+  endpoint: { type: 'string' },
+  // The Resource Groups Tagging API's endpoint (local simulators; AWS's regional one when unset).
+  taggingEndpoint: { type: 'string' },
+  // The EC2 API's endpoint (local simulators; AWS's regional one when unset).
+  ec2Endpoint: { type: 'string' },
+  // The WAFv2 and ACM endpoints (local simulators; AWS's regional ones when unset).
+  wafv2Endpoint: { type: 'string' },
+  acmEndpoint: { type: 'string' },
+  vpc: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['id'],
+    properties: {
+      id: nonEmpty,
+      // An override: without it the VPC's CIDRs (primary and secondary) and subnets are read
+      // from EC2 (DescribeVpcs, DescribeSubnets); with it EC2 is never called.
+      cidrs: { type: 'array', minItems: 1, items: { type: 'string', pattern: CIDR_V4 } },
+      // The VPC's IPv6 blocks: IPv6 targets outside them are registered with zone `all`.
+      ipv6Cidrs: { type: 'array', items: { type: 'string', pattern: CIDR_V6 } },
+    },
   },
+  // IDs or names; absent: each load balancer's are discovered by LBC's role tags (model/subnets.ts).
+  subnets: { type: 'array', minItems: 1, items: nonEmpty },
+  securityGroups: { type: 'array', items: nonEmpty },
+  scheme: { enum: ['internal', 'internet-facing'] },
 } as const;
 
-/**
- * One entry of `regions`: the same fields as a one-Region file's top level, for that Region
- * (config.ts checks that the top level then leaves them out). Shield's endpoint stays top-level:
- * its API lives in us-east-1 whatever the Regions.
- */
+/** One entry of `regions`. */
 export const REGION_SCHEMA = {
   type: 'object',
   additionalProperties: false,
   required: ['region', 'vpc'],
-  properties: {
-    region: nonEmpty,
-    endpoint: { type: 'string' },
-    taggingEndpoint: { type: 'string' },
-    ec2Endpoint: { type: 'string' },
-    wafv2Endpoint: { type: 'string' },
-    acmEndpoint: { type: 'string' },
-    vpc,
-    subnets: { type: 'array', minItems: 1, items: nonEmpty },
-    securityGroups: { type: 'array', items: nonEmpty },
-    scheme: { enum: ['internal', 'internet-facing'] },
-  },
+  properties: REGION_PROPERTIES,
 } as const;
 
 export const AWS_CONFIG_SCHEMA = {
@@ -162,28 +166,15 @@ export const AWS_CONFIG_SCHEMA = {
   // `region` and `vpc` too, unless `regions` lists them (config.ts says which is missing).
   required: ['ownerId'],
   properties: {
-    region: nonEmpty,
-    endpoint: { type: 'string' },
-    // The Resource Groups Tagging API's endpoint (local simulators; AWS's regional one when unset).
-    taggingEndpoint: { type: 'string' },
-    // The EC2 API's endpoint (local simulators; AWS's regional one when unset).
-    ec2Endpoint: { type: 'string' },
-    // The WAFv2, Shield and ACM endpoints (local simulators; AWS's when unset: WAFv2's and ACM's
-    // regional ones, Shield's in us-east-1, where its API lives).
-    wafv2Endpoint: { type: 'string' },
+    ...REGION_PROPERTIES,
+    // Shield's endpoint (local simulators; AWS's, in us-east-1, where its API lives, when unset).
     shieldEndpoint: { type: 'string' },
-    acmEndpoint: { type: 'string' },
-    vpc,
     // Several Regions, each with its own load balancers (lib/providers/aws/regions/); the first
     // is the primary one. Instead of the top-level region, endpoints, vpc, subnets,
     // securityGroups and scheme.
     regions: { type: 'array', minItems: 1, items: REGION_SCHEMA },
     // A member cluster's Region over its Cluster object's spec.region (only with `regions`).
     clusterRegions: { type: 'object', additionalProperties: nonEmpty },
-    // IDs or names; absent: each load balancer's are discovered by LBC's role tags (model/subnets.ts).
-    subnets: { type: 'array', minItems: 1, items: nonEmpty },
-    securityGroups: { type: 'array', items: nonEmpty },
-    scheme: { enum: ['internal', 'internet-facing'] },
     ownerId: { type: 'string', minLength: 1, maxLength: 63, pattern: DNS_LABEL },
     // Where the targets records (deploy/target-records.ts) live on the Karmada API server.
     recordNamespace: { type: 'string', minLength: 1, maxLength: 63, pattern: DNS_LABEL },

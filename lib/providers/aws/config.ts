@@ -78,20 +78,10 @@ const REGION_FIELDS = [
 ] as const;
 
 /** The file as the schema admits it. */
-interface ConfigFile {
+interface ConfigFile extends RegionFile {
   regions?: RegionFile[];
   clusterRegions?: Record<string, string>;
-  region: string;
-  endpoint?: string;
-  taggingEndpoint?: string;
-  ec2Endpoint?: string;
-  wafv2Endpoint?: string;
   shieldEndpoint?: string;
-  acmEndpoint?: string;
-  vpc: { id: string; cidrs?: string[]; ipv6Cidrs?: string[] };
-  subnets?: string[];
-  securityGroups?: string[];
-  scheme?: 'internal' | 'internet-facing';
   ownerId: string;
   recordNamespace?: string;
   defaultTags?: Record<string, string>;
