@@ -243,6 +243,7 @@ async function planRegions(
 ): Promise<number> {
   const regions = config.regions ?? [];
   const sims = new Map<string, { elbv2: Elbv2Simulator; ec2: Ec2Simulator }>();
+  let gaSim: Awaited<ReturnType<typeof startGaSimulator>> | undefined;
   let failed = 0;
   try {
     if (options.simulator) {
@@ -250,13 +251,19 @@ async function planRegions(
         const elbv2 = await startElbv2Simulator({ region: r.region });
         sims.set(r.region, { elbv2, ec2: await startEc2Simulator({ elbv2 }) });
       }
+      // And an empty Global Accelerator over them (objects that ask for one plan its creation).
+      gaSim = await startGaSimulator({ endpoints: endpointsIn([...sims.values()].map((x) => x.elbv2)) });
     }
     const logger = options.verbose ? createLogger() : silentLogger;
     // No owner claim: a plan never creates anything, and the claim would.
     const provider = buildMultiRegionProvider(config, { kube, logger }, {}, (region, regional) => {
       const sim = sims.get(region);
       return sim
-        ? { client: elbv2ClientFor(sim.elbv2), ec2: ec2ClientFor(sim.ec2) }
+        ? {
+            client: elbv2ClientFor(sim.elbv2),
+            ec2: ec2ClientFor(sim.ec2),
+            ...(gaSim ? { ga: gaClientFor(gaSim) } : {}),
+          }
         : { client: createElbv2Client(regional) };
     });
     const where = (region: string) => {
@@ -292,6 +299,7 @@ async function planRegions(
               }
             : { region: p.region, error: p.error },
         ),
+        ...(plans.accelerator ? { accelerator: plans.accelerator } : {}),
         ...(details.length > 0 ? { details } : {}),
       });
       if (options.json) continue;
@@ -308,10 +316,16 @@ async function planRegions(
         if (plan.length === 0) console.log('(no change)');
         for (const line of describePlan(plan, (o) => formatPlan([o])[0] ?? '')) console.log(line);
       }
+      if (plans.accelerator) {
+        // GA's API is global (us-west-2): one accelerator over every Region, after their deploys.
+        console.log(`# ${head.kind} ${head.namespace}/${head.name}: Global Accelerator, after every Region`);
+        for (const line of formatPlan(plans.accelerator)) console.log(line);
+      }
       for (const line of details) console.log(line);
     }
     if (options.json) console.log(JSON.stringify(out, null, 2));
   } finally {
+    await gaSim?.close();
     for (const sim of sims.values()) {
       await sim.ec2.close();
       await sim.elbv2.close();

@@ -20,6 +20,8 @@ import {
 import type { Cluster, MultiClusterIngress, MultiClusterService } from '../../lib/karmada/types.js';
 import { Resources } from '../../lib/kube/resources.js';
 import type { KubeObject, ResourceType } from '../../lib/kube/types.js';
+import { MemoryLogger } from '../../lib/log/logger.js';
+import type { MultiRegionProvider } from '../../lib/providers/aws/regions/provider.js';
 import { OWNER_TAG } from '../../lib/providers/aws/tagging.js';
 import { edit, notify, notifyChange, startHarness, type Harness } from '../support/harness.js';
 
@@ -162,6 +164,21 @@ describe.each(cases)('$kind', ({ object, type, name, lbType }) => {
   };
   const now = () =>
     h.kube.get<MultiClusterIngress | MultiClusterService>(type as ResourceType, 'default', name);
+
+  it('plans the accelerator after every Region, an endpoint group per Region, changing nothing', async () => {
+    await h.kube.create(type as ResourceType, accelerated());
+    const provider = h.runtime.provider as MultiRegionProvider;
+    const ctx = { signal: new AbortController().signal, logger: new MemoryLogger() };
+    const plans = await provider.plan(ctx, (await now())!);
+    expect(plans.map((p) => p.region)).toEqual(['us-east-1', 'eu-west-1', 'ap-south-1']);
+    expect(plans.accelerator?.map((o) => `${o.op} ${o.resource} ${o.id}`)).toEqual([
+      'create Accelerator Accelerator',
+      'create AcceleratorListener TCP:80',
+      'create EndpointGroup TCP:80@eu-west-1',
+      'create EndpointGroup TCP:80@us-east-1',
+    ]);
+    expect(ours()).toEqual([]);
+  });
 
   it('two Regions, one accelerator with an endpoint group each; a Region drained goes to dial 0 first, back after; a third Region gets its group; deletion across reconciles', async () => {
     await h.kube.create(type as ResourceType, accelerated());

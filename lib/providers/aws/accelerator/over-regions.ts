@@ -15,7 +15,7 @@ import type { AcceleratorSeam, RegionalDeploy } from '../regions/accelerator-sea
 import { regionDrained } from './drained.js';
 import type { AcceleratorStatus } from './reconcile.js';
 import { acceleratorIngress, type AcceleratorService } from './service.js';
-import type { RegionalEndpoint } from './types.js';
+import type { AcceleratorOperation, RegionalEndpoint } from './types.js';
 
 type Obj = MultiClusterIngress | MultiClusterService;
 
@@ -41,26 +41,44 @@ export class AcceleratorOverRegions implements AcceleratorSeam {
     _obj: Readonly<Obj>,
     deploys: ReadonlyMap<string, readonly RegionalDeploy[]>,
   ): Promise<AwsLoadBalancerStatus | undefined> {
+    const { status } = await this.overRegions(ctx, deploys, this.config.dryRun === true);
+    return status ? acceleratorIngress(status) : undefined;
+  }
+
+  async planAfterRegions(
+    ctx: ProviderContext,
+    _obj: Readonly<Obj>,
+    deploys: ReadonlyMap<string, readonly RegionalDeploy[]>,
+  ): Promise<AcceleratorOperation[]> {
+    return (await this.overRegions(ctx, deploys, true)).plan;
+  }
+
+  /** Each stack's accelerator over the Regions that deployed it; the first served one's status. */
+  private async overRegions(
+    ctx: ProviderContext,
+    deploys: ReadonlyMap<string, readonly RegionalDeploy[]>,
+    dryRun: boolean,
+  ): Promise<{ status?: AcceleratorStatus; plan: AcceleratorOperation[] }> {
     let status: AcceleratorStatus | undefined;
+    const plan: AcceleratorOperation[] = [];
     for (const list of deploys.values()) {
       const first = list[0];
       const intent = list.find((d) => d.stack.accelerator)?.stack.accelerator;
       if (!first || !intent) continue;
       const served = list.filter((d) => d.served);
-      // Regions in the configuration's order, each once (a stack is deployed once per Region).
-      const endpoints = served.map(endpointOf);
       const result = await this.service.reconcileWith(
         ctx,
         first.owner,
         served.length > 0 ? intent.settings : undefined,
         served[0]?.stack ?? first.stack,
-        endpoints,
-        this.config.dryRun === true,
+        served.map(endpointOf),
+        dryRun,
       );
+      plan.push(...(result?.plan ?? []));
       // The object's own stack, or the group's it joined: the first one served is its entry point.
       status ??= result?.status;
     }
-    return status ? acceleratorIngress(status) : undefined;
+    return { ...(status ? { status } : {}), plan };
   }
 
   async deleteAccelerator(ctx: ProviderContext, obj: Readonly<Obj>): Promise<void> {

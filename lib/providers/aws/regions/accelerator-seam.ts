@@ -18,6 +18,7 @@ import type { AwsLoadBalancerStatus } from '../balancer.js';
 import type { DeployResult } from '../deploy/deployer.js';
 import type { Stack } from '../model/types.js';
 import type { StackOwner } from '../tagging.js';
+import type { AcceleratorOperation } from '../accelerator/types.js';
 
 /** One Region's load balancer as the accelerator sees it (COMMON.md's contract). */
 export interface RegionalEndpoint {
@@ -51,6 +52,12 @@ export interface AcceleratorSeam {
     deploys: ReadonlyMap<string, readonly RegionalDeploy[]>,
   ): Promise<AwsLoadBalancerStatus | undefined>;
   deleteAccelerator(ctx: ProviderContext, obj: Readonly<Obj>): Promise<void>;
+  /** The `after` phase's change plan over every Region's deploys of a dry run (`npm run plan`). */
+  planAfterRegions?(
+    ctx: ProviderContext,
+    obj: Readonly<Obj>,
+    deploys: ReadonlyMap<string, readonly RegionalDeploy[]>,
+  ): Promise<AcceleratorOperation[]>;
 }
 
 /** Every Region's deploys of one reconcile, by stack ID (the reconcile's context is the key). */

@@ -38,6 +38,7 @@ import type { AwsLoadBalancerStatus, PlanResult } from '../balancer.js';
 import type { AwsProviderConfig } from '../config.js';
 import type { ModelWarning } from '../model/types.js';
 import { AWS_PROVIDER_NAME, type AwsProvider } from '../provider.js';
+import type { AcceleratorOperation } from '../accelerator/types.js';
 import type { AcceleratorSeam, RegionalDeploys } from './accelerator-seam.js';
 import type { ClusterRegionSource, UnknownRegion } from './cluster-regions.js';
 import { RegionalFingerprints } from './fingerprints.js';
@@ -59,6 +60,9 @@ export interface RegionalPlan {
   result?: PlanResult;
   error?: string;
 }
+
+/** Every Region's plan, and the accelerator's after them (when the object has one). */
+export type RegionalPlans = RegionalPlan[] & { accelerator?: AcceleratorOperation[] };
 
 type Obj = MultiClusterIngress | MultiClusterService;
 
@@ -173,8 +177,11 @@ class RegionalBalancer<O extends Obj> implements Balancer<O, AwsLoadBalancerStat
     throwIfFailed(outcomes, () => true);
   }
 
-  /** Each Region's change plan (a dry run); a Region's failure is its entry's error. */
-  async plan(ctx: ProviderContext, obj: Readonly<O>): Promise<RegionalPlan[]> {
+  /**
+   * Each Region's change plan (a dry run); a Region's failure is its entry's error. With an
+   * accelerator in front, `accelerator` is its change plan once every Region has deployed.
+   */
+  async plan(ctx: ProviderContext, obj: Readonly<O>): Promise<RegionalPlans> {
     const scope = reconcileScope(ctx);
     const plans: RegionalPlan[] = [];
     for (const part of this.owner.parts) {
@@ -184,7 +191,12 @@ class RegionalBalancer<O extends Obj> implements Balancer<O, AwsLoadBalancerStat
         plans.push({ region: part.region, error: errorMessage(err) });
       }
     }
-    return plans;
+    const accelerator = await this.owner.accelerator?.planAfterRegions?.(
+      scope,
+      obj,
+      this.owner.deploys.of(scope),
+    );
+    return accelerator?.length ? Object.assign(plans, { accelerator }) : plans;
   }
 }
 
@@ -332,7 +344,7 @@ export class MultiRegionProvider implements MultiClusterProvider {
   }
 
   /** Each Region's change plan for the object (a dry run). */
-  plan(ctx: ProviderContext, obj: Readonly<Obj>): Promise<RegionalPlan[]> {
+  plan(ctx: ProviderContext, obj: Readonly<Obj>): Promise<RegionalPlans> {
     return obj.kind === 'MultiClusterService'
       ? this.service.plan(ctx, obj as MultiClusterService)
       : this.ingress.plan(ctx, obj as MultiClusterIngress);
