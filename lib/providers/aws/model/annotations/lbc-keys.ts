@@ -352,7 +352,7 @@ export const LBC_INGRESS_KEYS: readonly LbcKey[] = [
     type: 'string',
     support: {
       status: 'not-applicable',
-      why: "left out: the ALB takes AWS-assigned addresses, and a static, owned address plan for a MultiClusterIngress is Global Accelerator's job here (the multi-Region issue)",
+      why: "left out: the ALB takes AWS-assigned addresses, and a static, owned address plan for a MultiClusterIngress is Global Accelerator's job here: `multicluster.karmada.io/global-accelerator` gives an object two static IPs that outlive its load balancers",
     },
   },
   {
