@@ -50,18 +50,7 @@ const MESSAGES: FieldMessages = {
 };
 
 /** One Region's part of the file (top-level in a one-Region file, an entry of `regions` otherwise). */
-interface RegionFile {
-  region: string;
-  endpoint?: string;
-  taggingEndpoint?: string;
-  ec2Endpoint?: string;
-  wafv2Endpoint?: string;
-  acmEndpoint?: string;
-  vpc: { id: string; cidrs?: string[]; ipv6Cidrs?: string[] };
-  subnets?: string[];
-  securityGroups?: string[];
-  scheme?: 'internal' | 'internet-facing';
-}
+type RegionFile = Omit<RegionConfig, 'scheme'> & Partial<Pick<RegionConfig, 'scheme'>>;
 
 /** The fields of one Region: in `regions` each entry has them, and the top level none. */
 const REGION_FIELDS = [
@@ -78,7 +67,7 @@ const REGION_FIELDS = [
 ] as const;
 
 /** The file as the schema admits it. */
-interface ConfigFile extends RegionFile {
+type ConfigFile = RegionFile & {
   regions?: RegionFile[];
   clusterRegions?: Record<string, string>;
   shieldEndpoint?: string;
@@ -92,7 +81,7 @@ interface ConfigFile extends RegionFile {
   dryRun?: boolean;
   tenantPolicy?: TenantPolicy;
   globalAccelerator?: Partial<GlobalAcceleratorConfig>;
-}
+};
 
 /** Global Accelerator in front of the load balancers (lib/providers/aws/accelerator/). */
 export interface GlobalAcceleratorConfig {
