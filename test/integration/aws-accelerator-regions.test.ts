@@ -22,7 +22,7 @@ import { Resources } from '../../lib/kube/resources.js';
 import type { KubeObject, ResourceType } from '../../lib/kube/types.js';
 import { MemoryLogger } from '../../lib/log/logger.js';
 import type { MultiRegionProvider } from '../../lib/providers/aws/regions/provider.js';
-import { OWNER_TAG } from '../../lib/providers/aws/tagging.js';
+import { OWNER_TAG, STACK_TAG } from '../../lib/providers/aws/tagging.js';
 import { edit, notify, notifyChange, startHarness, type Harness } from '../support/harness.js';
 
 const GA = 'multicluster.karmada.io/global-accelerator';
@@ -248,5 +248,43 @@ describe.each(cases)('$kind', ({ object, type, name, lbType }) => {
     await h.deliver(notify(accelerated(), 'modified'));
     for (const region of REGIONS) expect(sims[region].snapshot().loadBalancers).toEqual([]);
     expect(await now()).toBeUndefined();
+  });
+});
+
+describe('an MCI with an accelerator that joins an IngressGroup, over Regions', () => {
+  const GROUP = 'alb.ingress.kubernetes.io/group.name';
+  const annotated = (annotations: Record<string, string>): KubeObject => {
+    const o = minimalIngress();
+    return { ...o, metadata: { ...o.metadata, annotations: { ...o.metadata.annotations, ...annotations } } };
+  };
+  const stacksOfOurs = () => ours().map((a) => a.Tags[STACK_TAG]);
+
+  it("takes the MCI's own accelerator through disable and delete, leaving only the group's", async () => {
+    await h.kube.create(Resources.MultiClusterIngress, annotated({ [GA]: 'true' }));
+    await settle(annotated({ [GA]: 'true' }));
+    const own = stacksOfOurs();
+    expect(own).toHaveLength(1);
+
+    const current = (await h.kube.get<MultiClusterIngress>(
+      Resources.MultiClusterIngress,
+      'default',
+      'minimal-ingress',
+    ))!;
+    const joined = annotated({ [GA]: 'true', [GROUP]: 'shop' });
+    await h.kube.update(Resources.MultiClusterIngress, {
+      ...current,
+      metadata: { ...current.metadata, annotations: joined.metadata.annotations },
+    });
+    // Retried while GA deploys each step (RetryLaterError): a reconcile per step.
+    for (let i = 0; i < 6 && stacksOfOurs().includes(own[0]); i++) {
+      deployed();
+      await h.deliver(notify(joined, 'modified'));
+    }
+    expect(stacksOfOurs()).not.toContain(own[0]);
+    expect(stacksOfOurs()).toHaveLength(1);
+    // The group's ALB serves the MCI in each Region, and the MCI's own ALBs are gone.
+    for (const region of ['us-east-1', 'eu-west-1'] as const) {
+      expect(sims[region].snapshot().loadBalancers).toHaveLength(1);
+    }
   });
 });

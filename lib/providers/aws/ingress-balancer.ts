@@ -163,8 +163,10 @@ export class AwsIngressBalancer extends AwsBalancer<MultiClusterIngress> {
     // Served by the group now: a load balancer of its own (the status named another) goes.
     // With an accelerator in front, the status is the accelerator's (a regional part has none).
     const dns = (result.accelerator?.status?.dnsName ?? result.dnsName)?.toLowerCase();
-    if ((dns === undefined || !this.statusNames(mci, dns)) && (await this.mayHaveOwnStack(ctx, mci)))
+    if ((dns === undefined || !this.statusNames(mci, dns)) && (await this.mayHaveOwnStack(ctx, mci))) {
+      await this.retireAcceleratorOf(ctx, this.kind.owner(mci), dryRun);
       plan.push(...(await super.delete(ctx, mci, dryRun)));
+    }
     return { ...result, plan, skipped: result.skipped && plan.length === result.plan.length, warnings };
   }
 
@@ -266,7 +268,20 @@ export class AwsIngressBalancer extends AwsBalancer<MultiClusterIngress> {
       });
       return [];
     }
+    await this.retireAcceleratorOf(ctx, this.owner(former), dryRun);
     return this.deleteByNames(ctx, this.owner(former), this.groupNames(former, undefined, mci), [], dryRun);
+  }
+
+  /**
+   * Over Regions the orchestrator deletes an object's accelerator only when the object goes, and a
+   * regional part's deleteByNames leaves it alone. A stack that goes while its object stays (an
+   * MCI's own once a group serves it, a group's with its last member) must take its accelerator
+   * with it, as one Region's deleteByNames does: first, while this Region's marker still holds the
+   * stack, so a RetryLaterError while GA deploys keeps the stack (and this step) for the retry.
+   */
+  private async retireAcceleratorOf(ctx: ProviderContext, owner: StackOwner, dryRun: boolean): Promise<void> {
+    if (!this.provider.regional || !(await this.provider.mayHold(ctx, owner.stackId))) return;
+    await this.provider.accelerators.delete(ctx, owner, dryRun);
   }
 
   /** Deletion: every group it may be in is left, then its own load balancer (if any) goes. */
