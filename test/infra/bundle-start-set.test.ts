@@ -39,6 +39,10 @@ const LAZY = [
   'lib/providers/aws/edge/acm-client.ts',
   // lib/providers/aws/lazy-parts.ts: the first stack that has to call Global Accelerator.
   'lib/providers/aws/accelerator/ga-client.ts',
+  // lib/providers/aws/lazy-parts.ts: the first stack with an accelerator intent, a deletion that
+  // finds an accelerator record, the sweep over GA.
+  'lib/providers/aws/accelerator/reconcile.ts',
+  'lib/providers/aws/accelerator/plan.ts',
   // lib/providers/aws/lazy-parts.ts: the first stack with a managed security group.
   'lib/providers/aws/ec2/security-groups.ts',
   // lib/providers/aws/config.ts: a configured tenant policy.

@@ -49,6 +49,15 @@ export const loadGlobalAccelerator = lazy(
   "the aws provider's Global Accelerator client (accelerator/ga-client.ts)",
 );
 
+/**
+ * Global Accelerator's plan and apply (accelerator/reconcile.ts): only a stack with an accelerator
+ * intent, a deletion that finds an accelerator record (or GA configured), and the sweep need them.
+ */
+export const loadAcceleratorReconcile = lazy(
+  () => import('./accelerator/reconcile.js'),
+  "the aws provider's Global Accelerator plan and apply (accelerator/reconcile.ts)",
+);
+
 /** IngressGroups (ingress-groups-part.ts): only an MCI that is, or was, in a group needs them. */
 export const loadIngressGroups = lazy(
   () => import('./ingress-groups-part.js'),

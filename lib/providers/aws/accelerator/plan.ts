@@ -5,27 +5,23 @@
  * the accelerator, then listeners, then endpoint groups, each create naming its parent by the
  * placeholder of the ARN the parent's create returns.
  */
-import { recordToTags, tagsToRemove, tagsToUpsert, TAG_PREFIX } from '../tagging.js';
+import { recordToTags, tagsToRemove, tagsToUpsert } from '../tagging.js';
 import { arnRef } from '../deploy/operations.js';
 import { ACCELERATOR_ID } from './model.js';
-import type {
-  AcceleratorOperation,
-  ActualAccelerator,
-  ActualEndpointGroup,
-  ActualListener,
-  DesiredAccelerator,
-  DesiredEndpoint,
-  DesiredEndpointGroup,
-  DesiredListener,
-  GaPlannedCall,
+import {
+  RETIRING_TAG,
+  type AcceleratorOperation,
+  type ActualAccelerator,
+  type ActualEndpointGroup,
+  type ActualListener,
+  type DesiredAccelerator,
+  type DesiredEndpoint,
+  type DesiredEndpointGroup,
+  type DesiredListener,
+  type GaPlannedCall,
 } from './types.js';
 
-/**
- * On an accelerator we are retiring (replaced, no longer wanted, or its object gone): when it was
- * disabled. Such an accelerator is never the stack's again; the reconcile or the sweep deletes it
- * once GA has deployed the disable.
- */
-export const RETIRING_TAG = `${TAG_PREFIX}/retiring`;
+export { RETIRING_TAG };
 
 export interface AcceleratorPlanContext {
   externalManagedTags: readonly string[];

@@ -353,10 +353,9 @@ async function lowerDials(
  */
 export async function deleteAccelerator(
   ctx: AcceleratorContext,
-  wanted: boolean,
+  /** The stack's accelerator record, read by the caller (forgotten once nothing is left). */
+  record: AcceleratorRecord | undefined,
 ): Promise<AcceleratorOperation[]> {
-  const record = await ctx.records.read(ctx.owner.stackId);
-  if (!record && !wanted) return [];
   const ga = await ctx.ga();
   const { owned } = await listOwned(ga, ctx);
   const steps = await Promise.all(owned.map((a) => retireStep(ga, ctx, a, 'its object is deleted')));

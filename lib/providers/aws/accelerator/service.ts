@@ -11,25 +11,22 @@ import type { KubeObject } from '../../../kube/types.js';
 import type { Logger } from '../../../log/logger.js';
 import type { ProviderContext } from '../../../provider/contract.js';
 import type { AwsProviderConfig } from '../config.js';
-import { loadGlobalAccelerator } from '../lazy-parts.js';
+import { loadAcceleratorReconcile, loadGlobalAccelerator } from '../lazy-parts.js';
 import type { Stack } from '../model/types.js';
 import type { StackOwner } from '../tagging.js';
 import { blockedClusters, objectClusters, regionDrained } from './drained.js';
 import type { GaApi } from './ga-api.js';
 import { acceleratorSettings, GA_KEYS, type AcceleratorSettings } from './keys.js';
 import { checkListenerQuota } from './model.js';
-import { RETIRING_TAG } from './plan.js';
 import { KubeAcceleratorRecords } from './record.js';
+import type { AcceleratorContext, AcceleratorResult, AcceleratorStatus } from './reconcile.js';
 import {
-  deleteAccelerator,
-  listOwnerAccelerators,
-  reconcileAccelerator,
-  retireOne,
-  type AcceleratorContext,
-  type AcceleratorResult,
-  type AcceleratorStatus,
-} from './reconcile.js';
-import type { AcceleratorOperation, AcceleratorPhase, ActualAccelerator, RegionalEndpoint } from './types.js';
+  RETIRING_TAG,
+  type AcceleratorOperation,
+  type AcceleratorPhase,
+  type ActualAccelerator,
+  type RegionalEndpoint,
+} from './types.js';
 
 /** GA's DNS names (`a1234abcd.awsglobalaccelerator.com`), as the status shows them. */
 const GA_DNS_SUFFIX = '.awsglobalaccelerator.com';
@@ -138,7 +135,7 @@ export class AcceleratorService {
    * One phase over explicit settings (the orchestrator's `after` over every Region: undefined
    * settings when no Region serves the stack any more, so its accelerator is retired).
    */
-  reconcileWith(
+  async reconcileWith(
     ctx: ProviderContext,
     owner: StackOwner,
     settings: AcceleratorSettings | undefined,
@@ -146,6 +143,7 @@ export class AcceleratorService {
     endpoints: readonly RegionalEndpoint[],
     dryRun: boolean,
   ): Promise<AcceleratorResult | undefined> {
+    const { reconcileAccelerator } = await loadAcceleratorReconcile();
     return reconcileAccelerator(this.context(ctx, owner, dryRun), settings, stack, endpoints, 'after');
   }
 
@@ -159,6 +157,7 @@ export class AcceleratorService {
     dryRun: boolean,
   ): Promise<AcceleratorResult | undefined> {
     if (!stack.accelerator) return undefined;
+    const { reconcileAccelerator } = await loadAcceleratorReconcile();
     return reconcileAccelerator(
       this.context(ctx, owner, dryRun),
       stack.accelerator.settings,
@@ -169,8 +168,12 @@ export class AcceleratorService {
   }
 
   /** The stack's accelerators one step closer to gone (RetryLaterError while one is left). */
-  delete(ctx: ProviderContext, owner: StackOwner, dryRun: boolean): Promise<AcceleratorOperation[]> {
-    return deleteAccelerator(this.context(ctx, owner, dryRun), this.configured);
+  async delete(ctx: ProviderContext, owner: StackOwner, dryRun: boolean): Promise<AcceleratorOperation[]> {
+    // Neither configured nor ever asked for (no record): nothing in GA to look for, nothing to load.
+    const record = await this.records.read(owner.stackId);
+    if (!record && !this.configured) return [];
+    const { deleteAccelerator } = await loadAcceleratorReconcile();
+    return deleteAccelerator(this.context(ctx, owner, dryRun), record);
   }
 
   /**
@@ -179,6 +182,7 @@ export class AcceleratorService {
    */
   async owned(ctx: ProviderContext): Promise<Array<ActualAccelerator & { stackId: string }>> {
     if (!this.configured && !(await this.records.any())) return [];
+    const { listOwnerAccelerators } = await loadAcceleratorReconcile();
     return listOwnerAccelerators(await this.ga(), ctx, {
       ownerId: this.config.ownerId,
       ...(this.options.instanceId !== undefined ? { instanceId: this.options.instanceId } : {}),
@@ -191,7 +195,10 @@ export class AcceleratorService {
     accelerators: ReadonlyArray<ActualAccelerator & { stackId: string }>,
     dryRun: boolean,
   ): Promise<void> {
-    for (const a of accelerators.filter((x) => x.tags[RETIRING_TAG] !== undefined)) {
+    const retiring = accelerators.filter((x) => x.tags[RETIRING_TAG] !== undefined);
+    if (retiring.length === 0) return;
+    const { retireOne } = await loadAcceleratorReconcile();
+    for (const a of retiring) {
       const owner = { ownerId: this.config.ownerId, stackId: a.stackId };
       try {
         await retireOne(this.context(ctx, owner, dryRun), a);

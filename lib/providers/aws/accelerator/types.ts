@@ -18,12 +18,20 @@ import type {
   UpdateListenerCommandInput,
 } from '@aws-sdk/client-global-accelerator';
 import type { OperationKind } from '../deploy/operations.js';
+import { TAG_PREFIX } from '../tagging.js';
 import type {
   AcceleratorIpAddressType,
   AcceleratorSettings,
   ClientAffinity,
   EndpointHealthCheck,
 } from './keys.js';
+
+/**
+ * On an accelerator we are retiring (replaced, no longer wanted, or its object gone): when it was
+ * disabled. Such an accelerator is never the stack's again; the reconcile or the sweep deletes it
+ * once GA has deployed the disable.
+ */
+export const RETIRING_TAG = `${TAG_PREFIX}/retiring`;
 
 /** GA's API lives in this Region only, whatever the Regions of the endpoints. */
 export const GA_API_REGION = 'us-west-2';
