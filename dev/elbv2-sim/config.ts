@@ -123,7 +123,10 @@ const networks = new Map<string, SimNetwork>([[SIM_REGION, SIM_NETWORK]]);
 /**
  * The simulated account's VPC in a Region: SIM_NETWORK in SIM_REGION; elsewhere a VPC of its own,
  * with the same address plan (IPv4 CIDRs, subnet layout, roles) but its own IDs, IPv6 block and
- * the Region's zones (`eu-west-1a`...), as one account's VPCs in two Regions are.
+ * the Region's zones (`eu-west-1a`...), as one account's VPCs in two Regions are. One thing is not
+ * as in AWS: the default security group has SIM_NETWORK's ID in every Region, because the
+ * `security-groups` annotations take IDs only and an object across Regions names one (the chaos
+ * workload does); in AWS a group ID is one VPC's, so such an object's other Regions would refuse it.
  */
 export function simNetwork(region: string = SIM_REGION): SimNetwork {
   const known = networks.get(region);
@@ -142,7 +145,6 @@ export function simNetwork(region: string = SIM_REGION): SimNetwork {
     region,
     vpcId: id(SIM_NETWORK.vpcId),
     vpcIpv6Cidr: ipv6(SIM_NETWORK.vpcIpv6Cidr),
-    defaultSecurityGroupId: id(SIM_NETWORK.defaultSecurityGroupId),
     subnets: SIM_NETWORK.subnets.map(subnet),
     podSubnets: SIM_NETWORK.podSubnets.map(subnet),
   };
