@@ -15,7 +15,8 @@
  *   several: Markdown, a fenced `mermaid` block per object).
  * - a configuration with `regions:` (lib/providers/aws/regions/): each object's plan in every
  *   Region, under its Region (with `--simulator`, an empty simulator per Region); the manifests'
- *   Cluster objects say each cluster's Region (`spec.region`). `--graph` draws one Region only.
+ *   Cluster objects say each cluster's Region (`spec.region`). `--graph` draws every Region's load
+ *   balancer, and the Global Accelerator in front with each Region's dial.
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -44,6 +45,7 @@ import {
 import { buildMultiRegionProvider } from '../lib/providers/aws/regions/build.js';
 import { topologyOf } from '../lib/topology/source.js';
 import { toMermaid } from '../lib/topology/mermaid.js';
+import type { Topology } from '../lib/topology/types.js';
 import { MemoryKube } from '../test/support/memory-kube.js';
 
 const USAGE =
@@ -79,6 +81,18 @@ async function readConfig(path: string | undefined, simulator: boolean): Promise
   } catch (err) {
     throw new UsageError(`--config ${path ?? '(simulator defaults)'}: ${errorMessage(err)}`);
   }
+}
+
+/** One object: its Mermaid diagram; several: Markdown, a fenced `mermaid` block per object. */
+function graphs(targets: readonly Target[], topologies: readonly Topology[]): string {
+  if (topologies.length === 1) return toMermaid(topologies[0]!);
+  return topologies
+    .map((t, i) => {
+      const target = targets[i]!;
+      const head = `${target.kind ?? ''} ${target.metadata.namespace ?? ''}/${target.metadata.name ?? ''}`;
+      return `## ${head}\n\n\`\`\`mermaid\n${toMermaid(t)}\`\`\`\n`;
+    })
+    .join('\n');
 }
 
 async function main(): Promise<number> {
@@ -124,10 +138,10 @@ async function main(): Promise<number> {
   }
 
   if (config.regions) {
-    if (values.graph) throw new UsageError('--graph draws one Region: give a configuration without regions');
     return planRegions(config, kube, targets, {
       simulator: values.simulator,
       json: values.json,
+      graph: values.graph,
       verbose: values.verbose,
     });
   }
@@ -164,19 +178,11 @@ async function main(): Promise<number> {
       error?: string;
     }> = [];
     if (values.graph) {
-      const diagrams: string[] = [];
-      for (const target of targets) {
-        const topology = await topologyOf(target, { kube, config, provider, logger });
-        if (topology.error) failed++;
-        const diagram = toMermaid(topology);
-        diagrams.push(
-          targets.length === 1
-            ? diagram
-            : `## ${target.kind ?? ''} ${target.metadata.namespace ?? ''}/${target.metadata.name ?? ''}\n\n\`\`\`mermaid\n${diagram}\`\`\`\n`,
-        );
-      }
-      process.stdout.write(diagrams.join('\n'));
-      return failed > 0 ? 1 : 0;
+      const topologies = [];
+      for (const target of targets)
+        topologies.push(await topologyOf(target, { kube, config, provider, logger }));
+      process.stdout.write(graphs(targets, topologies));
+      return topologies.filter((t) => t.error !== undefined).length > 0 ? 1 : 0;
     }
     for (const target of targets) {
       const head = {
@@ -239,7 +245,7 @@ async function planRegions(
   config: AwsProviderConfig,
   kube: KubeClient,
   targets: readonly Target[],
-  options: { simulator: boolean; json: boolean; verbose: boolean },
+  options: { simulator: boolean; json: boolean; graph: boolean; verbose: boolean },
 ): Promise<number> {
   const regions = config.regions ?? [];
   const sims = new Map<string, { elbv2: Elbv2Simulator; ec2: Ec2Simulator }>();
@@ -272,6 +278,13 @@ async function planRegions(
         ? `an empty ELBv2 simulator (${region})`
         : `${region}${endpoint ? ` (${endpoint})` : ''}`;
     };
+    if (options.graph) {
+      const topologies = [];
+      for (const target of targets)
+        topologies.push(await topologyOf(target, { kube, config, provider, logger }));
+      process.stdout.write(graphs(targets, topologies));
+      return topologies.filter((t) => t.error !== undefined).length > 0 ? 1 : 0;
+    }
     const out: unknown[] = [];
     for (const target of targets) {
       const head = {

@@ -27,6 +27,8 @@ export const TOPOLOGY_PAGE = `<!doctype html>
   .draining { background: #fdf6e3; border-color: #cb4b16; border-style: dashed; }
   .registering { border-style: dashed; border-color: #b58900; }
   .blocked { background: #fde2e1; border-color: #dc322f; }
+  .door { border-color: #6c71c4; border-width: 2px; margin-bottom: .8em; max-width: 40em; }
+  .dials { display: flex; gap: .6em; flex-wrap: wrap; margin-top: .3em; }
   .weight { display: inline-block; height: .5em; background: #268bd2; vertical-align: middle; margin-right: .3em; }
   .targets { display: flex; flex-wrap: wrap; gap: .3em; margin-top: .3em; }
   .target { font-family: ui-monospace, monospace; font-size: .85em; border: 1px solid #aaa; border-radius: 4px; padding: 0 .3em; }
@@ -91,6 +93,20 @@ function drawLoadBalancer(region, lb) {
     el('div', { class: 'col' }, el('h3', {}, 'Target groups, clusters, targets'), groups));
 }
 
+function drawFrontDoor(d) {
+  return el('div', { class: 'box door' + pend(d.pending), 'data-front-door': d.name },
+    el('strong', {}, d.kind + ' ' + d.name),
+    small(d.addresses.length ? d.addresses.join(' · ') : 'no address yet'),
+    small('listeners ' + d.listeners.join(', ') + (d.clientAffinity ? ' · client affinity ' + d.clientAffinity : '')),
+    small(d.pending ? d.pending + ' pending' : ''),
+    el('div', { class: 'dials' },
+      d.regions.map((r) =>
+        el('div', { class: 'box' + pend(r.pending) + (r.weight === 0 ? ' draining' : ''), 'data-dial-region': r.region, 'data-dial': r.weight },
+          el('span', { class: 'weight', style: 'width:' + Math.max(2, r.weight) + 'px' }),
+          el('strong', {}, r.region), ' dial ' + r.weight + '%',
+          small(r.pending ? 'endpoint group ' + r.pending + ' pending' : '')))));
+}
+
 function draw(state) {
   const main = document.getElementById('objects');
   main.replaceChildren(...state.topologies.map((t) => {
@@ -98,7 +114,7 @@ function draw(state) {
     return el('section', { class: 'object', 'data-object': key },
       el('h2', {}, t.object.kind + ' ' + t.object.namespace + '/' + t.object.name),
       t.error ? el('div', { class: 'error', 'data-error': '' }, t.error) : undefined,
-      t.frontDoors.map((d) => el('div', { class: 'box', 'data-front-door': d.id }, d.kind + ' ' + d.name)),
+      t.frontDoors.map(drawFrontDoor),
       t.regions.flatMap((r) => r.loadBalancers.map((lb) => drawLoadBalancer(r.region, lb))),
       t.blockedClusters.map((c) => el('div', { class: 'box blocked', 'data-blocked-cluster': c }, 'cluster ' + c + ': traffic blocked, no targets')));
   }));

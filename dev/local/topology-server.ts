@@ -15,8 +15,8 @@ import type { MultiClusterIngress, MultiClusterService } from '../../lib/karmada
 import type { KubeClient } from '../../lib/kube/client.js';
 import { Resources } from '../../lib/kube/resources.js';
 import { silentLogger } from '../../lib/log/logger.js';
-import type { AwsProvider, AwsProviderConfig } from '../../lib/providers/aws/index.js';
-import { topologyOf } from '../../lib/topology/source.js';
+import type { AwsProviderConfig } from '../../lib/providers/aws/index.js';
+import { topologyOf, type TopologyProvider } from '../../lib/topology/source.js';
 import type { Topology } from '../../lib/topology/types.js';
 import { TOPOLOGY_PAGE } from './topology-page.js';
 
@@ -24,8 +24,11 @@ export interface TopologyServerOptions {
   kubeConfig: KubeConfig;
   kube: KubeClient;
   config: AwsProviderConfig;
-  /** The AWS provider against the simulator: pending changes come from its plan. */
-  provider?: AwsProvider;
+  /**
+   * The AWS provider against the simulators (one Region's, or one over several): pending changes
+   * come from its plan, and each Region serving an object is drawn with its own load balancer.
+   */
+  provider?: TopologyProvider;
   /** Shown on the page: where the figures come from. */
   note: string;
   port?: number;

@@ -34,6 +34,11 @@ export interface TopologyInput {
   region: string;
   /** The change plan from what AWS holds to `stack`; absent: the stack as if deployed. */
   plan?: readonly Operation[];
+  /**
+   * With a plan: the load balancer's DNS name as AWS has it (absent: it is still to be created).
+   * Without: the object's status says it (an accelerator in front has a plan: its status is GA's).
+   */
+  dnsName?: string;
 }
 
 export function objectOf(obj: MultiClusterIngress | MultiClusterService): TopologyObject {
@@ -49,7 +54,8 @@ export function failedTopology(obj: MultiClusterIngress | MultiClusterService, e
   return { object: objectOf(obj), frontDoors: [], regions: [], blockedClusters: blockedOf(obj), error };
 }
 
-function blockedOf(obj: MultiClusterIngress | MultiClusterService): string[] {
+/** The clusters whose traffic Karmada blocks (MCI `status.trafficBlockClusters`), sorted. */
+export function blockedOf(obj: MultiClusterIngress | MultiClusterService): string[] {
   const status = obj.status as { trafficBlockClusters?: string[] } | undefined;
   return [...(status?.trafficBlockClusters ?? [])].sort();
 }
@@ -241,9 +247,11 @@ export function buildTopology(input: TopologyInput): Topology {
     };
   });
 
-  const address = (object.status?.loadBalancer?.ingress ?? [])
-    .map((i) => (i as { hostname?: string; ip?: string }).hostname ?? (i as { ip?: string }).ip)
-    .find((a) => a);
+  const address = input.plan
+    ? input.dnsName
+    : (object.status?.loadBalancer?.ingress ?? [])
+        .map((i) => (i as { hostname?: string; ip?: string }).hostname ?? (i as { ip?: string }).ip)
+        .find((a) => a);
   const loadBalancer: LoadBalancerNode = {
     id: lb.id,
     name: lb.spec.name,

@@ -37,11 +37,15 @@ export function toMermaid(t: Topology): string {
   const obj = id('object');
   out.push(`  ${obj}[${label(t.object.kind, `${t.object.namespace}/${t.object.name}`)}]`);
   if (t.error) {
-    out.push(`  ${id('error')}[${label('no load balancer', t.error)}]:::blocked`);
+    // Over Regions a failed Region's plan is told beside the Regions that could be drawn.
+    const head = t.regions.length === 0 ? 'no load balancer' : 'not drawn';
+    out.push(`  ${id('error')}[${label(head, t.error)}]:::blocked`);
     out.push(`  ${obj} --> ${id('error')}`);
   }
   for (const door of t.frontDoors) {
-    out.push(`  ${id(`door:${door.id}`)}[${label(door.kind, door.name)}]`);
+    out.push(
+      `  ${id(`door:${door.id}`)}[${label(door.kind, door.name, ...door.addresses, door.listeners.join(', '), pendingText(door.pending))}]${pendingClass(door.pending)}`,
+    );
     out.push(`  ${obj} --> ${id(`door:${door.id}`)}`);
   }
   for (const region of t.regions) {
@@ -50,7 +54,11 @@ export function toMermaid(t: Topology): string {
     out.push('  end');
     for (const door of t.frontDoors) {
       const w = door.regions.find((r) => r.region === region.region);
-      if (w) out.push(`  ${id(`door:${door.id}`)} -->|${w.weight}%| ${id(`region:${region.region}`)}`);
+      if (w) {
+        const text = `dial ${w.weight}%${w.pending ? ` (${w.pending} pending)` : ''}`;
+        // Quoted: a parenthesis in a bare edge label ends it in some Mermaid versions.
+        out.push(`  ${id(`door:${door.id}`)} -->|"${text}"| ${id(`region:${region.region}`)}`);
+      }
     }
     if (t.frontDoors.length === 0) {
       for (const lb of region.loadBalancers) out.push(`  ${obj} --> ${id(`lb:${region.region}:${lb.id}`)}`);

@@ -3,9 +3,9 @@
  * is drawn from (Mermaid for `npm run plan -- --graph`, the live page of `npm start`).
  *
  * Front doors → Regions → load balancers → listeners → rules → target groups → clusters → targets.
- * Today an object has no front door and one Region with one load balancer; a Global Accelerator in
- * front of one load balancer per Region is another `FrontDoor` whose `regions` name them, and
- * more `regions`, with nothing else changed.
+ * One Region has one load balancer; over several Regions (a configuration with `regions:`) each
+ * Region that serves the object has its own, and a Global Accelerator in front of them is a
+ * `FrontDoor` whose `regions` carry each Region's traffic dial.
  */
 
 export interface TopologyObject {
@@ -16,7 +16,7 @@ export interface TopologyObject {
 
 export interface Topology {
   object: TopologyObject;
-  /** A Global Accelerator or similar in front of the Regions' load balancers; none today. */
+  /** A Global Accelerator in front of the Regions' load balancers, when the object has one. */
   frontDoors: FrontDoor[];
   regions: RegionNode[];
   /** Clusters whose traffic is blocked (MCI `status.trafficBlockClusters`): no targets from them. */
@@ -29,8 +29,18 @@ export interface FrontDoor {
   id: string;
   kind: string;
   name: string;
-  /** Traffic share per Region (by `RegionNode.region`), in percent. */
-  regions: Array<{ region: string; weight: number }>;
+  /** Where clients connect (the object's status with it in front): its DNS name, then its static IPs. */
+  addresses: string[];
+  /** Its listeners, `TCP:80`. */
+  listeners: string[];
+  /** `SOURCE_IP` or `NONE`. */
+  clientAffinity?: string;
+  pending?: Pending;
+  /**
+   * Each Region it sends to (by `RegionNode.region`): its traffic dial in percent (0: drained, or
+   * a canary's), and whether the plan still changes its endpoint group.
+   */
+  regions: Array<{ region: string; weight: number; pending?: Pending }>;
 }
 
 export interface RegionNode {

@@ -287,4 +287,45 @@ describe('an MCI with an accelerator that joins an IngressGroup, over Regions', 
       expect(sims[region].snapshot().loadBalancers).toHaveLength(1);
     }
   });
+
+  it("its group's accelerator goes with the group's last member, and the MCI gets its own back", async () => {
+    const member = annotated({ [GA]: 'true', [GROUP]: 'shop' });
+    await h.kube.create(Resources.MultiClusterIngress, member);
+    await settle(member);
+    const group = stacksOfOurs();
+    expect(group).toHaveLength(1);
+    const groupAlbs = (['us-east-1', 'eu-west-1'] as const).map(
+      (r) => sims[r].snapshot().loadBalancers[0]?.LoadBalancerArn,
+    );
+    expect(groupAlbs.every((arn) => arn !== undefined)).toBe(true);
+
+    // The only member leaves the group: the group's stack goes, in every Region and in GA.
+    const current = (await h.kube.get<MultiClusterIngress>(
+      Resources.MultiClusterIngress,
+      'default',
+      'minimal-ingress',
+    ))!;
+    const alone = annotated({ [GA]: 'true' });
+    await h.kube.update(Resources.MultiClusterIngress, {
+      ...current,
+      metadata: { ...current.metadata, annotations: alone.metadata.annotations },
+    });
+    for (let i = 0; i < 6 && stacksOfOurs().includes(group[0]); i++) {
+      deployed();
+      await h.deliver(notify(alone, 'modified'));
+    }
+    expect(stacksOfOurs()).not.toContain(group[0]);
+    await settle(alone);
+    // Its own accelerator and its own ALB in each Region, the group's gone.
+    expect(stacksOfOurs()).toHaveLength(1);
+    for (const [i, region] of (['us-east-1', 'eu-west-1'] as const).entries()) {
+      const arns = sims[region].snapshot().loadBalancers.map((l) => l.LoadBalancerArn);
+      expect(arns).toHaveLength(1);
+      expect(arns).not.toContain(groupAlbs[i]);
+    }
+    expect(endpointGroups()).toStrictEqual({
+      'us-east-1': [lbArn('us-east-1'), 100],
+      'eu-west-1': [lbArn('eu-west-1'), 100],
+    });
+  });
 });

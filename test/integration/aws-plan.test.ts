@@ -4,6 +4,9 @@
  * no mutating call at all.
  */
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { plannedActions, type Operation } from '../../lib/providers/aws/index.js';
@@ -189,6 +192,51 @@ describe('AWS provider: change plans', () => {
         },
     );
     expect(schemes.map((s) => s.Scheme)).toStrictEqual(['internal', 'internet-facing']);
+  }, 60_000);
+
+  it('npm run plan --graph over Regions draws each Region’s NLB and the accelerator in front with its dials', () => {
+    const root = fileURLToPath(new URL('../../', import.meta.url));
+    // The same two Regions, with Global Accelerator on by default.
+    const config = join(mkdtempSync(join(tmpdir(), 'plan-graph-regions-')), 'cloud.yaml');
+    writeFileSync(
+      config,
+      `${readFileSync(join(root, 'test/fixtures/aws/plan-regions-config.yaml'), 'utf8')}globalAccelerator: { enabled: true }\n`,
+    );
+    const out = execFileSync(
+      'npx',
+      [
+        'tsx',
+        'scripts/plan.ts',
+        'test/fixtures/aws/plan-regions.yaml',
+        '--config',
+        config,
+        '--simulator',
+        '--graph',
+      ],
+      {
+        cwd: root,
+        encoding: 'utf8',
+        env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+      },
+    );
+    expect(out.startsWith('flowchart LR\n  n1["MultiClusterService<br/>default/serve"]\n')).toBe(true);
+    expect(out).toMatch(
+      /^ {2}n2\["Global Accelerator<br\/>mcp-plan-preview-mcs-default-serve-[0-9a-f]{8}<br\/>TCP:80<br\/>\(create pending\)"\]:::pending$/m,
+    );
+    // Each Region its own subgraph, NLB and only its own cluster's target; the dial on the edge.
+    const regions = [...out.matchAll(/^ {2}subgraph (n\d+)\["Region ([a-z0-9-]+)"\]$/gm)].map((m) => [
+      m[1],
+      m[2],
+    ]);
+    expect(regions.map((r) => r[1])).toStrictEqual(['us-east-1', 'eu-west-1']);
+    for (const [node] of regions) expect(out).toContain(`n2 -->|"dial 100% (create pending)"| ${node}`);
+    const east = out.slice(out.indexOf('"Region us-east-1"'), out.indexOf('"Region eu-west-1"'));
+    const west = out.slice(out.indexOf('"Region eu-west-1"'));
+    expect(east).toContain('["10.0.128.10:8080');
+    expect(east).not.toContain('10.0.144.20');
+    expect(west).toContain('["10.0.144.20:8080');
+    expect(west).not.toContain('10.0.128.10');
+    expect(out.match(/\["NLB k8s-default-serve-/g)).toHaveLength(2);
   }, 60_000);
 
   it('npm run plan -- <file> --simulator prints the plan of a first deploy', () => {

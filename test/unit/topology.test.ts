@@ -6,7 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildIngressStack, type Operation } from '../../lib/providers/aws/index.js';
+import type { AcceleratorOperation, DesiredAccelerator } from '../../lib/providers/aws/accelerator/types.js';
 import { buildTopology, failedTopology } from '../../lib/topology/build.js';
+import { frontDoorOf } from '../../lib/topology/front-door.js';
 import { toMermaid } from '../../lib/topology/mermaid.js';
 import { collectedSlice, config, minimalIngress, path, service } from '../fixtures/aws/objects.js';
 
@@ -169,5 +171,69 @@ describe('Function: toMermaid', () => {
     for (const m of text.matchAll(/(n\d+) (?:-->|---|-\.-x)(?:\|[^|]*\|)? (n\d+)/g)) {
       expect(defined.has(m[1]) && defined.has(m[2]), m[0]).toBe(true);
     }
+  });
+});
+
+describe('Function: frontDoorOf', () => {
+  const desired = (dials: Record<string, number>): DesiredAccelerator => ({
+    name: 'mcp-local-mci-default-shop-0123abcd',
+    ipAddressType: 'IPV4',
+    tags: {},
+    listeners: ['TCP:80', 'TCP:443'].map((id) => ({
+      id,
+      protocol: 'TCP' as const,
+      port: Number(id.slice(4)),
+      clientAffinity: 'SOURCE_IP' as const,
+      endpointGroups: Object.entries(dials).map(([region, dial]) => ({
+        id: `${id}@${region}`,
+        region,
+        dial,
+        healthCheck: { protocol: 'TCP', port: 80, intervalSeconds: 30, thresholdCount: 3 },
+        endpoints: [],
+      })),
+    })),
+  });
+  const op = (o: string, resource: AcceleratorOperation['resource'], id: string) =>
+    ({ op: o, resource, id, detail: '', calls: [] }) as AcceleratorOperation;
+
+  it('each Region its dial, the listeners and addresses; a Region whose group changes is pending', () => {
+    const door = frontDoorOf({
+      desired: desired({ 'eu-west-1': 0, 'us-east-1': 100 }),
+      status: { dnsName: 'a1.awsglobalaccelerator.com', ips: ['75.2.0.1', '99.83.0.1'] },
+      plan: [
+        op('modify', 'EndpointGroup', 'TCP:443@eu-west-1'),
+        op('modify', 'EndpointGroup', 'TCP:80@eu-west-1'),
+      ],
+    });
+    expect(door).toStrictEqual({
+      id: 'Accelerator',
+      kind: 'Global Accelerator',
+      name: 'mcp-local-mci-default-shop-0123abcd',
+      addresses: ['a1.awsglobalaccelerator.com', '75.2.0.1', '99.83.0.1'],
+      listeners: ['TCP:80', 'TCP:443'],
+      clientAffinity: 'SOURCE_IP',
+      regions: [
+        { region: 'eu-west-1', weight: 0, pending: 'modify' },
+        { region: 'us-east-1', weight: 100 },
+      ],
+    });
+  });
+
+  it('a second accelerator being retired (named by its ARN) does not make the kept one pending', () => {
+    const arn = 'arn:aws:globalaccelerator::123456789012:accelerator/0123';
+    const door = frontDoorOf({
+      desired: desired({ 'us-east-1': 100 }),
+      plan: [op('modify', 'Accelerator', arn)],
+    });
+    expect(door?.pending).toBeUndefined();
+    expect(
+      frontDoorOf({ desired: desired({}), plan: [op('create', 'Accelerator', 'Accelerator')] })?.pending,
+    ).toBe('create');
+  });
+
+  it('no front door when the plan brings GA to no accelerator (the one there is retired)', () => {
+    expect(
+      frontDoorOf({ plan: [op('delete', 'Accelerator', 'arn:aws:globalaccelerator::1:accelerator/x')] }),
+    ).toBe(undefined);
   });
 });

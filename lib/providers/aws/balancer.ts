@@ -87,10 +87,23 @@ export interface PlanResult {
   skipped: boolean;
   /** What the objects ask for that the stack does not honour (a reconcile reports them as Events). */
   warnings: ModelWarning[];
+  /** What the plan brings AWS to, for a picture of it (lib/topology/). */
+  target: PlanTarget;
+}
+
+/** The state a plan brings AWS to: the stack (an IngressGroup member's: its group's) and its accelerator. */
+export interface PlanTarget {
+  stack: Stack;
+  /** False: a regional part whose Region does not serve the stack (the plan deletes what it has there). */
+  served: boolean;
+  /** The load balancer's DNS name, once it exists. */
+  dnsName?: string;
+  /** The accelerator in front (a one-Region provider's; over Regions it is the orchestrator's). */
+  accelerator?: Pick<AcceleratorResult, 'desired' | 'status'>;
 }
 
 /** A stack's deploy: the ELBv2 stack's, and its accelerator's (both phases) when it has one. */
-export type StackDeployResult = DeployResult & { accelerator?: AcceleratorResult };
+export type StackDeployResult = DeployResult & { accelerator?: AcceleratorResult; stack: Stack };
 
 /** A deploy's result with the warnings of the object it was for. */
 export type ObjectDeployResult = StackDeployResult & { warnings: ModelWarning[] };
@@ -154,12 +167,26 @@ export class AwsBalancer<O extends KubeObject> implements Balancer<O, AwsLoadBal
   /** The change plan a reconcile would apply now (a dry run, whatever the configuration says). */
   async plan(ctx: ProviderContext, obj: Readonly<O>): Promise<PlanResult> {
     // A plan tells its reader about the warnings; it records no Events, as it changes nothing.
-    const { plan, skipped, warnings, accelerator } = await this.deploy(ctx, obj, true, false);
+    const { plan, skipped, warnings, accelerator, stack, dnsName } = await this.deploy(ctx, obj, true, false);
+    const front = accelerator && (accelerator.desired || accelerator.status) ? accelerator : undefined;
     return {
       plan,
       skipped: skipped && (accelerator?.plan.length ?? 0) === 0,
       warnings: await this.worded(ctx, warnings),
       ...(accelerator ? { accelerator: accelerator.plan } : {}),
+      target: {
+        stack,
+        served: this.provider.serves(stack),
+        ...(dnsName !== undefined ? { dnsName } : {}),
+        ...(front
+          ? {
+              accelerator: {
+                ...(front.desired ? { desired: front.desired } : {}),
+                ...(front.status ? { status: front.status } : {}),
+              },
+            }
+          : {}),
+      },
     };
   }
 
@@ -227,7 +254,7 @@ export class AwsBalancer<O extends KubeObject> implements Balancer<O, AwsLoadBal
         applied: !dryRun && plan.length > 0,
       };
       role.deployed(ctx, { region: role.region, owner, stack, result, served: false });
-      return result;
+      return { ...result, stack };
     }
     if (role && !dryRun) await role.markers.add(ctx, owner.stackId, role.region);
     const accelerators = this.provider.accelerators;
@@ -239,11 +266,12 @@ export class AwsBalancer<O extends KubeObject> implements Balancer<O, AwsLoadBal
       'before',
       dryRun,
     );
-    const result = await this.deployServed(ctx, owner, stack, names, dryRun);
+    const deployed = await this.deployServed(ctx, owner, stack, names, dryRun);
     if (role) {
-      role.deployed(ctx, { region: role.region, owner, stack, result, served: true });
-      return before ? { ...result, accelerator: { plan: before.plan } } : result;
+      role.deployed(ctx, { region: role.region, owner, stack, result: deployed, served: true });
     }
+    const result = { ...deployed, stack };
+    if (role) return before ? { ...result, accelerator: { plan: before.plan } } : result;
     const after = await accelerators.reconcile(
       ctx,
       owner,
@@ -255,7 +283,14 @@ export class AwsBalancer<O extends KubeObject> implements Balancer<O, AwsLoadBal
     if (!before && !after) return result;
     const plan = [...(before?.plan ?? []), ...(after?.plan ?? [])];
     const status = after?.status ?? before?.status;
-    return { ...result, accelerator: { plan, ...(status ? { status } : {}) } };
+    return {
+      ...result,
+      accelerator: {
+        plan,
+        ...(status ? { status } : {}),
+        ...(after?.desired ? { desired: after.desired } : {}),
+      },
+    };
   }
 
   /** The ELBv2 deploy of a stack its Region serves. */

@@ -11,11 +11,11 @@ import type { ProviderContext } from '../../../provider/contract.js';
 import type { AwsLoadBalancerStatus } from '../balancer.js';
 import type { AwsProviderConfig } from '../config.js';
 import { stackOwner } from '../model/stack.js';
-import type { AcceleratorSeam, RegionalDeploy } from '../regions/accelerator-seam.js';
+import type { AcceleratorPlan, AcceleratorSeam, RegionalDeploy } from '../regions/accelerator-seam.js';
 import { regionDrained } from './drained.js';
 import type { AcceleratorStatus } from './reconcile.js';
 import { acceleratorIngress, type AcceleratorService } from './service.js';
-import type { AcceleratorOperation, RegionalEndpoint } from './types.js';
+import type { AcceleratorOperation, DesiredAccelerator, RegionalEndpoint } from './types.js';
 
 type Obj = MultiClusterIngress | MultiClusterService;
 
@@ -49,8 +49,8 @@ export class AcceleratorOverRegions implements AcceleratorSeam {
     ctx: ProviderContext,
     _obj: Readonly<Obj>,
     deploys: ReadonlyMap<string, readonly RegionalDeploy[]>,
-  ): Promise<AcceleratorOperation[]> {
-    return (await this.overRegions(ctx, deploys, true)).plan;
+  ): Promise<AcceleratorPlan> {
+    return this.overRegions(ctx, deploys, true);
   }
 
   /** Each stack's accelerator over the Regions that deployed it; the first served one's status. */
@@ -58,8 +58,9 @@ export class AcceleratorOverRegions implements AcceleratorSeam {
     ctx: ProviderContext,
     deploys: ReadonlyMap<string, readonly RegionalDeploy[]>,
     dryRun: boolean,
-  ): Promise<{ status?: AcceleratorStatus; plan: AcceleratorOperation[] }> {
+  ): Promise<AcceleratorPlan> {
     let status: AcceleratorStatus | undefined;
+    let desired: DesiredAccelerator | undefined;
     const plan: AcceleratorOperation[] = [];
     for (const list of deploys.values()) {
       const first = list[0];
@@ -76,9 +77,12 @@ export class AcceleratorOverRegions implements AcceleratorSeam {
       );
       plan.push(...(result?.plan ?? []));
       // The object's own stack, or the group's it joined: the first one served is its entry point.
-      status ??= result?.status;
+      if (!status && !desired && (result?.status || result?.desired)) {
+        status = result.status;
+        desired = result.desired;
+      }
     }
-    return { ...(status ? { status } : {}), plan };
+    return { ...(status ? { status } : {}), ...(desired ? { desired } : {}), plan };
   }
 
   async deleteAccelerator(ctx: ProviderContext, obj: Readonly<Obj>): Promise<void> {

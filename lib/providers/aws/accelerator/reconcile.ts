@@ -69,6 +69,8 @@ export interface AcceleratorResult {
   /** Undefined when the stack has no accelerator (yet: a dry run that would create it). */
   status?: AcceleratorStatus;
   plan: AcceleratorOperation[];
+  /** The accelerator the `after` phase brings GA to (what a topology draws); none when retired. */
+  desired?: DesiredAccelerator;
 }
 
 const statusOf = (a: ActualAccelerator | undefined): AcceleratorStatus | undefined =>
@@ -259,7 +261,11 @@ export async function reconcileAccelerator(
   if (phase === 'before') return lowerDials(ctx, desired, record);
   const fingerprint = desired ? acceleratorFingerprint(desired) : '';
   if (!ctx.resync && record && desired && record.fingerprint === fingerprint && !record.retiring?.length) {
-    return { plan: [], ...(record.accelerator ? { status: statusOf(record.accelerator)! } : {}) };
+    return {
+      plan: [],
+      desired,
+      ...(record.accelerator ? { status: statusOf(record.accelerator)! } : {}),
+    };
   }
   const ga = await ctx.ga();
   let current: ActualAccelerator | undefined;
@@ -290,7 +296,8 @@ export async function reconcileAccelerator(
   const steps = await Promise.all(retire.map((a) => retireStep(ga, ctx, a, why)));
   plan.push(...steps.flatMap((s) => s.plan));
   logPlan(ctx, plan, phase);
-  if (ctx.dryRun) return { plan, ...(current ? { status: statusOf(current)! } : {}) };
+  const wanted = desired ? { desired } : {};
+  if (ctx.dryRun) return { plan, ...wanted, ...(current ? { status: statusOf(current)! } : {}) };
   // Forgotten first: if this apply stops half-way, no record claims what GA may not hold.
   if (plan.length > 0 && record) await ctx.records.forget(ctx.owner.stackId);
   const applied = await applyOps(ga, ctx, plan);
@@ -307,7 +314,7 @@ export async function reconcileAccelerator(
   } else if (record) {
     await ctx.records.forget(ctx.owner.stackId);
   }
-  return { plan, ...(after ? { status: statusOf(after)! } : {}) };
+  return { plan, ...wanted, ...(after ? { status: statusOf(after)! } : {}) };
 }
 
 /** `before`: the dials of Regions going to 0, planned against the record. */

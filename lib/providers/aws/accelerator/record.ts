@@ -7,11 +7,9 @@
  * it after its last call. That is what lets a no-op reconcile make no GA call at all (its status
  * comes from here), and a change be planned without reading GA; a resync reads GA instead.
  */
-import { createHash } from 'node:crypto';
-import { isAlreadyExists, type KubeClient } from '../../../kube/client.js';
-import { Resources } from '../../../kube/resources.js';
-import type { KubeObject } from '../../../kube/types.js';
+import type { KubeClient } from '../../../kube/client.js';
 import type { Logger } from '../../../log/logger.js';
+import { ConfigMapRecords, type RecordKind } from '../record-store.js';
 import type { ActualAccelerator } from './types.js';
 
 export interface AcceleratorRecord {
@@ -32,12 +30,6 @@ export interface AcceleratorRecordStore {
 }
 
 export const ACCELERATOR_RECORD_OWNER_LABEL = 'multicluster.karmada.io/accelerator-record-owner';
-const STACK_ANNOTATION = 'multicluster.karmada.io/stack';
-const DATA_KEY = 'accelerator';
-
-interface ConfigMap extends KubeObject {
-  data?: Record<string, string>;
-}
 
 function isRecord(v: unknown): v is AcceleratorRecord {
   if (typeof v !== 'object' || v === null) return false;
@@ -56,69 +48,24 @@ function isRecord(v: unknown): v is AcceleratorRecord {
   );
 }
 
-export class KubeAcceleratorRecords implements AcceleratorRecordStore {
-  constructor(
-    private readonly kube: KubeClient,
-    private readonly namespace: string,
-    private readonly ownerId: string,
-    private readonly logger: Pick<Logger, 'warn'>,
-  ) {}
+const ACCELERATOR_RECORDS: RecordKind<AcceleratorRecord> = {
+  prefix: 'mcp-accelerator',
+  ownerLabel: ACCELERATOR_RECORD_OWNER_LABEL,
+  dataKey: 'accelerator',
+  encode: (record) => record,
+  decode: (raw) => {
+    if (!isRecord(raw)) throw new Error('not an accelerator record');
+    return raw;
+  },
+  unreadable: 'unreadable accelerator record; reading Global Accelerator instead',
+};
 
-  /** `mcp-accelerator-<hash>`: a valid name whatever the stack ID holds, one per owner and stack. */
-  nameOf(stackId: string): string {
-    const hash = createHash('sha256').update(`${this.ownerId}\n${stackId}`).digest('hex');
-    return `mcp-accelerator-${hash.slice(0, 32)}`;
-  }
-
-  async read(stackId: string): Promise<AcceleratorRecord | undefined> {
-    const cm = await this.kube.get<ConfigMap>(Resources.ConfigMap, this.namespace, this.nameOf(stackId));
-    if (!cm || cm.metadata.annotations?.[STACK_ANNOTATION] !== stackId) return undefined;
-    try {
-      const parsed: unknown = JSON.parse(cm.data?.[DATA_KEY] ?? '');
-      if (isRecord(parsed)) return parsed;
-      throw new Error('not an accelerator record');
-    } catch (err) {
-      // Not a record: GA is read instead.
-      this.logger.warn('unreadable accelerator record; reading Global Accelerator instead', {
-        configMap: `${this.namespace}/${cm.metadata.name ?? ''}`,
-        error: err instanceof Error ? err.message : String(err),
-      });
-      return undefined;
-    }
-  }
-
-  async any(): Promise<boolean> {
-    const found = await this.kube.list<ConfigMap>(Resources.ConfigMap, {
-      namespace: this.namespace,
-      labelSelector: `${ACCELERATOR_RECORD_OWNER_LABEL}=${this.ownerId}`,
-      limit: 1,
-    });
-    return found.items.length > 0;
-  }
-
-  forget(stackId: string): Promise<void> {
-    return this.kube.delete(Resources.ConfigMap, this.namespace, this.nameOf(stackId));
-  }
-
-  async write(stackId: string, record: AcceleratorRecord): Promise<void> {
-    const cm: ConfigMap = {
-      apiVersion: 'v1',
-      kind: 'ConfigMap',
-      metadata: {
-        name: this.nameOf(stackId),
-        namespace: this.namespace,
-        labels: { [ACCELERATOR_RECORD_OWNER_LABEL]: this.ownerId },
-        annotations: { [STACK_ANNOTATION]: stackId },
-      },
-      data: { [DATA_KEY]: JSON.stringify(record) },
-    };
-    try {
-      await this.kube.create(Resources.ConfigMap, cm);
-    } catch (err) {
-      if (!isAlreadyExists(err)) throw err;
-      // Replaced the way the targets records are, so the functions need no update access.
-      await this.forget(stackId);
-      await this.kube.create(Resources.ConfigMap, cm);
-    }
+/** `mcp-accelerator-<hash>` ConfigMaps (record-store.ts), beside the targets records. */
+export class KubeAcceleratorRecords
+  extends ConfigMapRecords<AcceleratorRecord>
+  implements AcceleratorRecordStore
+{
+  constructor(kube: KubeClient, namespace: string, ownerId: string, logger: Pick<Logger, 'warn'>) {
+    super(ACCELERATOR_RECORDS, kube, namespace, ownerId, logger);
   }
 }

@@ -19,12 +19,10 @@
  * LBC's multi-cluster mode keeps the targets it registered in a ConfigMap too
  * (`aws-lbc-targets-<binding>`, pkg/targetgroupbinding/multicluster_manager.go).
  */
-import { createHash } from 'node:crypto';
 import type { TargetDescription } from '@aws-sdk/client-elastic-load-balancing-v2';
-import { isAlreadyExists, type KubeClient } from '../../../kube/client.js';
-import { Resources } from '../../../kube/resources.js';
-import type { KubeObject } from '../../../kube/types.js';
+import type { KubeClient } from '../../../kube/client.js';
 import type { Logger } from '../../../log/logger.js';
+import { ConfigMapRecords, type RecordKind } from '../record-store.js';
 import { targetsFingerprint } from '../model/fingerprint.js';
 import { resourcesOf, ResourceTypes, type Stack, type TargetGroupResource } from '../model/types.js';
 
@@ -116,14 +114,7 @@ export function groupFingerprints(record: TargetRecord): Record<string, string> 
 }
 
 export const RECORD_OWNER_LABEL = 'multicluster.karmada.io/targets-record-owner';
-export const RECORD_STACK_ANNOTATION = 'multicluster.karmada.io/stack';
-/** A record's Region, on the records of every Region but the primary one (regions/). */
-export const RECORD_REGION_ANNOTATION = 'multicluster.karmada.io/region';
-const DATA_KEY = 'record';
-
-interface ConfigMap extends KubeObject {
-  data?: Record<string, string>;
-}
+export { RECORD_REGION_ANNOTATION, RECORD_STACK_ANNOTATION } from '../record-store.js';
 
 /** Targets as stored: `[id, port]` or `[id, port, zone]`, a fraction of TargetDescription's JSON. */
 type StoredTarget = [string, number] | [string, number, string];
@@ -133,90 +124,30 @@ interface StoredRecord {
   drains?: Record<string, number>;
 }
 
-export class KubeTargetRecords implements TargetRecordStore {
+const TARGETS_RECORDS: RecordKind<TargetRecord> = {
+  prefix: 'mcp-targets',
+  ownerLabel: RECORD_OWNER_LABEL,
+  dataKey: 'record',
+  encode: toStored,
+  decode: fromStored,
+  unreadable: 'unreadable targets record; reading the targets from ELBv2 instead',
+};
+
+/** `mcp-targets-<hash>` ConfigMaps (record-store.ts). */
+export class KubeTargetRecords extends ConfigMapRecords<TargetRecord> implements TargetRecordStore {
   constructor(
-    private readonly kube: KubeClient,
-    private readonly namespace: string,
-    private readonly ownerId: string,
-    private readonly logger: Pick<Logger, 'warn'>,
+    kube: KubeClient,
+    namespace: string,
+    ownerId: string,
+    logger: Pick<Logger, 'warn'>,
     /**
      * The Region of the stacks recorded here, for every Region but the primary one of a
      * multi-Region provider (regions/): their records are named and listed apart. The primary
      * Region's records are a one-Region provider's, so a provider given more Regions keeps them.
      */
-    private readonly region?: string,
-  ) {}
-
-  /** `mcp-targets-<hash>`: a valid name whatever the stack ID holds, one per owner, stack (and Region). */
-  nameOf(stackId: string): string {
-    const scoped = this.region === undefined ? '' : `\n${this.region}`;
-    const hash = createHash('sha256').update(`${this.ownerId}\n${stackId}${scoped}`).digest('hex');
-    return `mcp-targets-${hash.slice(0, 32)}`;
-  }
-
-  async read(stackId: string): Promise<TargetRecord | undefined> {
-    const cm = await this.kube.get<ConfigMap>(Resources.ConfigMap, this.namespace, this.nameOf(stackId));
-    return cm && this.parse(cm, stackId);
-  }
-
-  forget(stackId: string): Promise<void> {
-    return this.kube.delete(Resources.ConfigMap, this.namespace, this.nameOf(stackId));
-  }
-
-  async write(stackId: string, record: TargetRecord): Promise<void> {
-    const cm: ConfigMap = {
-      apiVersion: 'v1',
-      kind: 'ConfigMap',
-      metadata: {
-        name: this.nameOf(stackId),
-        namespace: this.namespace,
-        labels: { [RECORD_OWNER_LABEL]: this.ownerId },
-        annotations: {
-          [RECORD_STACK_ANNOTATION]: stackId,
-          ...(this.region !== undefined ? { [RECORD_REGION_ANNOTATION]: this.region } : {}),
-        },
-      },
-      data: { [DATA_KEY]: JSON.stringify(toStored(record)) },
-    };
-    try {
-      await this.kube.create(Resources.ConfigMap, cm);
-    } catch (err) {
-      if (!isAlreadyExists(err)) throw err;
-      // Only a deploy that changed no targets finds one (it had nothing to forget), or one that
-      // could not read it: replaced the same way, so the functions need no update access.
-      await this.forget(stackId);
-      await this.kube.create(Resources.ConfigMap, cm);
-    }
-  }
-
-  async list(): Promise<Map<string, TargetRecord>> {
-    // Without a limit the client reads every page.
-    const found = await this.kube.list<ConfigMap>(Resources.ConfigMap, {
-      namespace: this.namespace,
-      labelSelector: `${RECORD_OWNER_LABEL}=${this.ownerId}`,
-    });
-    const out = new Map<string, TargetRecord>();
-    for (const cm of found.items) {
-      const stackId = cm.metadata.annotations?.[RECORD_STACK_ANNOTATION];
-      const record = stackId !== undefined ? this.parse(cm, stackId) : undefined;
-      if (stackId !== undefined && record) out.set(stackId, record);
-    }
-    return out;
-  }
-
-  /** A record that is not ours or does not parse is no record: the truth is read instead. */
-  private parse(cm: ConfigMap, stackId: string): TargetRecord | undefined {
-    if (cm.metadata.annotations?.[RECORD_STACK_ANNOTATION] !== stackId) return undefined;
-    if (cm.metadata.annotations[RECORD_REGION_ANNOTATION] !== this.region) return undefined;
-    try {
-      return fromStored(JSON.parse(cm.data?.[DATA_KEY] ?? '') as unknown);
-    } catch (err) {
-      this.logger.warn('unreadable targets record; reading the targets from ELBv2 instead', {
-        configMap: `${this.namespace}/${cm.metadata.name ?? ''}`,
-        error: err instanceof Error ? err.message : String(err),
-      });
-      return undefined;
-    }
+    region?: string,
+  ) {
+    super(TARGETS_RECORDS, kube, namespace, ownerId, logger, region);
   }
 }
 

@@ -19,6 +19,7 @@ import type { DeployResult } from '../deploy/deployer.js';
 import type { Stack } from '../model/types.js';
 import type { StackOwner } from '../tagging.js';
 import type { AcceleratorOperation } from '../accelerator/types.js';
+import type { AcceleratorResult } from '../accelerator/reconcile.js';
 
 /** One Region's load balancer as the accelerator sees it (COMMON.md's contract). */
 export interface RegionalEndpoint {
@@ -57,7 +58,15 @@ export interface AcceleratorSeam {
     ctx: ProviderContext,
     obj: Readonly<Obj>,
     deploys: ReadonlyMap<string, readonly RegionalDeploy[]>,
-  ): Promise<AcceleratorOperation[]>;
+  ): Promise<AcceleratorPlan>;
+}
+
+/**
+ * The accelerator's change plan over every Region, with the accelerator it brings GA to and its
+ * addresses once it exists (the object's entry point: its own stack's, or its group's).
+ */
+export interface AcceleratorPlan extends Pick<AcceleratorResult, 'desired' | 'status'> {
+  plan: AcceleratorOperation[];
 }
 
 /** Every Region's deploys of one reconcile, by stack ID (the reconcile's context is the key). */

@@ -39,7 +39,7 @@ import type { AwsProviderConfig } from '../config.js';
 import type { ModelWarning } from '../model/types.js';
 import { AWS_PROVIDER_NAME, type AwsProvider } from '../provider.js';
 import type { AcceleratorOperation } from '../accelerator/types.js';
-import type { AcceleratorSeam, RegionalDeploys } from './accelerator-seam.js';
+import type { AcceleratorPlan, AcceleratorSeam, RegionalDeploys } from './accelerator-seam.js';
 import type { ClusterRegionSource, UnknownRegion } from './cluster-regions.js';
 import { RegionalFingerprints } from './fingerprints.js';
 import type { RegionMarkers } from './markers.js';
@@ -61,8 +61,14 @@ export interface RegionalPlan {
   error?: string;
 }
 
-/** Every Region's plan, and the accelerator's after them (when the object has one). */
-export type RegionalPlans = RegionalPlan[] & { accelerator?: AcceleratorOperation[] };
+/**
+ * Every Region's plan, and the accelerator's after them (when the object has one): its operations,
+ * and `front`, the accelerator they bring GA to and its addresses.
+ */
+export type RegionalPlans = RegionalPlan[] & {
+  accelerator?: AcceleratorOperation[];
+  front?: Omit<AcceleratorPlan, 'plan'>;
+};
 
 type Obj = MultiClusterIngress | MultiClusterService;
 
@@ -191,12 +197,13 @@ class RegionalBalancer<O extends Obj> implements Balancer<O, AwsLoadBalancerStat
         plans.push({ region: part.region, error: errorMessage(err) });
       }
     }
-    const accelerator = await this.owner.accelerator?.planAfterRegions?.(
-      scope,
-      obj,
-      this.owner.deploys.of(scope),
+    const after = await this.owner.accelerator?.planAfterRegions?.(scope, obj, this.owner.deploys.of(scope));
+    const { plan: accelerator = [], ...front }: Partial<AcceleratorPlan> = after ?? {};
+    return Object.assign(
+      plans,
+      accelerator.length > 0 ? { accelerator } : {},
+      front.desired || front.status ? { front } : {},
     );
-    return accelerator?.length ? Object.assign(plans, { accelerator }) : plans;
   }
 }
 
