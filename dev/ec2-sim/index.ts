@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { closeServer } from '../shared/close-server.js';
 import { CallCounters } from '../elbv2-sim/calls.js';
-import { SIM_ACCOUNT_ID, SIM_NETWORK, SIM_REGION, type SimNetwork } from '../elbv2-sim/config.js';
+import { SIM_ACCOUNT_ID, SIM_REGION, simNetwork, type SimNetwork } from '../elbv2-sim/config.js';
 import { Faults, type FaultOptions } from '../elbv2-sim/faults.js';
 import type { Elbv2Simulator } from '../elbv2-sim/index.js';
 import type { SecurityGroupLimits } from './security-groups.js';
@@ -11,7 +11,7 @@ import { Ec2State } from './state.js';
 export { ec2ClientFor } from './client.js';
 export { Ec2Error } from './errors.js';
 export { Ec2State } from './state.js';
-export { subnetTags, ZONE_IDS } from './resources.js';
+export { subnetTags, ZONE_IDS, zoneIdOf } from './resources.js';
 export { DEFAULT_SG_LIMITS, type SgRule } from './security-groups.js';
 export { EC2_API_VERSION, SUPPORTED_ACTIONS } from './server.js';
 
@@ -29,6 +29,8 @@ export interface Ec2SimulatorOptions {
    * `releaseAttempts` DeleteSecurityGroup calls ago, default 0) is a DependencyViolation here.
    */
   elbv2?: Pick<Elbv2Simulator, 'state'>;
+  /** The Region whose network it serves (`simNetwork`): the linked ELBv2 simulator's, else SIM_REGION. */
+  region?: string;
   releaseAttempts?: number;
   /** Security group quotas (inbound rules per group, groups per VPC). */
   limits?: Partial<SecurityGroupLimits>;
@@ -49,12 +51,16 @@ export interface Ec2Simulator {
 }
 
 /**
- * Starts the EC2 simulator over the network the ELBv2 simulator knows (SIM_NETWORK). It has no
+ * Starts the EC2 simulator over a Region's network, the one its ELBv2 simulator knows. It has no
  * state of its own to lose, so nothing is persisted: a restart serves the same VPC and subnets.
  */
 export async function startEc2Simulator(options: Ec2SimulatorOptions = {}): Promise<Ec2Simulator> {
-  const state = new Ec2State(SIM_NETWORK, options.limits);
   const store = options.elbv2?.state.store;
+  const region = options.region ?? store?.region ?? SIM_REGION;
+  if (store && store.region !== region)
+    throw new Error(`EC2 simulator for ${region} linked to the ELBv2 simulator of ${store.region}`);
+  const network = simNetwork(region);
+  const state = new Ec2State(network, options.limits);
   if (store) {
     store.securityGroupDirectory = {
       exists: (id) => state.securityGroups.has(id),
@@ -70,9 +76,9 @@ export async function startEc2Simulator(options: Ec2SimulatorOptions = {}): Prom
   return {
     url: `http://${host}:${port}`,
     port,
-    region: SIM_REGION,
+    region,
     accountId: SIM_ACCOUNT_ID,
-    network: SIM_NETWORK,
+    network,
     supportedActions: SUPPORTED_ACTIONS,
     state,
     faults,

@@ -5,7 +5,7 @@
  * Written here with EC2's own XML member names (`vpcId`, `cidrBlockAssociationSet`, `tagSet`...),
  * so the server writes them as they are and the real SDK client parses them.
  */
-import { SIM_ACCOUNT_ID, SIM_REGION, type SimNetwork, type SimSubnet } from '../elbv2-sim/config.js';
+import { SIM_ACCOUNT_ID, type SimNetwork, type SimSubnet } from '../elbv2-sim/config.js';
 
 /** An XML element tree: arrays are EC2 `<item>` lists, undefined members are left out. */
 export type XmlTree = { [name: string]: XmlValue };
@@ -28,6 +28,25 @@ export const ZONE_IDS: Readonly<Record<string, string>> = {
   'us-east-1b': 'use1-az6',
   'us-east-1c': 'use1-az1',
 };
+
+/**
+ * A zone's ID: the table's, else in the shape AWS uses (`eu-west-1b` → `euw1-az2`, the account's
+ * mapping taken to be the identity there).
+ */
+export function zoneIdOf(zone: string): string {
+  const known = ZONE_IDS[zone];
+  if (known) return known;
+  const m = /^([a-z]{2})-([a-z]+)-(\d+)([a-z])$/.exec(zone);
+  if (!m) return 'use1-az0';
+  const [, area, direction, n, letter] = m as unknown as [string, string, string, string, string];
+  const short = direction
+    .replace('north', 'n')
+    .replace('south', 's')
+    .replace('east', 'e')
+    .replace('west', 'w')
+    .replace('central', 'c');
+  return `${area}${short}${n}-az${letter.charCodeAt(0) - 96}`;
+}
 
 const hexSuffix = (id: string): string => id.slice(id.indexOf('-') + 1);
 const tagSet = (tags: Record<string, string>): XmlTree[] =>
@@ -55,7 +74,7 @@ export function vpcResource(network: SimNetwork): Ec2Resource {
       associationId: `vpc-cidr-assoc-${suffix.slice(0, -2)}60`,
       ipv6CidrBlock: network.vpcIpv6Cidr,
       ipv6CidrBlockState: { state: 'associated' },
-      networkBorderGroup: SIM_REGION,
+      networkBorderGroup: network.region,
       ipv6Pool: 'Amazon',
     },
   ];
@@ -119,8 +138,8 @@ function subnetResource(network: SimNetwork, subnet: SimSubnet, tags: Record<str
         },
       ]
     : [];
-  const subnetArn = `arn:aws:ec2:${SIM_REGION}:${SIM_ACCOUNT_ID}:subnet/${subnet.subnetId}`;
-  const zoneId = ZONE_IDS[subnet.availabilityZone] ?? 'use1-az0';
+  const subnetArn = `arn:aws:ec2:${network.region}:${SIM_ACCOUNT_ID}:subnet/${subnet.subnetId}`;
+  const zoneId = zoneIdOf(subnet.availabilityZone);
   const available = addressCount(subnet.cidr);
   return {
     id: subnet.subnetId,

@@ -9,7 +9,7 @@
  * simulator lists (when the two are linked, index.ts), for as long as its network interfaces
  * linger after the load balancer let go of it, or one another group's rule references.
  */
-import { SIM_ACCOUNT_ID, SIM_REGION, type SimNetwork } from '../elbv2-sim/config.js';
+import { SIM_ACCOUNT_ID, type SimNetwork } from '../elbv2-sim/config.js';
 import { Ec2Error, invalidParameter } from './errors.js';
 import { checkFilters, matches } from './filters.js';
 import type { Ec2Params, Filter } from './query.js';
@@ -121,7 +121,8 @@ export class SecurityGroupState {
 
   private nextId(prefix: string): string {
     this.seq += 1;
-    return `${prefix}-0e1b5${this.seq.toString(16).padStart(12, '0')}`;
+    // The VPC's five leading hex digits (its Region's: elbv2-sim/config.ts `simNetwork`).
+    return `${prefix}-${this.network.vpcId.slice(4, 9)}${this.seq.toString(16).padStart(12, '0')}`;
   }
 
   private allTraffic(): SgRule {
@@ -220,7 +221,7 @@ export class SecurityGroupState {
   }
 
   private arn(groupId: string): string {
-    return `arn:aws:ec2:${SIM_REGION}:${SIM_ACCOUNT_ID}:security-group/${groupId}`;
+    return `arn:aws:ec2:${this.network.region}:${SIM_ACCOUNT_ID}:security-group/${groupId}`;
   }
 
   /** `IpPermissions.N.*` as rules, validated as EC2 does. */

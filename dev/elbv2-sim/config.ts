@@ -16,6 +16,8 @@ export interface SimSubnet {
 }
 
 export interface SimNetwork {
+  /** The Region the VPC is in (its zones are this Region's). */
+  readonly region: string;
   readonly vpcId: string;
   readonly vpcCidr: string;
   /** The VPC's Amazon-provided IPv6 /56. */
@@ -37,6 +39,7 @@ export interface SimNetwork {
 
 // IDs are hex-shaped (17 hex digits like real resources) so provider-side format checks pass.
 export const SIM_NETWORK: SimNetwork = {
+  region: SIM_REGION,
   vpcId: 'vpc-0e1b5000000000000',
   vpcCidr: '10.0.0.0/16',
   vpcIpv6Cidr: '2600:1f18:e1b5:5000::/56',
@@ -108,8 +111,62 @@ export const SIM_NETWORK: SimNetwork = {
   ],
 };
 
-/** Route 53 zone IDs AWS publishes for us-east-1 load balancer aliases. */
-export const HOSTED_ZONE_IDS = { application: 'Z35SXDOTRQ7X7K', network: 'Z26RNL4JYFTOTI' } as const;
+/** Four hex digits of a Region's name (FNV-1a): its VPC's, subnets' and group's IDs carry them. */
+function regionTag(region: string): string {
+  let h = 0x811c9dc5;
+  for (const c of region) h = Math.imul(h ^ c.charCodeAt(0), 0x01000193) >>> 0;
+  return (h & 0xffff).toString(16).padStart(4, '0');
+}
+
+const networks = new Map<string, SimNetwork>([[SIM_REGION, SIM_NETWORK]]);
+
+/**
+ * The simulated account's VPC in a Region: SIM_NETWORK in SIM_REGION; elsewhere a VPC of its own,
+ * with the same address plan (IPv4 CIDRs, subnet layout, roles) but its own IDs, IPv6 block and
+ * the Region's zones (`eu-west-1a`...), as one account's VPCs in two Regions are. One thing is not
+ * as in AWS: the default security group has SIM_NETWORK's ID in every Region, because the
+ * `security-groups` annotations take IDs only and an object across Regions names one (the chaos
+ * workload does); in AWS a group ID is one VPC's, so such an object's other Regions would refuse it.
+ */
+export function simNetwork(region: string = SIM_REGION): SimNetwork {
+  const known = networks.get(region);
+  if (known) return known;
+  const tag = regionTag(region);
+  const id = (text: string) => text.replace('-0e1b5', `-0${tag}`);
+  const ipv6 = (cidr: string) => cidr.replace(':e1b5:', `:${tag}:`);
+  const subnet = (s: SimSubnet): SimSubnet => ({
+    ...s,
+    subnetId: id(s.subnetId),
+    availabilityZone: region + s.availabilityZone.slice(SIM_REGION.length),
+    ...(s.ipv6Cidr ? { ipv6Cidr: ipv6(s.ipv6Cidr) } : {}),
+  });
+  const network: SimNetwork = {
+    ...SIM_NETWORK,
+    region,
+    vpcId: id(SIM_NETWORK.vpcId),
+    vpcIpv6Cidr: ipv6(SIM_NETWORK.vpcIpv6Cidr),
+    subnets: SIM_NETWORK.subnets.map(subnet),
+    podSubnets: SIM_NETWORK.podSubnets.map(subnet),
+  };
+  networks.set(region, network);
+  return network;
+}
+
+/** Route 53 zone IDs AWS publishes for load balancer aliases, by Region (SIM_REGION's first). */
+const REGION_HOSTED_ZONE_IDS: Readonly<Record<string, { application: string; network: string }>> = {
+  [SIM_REGION]: { application: 'Z35SXDOTRQ7X7K', network: 'Z26RNL4JYFTOTI' },
+  'eu-west-1': { application: 'Z32O12XQLNTSW2', network: 'Z2IFOLAFXWLO4F' },
+  'us-west-2': { application: 'Z1H1FL5HABSF5', network: 'Z18D5FSROUN65G' },
+  'eu-central-1': { application: 'Z215JYRZR1TBD5', network: 'Z3F0SRJ5LGBH90' },
+};
+
+/** SIM_REGION's Route 53 zone IDs. */
+export const HOSTED_ZONE_IDS = REGION_HOSTED_ZONE_IDS[SIM_REGION]!;
+
+/** A Region's zone IDs; a Region not in the table gets SIM_REGION's (nothing resolves them here). */
+export function hostedZoneIds(region: string): { application: string; network: string } {
+  return REGION_HOSTED_ZONE_IDS[region] ?? HOSTED_ZONE_IDS;
+}
 
 /**
  * AWS quotas (the ALB/NLB quota pages and DescribeAccountLimits); every one can be changed in
@@ -203,8 +260,8 @@ export interface TargetHealthOptions {
 
 export interface BehaviourOptions {
   /**
-   * The Region in its ARNs and DNS names (default SIM_REGION): one simulator per Region for the
-   * multi-Region provider (its network is the same SIM_NETWORK in every Region).
+   * The Region in its ARNs and DNS names, and of its network (`simNetwork(region)`; default
+   * SIM_REGION and SIM_NETWORK): one simulator per Region for the multi-Region provider.
    */
   region?: string;
   /** How long a new load balancer stays `provisioning` (default 0: `active` at once). */

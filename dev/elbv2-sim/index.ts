@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { closeServer } from '../shared/close-server.js';
 import { CallCounters } from './calls.js';
-import { SIM_ACCOUNT_ID, SIM_NETWORK } from './config.js';
+import { SIM_ACCOUNT_ID } from './config.js';
 import type { BehaviourOptions, SimNetwork } from './config.js';
 import { Faults } from './faults.js';
 import type { FaultOptions } from './faults.js';
@@ -12,7 +12,15 @@ import type { Elbv2Snapshot } from './state/index.js';
 
 export { elbv2ClientFor, taggingClientFor } from './client.js';
 export type { SimClientOptions } from './client.js';
-export { DEFAULT_LIMITS, HOSTED_ZONE_IDS, SIM_ACCOUNT_ID, SIM_NETWORK, SIM_REGION } from './config.js';
+export {
+  DEFAULT_LIMITS,
+  HOSTED_ZONE_IDS,
+  hostedZoneIds,
+  SIM_ACCOUNT_ID,
+  SIM_NETWORK,
+  SIM_REGION,
+  simNetwork,
+} from './config.js';
 export type { BehaviourOptions, SimLimits, SimNetwork, SimSubnet, TargetHealthOptions } from './config.js';
 export { SimError } from './errors.js';
 export { Faults } from './faults.js';
@@ -97,7 +105,7 @@ export async function startElbv2Simulator(options: Elbv2SimulatorOptions = {}): 
     port,
     region: state.store.region,
     accountId: SIM_ACCOUNT_ID,
-    network: SIM_NETWORK,
+    network: state.store.network,
     supportedActions: SUPPORTED_ACTIONS,
     state,
     faults,

@@ -27,6 +27,12 @@ const SHORT_KIND: Record<string, string> = {
   MultiClusterService: 'mcs',
 };
 
+/** The functions' `controller` log key, as the narrator names objects. */
+const CONTROLLER_KIND: Record<string, string> = {
+  multiclusteringress: 'mci',
+  multiclusterservice: 'mcs',
+};
+
 /** `mci default/minimal-ingress`, `ClusterPropagationPolicy serviceexportpropagation-policy`. */
 export function subject(
   kind: string | undefined,
@@ -117,23 +123,69 @@ export class Narration {
 
   /** A structured log line of the functions; true when it was told (and need not be printed). */
   log(entry: Record<string, unknown>): boolean {
+    if (this.retryLine(entry)) return true;
     const stack = typeof entry.stack === 'string' ? entry.stack : undefined;
     if (!stack) return false;
+    const key = stackSubject(stack);
+    // Over several Regions each Region's stack has its plan: told under the Region's name.
+    const plan = typeof entry.region === 'string' ? `plan in ${entry.region}` : 'plan';
     if (entry.message === 'change plan' && Array.isArray(entry.operations)) {
-      const ops = shortPlan(entry.operations.map(String));
-      const key = stackSubject(stack);
-      if (ops.length === 0) this.say(`${key}: plan: no changes`);
-      else {
-        this.say(`${key}: plan (${ops.length} change${ops.length === 1 ? '' : 's'}):`);
-        for (const op of ops) this.say(`    ${op}`);
-      }
+      this.tellPlan(`${key}: ${plan}`, shortPlan(entry.operations.map(String)), true);
+      return true;
+    }
+    if (entry.message === 'accelerator change plan' && Array.isArray(entry.operations)) {
+      this.tellPlan(`${key}: Global Accelerator plan`, shortPlan(entry.operations.map(String)), false);
+      return true;
+    }
+    if (entry.message === 'targets plan' && typeof entry.groups === 'number') {
+      // The targets-only path (its calls are the targets' alone): no operation list to tell.
+      const groups = `${entry.groups} target group${entry.groups === 1 ? '' : 's'}`;
+      this.say(`${key}: ${plan}: the targets of ${groups} change (the load balancer is as it was)`);
       return true;
     }
     if (entry.message === 'stack unchanged') {
-      this.say(`${stackSubject(stack)}: plan: no changes (fingerprint matches)`);
+      this.say(`${key}: ${plan}: no changes (fingerprint matches)`);
       return true;
     }
     return false;
+  }
+
+  /**
+   * A reconcile deferred (RetryLaterError: an accelerator still deploying, a lock held) and the
+   * forwarder's answer to it, a delivery again after its backoff: told in words (the Warning
+   * Event beside it says why).
+   */
+  private retryLine(entry: Record<string, unknown>): boolean {
+    const error = (entry.error ?? {}) as { name?: unknown; message?: unknown };
+    if (entry.message === 'reconcile deferred, will retry' && typeof entry.key === 'string') {
+      const controller = typeof entry.controller === 'string' ? entry.controller : 'reconcile';
+      const kind = CONTROLLER_KIND[controller] ?? controller;
+      this.say(
+        `${kind} ${entry.key}: deferred (${String(error.name ?? 'RetryLaterError')}): retried at the next delivery`,
+      );
+      return true;
+    }
+    if (
+      entry.message === 'sink delivery failed; will retry' &&
+      typeof error.message === 'string' &&
+      / HTTP 500$/.test(error.message) &&
+      typeof entry.retryInMs === 'number'
+    ) {
+      this.say(
+        `forwarder: the function answered 500 (deferred or failed): delivering again in ${entry.retryInMs} ms`,
+      );
+      return true;
+    }
+    return false;
+  }
+
+  private tellPlan(head: string, ops: readonly string[], sayNone: boolean): void {
+    if (ops.length === 0) {
+      if (sayNone) this.say(`${head}: no changes`);
+      return;
+    }
+    this.say(`${head} (${ops.length} change${ops.length === 1 ? '' : 's'}):`);
+    for (const op of ops) this.say(`    ${op}`);
   }
 
   /** Prints what is still held. */

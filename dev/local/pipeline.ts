@@ -10,9 +10,9 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { startKubeApiServer, type KubeApiServer } from '../kube-apiserver/index.js';
 import { createKubeClient } from '../../lib/kube/client-node.js';
 import type { KubeClient } from '../../lib/kube/client.js';
-import { resourceFor } from '../../lib/kube/resources.js';
+import { Resources, resourceFor } from '../../lib/kube/resources.js';
 import type { KubeObject } from '../../lib/kube/types.js';
-import { startElbv2Simulator, type Elbv2Simulator } from '../elbv2-sim/index.js';
+import { SIM_REGION, startElbv2Simulator, type Elbv2Simulator } from '../elbv2-sim/index.js';
 import { startEc2Simulator, type Ec2Simulator } from '../ec2-sim/index.js';
 import { startAcmSimulator, type AcmSimulator } from '../acm-sim/index.js';
 import { startShieldSimulator, type ShieldSimulator } from '../shield-sim/index.js';
@@ -38,25 +38,57 @@ export interface PipelineOptions {
   logLevel?: string;
   /** What delivers notifications to the function: the cluster watch forwarder, or nothing (callers POST). */
   notificationSource?: 'forwarder' | 'none';
-  /** `fake` (default) or `aws`, which runs against the ELBv2 simulator started here. */
+  /** `fake` (default) or `aws`, which runs against the simulators started here. */
   provider?: 'fake' | 'aws';
-  /** The ELBv2 simulator's port (provider `aws`); 0 picks a free one. */
+  /**
+   * Provider `aws`: the Regions, the primary first, each with its ELBv2, EC2 and edge simulators
+   * (default: SIM_REGION alone). One Region is today's one-Region configuration; several are the
+   * multi-Region provider's (`regions:`), with Global Accelerator in front of every object.
+   */
+  regions?: readonly string[];
+  /** The primary Region's ELBv2 simulator port (provider `aws`); 0 picks a free one. */
   elbv2Port?: number;
+  /** The other Regions' ELBv2 simulator ports, by Region (absent or 0: a free one). */
+  elbv2Ports?: Readonly<Record<string, number>>;
+  /** The Global Accelerator simulator's port (absent or 0: a free one). */
+  gaPort?: number;
+  /**
+   * Called when a port asked for is taken: true takes a free one instead, false fails the start
+   * (EADDRINUSE), as a taken port does without it. `what` names the simulator (`ELBv2 us-east-1`,
+   * `Global Accelerator`).
+   */
+  portTaken?: (what: string, port: number) => boolean;
+}
+
+/** One Region's simulators (provider `aws`). */
+export interface RegionSimulators {
+  region: string;
+  elbv2: Elbv2Simulator;
+  /** The VPC's CIDRs and subnets in this Region. */
+  ec2: Ec2Simulator;
+  /** WAFv2, Shield and ACM over this Region's load balancers. */
+  edge: EdgeSimulators;
 }
 
 export interface Pipeline {
   api: KubeApiServer;
-  /** The ELBv2 simulator, when the provider is `aws`. */
+  /** Every Region's simulators, the primary first, when the provider is `aws` (else empty). */
+  regions: readonly RegionSimulators[];
+  /** The primary Region's ELBv2 simulator, when the provider is `aws`. */
   elbv2?: Elbv2Simulator;
   /** The EC2 simulator beside it (the VPC's CIDRs and subnets), when the provider is `aws`. */
   ec2?: Ec2Simulator;
   /** The WAFv2, Shield and ACM simulators beside it (the ALBs' edge), when the provider is `aws`. */
   edge?: EdgeSimulators;
   /**
-   * The Global Accelerator simulator (its API in us-west-2), when the provider is `aws`: an object
-   * with `multicluster.karmada.io/global-accelerator: "true"` gets an accelerator there.
+   * The Global Accelerator simulator (its API in us-west-2) over every Region's load balancers,
+   * when the provider is `aws`. With one Region an object annotated
+   * `multicluster.karmada.io/global-accelerator: "true"` gets an accelerator there; with several,
+   * every object does unless annotated "false".
    */
   ga?: GaSimulator;
+  /** The provider configuration the function reads (CLOUD_CONFIG), as written. */
+  providerConfigText: string;
   functionUrl: string;
   kubeconfigPath: string;
   kube: KubeClient;
@@ -99,35 +131,30 @@ export async function startPipeline(options: PipelineOptions): Promise<Pipeline>
   });
   const kubeconfigPath = api.writeKubeconfig(join(stateDir, 'kubeconfig.yaml'));
   const provider = options.provider ?? 'fake';
-  const elbv2 =
-    provider === 'aws'
-      ? await startElbv2Simulator({
-          port: options.elbv2Port ?? 0,
-          ...(options.persist ? { persistFile: join(stateDir, 'elbv2-state.json') } : {}),
-        })
-      : undefined;
-  // Stateless (it serves the network both simulators share): nothing to persist, any free port.
-  const ec2 = elbv2 ? await startEc2Simulator() : undefined;
-  const edge = elbv2 ? await startEdgeSimulators(elbv2) : undefined;
+  const regions = provider === 'aws' ? await startRegions(stateDir, options) : [];
+  const primary = regions[0];
   // Accelerators are made and deleted by the provider: kept next to the load balancers they front.
-  const ga = elbv2
-    ? await startGaSimulator({
-        endpoints: endpointsIn([elbv2]),
-        ...(options.persist ? { persistFile: join(stateDir, 'ga-state.json') } : {}),
-      })
+  const ga = primary
+    ? await listen('Global Accelerator', options.gaPort ?? 0, options.portTaken, (port) =>
+        startGaSimulator({
+          port,
+          endpoints: endpointsIn(regions.map((r) => r.elbv2)),
+          ...(options.persist ? { persistFile: join(stateDir, 'ga-state.json') } : {}),
+        }),
+      )
     : undefined;
   const cloudConfig = join(stateDir, `${provider}-provider.yaml`);
-  writeFileSync(
-    cloudConfig,
-    elbv2
-      ? awsConfigFor(elbv2, {}, ec2, edge, ga)
-      : `stateFile: ${join(stateDir, 'fake-load-balancers.json')}\n`,
-  );
-  if (elbv2) {
+  const providerConfigText = !primary
+    ? `stateFile: ${join(stateDir, 'fake-load-balancers.json')}\n`
+    : regions.length === 1
+      ? awsConfigFor(primary.elbv2, {}, primary.ec2, primary.edge, ga)
+      : localRegionsConfig(regions, ga!);
+  writeFileSync(cloudConfig, providerConfigText);
+  if (primary) {
     // The SDK insists on credentials; the simulator ignores them.
     process.env.AWS_ACCESS_KEY_ID ??= 'local';
     process.env.AWS_SECRET_ACCESS_KEY ??= 'local';
-    process.env.AWS_REGION ??= elbv2.region;
+    process.env.AWS_REGION ??= primary.region;
   }
 
   // The function reads its configuration from the environment, exactly as in Lambda.
@@ -160,10 +187,10 @@ export async function startPipeline(options: PipelineOptions): Promise<Pipeline>
   await forwarder?.start();
   return {
     api,
-    ...(elbv2 ? { elbv2 } : {}),
-    ...(ec2 ? { ec2 } : {}),
-    ...(edge ? { edge } : {}),
+    regions,
+    ...(primary ? { elbv2: primary.elbv2, ec2: primary.ec2, edge: primary.edge } : {}),
     ...(ga ? { ga } : {}),
+    providerConfigText,
     functionUrl: fn.url,
     kubeconfigPath,
     kube,
@@ -173,11 +200,7 @@ export async function startPipeline(options: PipelineOptions): Promise<Pipeline>
       await forwarder?.shutdown();
       await fn.close();
       await api.close();
-      await elbv2?.close();
-      await ec2?.close();
-      await edge?.wafv2.close();
-      await edge?.shield.close();
-      await edge?.acm.close();
+      for (const r of regions) await closeRegion(r);
       await ga?.close();
     },
   };
@@ -197,32 +220,191 @@ export async function seed(kube: KubeClient, objects: KubeObject[]): Promise<voi
 }
 
 /**
- * An AWS provider configuration for the ELBv2 simulator's account, VPC and subnets. With an EC2
- * simulator the VPC's CIDRs are read from it (no `vpc.cidrs`); without, they are configured.
+ * The scenario's Clusters' `spec.region` where they have none (seeded by a run before Regions:
+ * the multi-Region provider would leave their endpoints out), and what is wrong with the others:
+ * a Region not among `configured`. Returns lines to tell.
+ */
+export async function checkClusterRegions(
+  kube: KubeClient,
+  seeded: Readonly<Record<string, string>>,
+  configured: readonly string[],
+): Promise<string[]> {
+  const lines: string[] = [];
+  const clusters = await kube.list<KubeObject & { spec?: { region?: string } }>(Resources.Cluster);
+  for (const c of clusters.items) {
+    const name = c.metadata.name ?? '';
+    const region = c.spec?.region;
+    const wanted = seeded[name];
+    if (!region && wanted) {
+      await kube.update(Resources.Cluster, { ...c, spec: { ...c.spec, region: wanted } } as KubeObject);
+      lines.push(`Cluster ${name} had no spec.region (seeded by an earlier run): set to ${wanted}`);
+    } else if (region && !configured.includes(region)) {
+      lines.push(
+        `Cluster ${name} is in ${region}, not among --regions: its endpoints are left out (kubectl edit cluster ${name} moves it)`,
+      );
+    }
+  }
+  return lines;
+}
+
+/** The ELBv2 simulator's state file of a Region: SIM_REGION's is the one a one-Region run kept. */
+export function elbv2StateFile(stateDir: string, region: string): string {
+  return join(stateDir, region === SIM_REGION ? 'elbv2-state.json' : `elbv2-${region}-state.json`);
+}
+
+/** Each Region's ELBv2 (persisted), EC2 and edge simulators, the primary first. */
+async function startRegions(stateDir: string, options: PipelineOptions): Promise<RegionSimulators[]> {
+  const started: RegionSimulators[] = [];
+  try {
+    for (const [i, region] of (options.regions ?? [SIM_REGION]).entries()) {
+      const port = (i === 0 ? options.elbv2Port : undefined) ?? options.elbv2Ports?.[region] ?? 0;
+      const elbv2 = await listen(`ELBv2 ${region}`, port, options.portTaken, (p) =>
+        startElbv2Simulator({
+          port: p,
+          region,
+          // IDs of their own in each Region (the seed also makes them), as AWS's are.
+          seed: 1 + i,
+          ...(options.persist ? { persistFile: elbv2StateFile(stateDir, region) } : {}),
+        }),
+      );
+      // Stateless (it serves the Region's network the ELBv2 simulator knows): nothing to persist,
+      // any free port.
+      const ec2 = await startEc2Simulator({ region });
+      started.push({ region, elbv2, ec2, edge: await startEdgeSimulators(elbv2) });
+    }
+    return started;
+  } catch (err) {
+    for (const r of started) await closeRegion(r);
+    throw err;
+  }
+}
+
+async function closeRegion(r: RegionSimulators): Promise<void> {
+  await r.elbv2.close();
+  await r.ec2.close();
+  await r.edge.wafv2.close();
+  await r.edge.shield.close();
+  await r.edge.acm.close();
+}
+
+/** Starts a simulator on `port`; when it is taken and `taken` is given, on a free one instead. */
+async function listen<T>(
+  what: string,
+  port: number,
+  taken: ((what: string, port: number) => boolean) | undefined,
+  start: (port: number) => Promise<T>,
+): Promise<T> {
+  try {
+    return await start(port);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE' || port === 0 || !taken?.(what, port)) throw err;
+    return start(0);
+  }
+}
+
+/** A Region's simulators, as far as a provider configuration names them. */
+export interface RegionEndpoints {
+  region: string;
+  elbv2: Pick<Elbv2Simulator, 'url' | 'network'>;
+  ec2?: Pick<Ec2Simulator, 'url'>;
+  edge?: { [K in keyof EdgeSimulators]: Pick<EdgeSimulators[K], 'url'> };
+}
+
+export interface RegionPartOptions {
+  /** The VPC's CIDRs written in the file even with an EC2 simulator (without one, always). */
+  configuredCidrs?: boolean;
+  /** No security groups: stacks that name none get managed ones (EC2's). Default: the VPC's default group. */
+  managedSecurityGroups?: boolean;
+}
+
+/**
+ * One Region's part of a provider configuration over its simulators: the top level of a one-Region
+ * file, or an entry of `regions`. With an EC2 simulator the VPC's CIDRs are read from it, unless
+ * `configuredCidrs`; without, they are configured.
+ */
+export function regionPartFor(r: RegionEndpoints, options: RegionPartOptions = {}): Record<string, unknown> {
+  const { network } = r.elbv2;
+  return {
+    region: r.region,
+    endpoint: r.elbv2.url,
+    taggingEndpoint: r.elbv2.url,
+    ...(r.ec2 ? { ec2Endpoint: r.ec2.url } : {}),
+    ...(r.edge ? { wafv2Endpoint: r.edge.wafv2.url, acmEndpoint: r.edge.acm.url } : {}),
+    vpc: {
+      id: network.vpcId,
+      ...(r.ec2 && !options.configuredCidrs ? {} : { cidrs: [network.vpcCidr] }),
+    },
+    subnets: network.subnets.filter((s) => !s.public).map((s) => s.subnetId),
+    ...(options.managedSecurityGroups ? {} : { securityGroups: [network.defaultSecurityGroupId] }),
+  };
+}
+
+/**
+ * A multi-Region provider configuration over every Region's simulators, the first the primary.
+ * Shield's endpoint is one for all Regions (its API is global): the first Region's. `top`: the
+ * rest of the file (ownerId, globalAccelerator, ...). The chaos run's configuration is this too.
+ */
+export function regionsConfigFor(
+  regions: readonly RegionEndpoints[],
+  options: RegionPartOptions,
+  top: Record<string, unknown>,
+): string {
+  const shield = regions[0]?.edge?.shield.url;
+  return JSON.stringify(
+    {
+      // Where the stand-in keeps its locks too (it starts with default and karmada-system).
+      recordNamespace: 'karmada-system',
+      ...(shield ? { shieldEndpoint: shield } : {}),
+      regions: regions.map((r) => regionPartFor(r, options)),
+      ...top,
+    },
+    null,
+    2,
+  );
+}
+
+/**
+ * `npm start`'s configuration over several Regions: the VPCs' CIDRs read from EC2, the default
+ * security group, and Global Accelerator in front of every object (an object annotated
+ * `multicluster.karmada.io/global-accelerator: "false"` opts out).
+ */
+export function localRegionsConfig(
+  regions: readonly RegionEndpoints[],
+  ga: Pick<GaSimulator, 'url'>,
+): string {
+  return regionsConfigFor(
+    regions,
+    {},
+    {
+      ownerId: 'local',
+      globalAccelerator: { endpoint: ga.url, enabled: true },
+    },
+  );
+}
+
+/**
+ * A one-Region AWS provider configuration for the ELBv2 simulator's account, VPC and subnets. With
+ * an EC2 simulator the VPC's CIDRs are read from it (no `vpc.cidrs`); without, they are configured.
  */
 export function awsConfigFor(
-  sim: Elbv2Simulator,
+  sim: Pick<Elbv2Simulator, 'url' | 'network' | 'region'>,
   extra: Record<string, unknown> = {},
   ec2?: Pick<Ec2Simulator, 'url'>,
-  edge?: { [K in keyof EdgeSimulators]: Pick<EdgeSimulators[K], 'url'> },
+  edge?: RegionEndpoints['edge'],
   ga?: Pick<GaSimulator, 'url'>,
 ): string {
   return JSON.stringify(
     {
-      region: sim.region,
-      endpoint: sim.url,
-      taggingEndpoint: sim.url,
+      ...regionPartFor({
+        region: sim.region,
+        elbv2: sim,
+        ...(ec2 ? { ec2 } : {}),
+        ...(edge ? { edge } : {}),
+      }),
       ownerId: 'local',
       // Where the stand-in keeps its locks too (it starts with default and karmada-system).
       recordNamespace: 'karmada-system',
-      ...(ec2
-        ? { ec2Endpoint: ec2.url, vpc: { id: sim.network.vpcId } }
-        : { vpc: { id: sim.network.vpcId, cidrs: [sim.network.vpcCidr] } }),
-      subnets: sim.network.subnets.filter((s) => !s.public).map((s) => s.subnetId),
-      securityGroups: [sim.network.defaultSecurityGroupId],
-      ...(edge
-        ? { wafv2Endpoint: edge.wafv2.url, shieldEndpoint: edge.shield.url, acmEndpoint: edge.acm.url }
-        : {}),
+      ...(edge ? { shieldEndpoint: edge.shield.url } : {}),
       ...(ga ? { globalAccelerator: { endpoint: ga.url } } : {}),
       ...extra,
     },

@@ -3,8 +3,9 @@
  * it: the `fake` IngressClass (default, controller karmada.io/fake) from upstream's artifacts, the
  * MultiClusterIngress `minimal-ingress`, the Deployment and Service `serve`, the PropagationPolicy
  * `mcs-workload` to member1 and member2, a MultiClusterService `serve` of type LoadBalancer, the
- * two member Clusters, the Service's ResourceBinding, and the EndpointSlices Karmada collects from
- * the members (`imported-<cluster>-<slice>`, labelled `derived-serve`).
+ * two member Clusters (member1 in us-east-1, member2 in eu-west-1 by default: `spec.region`, which
+ * the multi-Region provider reads), the Service's ResourceBinding, and the EndpointSlices Karmada
+ * collects from the members (`imported-<cluster>-<slice>`, labelled `derived-serve`).
  */
 import type { KubeObject } from '../../lib/kube/types.js';
 
@@ -100,12 +101,13 @@ export function propagationPolicy(): KubeObject {
   } as KubeObject;
 }
 
-export function cluster(name: string, trafficControl = false): KubeObject {
+/** A member Cluster; `region` is its `spec.region` (the multi-Region provider's; others ignore it). */
+export function cluster(name: string, trafficControl = false, region?: string): KubeObject {
   return {
     apiVersion: 'cluster.karmada.io/v1alpha1',
     kind: 'Cluster',
     metadata: { name },
-    spec: { syncMode: 'Push' },
+    spec: { syncMode: 'Push', ...(region ? { region } : {}) },
     status: trafficControl ? { remedyActions: ['TrafficControl'] } : {},
   } as KubeObject;
 }
@@ -144,12 +146,30 @@ export function collectedSlice(
   } as KubeObject;
 }
 
-/** Everything, in the order `kubectl apply` would create it. */
-export function upstreamScenario(): KubeObject[] {
+/** Where the scenario's members are, by default: member1 in the primary Region, member2 in the second. */
+export const SCENARIO_REGIONS = ['us-east-1', 'eu-west-1'] as const;
+
+/**
+ * Each scenario member's Region among `regions` (the primary first): member1 in the first,
+ * member2 in the second, or in the first when there is one.
+ */
+export function scenarioClusterRegions(
+  regions: readonly string[] = SCENARIO_REGIONS,
+): Record<string, string> {
+  const [first = SCENARIO_REGIONS[0], second = first] = regions;
+  return { member1: first, member2: second };
+}
+
+/**
+ * Everything, in the order `kubectl apply` would create it. The Clusters are in `regions`
+ * (scenarioClusterRegions).
+ */
+export function upstreamScenario(regions?: readonly string[]): KubeObject[] {
+  const where = scenarioClusterRegions(regions);
   return [
     ingressClass(),
-    cluster('member1'),
-    cluster('member2'),
+    cluster('member1', false, where.member1),
+    cluster('member2', false, where.member2),
     serveDeployment(),
     serveService(),
     propagationPolicy(),

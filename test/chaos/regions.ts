@@ -5,7 +5,7 @@
  */
 import { startEc2Simulator, type Ec2Simulator } from '../../dev/ec2-sim/index.js';
 import { startElbv2Simulator, type Elbv2Simulator } from '../../dev/elbv2-sim/index.js';
-import { startEdgeSimulators, type EdgeSimulators } from '../../dev/local/pipeline.js';
+import { regionsConfigFor, startEdgeSimulators, type EdgeSimulators } from '../../dev/local/pipeline.js';
 import { forwardsToMissing } from '../support/elbv2-state.js';
 import { REGIONS } from './world.js';
 
@@ -64,28 +64,14 @@ export async function startRegions(seed: number, dangling: string[]): Promise<Re
 }
 
 /**
- * The provider configuration over every Region: no security groups (stacks that name none get
- * managed ones), the VPC's CIDRs configured, not read from EC2 (the invariants' model needs them
- * too). Shield's endpoint is one for all Regions (its API is global): the first Region's.
+ * The provider configuration over every Region (dev/local/pipeline.ts `regionsConfigFor`, as
+ * `npm start` writes it): no security groups (stacks that name none get managed ones), the VPC's
+ * CIDRs configured, not read from EC2 (the invariants' model needs them too).
  */
 export function regionsConfigText(regions: readonly RegionalSims[], extra: Record<string, unknown>): string {
-  return JSON.stringify(
-    {
-      recordNamespace: 'karmada-system',
-      shieldEndpoint: regions[0]!.edge.shield.url,
-      regions: regions.map(({ region, sim, ec2, edge }) => ({
-        region,
-        endpoint: sim.url,
-        taggingEndpoint: sim.url,
-        ec2Endpoint: ec2.url,
-        wafv2Endpoint: edge.wafv2.url,
-        acmEndpoint: edge.acm.url,
-        vpc: { id: sim.network.vpcId, cidrs: [sim.network.vpcCidr] },
-        subnets: sim.network.subnets.filter((s) => !s.public).map((s) => s.subnetId),
-      })),
-      ...extra,
-    },
-    null,
-    2,
+  return regionsConfigFor(
+    regions.map(({ region, sim, ec2, edge }) => ({ region, elbv2: sim, ec2, edge })),
+    { configuredCidrs: true, managedSecurityGroups: true },
+    extra,
   );
 }

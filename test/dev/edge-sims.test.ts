@@ -34,12 +34,7 @@ import {
 } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { afterEach, describe, expect, it } from 'vitest';
 import { acmClientFor, startAcmSimulator } from '../../dev/acm-sim/index.js';
-import {
-  elbv2ClientFor,
-  SIM_NETWORK,
-  startElbv2Simulator,
-  type Elbv2Simulator,
-} from '../../dev/elbv2-sim/index.js';
+import { elbv2ClientFor, startElbv2Simulator, type Elbv2Simulator } from '../../dev/elbv2-sim/index.js';
 import { shieldClientFor, startShieldSimulator } from '../../dev/shield-sim/index.js';
 import { startWafv2Simulator, wafv2ClientFor } from '../../dev/wafv2-sim/index.js';
 
@@ -59,7 +54,8 @@ async function alb(sim: Elbv2Simulator, name = 'web', type: 'application' | 'net
     new CreateLoadBalancerCommand({
       Name: name,
       Type: type,
-      Subnets: SIM_NETWORK.subnets.filter((s) => !s.public).map((s) => s.subnetId),
+      // The simulator's own Region's subnets (each Region has its VPC).
+      Subnets: sim.network.subnets.filter((s) => !s.public).map((s) => s.subnetId),
     }),
   );
   return r.LoadBalancers![0]!.LoadBalancerArn!;

@@ -120,6 +120,62 @@ describe('narration', () => {
     ]);
     expect(shortPlan(['~ modify LoadBalancer: fingerprint v1-x [AddTags]'])).toStrictEqual([]);
   });
+
+  it('over Regions: each Region’s plan under its name, the accelerator’s, the targets-only path, and a deferred reconcile', () => {
+    const lines: string[] = [];
+    const n = new Narration((l) => lines.push(l));
+    const entries: Record<string, unknown>[] = [
+      {
+        message: 'change plan',
+        stack: 'mci/default/shop',
+        region: 'eu-west-1',
+        operations: ['+ create LoadBalancer: application internal k8s-x [CreateLoadBalancer]'],
+      },
+      { message: 'stack unchanged', stack: 'mci/default/shop', region: 'us-east-1' },
+      { message: 'targets plan', stack: 'mcs/default/serve', region: 'us-east-1', groups: 1 },
+      {
+        message: 'accelerator change plan',
+        stack: 'mci/default/shop',
+        phase: 'after',
+        operations: [
+          '+ create Accelerator: mcp-local-mci-default-shop-1, IPV4, standard [CreateAccelerator]',
+        ],
+      },
+      { message: 'accelerator change plan', stack: 'mci/default/shop', phase: 'before', operations: [] },
+      {
+        level: 'WARN',
+        message: 'reconcile deferred, will retry',
+        key: 'default/shop',
+        controller: 'multiclusteringress',
+        error: { name: 'RetryLaterError', message: 'disabled, to be deleted once DEPLOYED' },
+      },
+      {
+        level: 'WARN',
+        message: 'sink delivery failed; will retry',
+        retryInMs: 139,
+        error: { name: 'Error', message: 'POST http://127.0.0.1:1/: HTTP 500' },
+      },
+    ];
+    expect(entries.map((e) => n.log(e))).toEqual([true, true, true, true, true, true, true]);
+    // Another delivery failure (the function unreachable) is no deferral: printed as it is.
+    expect(
+      n.log({
+        message: 'sink delivery failed; will retry',
+        retryInMs: 5,
+        error: { message: 'fetch failed' },
+      }),
+    ).toBe(false);
+    expect(lines).toStrictEqual([
+      'mci default/shop: plan in eu-west-1 (1 change):',
+      '    + create LoadBalancer: application internal k8s-x',
+      'mci default/shop: plan in us-east-1: no changes (fingerprint matches)',
+      'mcs default/serve: plan in us-east-1: the targets of 1 target group change (the load balancer is as it was)',
+      'mci default/shop: Global Accelerator plan (1 change):',
+      '    + create Accelerator: mcp-local-mci-default-shop-1, IPV4, standard',
+      'mci default/shop: deferred (RetryLaterError): retried at the next delivery',
+      'forwarder: the function answered 500 (deferred or failed): delivering again in 139 ms',
+    ]);
+  });
 });
 
 describe('log tap', () => {

@@ -11,8 +11,16 @@ import { createServer, type AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import {
   DescribeLoadBalancersCommand,
+  DescribeTargetGroupsCommand,
+  DescribeTargetHealthCommand,
   ElasticLoadBalancingV2Client,
 } from '@aws-sdk/client-elastic-load-balancing-v2';
+import {
+  GlobalAcceleratorClient,
+  ListAcceleratorsCommand,
+  ListEndpointGroupsCommand,
+  ListListenersCommand,
+} from '@aws-sdk/client-global-accelerator';
 import { DescribeVpcsCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { describe, expect, it } from 'vitest';
 import { npmStart } from './npm-start.support.js';
@@ -29,6 +37,29 @@ async function freePort(): Promise<number> {
 }
 
 const hasAwsCli = spawnSync('aws', ['--version'], { stdio: 'ignore' }).status === 0;
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
+
+/** The load balancers of one Region's ELBv2 simulator, each with the targets of its target groups. */
+async function regionalBalancers(endpoint: string, region: string) {
+  const elbv2 = new ElasticLoadBalancingV2Client({ endpoint, region, credentials });
+  const lbs = (await elbv2.send(new DescribeLoadBalancersCommand({}))).LoadBalancers ?? [];
+  return Promise.all(
+    lbs.map(async (lb) => {
+      const groups = await elbv2.send(
+        new DescribeTargetGroupsCommand({ LoadBalancerArn: lb.LoadBalancerArn }),
+      );
+      const targets: string[] = [];
+      for (const tg of groups.TargetGroups ?? []) {
+        const health = await elbv2.send(
+          new DescribeTargetHealthCommand({ TargetGroupArn: tg.TargetGroupArn }),
+        );
+        targets.push(...(health.TargetHealthDescriptions ?? []).map((d) => d.Target?.Id ?? ''));
+      }
+      return { arn: lb.LoadBalancerArn!, type: lb.Type, vpc: lb.VpcId, targets: targets.sort() };
+    }),
+  );
+}
 
 describe.skipIf(!hasKubectl)('npm start', () => {
   it('runs the upstream scenario, reacts to kubectl, and stops on Ctrl-C', async () => {
@@ -91,7 +122,16 @@ describe.skipIf(!hasKubectl)('npm start', () => {
   it('--provider aws: tells plans, keeps the simulator across a restart, and says what a switch keeps', async () => {
     const state = mkdtempSync(join(tmpdir(), 'npm-start-aws-'));
     const port = await freePort();
-    const first = npmStart(state, ['--fresh', '--provider', 'aws', '--elbv2-port', String(port)]);
+    // One Region: the one-Region configuration, as before Regions (the two-Region default is below).
+    const first = npmStart(state, [
+      '--fresh',
+      '--provider',
+      'aws',
+      '--regions',
+      'us-east-1',
+      '--elbv2-port',
+      String(port),
+    ]);
     let dns: string;
     try {
       dns = (await first.wait(/mci default\/minimal-ingress: status\.loadBalancer = (internal-\S+)/))[1]!;
@@ -115,7 +155,7 @@ describe.skipIf(!hasKubectl)('npm start', () => {
       const lbs = await sdk.send(new DescribeLoadBalancersCommand({}));
       expect(lbs.LoadBalancers?.map((l) => l.DNSName?.toLowerCase())).toContain(dns);
       // The EC2 simulator beside it serves the VPC whose CIDRs the provider reads.
-      const ec2Url = out.match(/EC2:\s+simulator at (\S+) \(VPC (\S+): /);
+      const ec2Url = out.match(/EC2 us-east-1:\s+simulator at (\S+) \(VPC (\S+): /);
       const ec2 = new EC2Client({
         endpoint: ec2Url![1]!,
         region: cli![3]!,
@@ -143,7 +183,7 @@ describe.skipIf(!hasKubectl)('npm start', () => {
     }
 
     // Restarted without --fresh: same simulator port, same load balancer, no Event told twice.
-    const second = npmStart(state, ['--provider', 'aws']);
+    const second = npmStart(state, ['--provider', 'aws', '--regions', 'us-east-1']);
     try {
       await second.wait(
         new RegExp(
@@ -152,7 +192,10 @@ describe.skipIf(!hasKubectl)('npm start', () => {
       );
       await second.wait(/mci default\/minimal-ingress: plan: no changes \(fingerprint matches\)/, 30_000);
       await second.wait(/Events from earlier runs are not repeated/, 10_000);
-      expect((await second.wait(/ELBv2:\s+simulator at (\S+) /, 10_000))[1]).toBe(`http://127.0.0.1:${port}`);
+      expect((await second.wait(/ELBv2 us-east-1: simulator at (\S+) /, 10_000))[1]).toBe(
+        `http://127.0.0.1:${port}`,
+      );
+      expect(second.output()).not.toMatch(/switching Regions/);
       // The MCI's load balancer is kept, and no Event of the first run is told again. (The MCS deleted
       // above is seeded again on this start and may get a new NLB at any moment: that is new work.)
       const again = second.output();
@@ -168,11 +211,112 @@ describe.skipIf(!hasKubectl)('npm start', () => {
     try {
       await third.wait(/switching from --provider aws to fake without --fresh; keeping:/, 30_000);
       // Each line is its own write: wait for the one that names the kept simulator state.
-      const kept = `the simulator's load balancers (${join(state, 'elbv2-state.json')})`;
-      await third.wait(new RegExp(kept.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')), 10_000);
+      await third.wait(/the simulators' load balancers, not served while fake runs:/, 10_000);
+      const kept = `      us-east-1: ${join(state, 'elbv2-state.json')}`;
+      await third.wait(new RegExp(escape(kept)), 10_000);
       expect(third.output()).toContain(kept);
     } finally {
       await third.stop();
     }
   }, 240_000);
+
+  it('--provider aws in two Regions: an ALB per Region with its own targets, one accelerator in front, deletion across reconciles', async () => {
+    const state = mkdtempSync(join(tmpdir(), 'npm-start-regions-'));
+    const port = await freePort();
+    const app = npmStart(state, ['--fresh', '--provider', 'aws', '--elbv2-port', String(port)]);
+    try {
+      const status = await app.wait(
+        /mci default\/minimal-ingress: status\.loadBalancer = (\S+\.awsglobalaccelerator\.com), (\S+), (\S+)\n/,
+      );
+      const [hostname, ...ips] = status.slice(1) as [string, string, string];
+      const out = app.output();
+      // Each Region's plan is told under its name, then the accelerator's.
+      expect(out).toMatch(/mci default\/minimal-ingress: plan in us-east-1 \(5 changes\):/);
+      expect(out).toMatch(/mci default\/minimal-ingress: plan in eu-west-1 \(5 changes\):/);
+      expect(out).toMatch(
+        /mci default\/minimal-ingress: Global Accelerator plan \(4 changes\):\n.* {4}\+ create Accelerator: /,
+      );
+      const { stdout: jsonpath } = await app.kubectl(
+        'get',
+        'mci',
+        'minimal-ingress',
+        '-o',
+        'jsonpath={.status.loadBalancer.ingress[*].*}',
+      );
+      expect(jsonpath.split(' ')).toEqual([hostname, ...ips]);
+
+      // Each Region's ELBv2 simulator, at the URL the banner prints (the first on the port asked
+      // for): one ALB for the MCI with only its Region's cluster's targets, in its own VPC.
+      const banner = [...out.matchAll(/ELBv2 (\S+): simulator at (\S+) /g)].map(
+        (m) => [m[1]!, m[2]!] as const,
+      );
+      expect(banner.map(([region]) => region)).toEqual(['us-east-1', 'eu-west-1']);
+      expect(banner[0]![1]).toBe(`http://127.0.0.1:${port}`);
+      const albs: Record<string, string> = {};
+      const vpcs = new Set<string | undefined>();
+      const expected: Record<string, string[]> = {
+        'us-east-1': ['10.1.0.11', '10.1.0.12'],
+        'eu-west-1': ['10.2.0.21'],
+      };
+      for (const [region, url] of banner) {
+        const lbs = await regionalBalancers(url, region);
+        const alb = lbs.filter((lb) => lb.type === 'application');
+        expect(alb.map((lb) => lb.targets)).toEqual([expected[region]]);
+        expect(alb[0]!.arn).toContain(`:${region}:`);
+        albs[region] = alb[0]!.arn;
+        vpcs.add(alb[0]!.vpc);
+      }
+      expect(vpcs.size).toBe(2);
+
+      // The Global Accelerator simulator: the accelerator of the status, an endpoint group per
+      // Region naming that Region's ALB.
+      const gaCli = out.match(
+        /(AWS_ACCESS_KEY_ID=\S+ AWS_SECRET_ACCESS_KEY=\S+ aws --endpoint-url (\S+) --region (us-west-2)) globalaccelerator list-accelerators\n/,
+      );
+      expect(gaCli).not.toBeNull();
+      const ga = new GlobalAcceleratorClient({ endpoint: gaCli![2]!, region: gaCli![3]!, credentials });
+      const accelerators = async () => (await ga.send(new ListAcceleratorsCommand({}))).Accelerators ?? [];
+      const accelerator = (await accelerators()).find((a) => a.DnsName === hostname);
+      expect(accelerator?.IpSets?.flatMap((s) => s.IpAddresses ?? [])).toEqual(ips);
+      const listeners = await ga.send(
+        new ListListenersCommand({ AcceleratorArn: accelerator!.AcceleratorArn }),
+      );
+      expect(listeners.Listeners?.map((l) => [l.Protocol, l.PortRanges?.[0]?.FromPort])).toEqual([
+        ['TCP', 80],
+      ]);
+      const groups = await ga.send(
+        new ListEndpointGroupsCommand({ ListenerArn: listeners.Listeners![0]!.ListenerArn }),
+      );
+      expect(
+        Object.fromEntries(
+          (groups.EndpointGroups ?? []).map((g) => [
+            g.EndpointGroupRegion,
+            g.EndpointDescriptions?.[0]?.EndpointId,
+          ]),
+        ),
+      ).toStrictEqual(albs);
+      if (hasAwsCli) {
+        // The banner's command, as a newcomer pastes it.
+        const { stdout } = await run('sh', [
+          '-c',
+          `${gaCli![1]} globalaccelerator list-accelerators --output json`,
+        ]);
+        expect(stdout).toContain(hostname);
+      }
+
+      // kubectl delete waits for the object to go: the accelerator is disabled, deleted once
+      // deployed (the simulator takes 2 s per change; the forwarder delivers again after its
+      // backoff), then the ALBs, then the finalizer: 4.6 to 5.8 s measured.
+      await app.kubectl('delete', 'mci', 'minimal-ingress', '--timeout=60s');
+      await app.wait(/mci default\/minimal-ingress: deleted from the API server/, 10_000);
+      expect(app.output()).toMatch(/mci default\/minimal-ingress: deferred \(RetryLaterError\)/);
+      expect((await accelerators()).map((a) => a.DnsName)).not.toContain(hostname);
+      for (const [region, url] of banner) {
+        expect((await regionalBalancers(url, region)).map((lb) => lb.arn)).not.toContain(albs[region]);
+      }
+    } finally {
+      await app.stop();
+    }
+    expect(app.output()).not.toMatch(/undefined\//);
+  }, 120_000);
 });

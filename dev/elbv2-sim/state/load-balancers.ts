@@ -19,7 +19,7 @@ import type {
   SetSubnetsOutput,
   SubnetMapping,
 } from '@aws-sdk/client-elastic-load-balancing-v2';
-import { HOSTED_ZONE_IDS } from '../config.js';
+import { hostedZoneIds } from '../config.js';
 import type { SimSubnet } from '../config.js';
 import { SimError, quotaReached, required, validation } from '../errors.js';
 import type { LoadBalancerKind, LoadBalancerRecord } from './model.js';
@@ -36,7 +36,7 @@ export function renderLoadBalancer(store: Store, lb: LoadBalancerRecord): LoadBa
   return {
     LoadBalancerArn: lb.arn,
     DNSName: lb.dnsName,
-    CanonicalHostedZoneId: HOSTED_ZONE_IDS[lb.type],
+    CanonicalHostedZoneId: hostedZoneIds(store.region)[lb.type],
     CreatedTime: new Date(lb.createdAt),
     LoadBalancerName: lb.name,
     Scheme: lb.scheme,

@@ -1,4 +1,4 @@
-import { DEFAULT_LIMITS, SIM_ACCOUNT_ID, SIM_NETWORK, SIM_REGION } from '../config.js';
+import { DEFAULT_LIMITS, SIM_ACCOUNT_ID, SIM_REGION, simNetwork } from '../config.js';
 import type { BehaviourOptions, SimLimits, SimNetwork } from '../config.js';
 import { SimError, validation } from '../errors.js';
 import { Prng } from '../prng.js';
@@ -51,7 +51,8 @@ export class Store {
   readonly tags = new Map<string, Map<string, string>>();
   readonly region: string;
   readonly accountId = SIM_ACCOUNT_ID;
-  readonly network: SimNetwork = SIM_NETWORK;
+  /** The Region's VPC and subnets (SIM_NETWORK in SIM_REGION). */
+  readonly network: SimNetwork;
   readonly limits: SimLimits;
   readonly provisioningMs: number;
   readonly initialMs: number;
@@ -67,6 +68,7 @@ export class Store {
   constructor(options: StoreOptions = {}) {
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
     this.region = options.region ?? SIM_REGION;
+    this.network = simNetwork(this.region);
     this.provisioningMs = options.provisioningMs ?? 0;
     this.initialMs = options.targetHealth?.initialMs ?? 0;
     this.drainingMs = options.targetHealth?.drainingMs ?? 0;

@@ -430,7 +430,12 @@ export class AwsProvider implements MultiClusterProvider {
       edge: this.edge,
       records: this.records,
       signal: ctx.signal,
-      logger: ctx.logger.child({ provider: AWS_PROVIDER_NAME, stack: owner.stackId }),
+      // A regional part's lines name its Region: one reconcile plans each Region's stack.
+      logger: ctx.logger.child({
+        provider: AWS_PROVIDER_NAME,
+        stack: owner.stackId,
+        ...(this.regional ? { region: this.regional.region } : {}),
+      }),
       owner:
         this.options.instanceId !== undefined ? { ...owner, instanceId: this.options.instanceId } : owner,
       vpcId: this.config.vpc.id,

@@ -100,7 +100,7 @@ function flag(a: Annotations, key: string): boolean | undefined {
 }
 
 /** An AWS Region's name (`us-east-1`, `ap-southeast-2`, `us-gov-west-1`). */
-const REGION = /^[a-z]{2}(-[a-z]+)+-\d$/;
+export const REGION_NAME = /^[a-z]{2}(-[a-z]+)+-\d$/;
 
 function dials(a: Annotations, key: string): Record<string, number> {
   const v = raw(a, key);
@@ -111,7 +111,7 @@ function dials(a: Annotations, key: string): Record<string, number> {
     if (!m) throw bad(key, v, `has "${entry}": entries are <region>=<percent>, comma-separated`);
     const region = m[1] ?? '';
     const dial = Number(m[2]);
-    if (!REGION.test(region)) throw bad(key, v, `has "${region}", which is not an AWS Region name`);
+    if (!REGION_NAME.test(region)) throw bad(key, v, `has "${region}", which is not an AWS Region name`);
     if (dial > 100) throw bad(key, v, `gives ${region} ${dial}: a traffic dial is 0-100`);
     if (out[region] !== undefined) throw bad(key, v, `names ${region} twice`);
     out[region] = dial;
