@@ -16,17 +16,12 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ec2ClientFor } from './ec2-sim/index.js';
-import { elbv2ClientFor } from './elbv2-sim/index.js';
 import { nextLastRun, readLastRun, switchNotice, wantedPorts } from './local/last-run.js';
 import { startNarrator } from './local/narrator.js';
 import { parseRegionsFlag } from './local/regions-flag.js';
-import { simulatorConfigText } from './local/sim-config.js';
+import { topologySourceFor } from './local/topology-provider.js';
 import { startTopologyServer } from './local/topology-server.js';
-import { silentLogger } from '../lib/log/logger.js';
-import { AwsProvider, parseAwsConfig } from '../lib/providers/aws/index.js';
 import {
-  awsConfigFor,
   checkClusterRegions,
   elbv2StateFile,
   LOCAL_CERTIFICATE_DOMAIN,
@@ -123,32 +118,13 @@ if (regions.length > 1) {
   for (const line of await checkClusterRegions(pipeline.kube, scenarioClusterRegions(regions), regions))
     say(line);
 }
-const simulator = pipeline.elbv2;
-// The topology server's provider: the primary Region's, one-Region (the topology over Regions and
-// the accelerator is drawn by lib/topology/ once it takes the multi-Region provider).
-const awsConfig = await parseAwsConfig(
-  simulator
-    ? awsConfigFor(simulator, {}, pipeline.ec2, pipeline.edge, pipeline.ga)
-    : simulatorConfigText('local'),
-);
+// The page plans with the function's own configuration over the same simulators.
+const topologySource = await topologySourceFor(pipeline);
 const topology = await startTopologyServer({
   kubeConfig: pipeline.kubeConfig,
   kube: pipeline.kube,
   port: Number(values['topology-port']),
-  config: awsConfig,
-  ...(simulator
-    ? {
-        provider: new AwsProvider(
-          awsConfig,
-          { kube: pipeline.kube, logger: silentLogger },
-          {
-            client: elbv2ClientFor(simulator),
-            ...(pipeline.ec2 ? { ec2: ec2ClientFor(pipeline.ec2) } : {}),
-          },
-        ),
-        note: 'aws provider: the ELBv2 simulator; dashed boxes are changes still to be applied',
-      }
-    : { note: 'fake provider: the load balancers the aws provider would build for these objects' }),
+  ...topologySource,
 });
 
 say(`API server:  ${pipeline.api.url}`);

@@ -1,5 +1,6 @@
 /** `npm start` as a child process for end-to-end tests: its output, waits on it, kubectl, Ctrl-C. */
 import { execFile, spawn } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { expect, vi } from 'vitest';
@@ -49,4 +50,13 @@ export function npmStart(state: string, args: string[]): NpmStart {
       return out;
     },
   };
+}
+
+/** A port free right now, for a simulator asked to listen on it (`--elbv2-port`). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((r) => server.close(() => r()));
+  return port;
 }

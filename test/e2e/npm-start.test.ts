@@ -7,7 +7,6 @@ import { execFile, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer, type AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import {
   DescribeLoadBalancersCommand,
@@ -23,18 +22,10 @@ import {
 } from '@aws-sdk/client-global-accelerator';
 import { DescribeVpcsCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { describe, expect, it } from 'vitest';
-import { npmStart } from './npm-start.support.js';
+import { freePort, npmStart } from './npm-start.support.js';
 
 const hasKubectl = spawnSync('kubectl', ['version', '--client'], { stdio: 'ignore' }).status === 0;
 const run = promisify(execFile);
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
 
 const hasAwsCli = spawnSync('aws', ['--version'], { stdio: 'ignore' }).status === 0;
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');

@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { npmStart } from './npm-start.support.js';
+import { freePort, npmStart } from './npm-start.support.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const inCi = Boolean(process.env.CI) && process.env.CI !== 'false';
@@ -123,6 +123,84 @@ describe.skipIf(!runs)('npm start: the topology page in headless Chromium', () =
       await mci.locator('[data-blocked-cluster="member2"]').waitFor({ timeout: 30_000 });
       await expect.poll(() => mci.locator('[data-cluster="member2"]').count(), { timeout: 10_000 }).toBe(0);
       expect(await mci.locator('[data-cluster="member1"]').getAttribute('data-weight')).toBe('100');
+    } finally {
+      await browser.close();
+      await app.stop();
+    }
+  }, 180_000);
+
+  it('--provider aws in two Regions: each Region its load balancer, the accelerator in front with each dial, a drained Region at 0', async () => {
+    const { chromium } = await import('playwright-core');
+    const state = mkdtempSync(join(tmpdir(), 'topology-page-aws-'));
+    const app = npmStart(state, ['--fresh', '--provider', 'aws', '--elbv2-port', String(await freePort())]);
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox'],
+    });
+    try {
+      const url = (await app.wait(/topology:\s+(\S+)/))[1]!;
+      // Served in both Regions, behind its accelerator: its status is the accelerator's.
+      const hostname = (
+        await app.wait(
+          /mci default\/minimal-ingress: status\.loadBalancer = (\S+\.awsglobalaccelerator\.com), /,
+        )
+      )[1]!;
+      const page = await browser.newPage();
+      await page.goto(url);
+      const mci = page.locator('[data-object="mci default/minimal-ingress"]');
+      const door = mci.locator('[data-front-door]');
+      await expect.poll(() => door.innerText(), { timeout: 30_000 }).toContain(hostname);
+      expect(await door.getAttribute('class')).not.toContain('pending');
+      expect(
+        await door
+          .locator('[data-dial-region]')
+          .evaluateAll((els) =>
+            els.map((e) => [e.getAttribute('data-dial-region'), e.getAttribute('data-dial')]),
+          ),
+      ).toStrictEqual([
+        ['eu-west-1', '100'],
+        ['us-east-1', '100'],
+      ]);
+      // Each Region its own ALB (its own DNS name) with only its own cluster's targets.
+      const east = mci.locator('[data-region="us-east-1"]');
+      const west = mci.locator('[data-region="eu-west-1"]');
+      expect(await east.locator('[data-load-balancer]').innerText()).toContain(
+        '.us-east-1.elb.amazonaws.com',
+      );
+      expect(await west.locator('[data-load-balancer]').innerText()).toContain(
+        '.eu-west-1.elb.amazonaws.com',
+      );
+      expect(
+        await east
+          .locator('[data-target]')
+          .evaluateAll((els) => els.map((e) => e.getAttribute('data-target'))),
+      ).toStrictEqual(['10.1.0.11:8080', '10.1.0.12:8080']);
+      expect(
+        await west
+          .locator('[data-cluster]')
+          .evaluateAll((els) => els.map((e) => e.getAttribute('data-cluster'))),
+      ).toStrictEqual(['member2']);
+      // The MCS: an NLB per Region behind an accelerator of its own.
+      const mcs = page.locator('[data-object="mcs default/serve"]');
+      await mcs.locator('[data-region="eu-west-1"] [data-listener="TCP:80"]').waitFor();
+      expect(await mcs.locator('[data-front-door] [data-dial-region]').count()).toBe(2);
+
+      // Karmada blocks eu-west-1's only cluster: its dial goes to 0 and its targets drain.
+      await app.kubectl(
+        'patch',
+        'cluster',
+        'member2',
+        '--subresource=status',
+        '--type',
+        'merge',
+        '-p',
+        JSON.stringify({ status: { remedyActions: ['TrafficControl'] } }),
+      );
+      await door.locator('[data-dial-region="eu-west-1"][data-dial="0"]').waitFor({ timeout: 30_000 });
+      await expect.poll(() => west.locator('[data-cluster]').count(), { timeout: 10_000 }).toBe(0);
+      expect(await door.locator('[data-dial-region="us-east-1"]').getAttribute('data-dial')).toBe('100');
+      expect(await east.locator('[data-target]').count()).toBe(2);
     } finally {
       await browser.close();
       await app.stop();
