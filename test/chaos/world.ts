@@ -99,8 +99,7 @@ export function collectedSlice(clusterName: string, svc: string, endpoints: Endp
 
 /** A member Cluster as Karmada registers it, in its Region. */
 export function regionalCluster(name: (typeof CLUSTERS)[number]): KubeObject {
-  const c = cluster(name, false) as KubeObject & { spec: Record<string, unknown> };
-  return { ...c, spec: { ...c.spec, region: CLUSTER_REGIONS[name] } } as KubeObject;
+  return cluster(name, false, CLUSTER_REGIONS[name]);
 }
 
 /** Everything the workload needs before its first operation, in `kubectl apply` order. */

@@ -35,11 +35,6 @@ let h: Harness;
 let order: string[];
 let clock: number;
 
-function regionalCluster(name: string, region: string): KubeObject {
-  const c = cluster(name) as KubeObject & { spec: Record<string, unknown> };
-  return { ...c, spec: { ...c.spec, region } } as KubeObject;
-}
-
 function providerConfig(): string {
   return JSON.stringify({
     ownerId: 'local',
@@ -80,8 +75,8 @@ beforeEach(async () => {
   h = await startHarness({ provider: 'aws', providerConfig: providerConfig() });
   await h.seed([
     ingressClass(),
-    regionalCluster('member1', 'us-east-1'),
-    regionalCluster('member2', 'eu-west-1'),
+    cluster('member1', false, 'us-east-1'),
+    cluster('member2', false, 'eu-west-1'),
     serveService(),
     resourceBinding(),
     collectedSlice('member1', ['10.0.128.11']),
@@ -136,7 +131,7 @@ async function moveCluster(name: string, from: string, to: string) {
   const current = (await h.kube.get<KubeObject>(Resources.Cluster, undefined, name))!;
   const moved = { ...current, spec: { ...(current as { spec?: object }).spec, region: to } } as KubeObject;
   const written = await h.kube.update(Resources.Cluster, moved);
-  const results = await h.deliver(notifyChange('modified', written, regionalCluster(name, from)));
+  const results = await h.deliver(notifyChange('modified', written, cluster(name, false, from)));
   expect(results.filter((r) => !r.ok).map((r) => r.error)).toEqual([]);
 }
 

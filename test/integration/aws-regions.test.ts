@@ -36,11 +36,6 @@ let sims: Record<Region, Elbv2Simulator>;
 let ec2s: Record<Region, Ec2Simulator>;
 let h: Harness;
 
-function regionalCluster(name: string, region?: string): KubeObject {
-  const c = cluster(name) as KubeObject & { spec: Record<string, unknown> };
-  return { ...c, spec: { ...c.spec, ...(region ? { region } : {}) } } as KubeObject;
-}
-
 function providerConfig(extra: Record<string, unknown> = {}): string {
   return JSON.stringify({
     ownerId: 'local',
@@ -108,7 +103,7 @@ async function moveCluster(name: string, from: string, to: string) {
   const current = (await h.kube.get<KubeObject>(Resources.Cluster, undefined, name))!;
   const moved = { ...current, spec: { ...(current as { spec?: object }).spec, region: to } } as KubeObject;
   const written = await h.kube.update(Resources.Cluster, moved);
-  const results = await h.deliver(notifyChange('modified', written, regionalCluster(name, from)));
+  const results = await h.deliver(notifyChange('modified', written, cluster(name, false, from)));
   return results;
 }
 
@@ -145,8 +140,8 @@ async function start(extra: Record<string, unknown> = {}) {
   h = await startHarness({ provider: 'aws', providerConfig: providerConfig(extra) });
   await h.seed([
     ingressClass(),
-    regionalCluster('member1', 'us-east-1'),
-    regionalCluster('member2', 'eu-west-1'),
+    cluster('member1', false, 'us-east-1'),
+    cluster('member2', false, 'eu-west-1'),
     serveService(),
     resourceBinding(),
     collectedSlice('member1', ['10.0.128.11', '10.0.128.12']),
@@ -294,7 +289,7 @@ describe.each(cases)('$kind', ({ object, type, name, lbType }) => {
   });
 
   it('a cluster without a configured Region is left out and named in a Warning Event', async () => {
-    await h.seed([regionalCluster('member3'), collectedSlice('member3', ['10.0.160.31'])]);
+    await h.seed([cluster('member3'), collectedSlice('member3', ['10.0.160.31'])]);
     const obj = object();
     await h.seed([obj]);
     await settle(obj);

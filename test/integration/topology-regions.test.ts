@@ -36,11 +36,6 @@ let ga: GaSimulator;
 let h: Harness;
 let config: AwsProviderConfig;
 
-function regionalCluster(name: string, region: string): KubeObject {
-  const c = cluster(name) as KubeObject & { spec: Record<string, unknown> };
-  return { ...c, spec: { ...c.spec, region } } as KubeObject;
-}
-
 function regionEntry(sim: Elbv2Simulator) {
   return {
     endpoint: sim.url,
@@ -69,8 +64,8 @@ async function start(regions: readonly string[]) {
   h = await startHarness({ provider: 'aws', providerConfig: text });
   await h.seed([
     ingressClass(),
-    regionalCluster('member1', 'us-east-1'),
-    regionalCluster('member2', 'eu-west-1'),
+    cluster('member1', false, 'us-east-1'),
+    cluster('member2', false, 'eu-west-1'),
     serveService(),
     resourceBinding(),
     collectedSlice('member1', ['10.0.128.11', '10.0.128.12']),
