@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { freePort, npmStart } from './npm-start.support.js';
+import { freePort, npmStart, type NpmStart } from './npm-start.support.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const inCi = Boolean(process.env.CI) && process.env.CI !== 'false';
@@ -37,6 +37,20 @@ if (!runs) {
     ]
       .filter(Boolean)
       .join('; ')}`,
+  );
+}
+
+/** Karmada's remedy for a failing cluster: its traffic is blocked (status.remedyActions). */
+async function blockTraffic(app: NpmStart, cluster: string): Promise<void> {
+  await app.kubectl(
+    'patch',
+    'cluster',
+    cluster,
+    '--subresource=status',
+    '--type',
+    'merge',
+    '-p',
+    JSON.stringify({ status: { remedyActions: ['TrafficControl'] } }),
   );
 }
 
@@ -110,16 +124,7 @@ describe.skipIf(!runs)('npm start: the topology page in headless Chromium', () =
       expect(await page.locator('body').getAttribute('data-version')).not.toBe(version);
 
       // Karmada blocks member2's traffic: the functions drop its targets, the page shows it blocked.
-      await kubectl(
-        'patch',
-        'cluster',
-        'member2',
-        '--subresource=status',
-        '--type',
-        'merge',
-        '-p',
-        JSON.stringify({ status: { remedyActions: ['TrafficControl'] } }),
-      );
+      await blockTraffic(app, 'member2');
       await mci.locator('[data-blocked-cluster="member2"]').waitFor({ timeout: 30_000 });
       await expect.poll(() => mci.locator('[data-cluster="member2"]').count(), { timeout: 10_000 }).toBe(0);
       expect(await mci.locator('[data-cluster="member1"]').getAttribute('data-weight')).toBe('100');
@@ -187,16 +192,7 @@ describe.skipIf(!runs)('npm start: the topology page in headless Chromium', () =
       expect(await mcs.locator('[data-front-door] [data-dial-region]').count()).toBe(2);
 
       // Karmada blocks eu-west-1's only cluster: its dial goes to 0 and its targets drain.
-      await app.kubectl(
-        'patch',
-        'cluster',
-        'member2',
-        '--subresource=status',
-        '--type',
-        'merge',
-        '-p',
-        JSON.stringify({ status: { remedyActions: ['TrafficControl'] } }),
-      );
+      await blockTraffic(app, 'member2');
       await door.locator('[data-dial-region="eu-west-1"][data-dial="0"]').waitFor({ timeout: 30_000 });
       await expect.poll(() => west.locator('[data-cluster]').count(), { timeout: 10_000 }).toBe(0);
       expect(await door.locator('[data-dial-region="us-east-1"]').getAttribute('data-dial')).toBe('100');
