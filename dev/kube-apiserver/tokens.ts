@@ -57,7 +57,7 @@ export class TokenAuthority {
   constructor(private readonly options: TokenAuthorityOptions) {
     this.issuer = options.issuer ?? 'https://kubernetes.default.svc.cluster.local';
     this.audiences = options.audiences ?? [this.issuer];
-    this.now = options.now ?? Date.now;
+    this.now = options.now ?? (() => Date.now());
   }
 
   private sign(input: string): Buffer {

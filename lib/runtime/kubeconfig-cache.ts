@@ -62,7 +62,7 @@ export class KubeconfigCache {
     readonly store: KubeconfigStore,
     private readonly options: KubeconfigCacheOptions,
   ) {
-    this.now = options.now ?? Date.now;
+    this.now = options.now ?? (() => Date.now());
   }
 
   /** Whether `c` may still be used without reading the store. */

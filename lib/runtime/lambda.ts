@@ -162,7 +162,12 @@ export async function runtimeFor(context: Context): Promise<Runtime> {
 
 export type Handler<E, R> = (event: E, context: Context, opts: { signal: AbortSignal }) => Promise<R>;
 
-export function lambdaHandler<E, R>(handler: Handler<E, R>) {
+export interface LambdaHandlerOptions {
+  /** Read the functions' kubeconfig (default). The token rotator reads its own credential instead. */
+  kubeconfig?: boolean;
+}
+
+export function lambdaHandler<E, R>(handler: Handler<E, R>, options: LambdaHandlerOptions = {}) {
   // middy's own signal is shared by every invocation in the process: each gets its own instead.
   const fn = middy<E, R, Error, Context>({ timeoutEarlyInMillis: EARLY_TIMEOUT_MS }).handler(
     (event, context) =>
@@ -172,7 +177,7 @@ export function lambdaHandler<E, R>(handler: Handler<E, R>) {
   if (pt) fn.use(injectLambdaContext(pt, { resetKeys: true }));
   fn.use(publishMetrics());
   // An explicit kubeconfig file (local runs, `osls invoke local`) wins over a stored secret.
-  if (process.env.KUBECONFIG) return fn;
+  if (process.env.KUBECONFIG || options.kubeconfig === false) return fn;
   const store = kubeconfigStore();
   if (store) {
     kubeconfigCache ??= new KubeconfigCache(store, {
