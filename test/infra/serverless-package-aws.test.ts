@@ -71,7 +71,7 @@ const functions = () => byType('AWS::Lambda::Function').map(([, r]) => r.Propert
 
 describe('osls package with the complete example configuration', () => {
   it('runs every function with the aws provider and the packaged configuration', () => {
-    expect(functions()).toHaveLength(5);
+    expect(functions()).toHaveLength(6);
     for (const f of functions()) {
       expect(f.Environment.Variables).toMatchObject({
         MULTICLUSTER_PROVIDER: 'aws',

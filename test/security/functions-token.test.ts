@@ -36,9 +36,11 @@ import {
   TOKEN_NAMESPACE,
 } from '../../lib/maintenance/token-rotation.js';
 import { TOKEN_ROTATOR_SECRET_ACTIONS } from '../../lib/maintenance/token-secrets.js';
+import { KubeconfigCache } from '../../lib/runtime/kubeconfig-cache.js';
 import { KUBECONFIG_CACHE_MS, KUBECONFIG_EXPIRY_MARGIN_MS } from '../../lib/runtime/lambda.js';
 import { readmeSection } from '../support/readme.js';
 import { localhostCertificate } from '../support/tls.js';
+import { ACCOUNT, isAllowed, resolveCfn, type Statement } from './iam-eval.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const FUNCTIONS_SECRET = 'multicluster-cloud-provider/kubeconfig';
@@ -266,7 +268,7 @@ describe('the token function', () => {
       expect(JSON.stringify(docs(`infra/functions-rbac/${file}`)), file).not.toContain('serviceaccounts');
     }
 
-    // IAM: what it called on which secret is what TokenRotatorRole grants, on exactly those secrets.
+    // IAM: what it called on which secret is what TokenFunctionRole grants, on exactly those secrets.
     const byName = (arn: string) => arn.replace(/^.*:secret:/, '').replace(/-[A-Za-z0-9]{6}$/, '');
     const called = new Set(sm.state.log.map((c) => `secretsmanager:${c.action} ${byName(c.arn)}`));
     expect(called).toEqual(
@@ -279,8 +281,8 @@ describe('the token function', () => {
       string,
       any
     >;
-    expect(sls.functions.token.role).toBe('TokenRotatorRole');
-    const statements = sls.resources.Resources.TokenRotatorRole.Properties.Policies.flatMap(
+    expect(sls.functions.token.role).toBe('TokenFunctionRole');
+    const statements = sls.resources.Resources.TokenFunctionRole.Properties.Policies.flatMap(
       (p: { PolicyDocument: { Statement: unknown[] } }) => p.PolicyDocument.Statement,
     ) as Array<Record<string, any>>;
     const grants = JSON.stringify(statements);
@@ -294,6 +296,21 @@ describe('the token function', () => {
       Action: [...TOKEN_ROTATOR_SECRET_ACTIONS.functions],
     });
     expect(JSON.stringify(functionsGrant.Resource)).toContain(':secret:${param:kubeconfigSecretId}-??????');
+    // As IAM evaluates it (conditions from the generated roles' file, which serverless.yml includes).
+    const conditions = JSON.parse(
+      readFileSync(join(ROOT, 'infra/iam/function-roles.json'), 'utf8'),
+    ).Conditions;
+    const iamRole = resolveCfn(statements, ACCOUNT, conditions) as Statement[];
+    const arn = (name: string) =>
+      `arn:aws:secretsmanager:${ACCOUNT.region}:${ACCOUNT.accountId}:secret:${name}-AbCdEf`;
+    const may = (action: string, name: string) =>
+      isAllowed(iamRole, { action: `secretsmanager:${action}`, resource: arn(name) });
+    expect(may('GetSecretValue', ROTATOR_SECRET)).toBe(true);
+    expect(may('PutSecretValue', ROTATOR_SECRET)).toBe(true);
+    expect(may('PutSecretValue', FUNCTIONS_SECRET)).toBe(true);
+    expect(may('GetSecretValue', FUNCTIONS_SECRET)).toBe(false);
+    expect(may('PutSecretValue', `${FUNCTIONS_SECRET}-admin`)).toBe(false);
+    expect(may('PutSecretValue', 'someone-else/kubeconfig')).toBe(false);
     // No other secret, no other action, and never a read of the functions' credential.
     expect(grants.match(/secretsmanager:\w+/g)!.sort()).toEqual(
       [
@@ -410,4 +427,42 @@ describe('a function container picks up a rotated token without a new instance',
     // The container's Runtime (its provider, its caches) lived through all three tokens.
     expect(await runtimeFor({ ...lambdaContext('invoke'), kubeconfig: third } as never)).toBe(runtime);
   }, 30_000);
+});
+
+describe('the kubeconfig cache never outlives the token it holds', () => {
+  const jwt = (exp: number) =>
+    `${Buffer.from('{"alg":"none"}').toString('base64url')}.${Buffer.from(JSON.stringify({ exp })).toString('base64url')}.sig`;
+  const kubeconfig = (exp: number) =>
+    JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Config',
+      clusters: [{ name: 'k', cluster: { server: 'https://karmada.example.com' } }],
+      users: [{ name: 'u', user: { token: jwt(exp) } }],
+      contexts: [{ name: 'k', context: { cluster: 'k', user: 'u' } }],
+      'current-context': 'k',
+    });
+
+  it('reads the store again a margin before the token’s expiry, even within its maximum age', async () => {
+    let now = 1_000_000_000_000;
+    let stored = kubeconfig(now / 1000 + 180);
+    let reads = 0;
+    const cache = new KubeconfigCache(
+      { name: 'test', read: async () => (reads++, stored) },
+      { maxAgeMs: 3_600_000, expiryMarginMs: 60_000, minRefetchMs: 10_000, now: () => now },
+    );
+    expect((await cache.get()).tokenExpiresAt).toBe(now + 180_000);
+    now += 100_000;
+    await cache.get();
+    expect(reads).toBe(1);
+    stored = kubeconfig(now / 1000 + 3600);
+    now += 21_000; // 59 s left on the first token: inside the margin
+    expect((await cache.get()).text).toBe(stored);
+    expect(reads).toBe(2);
+    // After a 401 the same text is not taken for new; within minRefetchMs the store is spared.
+    expect(await cache.refresh(stored)).toBeUndefined();
+    expect(reads).toBe(2);
+    now += 10_000;
+    expect(await cache.refresh(stored)).toBeUndefined();
+    expect(reads).toBe(3);
+  });
 });
