@@ -184,8 +184,9 @@ describe('the walkthrough creates no token that never expires', () => {
     const deploy = readmeSection('Deploy to AWS');
     expect(deploy).not.toContain('kubernetes.io/service-account-token');
     // The bootstrap tokens are TokenRequest tokens with a lifetime.
-    expect(deploy).toMatch(/create token multicluster-cloud-provider-token-rotator --duration[= ]\S+/);
-    expect(deploy).toMatch(/create token multicluster-cloud-provider-functions --duration[= ]\S+/);
+    expect(deploy).toMatch(
+      /for sa in multicluster-cloud-provider-functions multicluster-cloud-provider-token-rotator; do\n\s+TOKEN=\$\(kubectl [^)]*create token "\$sa" --duration=\d+h\)/,
+    );
     for (const dir of [
       'infra/functions-rbac',
       'infra/functions-rbac/common',
