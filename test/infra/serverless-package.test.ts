@@ -43,7 +43,9 @@ describe('osls package', () => {
   it('has every function on nodejs22.x, bundled for node20', () => {
     const fns = byType('AWS::Lambda::Function').map(([, r]) => r.Properties);
     expect(fns.map((f) => f.FunctionName).sort()).toEqual(
-      ['http', 'invoke', 'resync', 'sqs', 'sweep', 'token'].map((f) => `multicluster-cloud-provider-ci-${f}`).sort(),
+      ['http', 'invoke', 'resync', 'sqs', 'sweep', 'token']
+        .map((f) => `multicluster-cloud-provider-ci-${f}`)
+        .sort(),
     );
     for (const f of fns) {
       expect(f.Runtime).toBe('nodejs22.x');
