@@ -43,8 +43,9 @@ export interface Start {
 }
 
 const AWS_PROVIDER = 'lib/providers/aws/factory.ts';
-const SECRETS_MANAGER = 'node_modules/@middy/secrets-manager/index.js';
-const SSM = 'node_modules/@middy/ssm/index.js';
+/** The kubeconfig stores (lib/runtime/lambda.ts loads the configured one at the first read). */
+const SECRETS_MANAGER = 'lib/runtime/kubeconfig-secrets-manager.ts';
+const SSM = 'lib/runtime/kubeconfig-ssm.ts';
 /** The edge services' clients, each a chunk of its own (lib/providers/aws/lazy-parts.ts). */
 export const EDGE_CHUNKS = [
   'lib/providers/aws/edge/wafv2-client.ts',

@@ -1,6 +1,7 @@
 import type { ConflictInjector } from './chaos.js';
 import type { ResourceRegistry } from './registry.js';
 import type { ObjectStore } from './store.js';
+import type { TokenAuthority } from './tokens.js';
 
 /** What every request handler needs; one per server. */
 export interface ServerContext {
@@ -10,6 +11,8 @@ export interface ServerContext {
   bookmarkIntervalMs: number;
   /** Open watch responses, ended on close(). */
   watches: Set<{ end(): void }>;
+  /** Bearer-token authentication and the TokenRequest API. */
+  tokens: TokenAuthority;
 }
 
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';

@@ -71,6 +71,17 @@ function resourceEntries(def: ResourceDef): object[] {
       verbs: ['get', 'patch', 'update'],
     });
   }
+  if (def.group === '' && def.plural === 'serviceaccounts') {
+    entries.push({
+      name: 'serviceaccounts/token',
+      singularName: '',
+      namespaced: true,
+      group: 'authentication.k8s.io',
+      version: 'v1',
+      kind: 'TokenRequest',
+      verbs: ['create'],
+    });
+  }
   return entries;
 }
 

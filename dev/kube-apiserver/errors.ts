@@ -74,6 +74,9 @@ export const conflict = (
 
 export const badRequest = (message: string): ApiError => new ApiError(400, 'BadRequest', message, NO_DETAILS);
 
+/** What kube-apiserver answers a request whose credential it does not accept. */
+export const unauthorized = (): ApiError => new ApiError(401, 'Unauthorized', 'Unauthorized', NO_DETAILS);
+
 export const gone = (message: string): ApiError => new ApiError(410, 'Expired', message, NO_DETAILS);
 
 export const methodNotAllowed = (): ApiError =>

@@ -1,6 +1,7 @@
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { dirname } from 'node:path';
 import { timestamp } from './admission.js';
@@ -18,6 +19,7 @@ import {
 } from './registry.js';
 import { RequestLog } from './request-log.js';
 import { createHandler } from './server.js';
+import { TokenAuthority } from './tokens.js';
 import { ObjectStore } from './store.js';
 import { createObject } from './writes.js';
 import { resourceKeyOf, type KObject, type ResourceDef, type ResourceTypeInput } from './types.js';
@@ -44,8 +46,19 @@ export interface KubeApiServerOptions {
   bookmarkIntervalMs?: number;
   /** Events kept for watch replay; older ones are compacted away. Default 10000. */
   historyLimit?: number;
-  /** Bearer token written into kubeConfig(); the server accepts any. */
+  /** Bearer token written into kubeConfig(): the admin's (system:masters). */
   token?: string;
+  /**
+   * Accept any other bearer token (or none) as the admin: the default, the stand-in has no
+   * authentication. False: only `token` and the ServiceAccount tokens it issued (TokenRequest),
+   * each until it expires; anything else gets 401. An issued token is checked either way.
+   */
+  acceptAnyToken?: boolean;
+  /** `--api-audiences` (default: the issuer) and `--service-account-max-token-expiration`. */
+  apiAudiences?: string[];
+  maxTokenExpirationSeconds?: number;
+  /** Serve HTTPS with this key and certificate (PEM); kubeConfig() then embeds the certificate as the CA. */
+  tls?: { key: string; cert: string };
 }
 
 /** Direct reads and raw writes that bypass HTTP and admission, for tests. */
@@ -87,6 +100,8 @@ export interface KubeApiServer {
   dropWatches(): number;
   /** Writes the persist file now (no-op without persistFile). */
   flush(): void;
+  /** A kubeconfig for this server whose user sends `token` (an issued ServiceAccount token, say). */
+  kubeConfigWithToken(token: string, namespace?: string): string;
 }
 
 export async function startKubeApiServer(options: KubeApiServerOptions = {}): Promise<KubeApiServer> {
@@ -100,12 +115,21 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
   }
   const store = new ObjectStore(options.historyLimit);
   const chaos = new ConflictInjector();
+  const token = options.token ?? 'dev-token';
   const ctx: ServerContext = {
     registry,
     store,
     chaos,
     bookmarkIntervalMs: options.bookmarkIntervalMs ?? 5000,
     watches: new Set(),
+    tokens: new TokenAuthority({
+      adminToken: token,
+      acceptAnyToken: options.acceptAnyToken ?? true,
+      ...(options.apiAudiences ? { audiences: options.apiAudiences } : {}),
+      ...(options.maxTokenExpirationSeconds !== undefined
+        ? { maxExpirationSeconds: options.maxTokenExpirationSeconds }
+        : {}),
+    }),
   };
   const persistence = options.persistFile
     ? new Persistence(options.persistFile, store, options.persistDebounceMs ?? 200)
@@ -123,15 +147,16 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
     }
   }
   const requests = new RequestLog();
-  const server = createServer(createHandler(ctx, requests));
+  const handler = createHandler(ctx, requests);
+  const server = options.tls ? createHttpsServer(options.tls, handler) : createServer(handler);
   server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
   });
   const { port, address } = server.address() as AddressInfo;
-  const url = `http://${address}:${port}`;
-  const token = options.token ?? 'dev-token';
+  const url = `${options.tls ? 'https' : 'http'}://${address}:${port}`;
+  const caCert = options.tls?.cert;
   const defFor = (apiVersion: string, kind: string): ResourceDef => {
     const def = registry.byKind(apiVersion, kind);
     if (!def) throw new Error(`unknown resource type ${apiVersion} ${kind}`);
@@ -151,7 +176,14 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
         server.closeAllConnections();
       });
     },
-    kubeConfig: (namespace) => kubeconfigYaml({ server: url, token, ...(namespace ? { namespace } : {}) }),
+    kubeConfig: (namespace) => handle.kubeConfigWithToken(token, namespace),
+    kubeConfigWithToken: (t, namespace) =>
+      kubeconfigYaml({
+        server: url,
+        token: t,
+        ...(namespace ? { namespace } : {}),
+        ...(caCert ? { caCert } : {}),
+      }),
     writeKubeconfig(path, namespace) {
       mkdirSync(dirname(path), { recursive: true });
       writeFileSync(path, handle.kubeConfig(namespace), { mode: 0o600 });

@@ -26,6 +26,15 @@ export const BUILTIN_RESOURCES: ResourceTypeInput[] = [
     categories: ['all'],
   },
   { group: '', version: 'v1', kind: 'Secret', plural: 'secrets', namespaced: true },
+  // With the `token` subresource (the TokenRequest API, tokens.ts).
+  {
+    group: '',
+    version: 'v1',
+    kind: 'ServiceAccount',
+    plural: 'serviceaccounts',
+    namespaced: true,
+    shortNames: ['sa'],
+  },
   { group: '', version: 'v1', kind: 'ConfigMap', plural: 'configmaps', namespaced: true, shortNames: ['cm'] },
   { group: '', version: 'v1', kind: 'Event', plural: 'events', namespaced: true, shortNames: ['ev'] },
   {

@@ -6,6 +6,8 @@ export interface RequestRecord {
   contentType?: string;
   status: number;
   at: number;
+  /** Who sent it (authentication's username), once authenticated. */
+  user?: string;
 }
 
 /** Every request the server answered, for benchmarks and tests that count API calls. */

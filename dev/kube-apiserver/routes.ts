@@ -57,7 +57,9 @@ export function parseRoute(registry: ResourceRegistry, path: string): Route {
   if (namespace != null && !def.namespaced) return { kind: 'other' };
   if (def.namespaced && namespace == null && name != null) return { kind: 'other' };
   const known =
-    (subresource === 'status' && def.statusSubresource) || (subresource === 'scale' && def.scaleSubresource);
+    (subresource === 'status' && def.statusSubresource) ||
+    (subresource === 'scale' && def.scaleSubresource) ||
+    (subresource === 'token' && def.group === '' && def.plural === 'serviceaccounts');
   if (subresource != null && !known) return { kind: 'other' };
   return {
     kind: 'resource',

@@ -3,7 +3,15 @@ import { parse as parseYaml } from 'yaml';
 import type { FieldValidation, ServerContext, WriteOptions } from './context.js';
 import { deleteCollection, deleteObject, type DeleteOptions } from './deletion.js';
 import { apiGroupDoc, apiGroupList, apiResourceList, apiVersions, VERSION_INFO } from './discovery.js';
-import { ApiError, badRequest, conflict, methodNotAllowed, routeNotFound, toApiError } from './errors.js';
+import {
+  ApiError,
+  badRequest,
+  conflict,
+  methodNotAllowed,
+  notFound,
+  routeNotFound,
+  toApiError,
+} from './errors.js';
 import { groupVersionDocument, openApiIndex } from './openapi.js';
 import { getObject, listObjects, selectorOf } from './reads.js';
 import type { RequestLog, RequestRecord } from './request-log.js';
@@ -101,6 +109,12 @@ async function serveResource(
     throw methodNotAllowed();
   }
   if (subresource === 'scale') return serveScale(ctx, r, name, req, res, q);
+  if (subresource === 'token') {
+    if (method !== 'POST') throw methodNotAllowed();
+    const sa = ctx.store.get(resourceKeyOf(def), ns, name);
+    if (!sa) throw notFound(def, name);
+    return send(res, 201, ctx.tokens.issue(def, sa, await readBody(req)));
+  }
   if (method === 'GET') return send(res, 200, getObject(ctx, def, ns, name));
   if (method === 'PUT' || method === 'PATCH') {
     const body = await readBody(req);
@@ -183,6 +197,10 @@ export function createHandler(
         res.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok');
         return;
       }
+      const saDef = ctx.registry.lookup('', 'v1', 'serviceaccounts')!;
+      record.user = ctx.tokens.authenticate(req.headers.authorization, (namespace, name) =>
+        ctx.store.get(resourceKeyOf(saDef), namespace, name),
+      ).username;
       const route = parseRoute(ctx.registry, path);
       if (route.kind === 'resource') return serveResource(ctx, route.route, req, res, url.searchParams);
       if (req.method !== 'GET') throw routeNotFound();

@@ -49,6 +49,20 @@ const EXTRA_KINDS = [
     namespaced: true,
   },
   {
+    group: 'admissionregistration.k8s.io',
+    version: 'v1',
+    kind: 'ValidatingAdmissionPolicy',
+    plural: 'validatingadmissionpolicies',
+    namespaced: false,
+  },
+  {
+    group: 'admissionregistration.k8s.io',
+    version: 'v1',
+    kind: 'ValidatingAdmissionPolicyBinding',
+    plural: 'validatingadmissionpolicybindings',
+    namespaced: false,
+  },
+  {
     group: 'policy',
     version: 'v1',
     kind: 'PodDisruptionBudget',
@@ -76,6 +90,7 @@ describe.skipIf(!hasKubectl)('deployment manifests', () => {
     'infra/forwarder/k8s/watch-secrets',
     'infra/functions-rbac',
     'infra/functions-rbac/per-namespace',
+    'infra/functions-rbac/admission',
   ])(
     '%s renders with kubectl kustomize and passes kubectl apply --dry-run=client',
     async (path) => {

@@ -71,7 +71,7 @@ const functions = () => byType('AWS::Lambda::Function').map(([, r]) => r.Propert
 
 describe('osls package with the complete example configuration', () => {
   it('runs every function with the aws provider and the packaged configuration', () => {
-    expect(functions()).toHaveLength(5);
+    expect(functions()).toHaveLength(6);
     for (const f of functions()) {
       expect(f.Environment.Variables).toMatchObject({
         MULTICLUSTER_PROVIDER: 'aws',
@@ -157,7 +157,7 @@ describe('metrics, dashboard and alarms', () => {
     }
   });
 
-  it('alarms on the reconcile error rate, ELBv2 throttling, Lambda throttles, queue age and dead letters', () => {
+  it('alarms on the reconcile error rate, ELBv2 throttling, Lambda throttles, queue age, dead letters and a failed token rotation', () => {
     const a = alarms();
     expect(Object.keys(a).sort()).toEqual(
       [
@@ -166,8 +166,14 @@ describe('metrics, dashboard and alarms', () => {
         'NotificationDeadLetterAlarm',
         'ReconcileErrorRateAlarm',
         'SqsFunctionThrottlesAlarm',
+        'TokenRotationFailedAlarm',
       ].sort(),
     );
+    expect(a.TokenRotationFailedAlarm!.Properties).toMatchObject({
+      Namespace: 'AWS/Lambda',
+      MetricName: 'Errors',
+      Dimensions: [{ Name: 'FunctionName', Value: { Ref: 'TokenLambdaFunction' } }],
+    });
     const stat = (alarm: string, id: string) =>
       a[alarm]!.Properties.Metrics.find((m: any) => m.Id === id).MetricStat.Metric;
     const rate = a.ReconcileErrorRateAlarm!.Properties;

@@ -43,7 +43,9 @@ describe('osls package', () => {
   it('has every function on nodejs22.x, bundled for node20', () => {
     const fns = byType('AWS::Lambda::Function').map(([, r]) => r.Properties);
     expect(fns.map((f) => f.FunctionName).sort()).toEqual(
-      ['http', 'invoke', 'resync', 'sqs', 'sweep'].map((f) => `multicluster-cloud-provider-ci-${f}`).sort(),
+      ['http', 'invoke', 'resync', 'sqs', 'sweep', 'token']
+        .map((f) => `multicluster-cloud-provider-ci-${f}`)
+        .sort(),
     );
     for (const f of fns) {
       expect(f.Runtime).toBe('nodejs22.x');
@@ -89,9 +91,13 @@ describe('osls package', () => {
     expect(env('resync').RESYNC_PERIOD_SECONDS).toBe('600');
   });
 
-  it('schedules the resync and the orphan sweep', () => {
+  it('schedules the resync, the orphan sweep and the token rotation', () => {
     const rules = byType('AWS::Events::Rule').map(([, r]) => r.Properties);
-    expect(rules.map((r) => r.ScheduleExpression).sort()).toEqual(['rate(1 hour)', 'rate(10 minutes)']);
+    expect(rules.map((r) => r.ScheduleExpression).sort()).toEqual([
+      'rate(1 hour)',
+      'rate(10 minutes)',
+      'rate(15 minutes)',
+    ]);
   });
 
   it('alarms on the dead-letter queue depth', () => {

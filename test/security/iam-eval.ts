@@ -28,6 +28,7 @@ export const ACCOUNT: Account = {
     awsAllowedSecurityGroups: '',
     kubeconfigSecretId: 'multicluster-cloud-provider/kubeconfig',
     kubeconfigParameter: '',
+    tokenRotatorSecretId: 'multicluster-cloud-provider/token-rotator-kubeconfig',
   },
   service: 'multicluster-cloud-provider',
   stage: 'ci',

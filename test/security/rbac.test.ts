@@ -377,7 +377,7 @@ describe('RBAC: the functions get exactly the access they use', () => {
 
   it('the PropagationPolicy admission policy pins the names and selectors the functions write', () => {
     const docs = parseAllDocuments(
-      readFileSync(join(ROOT, 'infra/functions-rbac/propagationpolicy-admission.yaml'), 'utf8'),
+      readFileSync(join(ROOT, 'infra/functions-rbac/admission/propagationpolicy.yaml'), 'utf8'),
     ).map((d) => d.toJS() as { kind: string; spec: any });
     const policy = docs.find((d) => d.kind === 'ValidatingAdmissionPolicy')!;
     expect(policy.spec.matchConstraints.resourceRules[0].resources).toEqual(['propagationpolicies']);
