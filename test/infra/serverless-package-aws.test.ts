@@ -44,13 +44,14 @@ const REGION = (() => {
   return m[1]!;
 })();
 
-function oslsPackage(params: string[]) {
+function oslsPackage(params: string[], extra: string[] = []) {
   const out = mkdtempSync(join(tmpdir(), 'sls-package-aws-'));
   const env: NodeJS.ProcessEnv = { ...process.env, AWS_REGION: REGION, SLS_TELEMETRY_DISABLED: '1' };
   for (const k of ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'AWS_PROFILE'])
     delete env[k];
   const args = ['osls', 'package', '--stage', 'prod', '--region', REGION, '--package', out];
   for (const p of params) args.push(`--param=${p}`);
+  args.push(...extra);
   return { out, done: run('npx', args, { cwd: ROOT, env, timeout: 240_000 }) };
 }
 
@@ -294,16 +295,22 @@ describe('metrics, dashboard and alarms', () => {
 
 describe('the walkthrough over several Regions: config/aws.multi-region.example.yaml', () => {
   let multi: Template;
+  let output = '';
   const MULTI = 'config/aws.multi-region.example.yaml';
 
   beforeAll(async () => {
     // The README has the operator copy the two-Region example to config/aws.yaml.
     expect(commands(readmeSection('Deploy to AWS'), 'cp ')).toContain(`cp ${MULTI} config/aws.yaml`);
     const params = WALKTHROUGH_PARAMS.map((p) => (p.startsWith('cloudConfig=') ? `cloudConfig=${MULTI}` : p));
-    const pkg = oslsPackage(params);
-    await pkg.done;
+    const pkg = oslsPackage(params, ['--verbose']);
+    const { stdout, stderr } = await pkg.done;
+    output = `${stdout}\n${stderr}`;
     multi = JSON.parse(readFileSync(join(pkg.out, 'cloudformation-template-update-stack.json'), 'utf8'));
   }, 250_000);
+
+  it('checks the built template’s roles against the file before it is written', () => {
+    expect(output).toContain(`function roles cover us-east-1, eu-west-1, as ${MULTI} configures`);
+  });
 
   it('packages roles that cover both configured Regions, whatever --region the functions go to', () => {
     expect(REGION).toBe('eu-west-1');
