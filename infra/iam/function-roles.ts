@@ -9,14 +9,21 @@
  *
  * Every role also reads the kubeconfig (exactly the configured secret, or the SSM parameter and
  * the KMS decryption SSM does for it) and writes its own log group. test/security/function-roles
- * runs each handler against the simulators and checks its role equals what it called;
- * scripts/gen-iam.ts writes infra/iam/function-roles.json, which serverless.yml includes.
+ * runs each handler against the simulators and checks its role equals what it called.
+ *
+ * The roles follow the provider configuration (roleOptionsOf): its Regions, its VPCs and whether
+ * it configures Global Accelerator. `osls package` generates them from the configuration it
+ * packages (infra/serverless/plugin.js); scripts/gen-iam.ts writes infra/iam/function-roles.json,
+ * the roles of a deployment without a provider configuration (the deployment's Region, no Global
+ * Accelerator), which serverless.yml includes for the fake provider.
  */
+import { configuredRegions, type AwsProviderConfig } from '../../lib/providers/aws/config.js';
 import {
   deploymentArn,
   elbv2PolicyStatements,
   type Elbv2Access,
   type PolicyResource,
+  type VpcOfRegion,
 } from '../../lib/providers/aws/iam.js';
 
 export const FUNCTION_NAMES = ['http', 'invoke', 'resync', 'sqs', 'sweep'] as const;
@@ -48,7 +55,11 @@ export const QUEUE_ACTIONS: Record<QueueUse, readonly string[]> = {
   send: ['sqs:SendMessage'],
 };
 
-/** Serverless parameters the roles are rendered with. */
+/**
+ * Serverless parameters the roles are rendered with: in infra/iam/function-roles.json as the
+ * `${param:…}` variables Serverless resolves; at package time, their resolved values
+ * (serverless.yml's `custom.iamParameters`, the same names).
+ */
 export const PARAMETERS = {
   ownerId: '${param:awsOwnerId}',
   instanceId: '${param:karmadaInstanceId}',
@@ -60,17 +71,42 @@ export const PARAMETERS = {
   functionPrefix: '${self:service}-${sls:stage}',
 } as const;
 
+export type RoleParameters = { readonly [K in keyof typeof PARAMETERS]: string };
+
+/** What the provider configuration changes in the roles. */
+export interface RoleOptions {
+  /** Every regional ARN once per Region; absent: the deployment's Region. */
+  regions?: readonly string[];
+  /** Global Accelerator's statements; absent: none. */
+  globalAccelerator?: boolean;
+  /** CreateSecurityGroup only in these VPCs; absent: any VPC of the Region. */
+  vpcs?: readonly VpcOfRegion[];
+}
+
+/** The roles a provider configuration needs: its Regions, its VPCs, Global Accelerator if configured. */
+export function roleOptionsOf(config: AwsProviderConfig): RoleOptions {
+  const regions = configuredRegions(config);
+  return {
+    regions: regions.map((r) => r.region),
+    globalAccelerator: config.globalAccelerator !== undefined,
+    vpcs: regions.map((r) => ({ region: r.region, id: r.vpc.id })),
+  };
+}
+
 /** CloudFormation conditions the roles use (serverless.yml's resources.Conditions). */
-export const CONDITIONS = {
-  KubeconfigFromSecretsManager: { 'Fn::Not': [{ 'Fn::Equals': [PARAMETERS.kubeconfigSecretId, ''] }] },
-  KubeconfigSecretIsArn: {
-    'Fn::Equals': [{ 'Fn::Select': [0, { 'Fn::Split': [':', `${PARAMETERS.kubeconfigSecretId}:`] }] }, 'arn'],
-  },
-  KubeconfigFromSsm: { 'Fn::Not': [{ 'Fn::Equals': [PARAMETERS.kubeconfigParameter, ''] }] },
-  PinSchemes: { 'Fn::Not': [{ 'Fn::Equals': [PARAMETERS.allowedSchemes, ''] }] },
-  PinSubnets: { 'Fn::Not': [{ 'Fn::Equals': [PARAMETERS.allowedSubnets, ''] }] },
-  PinSecurityGroups: { 'Fn::Not': [{ 'Fn::Equals': [PARAMETERS.allowedSecurityGroups, ''] }] },
-} as const;
+export function roleConditions(p: RoleParameters = PARAMETERS) {
+  return {
+    KubeconfigFromSecretsManager: { 'Fn::Not': [{ 'Fn::Equals': [p.kubeconfigSecretId, ''] }] },
+    KubeconfigSecretIsArn: {
+      'Fn::Equals': [{ 'Fn::Select': [0, { 'Fn::Split': [':', `${p.kubeconfigSecretId}:`] }] }, 'arn'],
+    },
+    KubeconfigFromSsm: { 'Fn::Not': [{ 'Fn::Equals': [p.kubeconfigParameter, ''] }] },
+    PinSchemes: { 'Fn::Not': [{ 'Fn::Equals': [p.allowedSchemes, ''] }] },
+    PinSubnets: { 'Fn::Not': [{ 'Fn::Equals': [p.allowedSubnets, ''] }] },
+    PinSecurityGroups: { 'Fn::Not': [{ 'Fn::Equals': [p.allowedSecurityGroups, ''] }] },
+  } as const;
+}
+export const CONDITIONS = roleConditions();
 
 /**
  * The IAM backstop of the tenant policy: the schemes, subnets and security groups any load
@@ -79,11 +115,11 @@ export const CONDITIONS = {
 const pinned = (condition: keyof typeof CONDITIONS, parameter: string) => ({
   'Fn::If': [condition, { 'Fn::Split': [',', parameter] }, ['*']],
 });
-const GUARDRAILS = {
-  schemes: pinned('PinSchemes', PARAMETERS.allowedSchemes),
-  subnets: pinned('PinSubnets', PARAMETERS.allowedSubnets),
-  securityGroups: pinned('PinSecurityGroups', PARAMETERS.allowedSecurityGroups),
-};
+const guardrails = (p: RoleParameters) => ({
+  schemes: pinned('PinSchemes', p.allowedSchemes),
+  subnets: pinned('PinSubnets', p.allowedSubnets),
+  securityGroups: pinned('PinSecurityGroups', p.allowedSecurityGroups),
+});
 
 export interface RoleStatement {
   Sid: string;
@@ -103,17 +139,17 @@ const when = (condition: keyof typeof CONDITIONS, s: RoleStatement) => ({
  * characters, hence `-??????`: a prefix match would also grant `<name>-other`) or by its full ARN;
  * or an SSM SecureString parameter, with the KMS decryption SSM performs for exactly that parameter.
  */
-function kubeconfigStatements(): unknown[] {
-  const secretArn = deploymentArn('secretsmanager', `secret:${PARAMETERS.kubeconfigSecretId}-??????`);
+function kubeconfigStatements(p: RoleParameters): unknown[] {
+  const secretArn = deploymentArn('secretsmanager', `secret:${p.kubeconfigSecretId}-??????`);
   // The parameter's full name starts with "/" (serverless.yml says so), and its ARN is
   // `parameter` followed by that name.
-  const parameterArn = deploymentArn('ssm', `parameter${PARAMETERS.kubeconfigParameter}`);
+  const parameterArn = deploymentArn('ssm', `parameter${p.kubeconfigParameter}`);
   return [
     when('KubeconfigFromSecretsManager', {
       Sid: 'ReadKubeconfigSecret',
       Effect: 'Allow',
       Action: ['secretsmanager:GetSecretValue'],
-      Resource: [{ 'Fn::If': ['KubeconfigSecretIsArn', PARAMETERS.kubeconfigSecretId, secretArn] }],
+      Resource: [{ 'Fn::If': ['KubeconfigSecretIsArn', p.kubeconfigSecretId, secretArn] }],
     }),
     when('KubeconfigFromSsm', {
       Sid: 'ReadKubeconfigParameter',
@@ -137,12 +173,12 @@ function kubeconfigStatements(): unknown[] {
   ];
 }
 
-function logStatement(fn: FunctionName): RoleStatement {
+function logStatement(fn: FunctionName, p: RoleParameters): RoleStatement {
   return {
     Sid: 'WriteOwnLogs',
     Effect: 'Allow',
     Action: ['logs:CreateLogStream', 'logs:PutLogEvents'],
-    Resource: [deploymentArn('logs', `log-group:/aws/lambda/${PARAMETERS.functionPrefix}-${fn}:*`)],
+    Resource: [deploymentArn('logs', `log-group:/aws/lambda/${p.functionPrefix}-${fn}:*`)],
   };
 }
 
@@ -159,19 +195,25 @@ function queueStatements(uses: readonly QueueUse[]): RoleStatement[] {
 }
 
 /** Every statement of one function's role (some wrapped in Fn::If on the kubeconfig source). */
-export function functionRoleStatements(fn: FunctionName, regions?: readonly string[]): unknown[] {
+export function functionRoleStatements(
+  fn: FunctionName,
+  options: RoleOptions = {},
+  p: RoleParameters = PARAMETERS,
+): unknown[] {
   const access = FUNCTION_ACCESS[fn];
   return [
-    logStatement(fn),
-    ...kubeconfigStatements(),
+    logStatement(fn, p),
+    ...kubeconfigStatements(p),
     ...queueStatements(access.queue ?? []),
     ...(access.elbv2
       ? elbv2PolicyStatements(
           {
-            ownerId: PARAMETERS.ownerId,
-            instanceId: PARAMETERS.instanceId,
-            guardrails: GUARDRAILS,
-            ...(regions ? { regions } : {}),
+            ownerId: p.ownerId,
+            instanceId: p.instanceId,
+            guardrails: guardrails(p),
+            ...(options.regions ? { regions: options.regions } : {}),
+            ...(options.globalAccelerator ? { globalAccelerator: true } : {}),
+            ...(options.vpcs ? { vpcs: options.vpcs } : {}),
           },
           access.elbv2,
         )
@@ -184,16 +226,19 @@ export function roleLogicalId(fn: FunctionName): string {
   return `${fn[0]!.toUpperCase()}${fn.slice(1)}FunctionRole`;
 }
 
-/** The CloudFormation resources, plus the conditions they use: infra/iam/function-roles.json. */
-/** `regions`: a multi-Region configuration's (scripts/gen-iam.ts --config); absent: the deployment's Region. */
-export function functionRolesDocument(regions?: readonly string[]) {
+/**
+ * The CloudFormation resources, plus the conditions they use: without options and parameters,
+ * infra/iam/function-roles.json; at package time, a configuration's (roleOptionsOf) with the
+ * resolved parameter values.
+ */
+export function functionRolesDocument(options: RoleOptions = {}, p: RoleParameters = PARAMETERS) {
   const roles = Object.fromEntries(
     FUNCTION_NAMES.map((fn) => [
       roleLogicalId(fn),
       {
         Type: 'AWS::IAM::Role',
         Properties: {
-          Description: `${fn} function of ${PARAMETERS.functionPrefix}: only what its code calls`,
+          Description: `${fn} function of ${p.functionPrefix}: only what its code calls`,
           AssumeRolePolicyDocument: {
             Version: '2012-10-17',
             Statement: [
@@ -203,12 +248,12 @@ export function functionRolesDocument(regions?: readonly string[]) {
           Policies: [
             {
               PolicyName: `${fn}-function`,
-              PolicyDocument: { Version: '2012-10-17', Statement: functionRoleStatements(fn, regions) },
+              PolicyDocument: { Version: '2012-10-17', Statement: functionRoleStatements(fn, options, p) },
             },
           ],
         },
       },
     ]),
   );
-  return { Conditions: CONDITIONS, Roles: roles };
+  return { Conditions: roleConditions(p), Roles: roles };
 }

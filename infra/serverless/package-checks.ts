@@ -2,6 +2,7 @@
  * What `osls package` (and so `osls deploy`) checks before it builds anything, so that a mistake in
  * the deployment's parameters fails on the operator's machine instead of in every invocation:
  *
+ * - every required parameter is set (one line each, naming it and where its value comes from);
  * - the provider configuration named by `cloudConfig` exists, lies under config/ (the only files
  *   packaged with the functions) and passes the provider's own parser, the one the functions run;
  * - for the aws provider, its `ownerId` equals `awsOwnerId`, the owner the IAM policy scopes every
@@ -10,14 +11,27 @@
  *   files would be copied into every function zip, readable by anyone who can download the code;
  * - the Lambda VPC parameters are both set or both empty, and name subnets and security groups.
  *
+ * With the aws provider it also generates the functions' roles from that configuration
+ * (packagedRoles: every configured Region, the configured VPCs, Global Accelerator only when
+ * configured), and once the template is built refuses one whose roles cover other Regions or
+ * features than the configuration's (checkTemplateRoles).
+ *
  * infra/serverless/plugin.js runs these from the Serverless hooks; they are plain functions so
  * that each check is tested directly.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { errorMessage } from '../../lib/errors.js';
-import { parseAwsConfig } from '../../lib/providers/aws/config.js';
+import { configuredRegions, parseAwsConfig, type AwsProviderConfig } from '../../lib/providers/aws/config.js';
 import { parseFakeConfig } from '../../lib/providers/fake/config.js';
+import {
+  FUNCTION_NAMES,
+  functionRolesDocument,
+  PARAMETERS,
+  roleLogicalId,
+  roleOptionsOf,
+  type RoleParameters,
+} from '../iam/function-roles.js';
 
 /** The directory packaged with every function (serverless.yml `package.patterns`). */
 export const CONFIG_DIR = 'config';
@@ -42,7 +56,41 @@ export interface CloudConfigParams {
   awsOwnerId: string;
 }
 
-export async function checkCloudConfig(p: CloudConfigParams): Promise<void> {
+/**
+ * The parameters without a usable default, each with where its value comes from: what the one
+ * line that stops `osls package` tells the operator.
+ */
+export const REQUIRED_PARAMS = {
+  awsOwnerId:
+    'the ownerId of your provider configuration (config/aws.yaml), unique per Karmada in the account',
+  karmadaInstanceId:
+    "the UID of the Karmada API server's kube-system namespace: " +
+    "kubectl --context karmada-apiserver get namespace kube-system -o jsonpath='{.metadata.uid}'",
+  forwarderClusterArn:
+    'the ARN of the EKS cluster the forwarder runs in: ' +
+    'aws eks describe-cluster --name <host cluster> --query cluster.arn --output text',
+} as const;
+
+/** An EKS cluster's ARN, as EKS Pod Identity's `eks-cluster-arn` session tag carries it. */
+const EKS_CLUSTER_ARN = /^arn:aws[a-z-]*:eks:[a-z0-9-]+:\d{12}:cluster\/[A-Za-z0-9][A-Za-z0-9_-]*$/;
+
+/** Every required parameter is set: one line per missing one, naming it and how to find its value. */
+export function checkRequiredParams(values: Readonly<Record<string, unknown>>): void {
+  const missing = Object.entries(REQUIRED_PARAMS)
+    .filter(([name]) => typeof values[name] !== 'string' || (values[name] as string).trim() === '')
+    .map(([name, where]) => `${name} is not set: pass --param="${name}=<value>", ${where}`);
+  if (missing.length) throw new PackageCheckError(missing.join('\n'));
+  const cluster = values.forwarderClusterArn as string;
+  if (!EKS_CLUSTER_ARN.test(cluster)) {
+    throw new PackageCheckError(
+      `forwarderClusterArn "${cluster}" is not an EKS cluster ARN (arn:aws:eks:<region>:<account>:cluster/<name>): ` +
+        REQUIRED_PARAMS.forwarderClusterArn,
+    );
+  }
+}
+
+/** Checks `cloudConfig`; the aws provider's parsed configuration, which the roles follow. */
+export async function checkCloudConfig(p: CloudConfigParams): Promise<AwsProviderConfig | undefined> {
   const parse = CONFIG_PARSERS[p.provider];
   if (!parse) {
     throw new PackageCheckError(
@@ -57,7 +105,7 @@ export async function checkCloudConfig(p: CloudConfigParams): Promise<void> {
           'fill it in, and set --param="cloudConfig=config/aws.yaml"',
       );
     }
-    return;
+    return undefined;
   }
   const file = resolve(p.serviceDir, p.cloudConfig);
   const inConfigDir = relative(resolve(p.serviceDir, CONFIG_DIR), file);
@@ -79,16 +127,146 @@ export async function checkCloudConfig(p: CloudConfigParams): Promise<void> {
   } catch (err) {
     throw new PackageCheckError(`cloudConfig "${p.cloudConfig}" is invalid: ${errorMessage(err)}`);
   }
-  if (p.provider === 'aws') {
-    const { ownerId } = parsed as { ownerId: string };
-    if (ownerId !== p.awsOwnerId) {
-      throw new PackageCheckError(
-        `cloudConfig "${p.cloudConfig}" has ownerId "${ownerId}" but awsOwnerId is "${p.awsOwnerId}": the IAM ` +
-          'policy only allows changes to load balancers tagged with awsOwnerId, so every create would fail ' +
-          `with AccessDenied. Set --param="awsOwnerId=${ownerId}" or change ownerId in the file`,
-      );
+  if (p.provider !== 'aws') return undefined;
+  const config = parsed as AwsProviderConfig;
+  if (config.ownerId !== p.awsOwnerId) {
+    throw new PackageCheckError(
+      `cloudConfig "${p.cloudConfig}" has ownerId "${config.ownerId}" but awsOwnerId is "${p.awsOwnerId}": the IAM ` +
+        'policy only allows changes to load balancers tagged with awsOwnerId, so every create would fail ' +
+        `with AccessDenied. Set --param="awsOwnerId=${config.ownerId}" or change ownerId in the file`,
+    );
+  }
+  return config;
+}
+
+/**
+ * The functions' roles for `config`, rendered with the resolved parameter values
+ * (serverless.yml's `custom.iamParameters`): what the plugin puts in the template in place of
+ * infra/iam/function-roles.json's.
+ */
+export function packagedRoles(config: AwsProviderConfig, parameters: Readonly<Record<string, unknown>>) {
+  const missing = Object.keys(PARAMETERS).filter((k) => typeof parameters[k] !== 'string');
+  if (missing.length) {
+    throw new PackageCheckError(
+      `serverless.yml's custom.iamParameters lacks ${missing.join(', ')}: the roles cannot be generated ` +
+        '(infra/iam/function-roles.ts PARAMETERS lists what they need)',
+    );
+  }
+  return functionRolesDocument(roleOptionsOf(config), parameters as RoleParameters);
+}
+
+/** The configured Regions' names, the primary first. */
+export function configuredRegionNames(config: AwsProviderConfig): string[] {
+  return configuredRegions(config).map((r) => r.region);
+}
+
+/** A regional ARN of the provider's services, as a role's Resource holds it: its Region part. */
+const PROVIDER_ARN =
+  /^arn:(?:\$\{AWS::Partition\}|aws[a-z-]*):(elasticloadbalancing|ec2|wafv2|acm):(\$\{AWS::Region\}|[a-z0-9-]+):/;
+
+interface TemplateStatement {
+  Action?: string | string[];
+  Resource?: unknown;
+}
+interface TemplateRole {
+  Type?: string;
+  Properties?: { Policies?: Array<{ PolicyDocument?: { Statement?: unknown[] } }> };
+}
+
+/** A statement as IAM will see it: an Fn::If's branches both count (the kubeconfig ones). */
+function statementsOf(role: TemplateRole): TemplateStatement[] {
+  const raw = (role.Properties?.Policies ?? []).flatMap((p) => p.PolicyDocument?.Statement ?? []);
+  return raw.flatMap((s) => {
+    const branches = (s as { 'Fn::If'?: unknown[] })['Fn::If'];
+    return (branches ? branches.slice(1) : [s]).filter(
+      (x): x is TemplateStatement => x !== null && typeof x === 'object' && !('Ref' in x),
+    );
+  });
+}
+
+const arnText = (r: unknown): string | undefined =>
+  typeof r === 'string'
+    ? r
+    : typeof (r as { 'Fn::Sub'?: unknown })?.['Fn::Sub'] === 'string'
+      ? (r as { 'Fn::Sub': string })['Fn::Sub']
+      : undefined;
+
+/** The Regions a role's provider ARNs name, `${AWS::Region}` read as the deployment's. */
+function regionsOf(role: TemplateRole, deployRegion: string): Set<string> {
+  const regions = new Set<string>();
+  for (const s of statementsOf(role)) {
+    for (const r of [s.Resource].flat()) {
+      const m = PROVIDER_ARN.exec(arnText(r) ?? '');
+      if (m) regions.add(m[2] === '${AWS::Region}' ? deployRegion : m[2]!);
     }
   }
+  return regions;
+}
+
+const sortedList = (s: Iterable<string>) => [...s].sort().join(', ');
+
+/**
+ * The built template's function roles against the configuration they were generated from: every
+ * role that names a Region names exactly the configured ones, and Global Accelerator's actions are
+ * there exactly when the configuration has `globalAccelerator`. Anything else means something
+ * replaced the generated roles, and a deploy would give AccessDenied in a Region (or more than
+ * the configuration asks for).
+ */
+export function checkTemplateRoles(
+  template: { Resources?: Record<string, unknown> },
+  config: AwsProviderConfig,
+  deployRegion: string,
+  cloudConfig: string,
+): void {
+  const expected = new Set(configuredRegions(config).map((r) => r.region));
+  const resources = template.Resources ?? {};
+  const roles = FUNCTION_NAMES.map(
+    (fn) => [roleLogicalId(fn), resources[roleLogicalId(fn)] as TemplateRole] as const,
+  );
+  const problems: string[] = [];
+  /** Roles with the same Regions wrong, named together. */
+  const byProblem = new Map<string, string[]>();
+  let regional = 0;
+  for (const [id, role] of roles) {
+    if (role?.Type !== 'AWS::IAM::Role') {
+      problems.push(`${id} is not in the template`);
+      continue;
+    }
+    const regions = regionsOf(role, deployRegion);
+    if (regions.size === 0) continue;
+    regional++;
+    const missing = [...expected].filter((r) => !regions.has(r));
+    const extra = [...regions].filter((r) => !expected.has(r));
+    if (missing.length || extra.length) {
+      const what =
+        `cover ${sortedList(regions)}` +
+        (missing.length ? `, not ${sortedList(missing)} (their calls there would be AccessDenied)` : '') +
+        (extra.length ? `, and ${sortedList(extra)}, which the configuration does not name` : '');
+      (byProblem.get(what) ?? byProblem.set(what, []).get(what)!).push(id);
+    }
+  }
+  for (const [what, ids] of byProblem) problems.push(`${ids.join(', ')} ${what}`);
+  if (regional === 0) problems.push('no function role names a Region of the load balancers');
+  const ga = roles.some(([, role]) =>
+    statementsOf(role ?? {}).some((s) =>
+      [s.Action ?? []].flat().some((a) => a.startsWith('globalaccelerator:')),
+    ),
+  );
+  const wantGa = config.globalAccelerator !== undefined;
+  if (ga !== wantGa) {
+    problems.push(
+      wantGa
+        ? 'no role holds Global Accelerator, which the configuration configures'
+        : 'the roles hold Global Accelerator, which the configuration does not configure',
+    );
+  }
+  if (!problems.length) return;
+  throw new PackageCheckError(
+    `the packaged roles do not match cloudConfig "${cloudConfig}" (Regions ${sortedList(expected)}` +
+      `${wantGa ? ', Global Accelerator' : ''}): ${problems.join('; ')}. The roles are generated from ` +
+      'cloudConfig at package time (infra/serverless/plugin.js); remove whatever replaces them ' +
+      '(resources.Resources.*FunctionRole in serverless.yml, or another plugin)',
+  );
 }
 
 export interface SecretFinding {

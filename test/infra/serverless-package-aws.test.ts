@@ -2,7 +2,8 @@
  * The README's "Deploy to AWS" walkthrough up to `osls package`, as CI runs it: the parameters
  * are read from the README, with the shipped complete configuration (config/aws.example.yaml);
  * then the template's contents, and the package-time checks failing `osls package` with their
- * message.
+ * message. The walkthrough's path over several Regions packages config/aws.multi-region.example.yaml
+ * the same way, and its roles must cover both Regions and Global Accelerator.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -11,7 +12,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { METRIC_NAMES } from '../../lib/metrics/index.js';
-import { codeBlocks, readmeSection } from '../support/readme.js';
+import { codeBlocks, commands, readmeSection } from '../support/readme.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
@@ -35,13 +36,22 @@ const param = (key: string) => WALKTHROUGH_PARAMS.find((p) => p.startsWith(`${ke
 const SUBNETS = param('lambdaSubnetIds');
 const SECURITY_GROUPS = param('lambdaSecurityGroupIds');
 
-function oslsPackage(params: string[]) {
+/** The `--region` of the README's `npx osls package` command. */
+const REGION = (() => {
+  const cmd = commands(readmeSection('Deploy to AWS'), 'npx osls package').at(0) ?? '';
+  const m = /--region (\S+)/.exec(cmd);
+  if (!m) throw new Error('the README walkthrough has no `npx osls package --region …`');
+  return m[1]!;
+})();
+
+function oslsPackage(params: string[], extra: string[] = []) {
   const out = mkdtempSync(join(tmpdir(), 'sls-package-aws-'));
-  const env: NodeJS.ProcessEnv = { ...process.env, AWS_REGION: 'eu-west-1', SLS_TELEMETRY_DISABLED: '1' };
+  const env: NodeJS.ProcessEnv = { ...process.env, AWS_REGION: REGION, SLS_TELEMETRY_DISABLED: '1' };
   for (const k of ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'AWS_PROFILE'])
     delete env[k];
-  const args = ['osls', 'package', '--stage', 'prod', '--region', 'eu-west-1', '--package', out];
+  const args = ['osls', 'package', '--stage', 'prod', '--region', REGION, '--package', out];
   for (const p of params) args.push(`--param=${p}`);
+  args.push(...extra);
   return { out, done: run('npx', args, { cwd: ROOT, env, timeout: 240_000 }) };
 }
 
@@ -67,6 +77,38 @@ beforeAll(async () => {
 }, 250_000);
 
 const byType = (type: string) => Object.entries(template.Resources).filter(([, r]) => r.Type === type);
+const forwarderRole = () => template.Resources.ForwarderRole!.Properties;
+
+/** The function roles' statements (both branches of an Fn::If). */
+function roleStatements(
+  t: Template,
+): Array<{ Sid?: string; Action: string[]; Resource: unknown[]; Condition?: any }> {
+  return Object.entries(t.Resources)
+    .filter(([id, r]) => r.Type === 'AWS::IAM::Role' && id.endsWith('FunctionRole'))
+    .flatMap(([, r]) => r.Properties.Policies.flatMap((p: any) => p.PolicyDocument.Statement))
+    .flatMap((s: any) => (s['Fn::If'] ? s['Fn::If'].slice(1) : [s]))
+    .filter((s: any) => s.Action);
+}
+/** The Regions of every ELBv2, EC2, WAFv2 and ACM ARN the function roles name. */
+function providerRegions(t: Template): string[] {
+  const text = JSON.stringify(roleStatements(t).map((s) => s.Resource));
+  return [
+    ...new Set([...text.matchAll(/:(?:elasticloadbalancing|ec2|wafv2|acm):([^:]+):/g)].map((m) => m[1]!)),
+  ].sort();
+}
+const gaActions = (t: Template) =>
+  [...new Set(roleStatements(t).flatMap((s) => [s.Action].flat()))].filter((a) =>
+    a.startsWith('globalaccelerator:'),
+  );
+/** The VPC ARNs CreateSecurityGroup's vpc half is allowed on. */
+const vpcsOfCreateSecurityGroup = (t: Template) =>
+  [
+    ...new Set(
+      roleStatements(t)
+        .filter((s) => s.Sid === 'Ec2CreateSecurityGroupInVpc')
+        .flatMap((s) => s.Resource.map((r: any) => r['Fn::Sub'] ?? r)),
+    ),
+  ].sort();
 const functions = () => byType('AWS::Lambda::Function').map(([, r]) => r.Properties);
 
 describe('osls package with the complete example configuration', () => {
@@ -104,7 +146,23 @@ describe('osls package with the complete example configuration', () => {
     expect(iam).toContain('"aws:ResourceTag/multicluster.karmada.io/owner":"karmada-prod"');
   });
 
+  it('gives the roles the configuration`s one Region and VPC, and no Global Accelerator it does not configure', () => {
+    expect(providerRegions(template)).toEqual(['eu-west-1']);
+    expect(gaActions(template)).toEqual([]);
+    expect(vpcsOfCreateSecurityGroup(template)).toEqual([
+      'arn:${AWS::Partition}:ec2:eu-west-1:${AWS::AccountId}:vpc/vpc-0abc12345678def00',
+    ]);
+  });
+
   it('gives the forwarder a role for EKS Pod Identity and a ready policy: send to the queue, nothing else', () => {
+    expect(forwarderRole().AssumeRolePolicyDocument.Statement[0].Condition).toEqual({
+      StringEquals: {
+        'aws:SourceAccount': { Ref: 'AWS::AccountId' },
+        'aws:RequestTag/eks-cluster-arn': param('forwarderClusterArn'),
+        'aws:RequestTag/kubernetes-namespace': 'multicluster-forwarder',
+        'aws:RequestTag/kubernetes-service-account': 'multicluster-forwarder',
+      },
+    });
     const role = template.Resources.ForwarderRole!.Properties;
     const send = {
       Sid: 'SendNotifications',
@@ -241,8 +299,80 @@ describe('metrics, dashboard and alarms', () => {
   });
 });
 
+describe('the walkthrough over several Regions: config/aws.multi-region.example.yaml', () => {
+  let multi: Template;
+  let output = '';
+  const MULTI = 'config/aws.multi-region.example.yaml';
+
+  beforeAll(async () => {
+    // The README has the operator copy the two-Region example to config/aws.yaml.
+    expect(commands(readmeSection('Deploy to AWS'), 'cp ')).toContain(`cp ${MULTI} config/aws.yaml`);
+    const params = WALKTHROUGH_PARAMS.map((p) => (p.startsWith('cloudConfig=') ? `cloudConfig=${MULTI}` : p));
+    const pkg = oslsPackage(params, ['--verbose']);
+    const { stdout, stderr } = await pkg.done;
+    output = `${stdout}\n${stderr}`;
+    multi = JSON.parse(readFileSync(join(pkg.out, 'cloudformation-template-update-stack.json'), 'utf8'));
+  }, 250_000);
+
+  it('checks the built template’s roles against the file before it is written', () => {
+    expect(output).toContain(`function roles cover us-east-1, eu-west-1, as ${MULTI} configures`);
+  });
+
+  it('packages roles that cover both configured Regions, whatever --region the functions go to', () => {
+    expect(REGION).toBe('eu-west-1');
+    expect(providerRegions(multi)).toEqual(['eu-west-1', 'us-east-1']);
+    // Not the deployment's Region as a placeholder: each Region by name.
+    expect(
+      JSON.stringify(
+        roleStatements(multi).filter((s) => /elasticloadbalancing/.test(JSON.stringify(s.Resource))),
+      ),
+    ).not.toContain('${AWS::Region}');
+    // Every role that changes load balancers does so in both Regions.
+    const sqs = multi.Resources.SqsFunctionRole!;
+    const create = sqs.Properties.Policies[0].PolicyDocument.Statement.find(
+      (s: any) => s.Sid === 'ElbV2CreateLoadBalancerTaggedAsOurs',
+    );
+    expect(create.Resource.map((r: any) => r['Fn::Sub'])).toEqual(
+      ['loadbalancer/app/*/*', 'loadbalancer/net/*/*'].flatMap((rest) =>
+        ['us-east-1', 'eu-west-1'].map(
+          (region) => `arn:\${AWS::Partition}:elasticloadbalancing:${region}:\${AWS::AccountId}:${rest}`,
+        ),
+      ),
+    );
+  });
+
+  it('holds Global Accelerator, which the file configures, and CreateSecurityGroup only in its two VPCs', () => {
+    expect(gaActions(multi)).toEqual(
+      expect.arrayContaining(['globalaccelerator:CreateAccelerator', 'globalaccelerator:DeleteAccelerator']),
+    );
+    expect(vpcsOfCreateSecurityGroup(multi)).toEqual([
+      'arn:${AWS::Partition}:ec2:eu-west-1:${AWS::AccountId}:vpc/vpc-0fed98765432cba00',
+      'arn:${AWS::Partition}:ec2:us-east-1:${AWS::AccountId}:vpc/vpc-0abc12345678def00',
+    ]);
+  });
+
+  it('packages the file with every function', () => {
+    for (const [, f] of Object.entries(multi.Resources).filter(
+      ([, r]) => r.Type === 'AWS::Lambda::Function',
+    )) {
+      expect(f.Properties.Environment.Variables.CLOUD_CONFIG).toBe(MULTI);
+    }
+  });
+});
+
 describe('package-time checks', () => {
   const without = (key: string) => WALKTHROUGH_PARAMS.filter((p) => !p.startsWith(`${key}=`));
+
+  it('a missing karmadaInstanceId stops with one line naming it and how to find its value', async () => {
+    const message = await packageError(without('karmadaInstanceId'));
+    const lines = message.split('\n').filter((l) => l.trim() !== '');
+    expect(lines.filter((l) => l.includes('karmadaInstanceId'))).toEqual([
+      `karmadaInstanceId is not set: pass --param="karmadaInstanceId=<value>", the UID of the Karmada API server's kube-system namespace: kubectl --context karmada-apiserver get namespace kube-system -o jsonpath='{.metadata.uid}'`,
+    ]);
+    // osls's own frame (the packaging line, environment, docs, "Error:") and that one line.
+    expect(lines.length).toBeLessThanOrEqual(6);
+    expect(message).not.toMatch(/Cannot resolve variable|Variables resolution/);
+  }, 120_000);
 
   it('fails on a cloudConfig that does not exist', async () => {
     const message = await packageError([...without('cloudConfig'), 'cloudConfig=config/aws.yaml']);

@@ -23,8 +23,15 @@ beforeAll(async () => {
   const env: NodeJS.ProcessEnv = { ...process.env, AWS_REGION: 'eu-west-1', SLS_TELEMETRY_DISABLED: '1' };
   for (const k of ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'AWS_PROFILE'])
     delete env[k];
-  // awsOwnerId and karmadaInstanceId have no defaults: a deployment names both.
-  const params = ['--param', 'awsOwnerId=karmada-ci', '--param', `karmadaInstanceId=${INSTANCE}`];
+  // awsOwnerId, karmadaInstanceId and forwarderClusterArn have no defaults: a deployment names them.
+  const params = [
+    '--param',
+    'awsOwnerId=karmada-ci',
+    '--param',
+    `karmadaInstanceId=${INSTANCE}`,
+    '--param',
+    'forwarderClusterArn=arn:aws:eks:eu-west-1:123456789012:cluster/ci',
+  ];
   await run(
     'npx',
     ['osls', 'package', '--stage', 'ci', '--region', 'eu-west-1', '--package', out, ...params],

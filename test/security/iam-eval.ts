@@ -2,8 +2,20 @@
  * A small IAM policy evaluator for the statements the deployment generates: CloudFormation
  * intrinsics and Serverless variables resolved for one account, then AWS's evaluation logic for
  * identity policies without Deny (allowed when some statement matches the action, the resource and
- * every condition). Condition operators: the ones the policies use, with AWS's semantics for
- * missing keys (`…IfExists`, `ForAllValues` of nothing is true, `ForAnyValue` of nothing is false).
+ * every condition), and for a role's trust policy (the principal instead of the resource).
+ *
+ * Condition operators: the ones the policies use, as the IAM User Guide's "Condition operators"
+ * and "Multivalued context keys" pages define them:
+ * - a key absent from the request context matches no value: the condition is false, except for
+ *   the negated operators (StringNotEquals, StringNotLike, ArnNotEquals, ArnNotLike), which are
+ *   true, and for `…IfExists`, which is true;
+ * - `Null: true` holds when the key is absent or its value is a null data set (an empty list),
+ *   `Null: false` when it is present with a value;
+ * - `ForAllValues:` holds when every value of the request matches, and so also for no value at
+ *   all (a missing key or an empty list: pair it with `Null: false` to refuse that);
+ *   `ForAnyValue:` holds when at least one value matches, never for no value;
+ * - `ArnEquals` and `ArnLike` are the same operator: each of an ARN's six colon-delimited parts is
+ *   matched separately, case-sensitively, with `*` and `?` wildcards inside a part.
  */
 
 export interface Account {
@@ -29,6 +41,9 @@ export const ACCOUNT: Account = {
     kubeconfigSecretId: 'multicluster-cloud-provider/kubeconfig',
     kubeconfigParameter: '',
     tokenRotatorSecretId: 'multicluster-cloud-provider/token-rotator-kubeconfig',
+    forwarderClusterArn: 'arn:aws:eks:eu-west-1:123456789012:cluster/host',
+    forwarderNamespace: 'multicluster-forwarder',
+    forwarderServiceAccount: 'multicluster-forwarder',
   },
   service: 'multicluster-cloud-provider',
   stage: 'ci',
@@ -141,6 +156,24 @@ export interface Request {
   context?: Record<string, string | string[] | undefined>;
 }
 
+/** The operators that hold for a key the request does not have. */
+const NEGATED = ['StringNotEquals', 'StringNotLike', 'ArnNotEquals', 'ArnNotLike'];
+
+/**
+ * `ArnEquals` / `ArnLike`: the six colon-delimited parts (`arn`, partition, service, Region,
+ * account, resource; the resource keeps any further colons) each matched on its own.
+ */
+export function arnMatch(pattern: string, value: string): boolean {
+  const parts = (arn: string): string[] | undefined => {
+    const p = arn.split(':');
+    return p.length < 6 ? undefined : [...p.slice(0, 5), p.slice(5).join(':')];
+  };
+  const want = parts(pattern);
+  const got = parts(value);
+  if (!want || !got) return false;
+  return want.every((w, i) => globMatch(w, got[i]!));
+}
+
 const list = (v: string | string[] | undefined): string[] =>
   v === undefined ? [] : Array.isArray(v) ? v : [v];
 
@@ -161,7 +194,10 @@ function conditionHolds(operator: string, key: string, expected: string[], ctx: 
     quantifier = 'any';
     op = op.slice('ForAnyValue:'.length);
   }
-  if (op === 'Null') return (expected[0] === 'true') === (raw === undefined);
+  if (op === 'Null') {
+    if (quantifier || ifExists) throw new Error(`condition operator ${operator} is not an IAM operator`);
+    return (expected[0] === 'true') === (actual.length === 0);
+  }
   const one = (v: string): boolean => {
     switch (op) {
       case 'StringEquals':
@@ -171,17 +207,22 @@ function conditionHolds(operator: string, key: string, expected: string[], ctx: 
       case 'StringEqualsIgnoreCase':
         return expected.some((e) => e.toLowerCase() === v.toLowerCase());
       case 'StringLike':
-      case 'ArnLike':
         return expected.some((e) => globMatch(e, v));
       case 'StringNotLike':
         return !expected.some((e) => globMatch(e, v));
+      case 'ArnEquals':
+      case 'ArnLike':
+        return expected.some((e) => arnMatch(e, v));
+      case 'ArnNotEquals':
+      case 'ArnNotLike':
+        return !expected.some((e) => arnMatch(e, v));
       default:
         throw new Error(`condition operator ${operator} is not supported by this evaluator`);
     }
   };
   if (quantifier === 'all') return actual.every(one);
   if (quantifier === 'any') return actual.some(one);
-  if (raw === undefined) return ifExists || op === 'StringNotEquals' || op === 'StringNotLike';
+  if (raw === undefined) return ifExists || NEGATED.includes(op);
   // A single-valued operator on a multi-valued key: AWS matches when any value matches.
   return actual.some(one);
 }
@@ -200,4 +241,42 @@ export function statementAllows(s: Statement, r: Request): boolean {
 
 export function isAllowed(statements: readonly Statement[], r: Request): boolean {
   return statements.some((s) => statementAllows(s, r));
+}
+
+/** A role's trust policy statement: who may assume it (`Principal`) instead of a Resource. */
+export interface TrustStatement {
+  Sid?: string;
+  Effect: 'Allow' | 'Deny';
+  Principal: { Service?: string | string[]; AWS?: string | string[] };
+  Action: string | string[];
+  Condition?: Record<string, Record<string, string | string[]>>;
+}
+
+export interface AssumeRequest {
+  /** The service principal that calls STS (`pods.eks.amazonaws.com`). */
+  service: string;
+  action: string;
+  context?: Request['context'];
+}
+
+/** Whether a trust policy lets `r.service` call `r.action` with that request context. */
+export function trustAllows(statements: readonly TrustStatement[], r: AssumeRequest): boolean {
+  return statements.some(
+    (s) =>
+      s.Effect === 'Allow' &&
+      list(s.Principal.Service).includes(r.service) &&
+      statementAllows(
+        {
+          Effect: 'Allow',
+          Action: s.Action,
+          Resource: '*',
+          ...(s.Condition ? { Condition: s.Condition } : {}),
+        },
+        {
+          action: r.action,
+          resource: '*',
+          ...(r.context ? { context: r.context } : {}),
+        },
+      ),
+  );
 }

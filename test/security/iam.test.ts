@@ -8,7 +8,6 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse, type CollectionTag, type ScalarTag } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { elbv2PolicyStatements } from '../../lib/providers/aws/iam.js';
 import { INSTANCE_TAG, OWNER_TAG } from '../../lib/providers/aws/tagging.js';
@@ -18,57 +17,10 @@ import {
   roleLogicalId,
   type FunctionName,
 } from '../../infra/iam/function-roles.js';
+import { parseCfnYaml } from './cfn-yaml.js';
 import { ACCOUNT, isAllowed, resolveCfn, type Account, type Statement } from './iam-eval.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-
-/** CloudFormation's short-form intrinsics, as their long form (`!GetAtt A.B` → `{ 'Fn::GetAtt': … }`). */
-const INTRINSICS = [
-  'Ref',
-  'GetAtt',
-  'Sub',
-  'Join',
-  'Select',
-  'Split',
-  'If',
-  'Equals',
-  'Not',
-  'And',
-  'Or',
-  'FindInMap',
-  'ImportValue',
-  'Base64',
-  'Cidr',
-  'GetAZs',
-  'Condition',
-];
-
-function longForm(name: string): string {
-  return name === 'Ref' || name === 'Condition' ? name : `Fn::${name}`;
-}
-
-const cfnTags: Array<ScalarTag | CollectionTag> = INTRINSICS.flatMap((name) => [
-  {
-    tag: `!${name}`,
-    resolve: (value: string) => ({
-      [longForm(name)]: name === 'GetAtt' ? value.split('.') : value,
-    }),
-  } satisfies ScalarTag,
-  {
-    tag: `!${name}`,
-    collection: 'seq',
-    resolve: (seq) => ({ [longForm(name)]: seq.toJSON() }),
-  } as CollectionTag,
-  {
-    tag: `!${name}`,
-    collection: 'map',
-    resolve: (map) => ({ [longForm(name)]: map.toJSON() }),
-  } as CollectionTag,
-]);
-
-export function parseCfnYaml(text: string): unknown {
-  return parse(text, { customTags: cfnTags });
-}
 
 const FILE_REF = /^\$\{file\(([^)]+)\)(?::([\w.]+))?\}$/;
 

@@ -20,6 +20,7 @@ import {
   serveMultiClusterService,
   upstreamScenario,
 } from '../../dev/local/scenario.js';
+import { checkRequiredParams } from '../../infra/serverless/package-checks.js';
 import { makeNotification } from '../../lib/forwarder/notify.js';
 import { createKubeClient, loadKubeConfig } from '../../lib/kube/client-node.js';
 import type { KubeClient } from '../../lib/kube/client.js';
@@ -226,12 +227,23 @@ describe('A deployment checks what it was deployed for before it runs', () => {
     ).rejects.toThrow(/deployed for the Karmada instance .* but its kubeconfig reaches the instance/);
   });
 
-  it('serverless.yml has no default ownerId (nor instance): a deployment must name both', () => {
+  it('serverless.yml has no usable default ownerId (nor instance): a deployment must name both', () => {
     const sls = parse(readFileSync(join(import.meta.dirname, '../../serverless.yml'), 'utf8'), {
       customTags: ['!Ref', '!GetAtt', '!Sub'].map((tag) => ({ tag, resolve: (v: string) => v })),
     }) as { params: { default: Record<string, unknown> }; provider: { environment: Record<string, string> } };
-    expect(sls.params.default).not.toHaveProperty('awsOwnerId');
-    expect(sls.params.default).not.toHaveProperty('karmadaInstanceId');
+    // Empty defaults, so that `osls package` resolves its variables and then stops on its own
+    // check, naming the parameter (a missing variable would stop it with pages of internals).
+    const named = {
+      awsOwnerId: 'karmada-a',
+      karmadaInstanceId: 'instance-a',
+      forwarderClusterArn: 'arn:aws:eks:eu-west-1:123456789012:cluster/host',
+    };
+    for (const key of ['awsOwnerId', 'karmadaInstanceId'] as const) {
+      expect(sls.params.default[key], key).toBe('');
+      expect(() => checkRequiredParams({ ...named, [key]: sls.params.default[key] }), key).toThrow(
+        new RegExp(`^${key} is not set`),
+      );
+    }
     expect(sls.provider.environment.AWS_OWNER_ID).toBe('${param:awsOwnerId}');
     expect(sls.provider.environment.KARMADA_INSTANCE_ID).toBe('${param:karmadaInstanceId}');
   });

@@ -44,9 +44,12 @@ function actionsInCode(): string[] {
   return [...found].sort();
 }
 
+/** Every statement there is: a deployment that configures Global Accelerator. */
+const ALL = { ownerId: 'team-a', globalAccelerator: true };
+
 describe('IAM policy for the ELBv2 calls', () => {
   it('lists exactly the actions the code calls', () => {
-    const inPolicy = elbv2PolicyStatements('o')
+    const inPolicy = elbv2PolicyStatements(ALL)
       .flatMap((s) => s.Action)
       .map((a) => a.replace(/^(elasticloadbalancing|tag|ec2|wafv2|shield|acm|globalaccelerator):/, ''));
     const code = actionsInCode();
@@ -97,7 +100,7 @@ describe('IAM policy for the ELBv2 calls', () => {
     'shield:ListTagsForResource': 'reads whether a protection is ours, before anything else is done to it',
     'acm:ListCertificates': 'lists no resource type; reads the Region’s issued certificates (discovery)',
     'ec2:CreateSecurityGroup':
-      'its vpc half carries no request tags; it grants nothing alone, since the new group must be tagged ours (the owner-scoped statement)',
+      'its vpc half carries no request tags (pinned to the configured VPCs by ec2:Vpc instead); it grants nothing alone, since the new group must be tagged ours (the owner-scoped statement)',
     'acm:DescribeCertificate':
       'the certificates are the account’s, not ours, so there is no tag of ours to scope by; only reads their names',
     'globalaccelerator:ListAccelerators': 'lists no resource type; reads the account’s accelerators',
@@ -114,7 +117,7 @@ describe('IAM policy for the ELBv2 calls', () => {
   };
 
   it('scopes by tag every action but the reads and the WAFv2 ones it names, with why', () => {
-    const unscoped = elbv2PolicyStatements('team-a')
+    const unscoped = elbv2PolicyStatements(ALL)
       .filter((s) => !JSON.stringify(s.Condition ?? {}).includes(OWNER_TAG))
       .flatMap((s) => s.Action)
       .filter(
@@ -124,14 +127,14 @@ describe('IAM policy for the ELBv2 calls', () => {
           a !== 'tag:GetResources',
       );
     expect(unscoped.sort()).toStrictEqual(Object.keys(UNSCOPED).sort());
-    const setWebAcl = elbv2PolicyStatements('team-a').find((s) =>
+    const setWebAcl = elbv2PolicyStatements(ALL).find((s) =>
       s.Action.includes('elasticloadbalancing:SetWebAcl'),
     );
     expect(JSON.stringify(setWebAcl?.Condition)).toContain(`aws:ResourceTag/${OWNER_TAG}`);
   });
 
   it('gives every mutating action a statement scoped to a resource type and an owner-tag condition', () => {
-    const statements = elbv2PolicyStatements('team-a').filter((s) => !s.Action.some((a) => a in UNSCOPED));
+    const statements = elbv2PolicyStatements(ALL).filter((s) => !s.Action.some((a) => a in UNSCOPED));
     for (const s of statements) {
       // Reads: ELBv2's and EC2's Describe* and the Tagging API's GetResources (none is
       // resource-scoped; EC2's Describe* cannot be scoped by tag at all).
@@ -178,8 +181,8 @@ describe('IAM policy for the ELBv2 calls', () => {
   });
 
   it('the sweep access lists and deletes only, and is part of what reconcile holds', () => {
-    const sweep = elbv2PolicyStatements('o', 'sweep').flatMap((s) => s.Action);
-    const reconcile = new Set(elbv2PolicyStatements('o', 'reconcile').flatMap((s) => s.Action));
+    const sweep = elbv2PolicyStatements(ALL, 'sweep').flatMap((s) => s.Action);
+    const reconcile = new Set(elbv2PolicyStatements(ALL, 'reconcile').flatMap((s) => s.Action));
     // GA deletes only a disabled accelerator: disabling it (marked as retiring) is a deletion's first step.
     const gaDeletionSteps = ['globalaccelerator:UpdateAccelerator', 'globalaccelerator:TagResource'];
     expect(sweep.filter((a) => !/:(Describe|Delete|List)/.test(a) && !gaDeletionSteps.includes(a))).toEqual(
@@ -200,6 +203,25 @@ describe('IAM policy for the ELBv2 calls', () => {
         'elasticloadbalancing:Subnet': ['subnet-1'],
         'elasticloadbalancing:SecurityGroup': ['sg-1'],
       },
+    });
+  });
+
+  it('pins CreateSecurityGroup to the configured VPCs: their ARNs, and ec2:Vpc on both halves', () => {
+    const vpcs = [
+      { region: 'us-east-1', id: 'vpc-1' },
+      { region: 'eu-west-1', id: 'vpc-2' },
+    ];
+    const statements = elbv2PolicyStatements({ ownerId: 'o', regions: ['us-east-1', 'eu-west-1'], vpcs });
+    const arns = vpcs.map((v) => ({
+      'Fn::Sub': `arn:\${AWS::Partition}:ec2:${v.region}:\${AWS::AccountId}:vpc/${v.id}`,
+    }));
+    const inVpc = statements.find((s) => s.Sid === 'Ec2CreateSecurityGroupInVpc');
+    expect(inVpc?.Resource).toEqual(arns);
+    expect(inVpc?.Condition).toStrictEqual({ ArnEquals: { 'ec2:Vpc': arns } });
+    const group = statements.find((s) => s.Sid === 'Ec2CreateSecurityGroupTaggedAsOurs');
+    expect(group?.Condition).toStrictEqual({
+      StringEquals: { [`aws:RequestTag/${OWNER_TAG}`]: 'o' },
+      ArnEquals: { 'ec2:Vpc': arns },
     });
   });
 

@@ -20,9 +20,13 @@
  * - EC2's DescribeVpcs and DescribeSubnets (the VPC's CIDRs and subnets, vpc-network.ts) and
  *   DescribeSecurityGroups list no resource type and support no tag condition key (EC2's
  *   Describe* cannot be scoped by tag at all): Resource "*", unscoped, and they only read.
- * - The managed security groups (ec2/security-groups.ts): CreateSecurityGroup requires our tags in
- *   the request (its vpc half carries none: unscoped, useless alone), tag-on-create is CreateTags
+ * - The managed security groups (ec2/security-groups.ts): CreateSecurityGroup is authorised on the
+ *   new group (our tags in the request) and on the VPC it is created in; both support ec2:Vpc,
+ *   the VPC's ARN, which pins them to the configured VPCs (ArnEquals). Tag-on-create is CreateTags
  *   with ec2:CreateAction, and every other change requires our tags on the group.
+ * - Untagging (ELBv2 RemoveTags, EC2 DeleteTags, GA UntagResource) never removes the owner or
+ *   instance tag: aws:TagKeys must be there (Null false: EC2's DeleteTags without Tags removes
+ *   every tag, and ForAllValues of no key holds) and name neither.
  * - WAFv2 (service-authorization .../list_awswafv2): ListWebACLs lists no resource type
  *   (Resource "*"); GetWebACLForResource, AssociateWebACL and DisassociateWebACL are authorised on
  *   the web ACL (regional/webacl) and the resource (ELBv2's loadbalancer/app), and support no
@@ -34,8 +38,11 @@
  *   ARN: the protection is not known yet) list no resource type that can be narrowed (Resource
  *   "*"), and only read; ListTagsForResource is authorised on the protection. CreateProtection
  *   supports aws:RequestTag (our owner tag in the request), DeleteProtection aws:ResourceTag (ours
- *   only). Tags on create are authorised as shield:TagResource, with aws:RequestTag
- *   (IMPLIED_ACTIONS). Shield's ARNs have no Region: protection/<id> in the account.
+ *   only). Tags on create are authorised as shield:TagResource (the reference's table of API
+ *   operations lists it for CreateProtection; IMPLIED_ACTIONS), with aws:RequestTag and, since
+ *   Shield has no key saying "on create", only on a protection that has no owner or instance tag
+ *   yet (Null aws:ResourceTag/…): otherwise the role could tag another deployment's protection as
+ *   ours and delete it. Shield's ARNs have no Region: protection/<id> in the account.
  * - ACM (list_awscertificatemanager): ListCertificates lists no resource type (Resource "*");
  *   DescribeCertificate is authorised on the certificate, which is the account's (not ours): not
  *   scoped by our tag. Both only read, for certificate discovery.
@@ -43,15 +50,22 @@
  *   us-west-2 whatever the endpoints' Regions) and only the accelerator resource type supports
  *   aws:ResourceTag (listeners and endpoint groups carry no tags). ListAccelerators lists no
  *   resource type (Resource "*"); CreateAccelerator has none either and supports aws:RequestTag
- *   (our owner tag in the request). Everything authorised on the accelerator (DescribeAccelerator,
- *   UpdateAccelerator, DeleteAccelerator, ListListeners, CreateListener, TagResource,
- *   UntagResource) is scoped by our tag on it, so a listener can only be added to our accelerator;
+ *   (our owner tag in the request); its tags are authorised as TagResource on the new accelerator
+ *   (the reference's table of API operations lists it for CreateAccelerator), allowed as for
+ *   Shield only on an accelerator without an owner or instance tag, and only to the reconciling
+ *   roles. Everything authorised on the accelerator (DescribeAccelerator, UpdateAccelerator,
+ *   DeleteAccelerator, ListListeners, CreateListener, TagResource, UntagResource) is scoped by our
+ *   tag on it, so a listener can only be added to our accelerator; TagResource cannot change the
+ *   owner or instance tag, UntagResource cannot remove them, and the sweep's TagResource adds
+ *   only the retiring mark (a deletion's first step);
  *   ListTagsForResource reads the account's accelerators' tags to find ours (unscoped). What is
  *   authorised on a listener (UpdateListener, DeleteListener, ListEndpointGroups,
  *   CreateEndpointGroup) or an endpoint group (UpdateEndpointGroup, DeleteEndpointGroup) has no
  *   tag condition key: confined to GA's ARNs, not to ours; the code only acts on the listeners of
  *   an accelerator it found by our tags. GA creates its service-linked role at the first
  *   accelerator of an account: iam:CreateServiceLinkedRole, for globalaccelerator.amazonaws.com only.
+ *   These statements are generated only for a deployment that configures Global Accelerator
+ *   (`globalAccelerator` in the provider configuration): an accelerator is public exposure.
  *   Global Accelerator's actions are named with their prefix here (`globalaccelerator:…`): several
  *   share a name with ELBv2's or Shield's (CreateListener, TagResource, ListTagsForResource).
  * - CreateLoadBalancer supports elasticloadbalancing:Scheme, :Subnet and :SecurityGroup, SetSubnets
@@ -60,6 +74,7 @@
  * test/unit/aws-iam.test.ts checks the code calls exactly these actions; test/security/iam.test.ts
  * evaluates the statements like IAM does; scripts/gen-iam.ts writes infra/iam/.
  */
+import { RETIRING_TAG } from './accelerator/types.js';
 import { EC2_MUTATING_ACTIONS, type Ec2MutatingAction, type MutatingAction } from './deploy/operations.js';
 import { INSTANCE_TAG, OWNER_TAG } from './tagging.js';
 
@@ -200,6 +215,14 @@ export function deploymentArn(service: string, rest: string): PolicyResource {
 /** The account's security groups in the Region (EC2 names them `security-group/sg-…`). */
 const SECURITY_GROUPS: PolicyResource[] = [deploymentArn('ec2', 'security-group/*')];
 
+/** A configured VPC's ARN, as EC2's ec2:Vpc key holds it. */
+const vpcArn = (v: VpcOfRegion): PolicyResource => ({
+  'Fn::Sub': `arn:\${AWS::Partition}:ec2:${v.region}:\${AWS::AccountId}:vpc/${v.id}`,
+});
+/** ec2:Vpc pinned to the configured VPCs (nothing without them). */
+const inConfiguredVpcs = (o: Elbv2PolicyOptions): Record<string, Record<string, unknown>> =>
+  o.vpcs?.length ? { ArnEquals: { 'ec2:Vpc': o.vpcs.map(vpcArn) } } : {};
+
 function resourcesOf(...types: Elbv2ResourceType[]): PolicyResource[] {
   return types.flatMap((t) => ARN_PATTERNS[t].map((p) => deploymentArn('elasticloadbalancing', p)));
 }
@@ -229,11 +252,26 @@ export interface Elbv2PolicyOptions {
   instanceId?: string;
   guardrails?: Elbv2Guardrails;
   /**
-   * The Regions of a multi-Region configuration (`regions:`, lib/providers/aws/regions/): every
-   * regional resource ARN is written once per Region. Absent: the deployment's own Region
-   * (`${AWS::Region}`), a one-Region configuration's.
+   * The configured Regions (`regions:`, lib/providers/aws/regions/, or a one-Region file's
+   * `region`): every regional resource ARN is written once per Region. Absent: the deployment's
+   * own Region (`${AWS::Region}`).
    */
   regions?: readonly string[];
+  /**
+   * Whether the deployment configures Global Accelerator (`globalAccelerator` in the provider
+   * configuration): only then are its statements generated. Absent: not configured.
+   */
+  globalAccelerator?: boolean;
+  /**
+   * The configured VPCs, each with its Region: CreateSecurityGroup only in them (ec2:Vpc).
+   * Absent: any VPC of the deployment's Region (a policy generated without a configuration).
+   */
+  vpcs?: readonly VpcOfRegion[];
+}
+
+export interface VpcOfRegion {
+  region: string;
+  id: string;
 }
 
 /** Each Region's copy of a regional ARN pattern; "*" and ARNs without a Region as they are. */
@@ -252,8 +290,12 @@ function inRegions(
 interface StatementSpec {
   Sid: string;
   actions: readonly ProviderAction[];
-  resources: PolicyResource[];
+  resources: PolicyResource[] | ((o: Elbv2PolicyOptions) => PolicyResource[]);
   condition?: (o: Elbv2PolicyOptions) => PolicyStatement['Condition'];
+  /** Only in a deployment that configures this feature. */
+  feature?: 'globalAccelerator';
+  /** Only for these access levels (absent: every level that holds one of its actions). */
+  access?: readonly Elbv2Access[];
 }
 
 const ownedResource = (o: Elbv2PolicyOptions) => ({
@@ -263,6 +305,20 @@ const ownedResource = (o: Elbv2PolicyOptions) => ({
 const ownedRequest = (o: Elbv2PolicyOptions) => ({
   [`aws:RequestTag/${OWNER_TAG}`]: o.ownerId,
   ...(o.instanceId !== undefined ? { [`aws:RequestTag/${INSTANCE_TAG}`]: o.instanceId } : {}),
+});
+/**
+ * A resource nobody owns yet: neither the owner nor the instance tag (Null true). For
+ * tag-on-create where the service has no condition key saying the tags come with a create
+ * (Shield, Global Accelerator): a resource of another deployment carries both tags.
+ */
+const untaggedResource = (o: Elbv2PolicyOptions) => ({
+  [`aws:ResourceTag/${OWNER_TAG}`]: 'true',
+  ...(o.instanceId !== undefined ? { [`aws:ResourceTag/${INSTANCE_TAG}`]: 'true' } : {}),
+});
+/** Untagging: keys must be named (Null false), and never the owner or instance key. */
+const keepOwnership = () => ({
+  'ForAllValues:StringNotEquals': { 'aws:TagKeys': [OWNER_TAG, INSTANCE_TAG] },
+  Null: { 'aws:TagKeys': 'false' },
 });
 
 /** The resources a create produces, for the tag-on-create AddTags (elasticloadbalancing:CreateAction). */
@@ -365,12 +421,21 @@ const STATEMENTS: StatementSpec[] = [
     resources: PROTECTION_ARNS,
   },
   {
-    // SAR (Shield): CreateProtection and its tag-on-create TagResource, resource protection; keys
-    // aws:RequestTag, aws:TagKeys.
+    // SAR (Shield): CreateProtection, resource protection; keys aws:RequestTag, aws:TagKeys.
     Sid: 'ShieldCreateProtectionTaggedAsOurs',
-    actions: ['CreateProtection', 'TagResource'],
+    actions: ['CreateProtection'],
     resources: PROTECTION_ARNS,
     condition: (o) => ({ StringEquals: ownedRequest(o) }),
+  },
+  {
+    // SAR (Shield): CreateProtection's tags are authorised as TagResource on the new protection
+    // (aws:RequestTag, aws:ResourceTag, aws:TagKeys). Shield has no condition key for "on create":
+    // only a protection with no owner or instance tag yet, so none of another deployment's.
+    Sid: 'ShieldTagProtectionOnCreate',
+    actions: ['TagResource'],
+    resources: PROTECTION_ARNS,
+    condition: (o) => ({ StringEquals: ownedRequest(o), Null: untaggedResource(o) }),
+    access: ['reconcile'],
   },
   {
     // SAR (Shield): DeleteProtection, resource protection, aws:ResourceTag.
@@ -384,26 +449,33 @@ const STATEMENTS: StatementSpec[] = [
     Sid: 'GaListAccelerators',
     actions: ['globalaccelerator:ListAccelerators'],
     resources: ['*'],
+    feature: 'globalAccelerator',
   },
   {
     // SAR (GA): ListTagsForResource, resource accelerator: reads whose accelerator is whose.
     Sid: 'GaReadAcceleratorTags',
     actions: ['globalaccelerator:ListTagsForResource'],
     resources: ACCELERATOR_ARNS,
+    feature: 'globalAccelerator',
   },
   {
-    // SAR (GA): CreateAccelerator lists no resource type and supports aws:RequestTag; its tags
-    // are authorised as TagResource on the new accelerator, with aws:RequestTag.
+    // SAR (GA): CreateAccelerator lists no resource type and supports aws:RequestTag.
     Sid: 'GaCreateAcceleratorTaggedAsOurs',
     actions: ['globalaccelerator:CreateAccelerator'],
     resources: ['*'],
     condition: (o) => ({ StringEquals: ownedRequest(o) }),
+    feature: 'globalAccelerator',
   },
   {
+    // SAR (GA): CreateAccelerator's tags are authorised as TagResource on the new accelerator
+    // (aws:RequestTag, aws:ResourceTag, aws:TagKeys). GA has no condition key for "on create":
+    // only an accelerator with no owner or instance tag yet, so none of another deployment's.
     Sid: 'GaTagAcceleratorOnCreate',
     actions: ['globalaccelerator:TagResource'],
     resources: ACCELERATOR_ARNS,
-    condition: (o) => ({ StringEquals: ownedRequest(o) }),
+    condition: (o) => ({ StringEquals: ownedRequest(o), Null: untaggedResource(o) }),
+    feature: 'globalAccelerator',
+    access: ['reconcile'],
   },
   {
     // SAR (GA): what is authorised on the accelerator supports aws:ResourceTag: ours only. A
@@ -414,12 +486,43 @@ const STATEMENTS: StatementSpec[] = [
       'globalaccelerator:DeleteAccelerator',
       'globalaccelerator:DescribeAccelerator',
       'globalaccelerator:ListListeners',
-      'globalaccelerator:TagResource',
-      'globalaccelerator:UntagResource',
       'globalaccelerator:UpdateAccelerator',
     ],
     resources: ACCELERATOR_ARNS,
     condition: (o) => ({ StringEquals: ownedResource(o) }),
+    feature: 'globalAccelerator',
+  },
+  {
+    // SAR (GA): TagResource on an accelerator of ours (aws:ResourceTag, aws:RequestTag). As for
+    // ELBv2, the owner and instance tags may be restated, never changed.
+    Sid: 'GaRetagOwnedAccelerators',
+    actions: ['globalaccelerator:TagResource'],
+    resources: ACCELERATOR_ARNS,
+    condition: (o) => ({ StringEquals: ownedResource(o), StringEqualsIfExists: ownedRequest(o) }),
+    feature: 'globalAccelerator',
+    access: ['reconcile'],
+  },
+  {
+    // SAR (GA): the sweep's one TagResource, the retiring mark on an accelerator of ours (GA
+    // deletes only a disabled accelerator: disabling it, marked, is a deletion's first step).
+    Sid: 'GaMarkOwnedAcceleratorsRetiring',
+    actions: ['globalaccelerator:TagResource'],
+    resources: ACCELERATOR_ARNS,
+    condition: (o) => ({
+      StringEquals: ownedResource(o),
+      'ForAllValues:StringEquals': { 'aws:TagKeys': [RETIRING_TAG] },
+      Null: { 'aws:TagKeys': 'false' },
+    }),
+    feature: 'globalAccelerator',
+    access: ['sweep'],
+  },
+  {
+    // SAR (GA): UntagResource, resource accelerator; aws:ResourceTag, aws:TagKeys.
+    Sid: 'GaUntagOwnedAccelerators',
+    actions: ['globalaccelerator:UntagResource'],
+    resources: ACCELERATOR_ARNS,
+    condition: (o) => ({ StringEquals: ownedResource(o), ...keepOwnership() }),
+    feature: 'globalAccelerator',
   },
   {
     // SAR (GA): the listener resource type has no condition key (listeners carry no tags):
@@ -432,12 +535,14 @@ const STATEMENTS: StatementSpec[] = [
       'globalaccelerator:UpdateListener',
     ],
     resources: GA_LISTENER_ARNS,
+    feature: 'globalAccelerator',
   },
   {
     // SAR (GA): the endpointgroup resource type has no condition key either.
     Sid: 'GaChangeEndpointGroups',
     actions: ['globalaccelerator:DeleteEndpointGroup', 'globalaccelerator:UpdateEndpointGroup'],
     resources: GA_ENDPOINT_GROUP_ARNS,
+    feature: 'globalAccelerator',
   },
   {
     // SAR (IAM): CreateServiceLinkedRole with iam:AWSServiceName: GA's own role, nothing else.
@@ -450,22 +555,25 @@ const STATEMENTS: StatementSpec[] = [
       },
     ],
     condition: () => ({ StringEquals: { 'iam:AWSServiceName': 'globalaccelerator.amazonaws.com' } }),
+    feature: 'globalAccelerator',
   },
   {
     // SAR (EC2): CreateSecurityGroup is authorised on the new security-group (aws:RequestTag,
-    // aws:TagKeys: it must be tagged ours as it is created) and on the vpc it is created in.
+    // aws:TagKeys: it must be tagged ours as it is created; ec2:Vpc: in a configured VPC) and on
+    // the vpc it is created in.
     Sid: 'Ec2CreateSecurityGroupTaggedAsOurs',
     actions: ['CreateSecurityGroup'],
     resources: SECURITY_GROUPS,
-    condition: (o) => ({ StringEquals: ownedRequest(o) }),
+    condition: (o) => ({ StringEquals: ownedRequest(o), ...inConfiguredVpcs(o) }),
   },
   {
-    // SAR (EC2): the vpc resource of CreateSecurityGroup carries no request tags, so this half is
-    // unscoped by tag (ec2:Vpc could pin the configured VPC; the policy is generated without it).
-    // It grants nothing alone: the group itself must be tagged ours (the statement above).
+    // SAR (EC2): the vpc resource of CreateSecurityGroup carries no request tags: this half is
+    // pinned to the configured VPCs (their ARNs, and ec2:Vpc), not by tag. It grants nothing
+    // alone: the group itself must be tagged ours (the statement above).
     Sid: 'Ec2CreateSecurityGroupInVpc',
     actions: ['CreateSecurityGroup'],
-    resources: [deploymentArn('ec2', 'vpc/*')],
+    resources: (o) => (o.vpcs?.length ? o.vpcs.map(vpcArn) : [deploymentArn('ec2', 'vpc/*')]),
+    condition: (o) => (o.vpcs?.length ? inConfiguredVpcs(o) : undefined),
   },
   {
     // SAR (EC2): tag-on-create is CreateTags on the new group, with ec2:CreateAction.
@@ -491,14 +599,12 @@ const STATEMENTS: StatementSpec[] = [
     condition: (o) => ({ StringEquals: ownedResource(o), StringEqualsIfExists: ownedRequest(o) }),
   },
   {
-    // SAR (EC2): DeleteTags; aws:ResourceTag, aws:TagKeys: the owner and instance tags stay.
+    // SAR (EC2): DeleteTags; aws:ResourceTag, aws:TagKeys: the owner and instance tags stay, and
+    // a DeleteTags without Tags (every tag) is refused.
     Sid: 'Ec2UntagOwnedSecurityGroups',
     actions: ['DeleteTags'],
     resources: SECURITY_GROUPS,
-    condition: (o) => ({
-      StringEquals: ownedResource(o),
-      'ForAllValues:StringNotEquals': { 'aws:TagKeys': [OWNER_TAG, INSTANCE_TAG] },
-    }),
+    condition: (o) => ({ StringEquals: ownedResource(o), ...keepOwnership() }),
   },
   {
     // SAR: CreateLoadBalancer, resource loadbalancer/app | loadbalancer/net; keys aws:RequestTag,
@@ -626,10 +732,7 @@ const STATEMENTS: StatementSpec[] = [
     Sid: 'ElbV2UntagOwned',
     actions: ['RemoveTags'],
     resources: resourcesOf('loadbalancer', 'listener', 'listener-rule', 'targetgroup'),
-    condition: (o) => ({
-      StringEquals: ownedResource(o),
-      'ForAllValues:StringNotEquals': { 'aws:TagKeys': [OWNER_TAG, INSTANCE_TAG] },
-    }),
+    condition: (o) => ({ StringEquals: ownedResource(o), ...keepOwnership() }),
   },
 ];
 
@@ -719,15 +822,18 @@ export function elbv2PolicyStatements(
   const o = typeof options === 'string' ? { ownerId: options } : options;
   const allowed = new Set<string>(ELBV2_ACCESS[access]);
   return STATEMENTS.flatMap((s): PolicyStatement[] => {
+    if (s.feature === 'globalAccelerator' && o.globalAccelerator !== true) return [];
+    if (s.access && !s.access.includes(access)) return [];
     const actions = s.actions.filter((a) => allowed.has(a));
     if (!actions.length) return [];
     const condition = s.condition?.(o);
+    const resources = typeof s.resources === 'function' ? s.resources(o) : s.resources;
     return [
       {
         Sid: s.Sid,
         Effect: 'Allow',
         Action: [...actions].sort().map(iamActionName),
-        Resource: inRegions(s.resources, o.regions),
+        Resource: inRegions(resources, o.regions),
         ...(condition ? { Condition: condition } : {}),
       },
     ];
