@@ -26,6 +26,10 @@ import type { DeployContext } from '../../lib/providers/aws/deploy/context.js';
 import { arnRef, type Operation } from '../../lib/providers/aws/deploy/operations.js';
 import { KubeTargetRecords } from '../../lib/providers/aws/deploy/target-records.js';
 import { readOidcSecrets } from '../../lib/providers/aws/oidc-secrets.js';
+import { buildIngressStack, buildServiceStack } from '../../lib/providers/aws/index.js';
+import { minimalIngress, service } from '../fixtures/aws/objects.js';
+import { mcs, simConfig } from '../integration/aws-env.js';
+import { refused } from '../support/invalid-object.js';
 import { MemoryKube } from '../support/memory-kube.js';
 import { notify, startHarness, type Harness } from '../support/harness.js';
 
@@ -94,34 +98,36 @@ const inNamespace = (obj: KubeObject, namespace: string) =>
 let sim: Elbv2Simulator;
 let h: Harness;
 
-// A fresh simulator for each test: what one leaks must not pass for another's.
-beforeEach(async () => {
-  process.env.AWS_ACCESS_KEY_ID ??= 'test';
-  process.env.AWS_SECRET_ACCESS_KEY ??= 'test';
-  sim = await startElbv2Simulator();
-  h = await startHarness({
-    provider: 'aws',
-    providerConfig: awsConfigFor(sim, {
-      tenantPolicy: {
-        rules: [{ name: 'everyone' }],
-        sharedGroups: [{ name: 'shop', namespaces: ['team-a', 'team-b'] }],
-      },
-    }),
+/** A fresh simulator and harness for each test: what one leaks must not pass for another's. */
+function useHarness() {
+  beforeEach(async () => {
+    process.env.AWS_ACCESS_KEY_ID ??= 'test';
+    process.env.AWS_SECRET_ACCESS_KEY ??= 'test';
+    sim = await startElbv2Simulator();
+    h = await startHarness({
+      provider: 'aws',
+      providerConfig: awsConfigFor(sim, {
+        tenantPolicy: {
+          rules: [{ name: 'everyone' }],
+          sharedGroups: [{ name: 'shop', namespaces: ['team-a', 'team-b'] }],
+        },
+      }),
+    });
+    await h.seed([
+      ingressClass(),
+      ...['team-a', 'team-b'].flatMap((ns) => [
+        namespaceOf(ns),
+        inNamespace(serveService(), ns),
+        inNamespace(collectedSlice('member1', [ns === 'team-a' ? '10.0.128.11' : '10.0.128.12']), ns),
+      ]),
+      secret('team-a', SECRET_A),
+    ]);
+  }, 60_000);
+  afterEach(async () => {
+    await h?.close();
+    await sim?.close();
   });
-  await h.seed([
-    ingressClass(),
-    ...['team-a', 'team-b'].flatMap((ns) => [
-      namespaceOf(ns),
-      inNamespace(serveService(), ns),
-      inNamespace(collectedSlice('member1', [ns === 'team-a' ? '10.0.128.11' : '10.0.128.12']), ns),
-    ]),
-    secret('team-a', SECRET_A),
-  ]);
-}, 60_000);
-afterEach(async () => {
-  await h?.close();
-  await sim?.close();
-});
+}
 
 /** Every place the simulator keeps a value it was sent, but the OIDC actions' client secrets. */
 function everythingButClientSecrets(): string {
@@ -180,6 +186,8 @@ async function expectRefusedNaming(namespace: string, name: string, key: string)
 }
 
 describe('a placeholder-shaped annotation value never reaches the ALB as the client secret', () => {
+  useHarness();
+
   it('a fixed-response messageBody is refused naming its key; the secret is nowhere but in ClientSecret', async () => {
     const key = A('actions.body');
     const leaky = mci(
@@ -244,6 +252,8 @@ describe('a placeholder-shaped annotation value never reaches the ALB as the cli
 });
 
 describe('in an IngressGroup shared by two namespaces, a member gets only its own secrets', () => {
+  useHarness();
+
   it("member B's text cannot make the group's ALB serve member A's client secret; A keeps its own", async () => {
     const group = { [A('group.name')]: 'shop' };
     const a = mci('team-a', 'a', { ...OIDC, ...group }, [{ path: '/a', service: 'serve' }]);
@@ -272,6 +282,8 @@ describe('in an IngressGroup shared by two namespaces, a member gets only its ow
 });
 
 describe('apply resolves only typed placeholders, at their fields', () => {
+  useHarness();
+
   it('a literal "{{secret:…}}" or "{{arn:…}}" string in a fixed response, a redirect or a condition is sent as it is', async () => {
     const logger = new MemoryLogger();
     const owner = { ownerId: 'karmada-test', stackId: 'mci/team-b/b' };
@@ -355,5 +367,59 @@ describe('apply resolves only typed placeholders, at their fields', () => {
       rules.map((r) => r.actions[0]?.RedirectConfig?.Host ?? r.actions[0]?.FixedResponseConfig?.MessageBody),
     ).toStrictEqual([body, '{{arn:LoadBalancer}}']);
     expect(rules[0]?.conditions[0]?.HttpHeaderConfig?.Values).toStrictEqual([body]);
+  });
+});
+
+describe('a "{{" in an annotation value the model reads is refused, naming the key', () => {
+  const ingress = (annotations: Record<string, string>) =>
+    minimalIngress({ metadata: { ...minimalIngress().metadata, annotations } });
+  const build = (annotations: Record<string, string>, serviceAnnotations?: Record<string, string>) => () =>
+    buildIngressStack({
+      mci: ingress(annotations),
+      services: [
+        { ...service('serve'), metadata: { ...service('serve').metadata, annotations: serviceAnnotations } },
+      ],
+      endpointSlices: [],
+      config: simConfig,
+    });
+  const why = 'the value holds "{{", which no annotation value may hold';
+
+  it("on the MultiClusterIngress, on a backend Service's ALB keys, and on a MultiClusterService", () => {
+    expect(refused(build({ [A('tags')]: 'team={{arn:LoadBalancer}}' }))).toMatchObject({
+      field: A('tags'),
+      reason: 'InvalidAnnotation',
+    });
+    expect(refused(build({ [A('security-groups')]: '{{sg:ManagedLBSecurityGroup}}' })).message).toContain(
+      `annotation ${A('security-groups')}: ${why}`,
+    );
+    expect(refused(build({ 'multicluster.karmada.io/cluster-weights': 'member1={{x}}' })).field).toBe(
+      'multicluster.karmada.io/cluster-weights',
+    );
+    expect(refused(build({}, { [A('healthcheck-path')]: '/{{secret:default/oidc}}' })).message).toContain(
+      `annotation ${A('healthcheck-path')} of Service default/serve: ${why}`,
+    );
+    const N = 'service.beta.kubernetes.io/aws-load-balancer-additional-resource-tags';
+    expect(
+      refused(() =>
+        buildServiceStack({
+          mcs: mcs('serve', {}, { [N]: 'x={{secret:default/oidc}}' }),
+          service: service('serve'),
+          endpointSlices: [],
+          config: simConfig,
+        }),
+      ),
+    ).toMatchObject({ field: N, reason: 'InvalidAnnotation' });
+  });
+
+  it("leaves other tools' annotations alone: only the key families the model reads are checked", () => {
+    expect(
+      build(
+        {
+          'kubectl.kubernetes.io/last-applied-configuration': '{"metadata":{"annotations":{"x":"{{y}}"}}}',
+          'argocd.argoproj.io/template': '{{ .Values.host }}',
+        },
+        { 'service.beta.kubernetes.io/azure-dns-label-name': '{{label}}' },
+      )(),
+    ).toMatchObject({ id: 'mci/default/minimal-ingress' });
   });
 });
