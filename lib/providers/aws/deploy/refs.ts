@@ -94,7 +94,10 @@ export function secretRef(secret: string): SecretRef {
   return new SecretRef(secret.slice(0, slash), secret.slice(slash + 1));
 }
 
-/** Where each placeholder may stand: the field (an array's elements stand at the array's field). */
+/**
+ * Where each placeholder may stand: the field (an array's elements stand at the array's field);
+ * a tag's value (`Tags[].Value`) also takes an ARN (a security group's ID) or a DNS name.
+ */
 interface RefFields {
   TargetGroupArn: ArnRef;
   LoadBalancerArn: ArnRef;
@@ -108,20 +111,6 @@ interface RefFields {
   AcceleratorArn: ArnRef;
   ClientSecret: SecretRef;
 }
-
-/** The same table for the apply step; `Tags[].Value` also takes an ARN (an ID) or a DNS name. */
-const REF_FIELDS: { readonly [F in keyof RefFields]: RefFields[F]['kind'] } = {
-  TargetGroupArn: 'arn',
-  LoadBalancerArn: 'arn',
-  ListenerArn: 'arn',
-  ResourceArn: 'arn',
-  ResourceArns: 'arn',
-  SecurityGroups: 'arn',
-  GroupId: 'arn',
-  Id: 'arn',
-  AcceleratorArn: 'arn',
-  ClientSecret: 'secret',
-};
 
 type PlannedTag<T> = T extends { Key?: string; Value?: string }
   ? Omit<T, 'Value'> & { Value?: T['Value'] | ArnRef | DnsRef }
@@ -169,7 +158,21 @@ export interface SecretValues {
 
 function allowedAt(ref: PlanRef, field: string | undefined, parent: string | undefined): boolean {
   if (field === 'Value' && parent === 'Tags') return ref.kind === 'arn' || ref.kind === 'dns';
-  return field !== undefined && (REF_FIELDS as Record<string, string | undefined>)[field] === ref.kind;
+  // RefFields for the apply step. Built per call, not at module level: mutation testing can only
+  // switch what runs inside a test (test/mutation/README.md).
+  const fields: { readonly [F in keyof RefFields]: RefFields[F]['kind'] } = {
+    TargetGroupArn: 'arn',
+    LoadBalancerArn: 'arn',
+    ListenerArn: 'arn',
+    ResourceArn: 'arn',
+    ResourceArns: 'arn',
+    SecurityGroups: 'arn',
+    GroupId: 'arn',
+    Id: 'arn',
+    AcceleratorArn: 'arn',
+    ClientSecret: 'secret',
+  };
+  return field !== undefined && (fields as Record<string, string | undefined>)[field] === ref.kind;
 }
 
 function valueOf(ref: PlanRef, values: RefValues): string {
