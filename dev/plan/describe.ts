@@ -10,22 +10,21 @@ import type {
   RuleTransform as SdkTransform,
 } from '@aws-sdk/client-elastic-load-balancing-v2';
 import type { Operation } from '../../lib/providers/aws/index.js';
+import { ArnRef, type Arn, type Planned } from '../../lib/providers/aws/deploy/refs.js';
 
 type PlannedCall = Operation['calls'][number];
-
-const PLACEHOLDER = /^\{\{arn:(.+)\}\}$/;
+type PlannedAction = Planned<SdkAction>;
 
 /** A placeholder shows the stack resource it stands for; an ARN its readable tail. */
-export function shortArn(arn: string | undefined): string {
+export function shortArn(arn: Arn | undefined): string {
+  if (arn instanceof ArnRef) return arn.resourceId;
   if (!arn) return '?';
-  const placeholder = PLACEHOLDER.exec(arn);
-  if (placeholder) return placeholder[1] ?? arn;
   const tg = /:targetgroup\/([^/]+)\//.exec(arn);
   if (tg) return tg[1] ?? arn;
   return arn;
 }
 
-export function describeAction(a: SdkAction): string {
+export function describeAction(a: PlannedAction): string {
   switch (a.Type) {
     case 'forward': {
       const groups = a.ForwardConfig?.TargetGroups;
@@ -111,7 +110,7 @@ function healthCheck(i: {
 function listener(i: {
   Certificates?: Array<{ CertificateArn?: string | undefined }> | undefined;
   SslPolicy?: string | undefined;
-  DefaultActions?: SdkAction[] | undefined;
+  DefaultActions?: PlannedAction[] | undefined;
   MutualAuthentication?: MutualAuthenticationAttributes | undefined;
 }): string[] {
   const lines: string[] = [];
@@ -132,7 +131,7 @@ function listener(i: {
 function rule(i: {
   Priority?: number | undefined;
   Conditions?: SdkCondition[] | undefined;
-  Actions?: SdkAction[] | undefined;
+  Actions?: PlannedAction[] | undefined;
   Transforms?: SdkTransform[] | undefined;
   ResetTransforms?: boolean | undefined;
 }): string[] {
@@ -157,7 +156,7 @@ function attributes(
 function targets(
   sign: string,
   list:
-    | Array<{ Id?: string | undefined; Port?: number | undefined; AvailabilityZone?: string | undefined }>
+    | Array<{ Id?: Arn | undefined; Port?: number | undefined; AvailabilityZone?: string | undefined }>
     | undefined,
 ): string[] {
   const ids = (list ?? []).map(

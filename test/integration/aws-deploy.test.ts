@@ -65,6 +65,7 @@ import {
 import { collectedSlice, service } from '../fixtures/aws/objects.js';
 import { MemoryKube } from '../support/memory-kube.js';
 import { CERT_A, CERT_B, mcs } from './aws-env.js';
+import { arnRef } from '../../lib/providers/aws/deploy/refs.js';
 
 const config: ModelConfig = {
   ownerId: 'karmada-test',
@@ -369,7 +370,7 @@ describe('discovery', () => {
               LoadBalancerArn: lbArn,
               Port: 9999,
               Protocol: 'TCP',
-              DefaultActions: [{ Type: 'forward', TargetGroupArn: '{{arn:foreign}}' }],
+              DefaultActions: [{ Type: 'forward', TargetGroupArn: arnRef('foreign') }],
             },
           },
         ],

@@ -24,6 +24,7 @@ import { formatPlan } from '../../lib/providers/aws/deploy/operations.js';
 import { buildServiceStack } from '../../lib/providers/aws/model/service.js';
 import { resourcesOf, ResourceTypes, type Stack } from '../../lib/providers/aws/model/types.js';
 import { collectedSlice, config, service } from '../fixtures/aws/objects.js';
+import { arnRef } from '../../lib/providers/aws/deploy/refs.js';
 
 const owner = { ownerId: 'team-a', stackId: 'mcs/default/serve' };
 const LB = 'arn:aws:elasticloadbalancing:us-east-1:123456789012:loadbalancer/net/k8s-serve/0123456789abcdef';
@@ -301,7 +302,7 @@ describe('the accelerator plan', () => {
     expect(plan[3]?.calls[0]).toStrictEqual({
       action: 'CreateListener',
       input: {
-        AcceleratorArn: '{{arn:Accelerator}}',
+        AcceleratorArn: arnRef('Accelerator'),
         Protocol: 'TCP',
         PortRanges: [{ FromPort: 80, ToPort: 80 }],
         ClientAffinity: 'NONE',
@@ -311,7 +312,7 @@ describe('the accelerator plan', () => {
     expect(plan[4]?.calls[0]).toStrictEqual({
       action: 'CreateEndpointGroup',
       input: {
-        ListenerArn: '{{arn:listener/TCP:80}}',
+        ListenerArn: arnRef('listener/TCP:80'),
         EndpointGroupRegion: 'us-east-1',
         EndpointConfigurations: [{ EndpointId: LB, Weight: 128, ClientIPPreservationEnabled: true }],
         TrafficDialPercentage: 100,

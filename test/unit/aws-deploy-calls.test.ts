@@ -26,14 +26,19 @@ import {
   sleep,
 } from '../../lib/providers/aws/deploy/context.js';
 import {
-  arnRef,
   formatPlan,
   operationSubject,
   plannedActions,
   planTags,
-  resolveRefs,
   type Operation,
 } from '../../lib/providers/aws/deploy/operations.js';
+import {
+  arnRef,
+  dnsRef,
+  resolvePlanned,
+  secretRef,
+  type SecretValues,
+} from '../../lib/providers/aws/deploy/refs.js';
 import {
   describeListeners,
   describeLoadBalancerAttributes,
@@ -656,36 +661,79 @@ describe('plan bookkeeping', () => {
     expect(planTags(pc, 'arn:x', { a: '1' }, { a: '1' })).toStrictEqual({ calls: [], changes: [] });
   });
 
-  it('placeholders: resolved everywhere in an input, an unknown one is an error', () => {
+  it('placeholders: typed values resolved at their fields; a string is never one, whatever it holds', () => {
     const arns = new Map([
       ['LoadBalancer', 'arn:lb'],
       ['tg', 'arn:tg'],
     ]);
-    expect(arnRef('tg')).toBe('{{arn:tg}}');
+    const dnsNames = new Map([['LoadBalancer', 'lb.example.com']]);
+    const secrets: SecretValues = { get: (ns, name) => (ns === 'a' && name === 'oidc' ? 'S' : undefined) };
+    // Printed as before: in JSON, logs and text.
+    expect(JSON.stringify([arnRef('tg'), dnsRef('LoadBalancer'), secretRef('a/oidc')])).toBe(
+      '["{{arn:tg}}","{{dns:LoadBalancer}}","{{secret:a/oidc}}"]',
+    );
+    expect(`${arnRef('tg')}`).toBe('{{arn:tg}}');
     expect(
-      resolveRefs(
+      resolvePlanned<unknown>(
         {
           LoadBalancerArn: arnRef('LoadBalancer'),
-          Actions: [{ TargetGroupArn: arnRef('tg'), Order: 1 }],
-          Plain: 'x{{arn:tg}}',
-          // Only a whole value is a placeholder (a tag value may start like one).
-          Suffixed: '{{arn:tg}}/x',
+          Actions: [
+            { TargetGroupArn: arnRef('tg'), Order: 1 },
+            { AuthenticateOidcConfig: { ClientSecret: secretRef('a/oidc') } },
+            // Text shaped like a placeholder is text.
+            { FixedResponseConfig: { MessageBody: '{{secret:a/oidc}}' } },
+          ],
+          Tags: [{ Key: 'dns', Value: dnsRef('LoadBalancer') }],
+          Plain: '{{arn:tg}}',
           Flag: true,
           Nothing: null,
         },
-        arns,
+        { arns, dnsNames, secrets },
       ),
     ).toStrictEqual({
       LoadBalancerArn: 'arn:lb',
-      Actions: [{ TargetGroupArn: 'arn:tg', Order: 1 }],
-      Plain: 'x{{arn:tg}}',
-      Suffixed: '{{arn:tg}}/x',
+      Actions: [
+        { TargetGroupArn: 'arn:tg', Order: 1 },
+        { AuthenticateOidcConfig: { ClientSecret: 'S' } },
+        { FixedResponseConfig: { MessageBody: '{{secret:a/oidc}}' } },
+      ],
+      Tags: [{ Key: 'dns', Value: 'lb.example.com' }],
+      Plain: '{{arn:tg}}',
       Flag: true,
       Nothing: null,
     });
-    expect(() => resolveRefs({ a: [arnRef('missing')] }, arns)).toThrow(
+    expect(() => resolvePlanned<unknown>({ TargetGroupArn: [arnRef('missing')] }, { arns })).toThrow(
       'plan refers to missing before it exists',
     );
+  });
+
+  it('placeholders: one at a field its kind may not stand in is refused, naming it and never a value', () => {
+    const arns = new Map([['LoadBalancer', 'arn:lb']]);
+    const secrets: SecretValues = { get: () => 'S' };
+    const at = (input: unknown) => () => resolvePlanned<unknown>(input, { arns, secrets });
+    expect(at({ FixedResponseConfig: { MessageBody: secretRef('a/oidc') } })).toThrow(
+      'plan holds {{secret:a/oidc}} at MessageBody, where no placeholder may stand',
+    );
+    expect(at({ RedirectConfig: { Host: arnRef('LoadBalancer') } })).toThrow('{{arn:LoadBalancer}} at Host');
+    expect(at({ TargetGroupArn: secretRef('a/oidc') })).toThrow('{{secret:a/oidc}} at TargetGroupArn');
+    expect(at({ ClientSecret: arnRef('LoadBalancer') })).toThrow('{{arn:LoadBalancer}} at ClientSecret');
+    // A tag's value takes an ARN or a DNS name, never a secret; an attribute's value nothing.
+    expect(at({ Tags: [{ Key: 'k', Value: secretRef('a/oidc') }] })).toThrow('at Value');
+    expect(at({ Attributes: [{ Key: 'k', Value: arnRef('LoadBalancer') }] })).toThrow('at Value');
+  });
+
+  it('a client secret comes only from the Secrets read in its own namespace', () => {
+    // team-a's Secret "oidc" was read; team-b names a Secret of the same name.
+    const secrets: SecretValues = {
+      get: (ns, name) => (ns === 'team-a' && name === 'oidc' ? 'A' : undefined),
+    };
+    const resolve = (ref: string) =>
+      resolvePlanned<unknown>({ ClientSecret: secretRef(ref) }, { arns: new Map(), secrets });
+    expect(resolve('team-a/oidc')).toStrictEqual({ ClientSecret: 'A' });
+    expect(() => resolve('team-b/oidc')).toThrow(
+      'plan needs the client secret of Secret team-b/oidc, which was not read in namespace team-b',
+    );
+    expect(() => secretRef('oidc')).toThrow('names no namespace');
   });
 
   const plan: Operation[] = [

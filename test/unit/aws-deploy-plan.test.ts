@@ -33,6 +33,7 @@ import {
   type TargetGroupResource,
 } from '../../lib/providers/aws/model/types.js';
 import { CREATED_AT_TAG, FINGERPRINT_TAG, RESOURCE_TAG, STACK_TAG } from '../../lib/providers/aws/tagging.js';
+import { arnRef, dnsRef } from '../../lib/providers/aws/deploy/refs.js';
 
 const pc = { externalManagedTags: [] as string[] };
 const CERT = (n: string) => `arn:aws:acm:us-east-1:123456789012:certificate/${n}`;
@@ -130,7 +131,7 @@ describe('the load balancer', () => {
           {
             action: 'ModifyLoadBalancerAttributes',
             input: {
-              LoadBalancerArn: '{{arn:LoadBalancer}}',
+              LoadBalancerArn: arnRef('LoadBalancer'),
               Attributes: [
                 { Key: 'a', Value: '1' },
                 { Key: 'b', Value: '2' },
@@ -553,7 +554,7 @@ describe('target groups', () => {
           },
           {
             action: 'ModifyTargetGroupAttributes',
-            input: { TargetGroupArn: '{{arn:new}}', Attributes: [{ Key: 'k', Value: 'v' }] },
+            input: { TargetGroupArn: arnRef('new'), Attributes: [{ Key: 'k', Value: 'v' }] },
           },
         ],
       },
@@ -661,7 +662,7 @@ describe('targets', () => {
 
   it('plan: only deregistrations, only registrations, or nothing', () => {
     expect(planTargets('tg', 'arn', [], [{ Id: '10.0.0.1', Port: 80 }])[0]?.detail).toBe('targets -1');
-    expect(planTargets('tg', '{{arn:tg}}', [{ id: '10.0.0.1', port: 80 }], undefined)[0]?.detail).toBe(
+    expect(planTargets('tg', arnRef('tg'), [{ id: '10.0.0.1', port: 80 }], undefined)[0]?.detail).toBe(
       'targets +1',
     );
     expect(
@@ -791,14 +792,14 @@ describe('listeners', () => {
           {
             action: 'AddListenerCertificates',
             input: {
-              ListenerArn: '{{arn:443}}',
+              ListenerArn: arnRef('443'),
               Certificates: [{ CertificateArn: CERT('b') }, { CertificateArn: CERT('c') }],
             },
           },
         ],
       },
     ]);
-    expect([...plan.deployed]).toStrictEqual([['443', { arn: '{{arn:443}}', rules: undefined }]]);
+    expect([...plan.deployed]).toStrictEqual([['443', { arn: arnRef('443'), rules: undefined }]]);
   });
 
   it('an HTTP listener gets no certificates even when some are given; a TLS one without policy gets none', () => {
@@ -1000,7 +1001,7 @@ describe('listener rules', () => {
   const actions = [{ Type: 'forward', Order: 1, TargetGroupArn: 'arn:tg' }];
 
   it('on a new listener: every rule created, with its tags', () => {
-    expect(planListenerRules(pc, '{{arn:80}}', [ruleRes('a', 1, '/a')], undefined, resolve)).toStrictEqual([
+    expect(planListenerRules(pc, arnRef('80'), [ruleRes('a', 1, '/a')], undefined, resolve)).toStrictEqual([
       {
         op: 'create',
         resource: 'ListenerRule',
@@ -1010,7 +1011,7 @@ describe('listener rules', () => {
           {
             action: 'CreateRule',
             input: {
-              ListenerArn: '{{arn:80}}',
+              ListenerArn: arnRef('80'),
               Priority: 1,
               Conditions: conditions('/a'),
               Actions: actions,
@@ -1327,15 +1328,15 @@ describe('the stack plan', () => {
       'modify LoadBalancer',
     ]);
     expect(ops[3]?.calls[0]?.input).toMatchObject({
-      LoadBalancerArn: '{{arn:LoadBalancer}}',
-      DefaultActions: [{ TargetGroupArn: '{{arn:tg}}' }],
+      LoadBalancerArn: arnRef('LoadBalancer'),
+      DefaultActions: [{ TargetGroupArn: arnRef('tg') }],
     });
-    expect(ops[1]?.calls[0]?.input).toMatchObject({ TargetGroupArn: '{{arn:tg}}' });
+    expect(ops[1]?.calls[0]?.input).toMatchObject({ TargetGroupArn: arnRef('tg') });
     // Recorded last: the DNS name (known once created), the fingerprint, each group's targets.
     expect(ops[4]?.calls[0]?.input).toStrictEqual({
-      ResourceArns: ['{{arn:LoadBalancer}}'],
+      ResourceArns: [arnRef('LoadBalancer')],
       Tags: [
-        { Key: DNS_NAME_TAG, Value: '{{dns:LoadBalancer}}' },
+        { Key: DNS_NAME_TAG, Value: dnsRef('LoadBalancer') },
         { Key: FINGERPRINT_TAG, Value: 'f' },
       ],
     });

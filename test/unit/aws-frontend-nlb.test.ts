@@ -22,6 +22,7 @@ import {
   STACK_TAG,
 } from '../../lib/providers/aws/tagging.js';
 import { collectedSlice, config, minimalIngress, service } from '../fixtures/aws/objects.js';
+import { arnRef, dnsRef } from '../../lib/providers/aws/deploy/refs.js';
 
 const A = 'alb.ingress.kubernetes.io/';
 const EIPS = 'eipalloc-0a000000000000001, eipalloc-0a000000000000002';
@@ -156,7 +157,7 @@ describe('the frontend NLB model', () => {
       Tags: tags({ [RESOURCE_TAG]: 'FrontendNlb' }),
     });
     expect(call('FrontendNlb', 'ModifyLoadBalancerAttributes')).toStrictEqual({
-      LoadBalancerArn: '{{arn:FrontendNlb}}',
+      LoadBalancerArn: arnRef('FrontendNlb'),
       Attributes: [{ Key: 'load_balancing.cross_zone.enabled', Value: 'true' }],
     });
     const tg = resourcesOf(stack, ResourceTypes.TargetGroup).find((t) => t.id === 'FrontendNlb-tg-TCP-443');
@@ -179,14 +180,14 @@ describe('the frontend NLB model', () => {
       Tags: tags({ [RESOURCE_TAG]: 'FrontendNlb-tg-TCP-443' }),
     });
     expect(call('FrontendNlb-tg-TCP-443', 'RegisterTargets')).toStrictEqual({
-      TargetGroupArn: '{{arn:FrontendNlb-tg-TCP-443}}',
-      Targets: [{ Id: '{{arn:LoadBalancer}}', Port: 8080 }],
+      TargetGroupArn: arnRef('FrontendNlb-tg-TCP-443'),
+      Targets: [{ Id: arnRef('LoadBalancer'), Port: 8080 }],
     });
     expect(call('FrontendNlb-ls-TCP-443', 'CreateListener')).toMatchObject({
-      LoadBalancerArn: '{{arn:FrontendNlb}}',
+      LoadBalancerArn: arnRef('FrontendNlb'),
       Port: 443,
       Protocol: 'TCP',
-      DefaultActions: [{ Type: 'forward', TargetGroupArn: '{{arn:FrontendNlb-tg-TCP-443}}' }],
+      DefaultActions: [{ Type: 'forward', TargetGroupArn: arnRef('FrontendNlb-tg-TCP-443') }],
     });
     // Only the mapped port: no NLB listener for 80 or 8080.
     expect(ops.filter((o) => o.startsWith('create Listener FrontendNlb'))).toStrictEqual([
@@ -197,7 +198,7 @@ describe('the frontend NLB model', () => {
     expect(record).toMatchObject({
       Tags: expect.arrayContaining([
         { Key: FRONTEND_NLB_TAG, Value: nlb?.spec.name },
-        { Key: FRONTEND_NLB_DNS_TAG, Value: '{{dns:FrontendNlb}}' },
+        { Key: FRONTEND_NLB_DNS_TAG, Value: dnsRef('FrontendNlb') },
       ]),
     });
   });

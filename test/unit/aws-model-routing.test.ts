@@ -20,6 +20,7 @@ import { allModelParts, type ModelParts } from '../../lib/providers/aws/model/pa
 import { coversConditions, isInfiniteRedirect } from '../../lib/providers/aws/model/rule-optimizer.js';
 import { resourcesOf, ResourceTypes, type Stack } from '../../lib/providers/aws/model/types.js';
 import { collectedSlice, config, minimalIngress, path, service } from '../fixtures/aws/objects.js';
+import { arnRef } from '../../lib/providers/aws/deploy/refs.js';
 
 const A = 'alb.ingress.kubernetes.io/';
 
@@ -899,12 +900,8 @@ describe('the change plan shows actions, conditions and transforms in words', ()
       ),
     );
     const rules = resourcesOf(stack, ResourceTypes.ListenerRule);
-    const plan = planListenerRules(
-      { externalManagedTags: [] },
-      'arn:l',
-      rules,
-      undefined,
-      (id) => `{{arn:${id}}}`,
+    const plan = planListenerRules({ externalManagedTags: [] }, 'arn:l', rules, undefined, (id) =>
+      arnRef(id),
     );
     expect(plan.map((o) => o.detail)).toStrictEqual([
       'priority 1: http-header User-Agent ~ .+Chrome.+; query-string v=2; source-ip 10.0.0.0/8; http-request-method GET; path-pattern /c → forward default/ingress-service-1:80 75%, default/ingress-service-2:80 25% (sticky 60 s); rewrite host ^a$ → b',

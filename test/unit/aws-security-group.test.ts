@@ -10,6 +10,7 @@ import {
   securityGroupSources,
 } from '../../lib/providers/aws/model/security-group.js';
 import type { ManagedSecurityGroupSpec } from '../../lib/providers/aws/model/types.js';
+import { arnRef } from '../../lib/providers/aws/deploy/refs.js';
 
 const CIDRS = 'alb.ingress.kubernetes.io/inbound-cidrs';
 const LISTS = 'alb.ingress.kubernetes.io/security-group-prefix-lists';
@@ -133,7 +134,7 @@ const actual = (over: Partial<ActualSecurityGroup> = {}): ActualSecurityGroup =>
 describe('the managed group in the plan', () => {
   it('creates it tagged, with its rules, and names it by placeholder until it exists', () => {
     const plan = planSecurityGroups(pc, desired, []);
-    expect(plan.groupId).toBe('{{arn:ManagedLBSecurityGroup}}');
+    expect(plan.groupId).toStrictEqual(arnRef('ManagedLBSecurityGroup'));
     expect(plan.upserts).toEqual([
       {
         op: 'create',
@@ -162,7 +163,7 @@ describe('the managed group in the plan', () => {
           {
             action: 'AuthorizeSecurityGroupIngress',
             input: {
-              GroupId: '{{arn:ManagedLBSecurityGroup}}',
+              GroupId: arnRef('ManagedLBSecurityGroup'),
               IpPermissions: [
                 { IpProtocol: 'tcp', FromPort: 80, ToPort: 80, IpRanges: [{ CidrIp: '10.0.0.0/8' }] },
                 {

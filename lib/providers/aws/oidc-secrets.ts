@@ -2,39 +2,62 @@
  * The OIDC client Secrets an MCI's authentication names (LBC: `auth-idp-oidc.secretName`, in the
  * MCI's namespace, keys `clientID` or the legacy `clientId`, and `clientSecret`). Each named Secret
  * is read by one GET; nothing else of any Secret is looked at. What the model gets is the client ID
- * and a version; the client secret itself stays in a ClientSecrets, which never prints it.
+ * and a version; the client secret itself stays in a ClientSecrets, which never prints it and
+ * keeps each namespace's apart: an IngressGroup's members each bring their own, and an action's
+ * placeholder (deploy/refs.ts SecretRef) is given a secret of its own namespace only.
  */
 import { createHash } from 'node:crypto';
 import { inspect } from 'node:util';
 import type { MultiClusterIngress, Secret, Service } from '../../karmada/types.js';
 import type { KubeClient } from '../../kube/client.js';
 import { Resources } from '../../kube/resources.js';
-import type { SecretValues } from './deploy/operations.js';
+import type { SecretValues } from './deploy/refs.js';
 import { authAnnotations, oidcSecretName, type OidcSecretInfo } from './model/annotations/auth-keys.js';
 import { ALB_KEYS } from './model/annotations/keys.js';
 
 /**
- * Client secrets by `<namespace>/<name>`. JSON, `util.inspect` and string conversion show only
- * how many there are, so a logged stack, error or plan can never carry one.
+ * Client secrets by namespace, then Secret name. JSON, `util.inspect` and string conversion show
+ * only how many there are, so a logged stack, error or plan can never carry one.
  */
 export class ClientSecrets implements SecretValues {
-  readonly #values: Map<string, string>;
+  /** Namespace → Secret name → client secret. */
+  readonly #values: ReadonlyMap<string, ReadonlyMap<string, string>>;
 
-  constructor(entries: Iterable<readonly [string, string]> = []) {
-    this.#values = new Map(entries);
+  private constructor(values: ReadonlyMap<string, ReadonlyMap<string, string>>) {
+    this.#values = values;
   }
 
-  get(secret: string): string | undefined {
-    return this.#values.get(secret);
+  /** None. */
+  static none(): ClientSecrets {
+    return new ClientSecrets(new Map());
+  }
+
+  /** The secrets read in one namespace, by Secret name. */
+  static of(namespace: string, entries: Iterable<readonly [string, string]>): ClientSecrets {
+    const byName = new Map(entries);
+    return new ClientSecrets(byName.size > 0 ? new Map([[namespace, byName]]) : new Map());
+  }
+
+  get(namespace: string, name: string): string | undefined {
+    return this.#values.get(namespace)?.get(name);
   }
 
   get size(): number {
-    return this.#values.size;
+    let n = 0;
+    for (const byName of this.#values.values()) n += byName.size;
+    return n;
   }
 
-  /** These and `other`'s (an IngressGroup's members each read their own). */
+  /**
+   * These and `other`'s, each namespace's still apart (an IngressGroup's members each read their
+   * own; two members of one namespace read the same Secrets).
+   */
   with(other: ClientSecrets | undefined): ClientSecrets {
-    return other && other.size > 0 ? new ClientSecrets([...this.#values, ...other.#values]) : this;
+    if (!other || other.size === 0) return this;
+    const merged = new Map(this.#values);
+    for (const [namespace, byName] of other.#values)
+      merged.set(namespace, new Map([...(merged.get(namespace) ?? []), ...byName]));
+    return new ClientSecrets(merged);
   }
 
   toJSON(): string {
@@ -42,7 +65,7 @@ export class ClientSecrets implements SecretValues {
   }
 
   toString(): string {
-    return `[${this.#values.size} OIDC client secret(s), not shown]`;
+    return `[${this.size} OIDC client secret(s), not shown]`;
   }
 
   [inspect.custom](): string {
@@ -93,7 +116,7 @@ export async function readOidcSecrets(
         .digest('hex')
         .slice(0, 16),
     });
-    if (clientSecret) values.push([`${namespace}/${name}`, clientSecret]);
+    if (clientSecret) values.push([name, clientSecret]);
   }
-  return { oidcSecrets, clientSecrets: new ClientSecrets(values) };
+  return { oidcSecrets, clientSecrets: ClientSecrets.of(namespace, values) };
 }

@@ -207,7 +207,7 @@ export class AwsProvider implements MultiClusterProvider {
           const members: IngressMember[] = [];
           // Members often route to the same Services: each is read once per build.
           const reads: ServiceReads = new Map();
-          let secrets = new ClientSecrets();
+          let secrets = ClientSecrets.none();
           let served = false;
           const elsewhere = new Set<string>();
           for (const mci of resolution.members) {

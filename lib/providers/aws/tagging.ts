@@ -141,10 +141,13 @@ export function tagsToRecord(
   return out;
 }
 
-export function recordToTags(tags: Readonly<Record<string, string>>): Array<{ Key: string; Value: string }> {
-  return Object.keys(tags)
-    .sort()
-    .map((Key) => ({ Key, Value: tags[Key] ?? '' }));
+export function recordToTags<V = string>(
+  tags: Readonly<Record<string, V>>,
+): Array<{ Key: string; Value: V }> {
+  // Sorted by UTF-16 code units, as sort() without a comparator would.
+  return Object.entries(tags)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([Key, Value]) => ({ Key, Value }));
 }
 
 /** Tags to add or overwrite so that `actual` carries every desired tag (removals: tagsToRemove). */

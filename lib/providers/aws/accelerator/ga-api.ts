@@ -3,7 +3,7 @@
  * in a chunk of its own). Every read and call goes through deploy/context.ts `call`: the abort
  * signal, and throttling or server errors as RetryLaterError.
  */
-import type { ActualAccelerator, ActualListener, GaPlannedCall } from './types.js';
+import type { ActualAccelerator, ActualListener, GaCall } from './types.js';
 
 type Ctx = { signal: AbortSignal };
 
@@ -15,9 +15,9 @@ export interface GaApi {
   tagsOf(arn: string, ctx: Ctx): Promise<Record<string, string>>;
   /** The accelerator's listeners, each with its endpoint groups. */
   listeners(arn: string, ctx: Ctx): Promise<ActualListener[]>;
-  /** One planned call, unretried (the caller maps errors); a create returns what it made. */
+  /** One call (its placeholders resolved), unretried (the caller maps errors); a create returns what it made. */
   send(
-    c: GaPlannedCall,
+    c: GaCall,
     o: { abortSignal: AbortSignal },
   ): Promise<{ arn?: string; accelerator?: ActualAccelerator }>;
 }

@@ -37,7 +37,7 @@ import {
   type ActualAccelerator,
   type ActualEndpointGroup,
   type ActualListener,
-  type GaPlannedCall,
+  type GaCall,
 } from './types.js';
 
 const SERVICE = 'Global Accelerator';
@@ -189,10 +189,10 @@ export function gaApi(client: GlobalAcceleratorClient): GaApi {
   };
 }
 
-/** One planned call; a create returns what it made (its ARN, and an accelerator's addresses). */
+/** One call, its placeholders resolved; a create returns what it made (its ARN, and an accelerator's addresses). */
 async function sendCall(
   client: GlobalAcceleratorClient,
-  c: GaPlannedCall,
+  c: GaCall,
   o: { abortSignal: AbortSignal },
 ): Promise<{ arn?: string; accelerator?: ActualAccelerator }> {
   switch (c.action) {

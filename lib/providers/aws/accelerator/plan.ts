@@ -6,7 +6,7 @@
  * placeholder of the ARN the parent's create returns.
  */
 import { recordToTags, tagsToRemove, tagsToUpsert } from '../tagging.js';
-import { arnRef } from '../deploy/operations.js';
+import { arnRef, type Arn } from '../deploy/refs.js';
 import { ACCELERATOR_ID } from './model.js';
 import {
   RETIRING_TAG,
@@ -109,7 +109,7 @@ export function describeHealthCheck(g: DesiredEndpointGroup): string {
   return `${hc.protocol}:${hc.port}${hc.path ?? ''} every ${hc.intervalSeconds} s, threshold ${hc.thresholdCount}`;
 }
 
-function createGroup(l: DesiredListener, listenerArn: string, g: DesiredEndpointGroup): AcceleratorOperation {
+function createGroup(l: DesiredListener, listenerArn: Arn, g: DesiredEndpointGroup): AcceleratorOperation {
   return {
     op: 'create',
     resource: 'EndpointGroup',
@@ -176,7 +176,7 @@ function acceleratorTags(
 }
 
 /** Everything under a new accelerator (or a new listener): listeners, then their groups. */
-function createListener(l: DesiredListener, acceleratorArn: string): AcceleratorOperation[] {
+function createListener(l: DesiredListener, acceleratorArn: Arn): AcceleratorOperation[] {
   const listenerArn = arnRef(listenerRef(l));
   return [
     {

@@ -15,7 +15,8 @@
 import { InvalidObjectError, RetryLaterError, errorMessage } from '../../../errors.js';
 import type { Logger } from '../../../log/logger.js';
 import { call, checkAborted, isAwsError } from '../deploy/context.js';
-import { formatPlan, operationSubject, resolveRefs } from '../deploy/operations.js';
+import { formatPlan, operationSubject } from '../deploy/operations.js';
+import { resolvePlanned } from '../deploy/refs.js';
 import type { Stack } from '../model/types.js';
 import { isOwnedBy, isOwnerOf, STACK_TAG, type StackOwner } from '../tagging.js';
 import type { GaApi } from './ga-api.js';
@@ -37,6 +38,7 @@ import {
   type ActualAccelerator,
   type ActualListener,
   type DesiredAccelerator,
+  type GaCall,
   type RegionalEndpoint,
 } from './types.js';
 
@@ -134,7 +136,8 @@ async function applyOps(
   for (const op of plan) {
     for (const planned of op.calls) {
       checkAborted(ctx);
-      const c = { ...planned, input: resolveRefs(planned.input, arns) } as typeof planned;
+      // The action and its input stay paired; only the input's placeholders change.
+      const c = { ...planned, input: resolvePlanned<unknown>(planned.input, { arns }) } as GaCall;
       try {
         const out = await call(ctx, c.action, (o) => ga.send(c, o), 'Global Accelerator');
         if (c.produces && out.arn) arns.set(c.produces, out.arn);

@@ -18,6 +18,7 @@ import type {
   UpdateListenerCommandInput,
 } from '@aws-sdk/client-global-accelerator';
 import type { OperationKind } from '../deploy/operations.js';
+import type { Planned } from '../deploy/refs.js';
 import { TAG_PREFIX } from '../tagging.js';
 import type {
   AcceleratorIpAddressType,
@@ -186,6 +187,11 @@ export const GA_READ_ACTIONS = [
 
 /** A planned GA call; a create `produces` the ARN its resource ID's placeholder stands for. */
 export type GaPlannedCall = {
+  [A in GaMutatingAction]: { action: A; input: Planned<GaMutatingInputs[A]>; produces?: string };
+}[GaMutatingAction];
+
+/** A GA call as it is sent: its placeholders resolved (reconcile.ts). */
+export type GaCall = {
   [A in GaMutatingAction]: { action: A; input: GaMutatingInputs[A]; produces?: string };
 }[GaMutatingAction];
 

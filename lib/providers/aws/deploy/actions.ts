@@ -15,11 +15,14 @@ import type {
   RuleCondition,
   RuleTransform,
 } from '../model/types.js';
-import { secretRef } from './operations.js';
+import { secretRef, type Arn, type Planned } from './refs.js';
 
-export type ArnResolver = (resourceId: string) => string;
+export type ArnResolver = (resourceId: string) => Arn;
 
-function toSdkAction(a: Action, order: number, resolve: ArnResolver): SdkAction {
+/** An action as a plan holds it: its target groups' ARNs and client secret may be placeholders. */
+export type PlannedAction = Planned<SdkAction>;
+
+function toSdkAction(a: Action, order: number, resolve: ArnResolver): PlannedAction {
   if (a.type === 'forward') {
     if ('targetGroup' in a)
       return { Type: 'forward', Order: order, TargetGroupArn: resolve(a.targetGroup.$ref) };
@@ -76,7 +79,7 @@ function toSdkAction(a: Action, order: number, resolve: ArnResolver): SdkAction 
  * An authentication action. The OIDC client secret is a placeholder (`secretRef`) that only the
  * apply step replaces with the value, so that plans, logs and errors never hold it.
  */
-function toSdkAuthentication(a: AuthenticationAction, order: number): SdkAction {
+function toSdkAuthentication(a: AuthenticationAction, order: number): PlannedAction {
   if (a.type === 'jwt-validation') {
     const j = a.jwt;
     return {
@@ -138,7 +141,7 @@ export function usesOidc(actions: readonly Action[]): boolean {
   return actions.some((a) => a.type === 'authenticate-oidc');
 }
 
-export function toSdkActions(actions: readonly Action[], resolve: ArnResolver): SdkAction[] {
+export function toSdkActions(actions: readonly Action[], resolve: ArnResolver): PlannedAction[] {
   return actions.map((a, i) => toSdkAction(a, i + 1, resolve));
 }
 
@@ -184,7 +187,8 @@ export function toSdkTransforms(transforms: readonly RuleTransform[] | undefined
   });
 }
 
-function forwardKey(a: SdkAction): unknown[] {
+/** A placeholder's ARN compares (and prints) as `{{arn:<resource id>}}`: equal to no ARN. */
+function forwardKey(a: PlannedAction): unknown[] {
   const groups = a.ForwardConfig?.TargetGroups ?? [];
   const stickiness = a.ForwardConfig?.TargetGroupStickinessConfig;
   const sticky = stickiness?.Enabled === true ? (stickiness.DurationSeconds ?? 0) : 0;
@@ -195,7 +199,7 @@ function forwardKey(a: SdkAction): unknown[] {
 }
 
 /** A string that is equal for equal actions, whichever way ELBv2 spells them. */
-export function actionsKey(actions: readonly SdkAction[] | undefined): string {
+export function actionsKey(actions: readonly PlannedAction[] | undefined): string {
   const canon = [...(actions ?? [])]
     .sort((a, b) => (a.Order ?? 0) - (b.Order ?? 0))
     .map((a) => {
@@ -232,7 +236,7 @@ export function actionsKey(actions: readonly SdkAction[] | undefined): string {
  * An authenticate action without its client secret (DescribeRules never returns it; the deploy
  * tells a rotated one by the Secret's version, deploy/plan.ts) and with ELBv2's defaults.
  */
-function authenticationKey(a: SdkAction): unknown[] {
+function authenticationKey(a: PlannedAction): unknown[] {
   const c = a.AuthenticateOidcConfig ?? a.AuthenticateCognitoConfig;
   const o = a.AuthenticateOidcConfig;
   const g = a.AuthenticateCognitoConfig;

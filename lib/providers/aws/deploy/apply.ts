@@ -1,5 +1,6 @@
 /**
- * Executes a change plan exactly, call by call, filling in the ARNs of resources it creates.
+ * Executes a change plan exactly, call by call, filling in its placeholders (refs.ts): the ARNs
+ * of resources it creates, and the OIDC client secrets, each only at the field it stands in.
  * The only module that builds mutating ELBv2 commands (iam.ts is checked against this); the EC2
  * ones (the managed security groups) are ec2/security-groups.ts's, loaded only when a plan has some.
  */
@@ -38,12 +39,12 @@ import { call, checkAborted, isAwsError, sleep, type DeployContext } from './con
 import {
   EDGE_ACTIONS,
   isEc2Call,
-  resolveRefs,
-  type Ec2PlannedCall,
+  type Ec2Call,
   type Operation,
   type PlannedCall,
-  type SecretValues,
+  type SentCall,
 } from './operations.js';
+import { resolvePlanned, type RefValues, type SecretValues } from './refs.js';
 import { ALB_KEYS } from '../model/annotations/keys.js';
 import { InvalidObjectError } from '../../../errors.js';
 
@@ -79,16 +80,12 @@ export function withInstance<T extends { Tags?: Array<{ Key?: string; Value?: st
   return { ...input, Tags: [...tags, { Key: INSTANCE_TAG, Value: instanceId }] };
 }
 
-async function sendEc2(
-  ctx: DeployContext,
-  c: Ec2PlannedCall,
-  o: { abortSignal: AbortSignal },
-): Promise<Created> {
+async function sendEc2(ctx: DeployContext, c: Ec2Call, o: { abortSignal: AbortSignal }): Promise<Created> {
   if (!ctx.securityGroups) throw new Error(`${c.action}: this provider manages no security groups`);
   return (await ctx.securityGroups()).send(ctx, c, o);
 }
 
-function send(ctx: DeployContext, c: PlannedCall, o: { abortSignal: AbortSignal }): Promise<Created> {
+function send(ctx: DeployContext, c: SentCall, o: { abortSignal: AbortSignal }): Promise<Created> {
   if (isEc2Call(c)) return sendEc2(ctx, c, o);
   const { client } = ctx;
   const none = (): Created => ({});
@@ -180,7 +177,7 @@ function edge(ctx: DeployContext) {
 }
 
 /** The API a call goes to, for its messages. */
-function serviceOf(action: PlannedCall['action']): string {
+function serviceOf(action: SentCall['action']): string {
   return (EDGE_ACTIONS as Partial<Record<string, string>>)[action] ?? 'ELBv2';
 }
 
@@ -189,7 +186,7 @@ function serviceOf(action: PlannedCall['action']): string {
  * already deleted, a load balancer gone with its association), or the user's web ACL ARN naming
  * nothing; undefined: not an edge outcome.
  */
-function edgeOutcome(c: PlannedCall, err: unknown): 'done' | Error | undefined {
+function edgeOutcome(c: SentCall, err: unknown): 'done' | Error | undefined {
   if (c.action === 'CreateProtection' && isAwsError(err, 'ResourceAlreadyExistsException')) return 'done';
   if (c.action === 'DeleteProtection' && isAwsError(err, 'ResourceNotFoundException')) return 'done';
   if (c.action === 'DisassociateWebACL' && isAwsError(err, 'WAFNonexistentItemException')) return 'done';
@@ -215,7 +212,7 @@ export function isZoneRequiredError(err: unknown): boolean {
 }
 
 /** Deletions of something already gone are done; a target group still in use is retried (bounded). */
-async function runOne(ctx: DeployContext, c: PlannedCall): Promise<Created> {
+async function runOne(ctx: DeployContext, c: SentCall): Promise<Created> {
   const { resourceInUseAttempts, resourceInUseDelayMs } = ctx.options;
   for (let attempt = 1; ; attempt++) {
     try {
@@ -269,6 +266,12 @@ export interface ApplyResult {
   dnsNames: Map<string, string>;
 }
 
+/** The call as it is sent: its placeholders replaced, field by field (refs.ts resolvePlanned). */
+function resolveCall(planned: PlannedCall, values: RefValues): SentCall {
+  // The action and its input stay paired; only the input's placeholders change.
+  return { ...planned, input: resolvePlanned<unknown>(planned.input, values) } as SentCall;
+}
+
 export async function applyPlan(
   ctx: DeployContext,
   plan: readonly Operation[],
@@ -277,10 +280,11 @@ export async function applyPlan(
 ): Promise<ApplyResult> {
   const arns = new Map<string, string>();
   const dnsNames = new Map<string, string>();
+  const values: RefValues = { arns, dnsNames, ...(secrets ? { secrets } : {}) };
   for (const op of plan) {
     for (const planned of op.calls) {
       checkAborted(ctx);
-      const c = { ...planned, input: resolveRefs(planned.input, arns, dnsNames, secrets) } as PlannedCall;
+      const c = resolveCall(planned, values);
       const created = await runOne(ctx, c);
       if (c.produces !== undefined) {
         if (!created.arn) throw new Error(`${c.action} for ${c.produces} returned no ARN`);

@@ -12,6 +12,7 @@ import type { LoadBalancerSpec } from '../model/types.js';
 import { CAPACITY_TAG } from '../tagging.js';
 import { isAwsError } from './context.js';
 import type { PlannedCall } from './operations.js';
+import type { Arn } from './refs.js';
 
 export interface ActualCapacity {
   /** The reserved units (0: none). */
@@ -46,7 +47,7 @@ export function desiredCapacity(
  * and its words. `actual` undefined: a new load balancer, which has no reservation.
  */
 export function planCapacity(
-  lbArn: string,
+  lbArn: Arn,
   desired: number | undefined,
   actual: ActualCapacity | undefined,
 ): { calls: PlannedCall[]; changes: string[] } {

@@ -7,7 +7,7 @@
 import type { ElasticLoadBalancingV2Client, LoadBalancer } from '@aws-sdk/client-elastic-load-balancing-v2';
 import type { ResourceGroupsTaggingAPIClient } from '@aws-sdk/client-resource-groups-tagging-api';
 import type { TaggedStack } from './stack-tags.js';
-import type { Ec2PlannedCall } from './operations.js';
+import type { Ec2Call } from './operations.js';
 import type { ActualSecurityGroup } from './security-group.js';
 import { CancelledError, RetryLaterError, errorMessage } from '../../../errors.js';
 import type { Logger } from '../../../log/logger.js';
@@ -72,7 +72,7 @@ export interface SecurityGroupAccess {
   findStack(ctx: DeployContext): Promise<ActualSecurityGroup[]>;
   /** Every group of this owner in the VPC (the orphan sweep). */
   findOwned(ctx: DeployContext): Promise<ActualSecurityGroup[]>;
-  send(ctx: DeployContext, c: Ec2PlannedCall, o: { abortSignal: AbortSignal }): Promise<{ arn?: string }>;
+  send(ctx: DeployContext, c: Ec2Call, o: { abortSignal: AbortSignal }): Promise<{ arn?: string }>;
 }
 
 export interface DeployContext {

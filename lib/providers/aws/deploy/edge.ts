@@ -16,8 +16,9 @@ import { ALB_KEYS } from '../model/annotations/keys.js';
 import type { LoadBalancerResource } from '../model/types.js';
 import { isOwnedBy, RESOURCE_TAG, SHIELD_TAG, WAF_TAG, CAPACITY_TAG, recordToTags } from '../tagging.js';
 import type { DeployContext } from './context.js';
-import type { OwnedLoadBalancer } from './load-balancer.js';
+import type { OwnedLoadBalancer, PlannedLoadBalancer } from './load-balancer.js';
 import type { Operation } from './operations.js';
+import type { Arn } from './refs.js';
 
 function edgeServices(ctx: DeployContext) {
   if (!ctx.edge) throw new Error('the deploy context has no edge services (WAFv2, Shield)');
@@ -117,7 +118,7 @@ export interface EdgePlan {
 }
 
 /** The tags of a protection we create: the load balancer's, as the protection's resource. */
-function protectionTags(lb: LoadBalancerResource): Record<string, string> {
+function protectionTags(lb: PlannedLoadBalancer): Record<string, string> {
   const { [WAF_TAG]: _w, [SHIELD_TAG]: _s, [CAPACITY_TAG]: _c, ...tags } = lb.spec.tags;
   return { ...tags, [RESOURCE_TAG]: 'ShieldProtection' };
 }
@@ -128,8 +129,8 @@ function protectionTags(lb: LoadBalancerResource): Record<string, string> {
  * `aclArn`: the web ACL the stack names, resolved.
  */
 export function planEdge(
-  lb: LoadBalancerResource,
-  lbArn: string,
+  lb: PlannedLoadBalancer,
+  lbArn: Arn,
   actual: OwnedLoadBalancer | undefined,
   aclArn: string | undefined,
 ): EdgePlan {

@@ -22,9 +22,15 @@ import { checkAborted, type DeployContext } from './context.js';
 import { describeListeners, describeLoadBalancerAttributes, describeTags } from './describe.js';
 import type { ActualListener } from './listener.js';
 import { planListeners } from './listener.js';
-import { planLoadBalancer, requiresReplacement, type OwnedLoadBalancer } from './load-balancer.js';
+import {
+  planLoadBalancer,
+  requiresReplacement,
+  type OwnedLoadBalancer,
+  type PlannedLoadBalancer,
+} from './load-balancer.js';
 import { ownedByName } from './lookup.js';
-import { arnRef, dnsRef, type Operation, type PlanContext } from './operations.js';
+import type { Operation, PlanContext } from './operations.js';
+import { arnRef, dnsRef, type Arn, type DnsRef } from './refs.js';
 
 /** What exists of a stack's frontend NLB. */
 export interface ActualFrontendNlb {
@@ -100,8 +106,8 @@ export async function discoverFrontendNlb(
 /** What the frontend NLB's plan adds to the stack's. */
 export interface FrontendNlbPlan {
   operations: Operation[];
-  /** The tags recorded on the ALB with the fingerprint. */
-  record: Record<string, string>;
+  /** The tags recorded on the ALB with the fingerprint (a new NLB's DNS name: its placeholder). */
+  record: Record<string, string | DnsRef>;
   /** Record tags the ALB carries that go (the frontend NLB is no longer wanted). */
   staleRecord: string[];
 }
@@ -109,7 +115,7 @@ export interface FrontendNlbPlan {
 /** The alb-type groups' registrations: the ALB on its listener's port, and nothing else. */
 function planRegistrations(
   groups: readonly TargetGroupResource[],
-  albArn: string,
+  albArn: Arn,
   groupArn: (id: string) => string | undefined,
   targets: ReadonlyMap<string, TargetDescription[]>,
 ): Operation[] {
@@ -162,12 +168,12 @@ export function planFrontendNlb(
   stack: Stack,
   actual: ActualFrontendNlb | undefined,
   refs: {
-    albArn: string;
+    albArn: Arn;
     resolve: ArnResolver;
     groupArn: (id: string) => string | undefined;
     targets: ReadonlyMap<string, TargetDescription[]>;
     /** The NLB naming the managed group by ID (the model names it by placeholder). */
-    withManagedGroup: (lb: LoadBalancerResource) => LoadBalancerResource;
+    withManagedGroup: (lb: LoadBalancerResource) => PlannedLoadBalancer;
   },
   albTags: Readonly<Record<string, string>>,
 ): FrontendNlbPlan {

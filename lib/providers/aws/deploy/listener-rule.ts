@@ -1,6 +1,5 @@
 /** Listener rules of one listener, planned with rule-plan.ts's 404-free ordering. */
 import type {
-  Action as SdkAction,
   Rule,
   RuleCondition as SdkCondition,
   RuleTransform as SdkTransform,
@@ -16,14 +15,16 @@ import {
   transformsKey,
   usesOidc,
   type ArnResolver,
+  type PlannedAction,
 } from './actions.js';
 import { ruleText } from './rule-text.js';
 import { planTags, type Operation, type PlanContext, type PlannedCall } from './operations.js';
+import type { Arn } from './refs.js';
 import { planRules, type DesiredRuleKey } from './rule-plan.js';
 
 interface DesiredRule extends DesiredRuleKey {
   conditions: SdkCondition[];
-  actions: SdkAction[];
+  actions: PlannedAction[];
   transforms: SdkTransform[];
   /** What the rule does, for the change plan. */
   text: string;
@@ -32,14 +33,14 @@ interface DesiredRule extends DesiredRuleKey {
 
 const settingsOf = (
   conditions: SdkCondition[] | undefined,
-  actions: SdkAction[] | undefined,
+  actions: PlannedAction[] | undefined,
   transforms: SdkTransform[] | undefined,
 ) => `${conditionsKey(conditions)}|${actionsKey(actions)}|${transformsKey(transforms)}`;
 
 /** `actual` undefined: the listener is created by this plan, so it has no rules yet. */
 export function planListenerRules(
   pc: PlanContext,
-  listenerArn: string,
+  listenerArn: Arn,
   desiredRules: readonly ListenerRuleResource[],
   actual: readonly Rule[] | undefined,
   resolve: ArnResolver,

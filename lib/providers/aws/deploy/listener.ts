@@ -7,7 +7,8 @@ import type {
 import type { ListenerResource, MutualAuthenticationSpec } from '../model/types.js';
 import { recordToTags } from '../tagging.js';
 import { actionsKey, toSdkActions, usesOidc, type ArnResolver } from './actions.js';
-import { arnRef, planTags, type Operation, type PlanContext, type PlannedCall } from './operations.js';
+import { planTags, type Operation, type PlanContext, type PlannedCall } from './operations.js';
+import { arnRef, type Arn } from './refs.js';
 import { attributesToSet } from './target-group.js';
 import { DEFAULT_QUOTAS } from '../model/limits.js';
 
@@ -76,13 +77,13 @@ export interface ListenerPlan {
   /** Listener resource ID → ARN or placeholder, and its actual rules (undefined: created now). */
   deployed: Map<
     string,
-    { arn: string; rules: Rule[] | undefined; tags?: ReadonlyMap<string, Record<string, string>> }
+    { arn: Arn; rules: Rule[] | undefined; tags?: ReadonlyMap<string, Record<string, string>> }
   >;
 }
 
 export function planListeners(
   pc: PlanContext,
-  lbArn: string,
+  lbArn: Arn,
   desired: readonly ListenerResource[],
   actual: readonly ActualListener[],
   resolve: ArnResolver,

@@ -7,7 +7,8 @@
 import type { LoadBalancer, SubnetMapping } from '@aws-sdk/client-elastic-load-balancing-v2';
 import type { LoadBalancerResource, SubnetMappingSpec } from '../model/types.js';
 import { recordToTags } from '../tagging.js';
-import { arnRef, planTags, type Operation, type PlanContext, type PlannedCall } from './operations.js';
+import { planTags, type Operation, type PlanContext, type PlannedCall } from './operations.js';
+import { arnRef, type Arn } from './refs.js';
 import { attributesToSet } from './target-group.js';
 import { desiredCapacity, planCapacity, type ActualCapacity } from './capacity.js';
 import type { ActualProtection } from '../edge/services.js';
@@ -28,13 +29,21 @@ export interface OwnedLoadBalancer {
   protection?: (ActualProtection & { ours: boolean }) | null;
 }
 
-function sameSet(a: readonly string[], b: readonly string[]): boolean {
+/**
+ * A load balancer as planned: the model's, naming its managed security group by the group's ID or
+ * by the placeholder of the one the plan creates (deploy/plan.ts withManagedGroup).
+ */
+export type PlannedLoadBalancer = Omit<LoadBalancerResource, 'spec'> & {
+  spec: Omit<LoadBalancerResource['spec'], 'securityGroups'> & { securityGroups?: Arn[] };
+};
+
+function sameSet(a: readonly Arn[], b: readonly Arn[]): boolean {
   const sa = new Set(a);
   return sa.size === new Set(b).size && b.every((x) => sa.has(x));
 }
 
 /** Whether an existing load balancer can become `desired` without being recreated. */
-export function requiresReplacement(desired: LoadBalancerResource, lb: LoadBalancer): string | undefined {
+export function requiresReplacement(desired: PlannedLoadBalancer, lb: LoadBalancer): string | undefined {
   if (lb.Type !== desired.spec.type) return `type ${lb.Type ?? '?'} → ${desired.spec.type}`;
   if (lb.Scheme !== desired.spec.scheme) return `scheme ${lb.Scheme ?? '?'} → ${desired.spec.scheme}`;
   if (lb.LoadBalancerName !== desired.spec.name)
@@ -70,7 +79,7 @@ function changedSubnetAddress(
 
 /** The request's subnets: SubnetMappings when static addresses are asked for, else subnet IDs. */
 export function sdkSubnets(
-  spec: LoadBalancerResource['spec'],
+  spec: Pick<LoadBalancerResource['spec'], 'subnets' | 'subnetMappings'>,
 ): { Subnets: string[] } | { SubnetMappings: SubnetMapping[] } {
   if (!spec.subnetMappings) return { Subnets: spec.subnets };
   return {
@@ -84,7 +93,7 @@ export function sdkSubnets(
 }
 
 /** What the create's plan text adds about static addresses (nothing without any). */
-function addressText(spec: LoadBalancerResource['spec']): string[] {
+function addressText(spec: Pick<LoadBalancerResource['spec'], 'subnetMappings'>): string[] {
   const m = spec.subnetMappings;
   if (!m) return [];
   const count = (f: keyof SubnetMappingSpec) => m.filter((x) => x[f] !== undefined).length;
@@ -97,7 +106,7 @@ function addressText(spec: LoadBalancerResource['spec']): string[] {
 
 export function planLoadBalancer(
   pc: PlanContext,
-  desired: LoadBalancerResource,
+  desired: PlannedLoadBalancer,
   actual: OwnedLoadBalancer | undefined,
   stale: readonly OwnedLoadBalancer[],
 ): Operation[] {
@@ -221,7 +230,7 @@ export function planLoadBalancer(
  * back to ipv4 it runs once the rules have moved off the ipv6 groups (`late`), which AWS requires.
  */
 export function planIpAddressType(
-  desired: LoadBalancerResource,
+  desired: PlannedLoadBalancer,
   actual: OwnedLoadBalancer | undefined,
 ): { early: Operation[]; late: Operation[] } {
   const from = actual?.lb.IpAddressType;

@@ -1,7 +1,8 @@
 /**
  * The change plan: what a deploy will do, computed (purely) before any mutating call and executed
  * call by call by apply.ts, so a dry run prints exactly what a real run does. ARNs of resources
- * the plan itself creates are placeholders (`{{arn:<resource id>}}`) resolved while applying.
+ * the plan itself creates, and OIDC client secrets, are typed placeholders (refs.ts) resolved
+ * field by field while applying; they print as `{{arn:<resource id>}}`.
  */
 import type {
   AddListenerCertificatesCommandInput,
@@ -42,6 +43,10 @@ import type {
 } from '@aws-sdk/client-ec2';
 import { recordToTags, tagsToRemove, tagsToUpsert } from '../tagging.js';
 import type { AcceleratorOperation } from '../accelerator/types.js';
+import type { Arn, Planned } from './refs.js';
+
+// The placeholders are part of the plan's vocabulary: planners and tests name them from here too.
+export { arnRef, dnsRef, secretRef, type Arn, type Planned } from './refs.js';
 
 /** Every mutating ELBv2 action the provider may call (the IAM policy is checked against the code). */
 export interface MutatingInputs {
@@ -102,6 +107,11 @@ export type Ec2MutatingAction = keyof Ec2MutatingInputs;
 
 /** A planned EC2 call; CreateSecurityGroup `produces` the group's ID (under the ARN placeholders). */
 export type Ec2PlannedCall = {
+  [A in Ec2MutatingAction]: { action: A; input: Planned<Ec2MutatingInputs[A]>; produces?: string };
+}[Ec2MutatingAction];
+
+/** An EC2 call as it is sent: its placeholders resolved (apply.ts). */
+export type Ec2Call = {
   [A in Ec2MutatingAction]: { action: A; input: Ec2MutatingInputs[A]; produces?: string };
 }[Ec2MutatingAction];
 
@@ -114,16 +124,23 @@ export const EC2_MUTATING_ACTIONS: readonly Ec2MutatingAction[] = [
   'RevokeSecurityGroupIngress',
 ];
 
-export function isEc2Call(c: PlannedCall): c is Ec2PlannedCall {
+export function isEc2Call<C extends PlannedCall | SentCall>(
+  c: C,
+): c is Extract<C, { action: Ec2MutatingAction }> {
   return (EC2_MUTATING_ACTIONS as readonly string[]).includes(c.action);
 }
 
 export type PlannedCall = Elbv2PlannedCall | Ec2PlannedCall;
+/** A call as it is sent: every placeholder resolved. */
+export type SentCall = Elbv2Call | Ec2Call;
 
-export type Elbv2PlannedCall = {
+export type Elbv2PlannedCall = Elbv2CallOf<true>;
+export type Elbv2Call = Elbv2CallOf<false>;
+
+type Elbv2CallOf<P extends boolean> = {
   [A in MutatingAction]: {
     action: A;
-    input: MutatingInputs[A];
+    input: P extends true ? Planned<MutatingInputs[A]> : MutatingInputs[A];
     /** For Create* calls: the resource ID whose ARN the response carries (fills placeholders). */
     produces?: string;
   } & (A extends 'RegisterTargets'
@@ -175,7 +192,7 @@ export interface PlanContext {
  */
 export function planTags(
   pc: PlanContext,
-  arn: string,
+  arn: Arn,
   desired: Readonly<Record<string, string>>,
   actual: Readonly<Record<string, string>>,
 ): { calls: PlannedCall[]; changes: string[] } {
@@ -192,65 +209,6 @@ export function planTags(
     calls.push({ action: 'AddTags', input: { ResourceArns: [arn], Tags: recordToTags(add) } });
   }
   return { calls, changes };
-}
-
-export function arnRef(resourceId: string): string {
-  return `{{arn:${resourceId}}}`;
-}
-
-/** The DNS name of a load balancer this plan creates (recorded in its tags). */
-export function dnsRef(resourceId: string): string {
-  return `{{dns:${resourceId}}}`;
-}
-
-/**
- * An OIDC client secret by the `<namespace>/<name>` of its Kubernetes Secret: what plans hold in
- * its place (plans are printed and logged); only applyPlan puts the value in, as it sends the call.
- */
-export function secretRef(secret: string): string {
-  return `{{secret:${secret}}}`;
-}
-
-/** Secret values by `<namespace>/<name>`; never printed (toJSON and inspection show only a count). */
-export interface SecretValues {
-  get(secret: string): string | undefined;
-}
-
-/**
- * Replaces every placeholder in `value` with the ARN in `arns` (or the DNS name in `dnsNames`, or
- * the secret in `secrets`); throws on an unknown one (naming the placeholder, never a value).
- */
-export function resolveRefs<T>(
-  value: T,
-  arns: ReadonlyMap<string, string>,
-  dnsNames: ReadonlyMap<string, string> = new Map(),
-  secrets?: SecretValues,
-): T {
-  // Only a whole value is a placeholder. Built per call, not at module level: mutation testing
-  // can only switch what runs inside a test (test/mutation/README.md).
-  const REF = /^\{\{(arn|dns|secret):(.+)\}\}$/;
-  const walk = (v: unknown): unknown => {
-    if (typeof v === 'string') {
-      const m = REF.exec(v);
-      if (!m) return v;
-      const key = m[2] ?? '';
-      if (m[1] === 'secret') {
-        const secret = secrets?.get(key);
-        if (secret === undefined)
-          throw new Error(`plan needs the client secret of Secret ${key}, which was not read`);
-        return secret;
-      }
-      const resolved = (m[1] === 'dns' ? dnsNames : arns).get(key);
-      if (resolved === undefined) throw new Error(`plan refers to ${key} before it exists`);
-      return resolved;
-    }
-    if (Array.isArray(v)) return v.map(walk);
-    if (v !== null && typeof v === 'object') {
-      return Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, walk(x)]));
-    }
-    return v;
-  };
-  return walk(value) as T;
 }
 
 /** The mutating ELBv2 calls of a plan in execution order: what the ELBv2 simulator should record. */

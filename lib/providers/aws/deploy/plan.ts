@@ -23,8 +23,9 @@ import { DNS_NAME_TAG, legacyTargetTags } from './targets-only.js';
 import { planListenerRules } from './listener-rule.js';
 import type { ActualStack } from './discover.js';
 import { planListeners } from './listener.js';
-import { planIpAddressType, planLoadBalancer } from './load-balancer.js';
-import { arnRef, dnsRef, type Operation, type PlanContext } from './operations.js';
+import { planIpAddressType, planLoadBalancer, type PlannedLoadBalancer } from './load-balancer.js';
+import type { Operation, PlanContext } from './operations.js';
+import { arnRef, dnsRef, type Arn } from './refs.js';
 import { planTargetGroups } from './target-group.js';
 import { planTargetOps } from './targets.js';
 import { planEdge, planProtectionDeletions } from './edge.js';
@@ -187,8 +188,11 @@ export function planStack(modelled: Stack, actual: ActualStack, pc: StackPlanCon
   return plan;
 }
 
-/** The load balancer naming its managed group by `groupId` (the model names it by placeholder). */
-function withManagedGroup(lb: LoadBalancerResource, groupId: string | undefined): LoadBalancerResource {
+/**
+ * The load balancer naming its managed group by `groupId` (the model names it by its own marker,
+ * model/security-group.ts securityGroupRef), or by the placeholder of the group this plan creates.
+ */
+function withManagedGroup(lb: LoadBalancerResource, groupId: Arn | undefined): PlannedLoadBalancer {
   const ref = securityGroupRef(MANAGED_SECURITY_GROUP_ID);
   const groups = lb.spec.securityGroups;
   if (!groups?.includes(ref)) return lb;

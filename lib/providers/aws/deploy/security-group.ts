@@ -13,7 +13,8 @@ import {
   type SecurityGroupSource,
 } from '../model/security-group.js';
 import { recordToTags, tagsToRemove, tagsToUpsert } from '../tagging.js';
-import { arnRef, type Operation, type PlanContext, type PlannedCall } from './operations.js';
+import type { Operation, PlanContext, PlannedCall } from './operations.js';
+import { arnRef, type Arn } from './refs.js';
 
 /** One of the stack's groups as EC2 describes it, its inbound rules one per source. */
 export interface ActualSecurityGroup {
@@ -71,7 +72,7 @@ export interface SecurityGroupPlan {
   /** After every other operation: groups of the stack no longer wanted. */
   deletes: Operation[];
   /** What the load balancer names: the kept group's ID, or the placeholder of the one created. */
-  groupId: string | undefined;
+  groupId: Arn | undefined;
 }
 
 /**

@@ -6,6 +6,7 @@ import type { TargetDescription, TargetHealthDescription } from '@aws-sdk/client
 import type { TargetSpec } from '../model/types.js';
 import { chunks } from './context.js';
 import type { Operation, PlannedCall } from './operations.js';
+import type { Arn } from './refs.js';
 
 /** LBC registers in chunks of 200 targets per call. */
 const TARGETS_PER_CALL = 200;
@@ -94,7 +95,7 @@ export interface TargetOps {
 }
 
 function targetCalls(
-  targetGroupArn: string,
+  targetGroupArn: Arn,
   desired: readonly TargetSpec[],
   actual: readonly TargetDescription[] | undefined,
 ) {
@@ -138,7 +139,7 @@ function targetsOp(resourceId: string, calls: PlannedCall[], diff: Partial<Targe
  */
 export function planTargetOps(
   resourceId: string,
-  targetGroupArn: string,
+  targetGroupArn: Arn,
   desired: readonly TargetSpec[],
   actual: readonly TargetDescription[] | undefined,
 ): TargetOps {
@@ -156,7 +157,7 @@ export function planTargetOps(
  */
 export function planTargets(
   resourceId: string,
-  targetGroupArn: string,
+  targetGroupArn: Arn,
   desired: readonly TargetSpec[],
   actual: readonly TargetDescription[] | undefined,
 ): Operation[] {

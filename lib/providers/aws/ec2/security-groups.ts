@@ -22,7 +22,7 @@ import {
 import { OwnershipConflictError, RetryLaterError } from '../../../errors.js';
 import type { DeployContext, SecurityGroupAccess } from '../deploy/context.js';
 import { call, isAwsError } from '../deploy/context.js';
-import type { Ec2PlannedCall } from '../deploy/operations.js';
+import type { Ec2Call } from '../deploy/operations.js';
 import type { ActualRule, ActualSecurityGroup } from '../deploy/security-group.js';
 import { INSTANCE_TAG, isOwnedBy, OWNER_TAG, STACK_TAG } from '../tagging.js';
 
@@ -153,7 +153,7 @@ function withInstanceTag(
 async function sendEc2(
   client: EC2Client,
   ctx: DeployContext,
-  c: Ec2PlannedCall,
+  c: Ec2Call,
   o: { abortSignal: AbortSignal },
 ): Promise<{ arn?: string }> {
   try {
@@ -185,12 +185,7 @@ async function sendEc2(
 }
 
 /** What a refused call means for the plan: done already, retry later, or a real failure. */
-async function settled(
-  client: EC2Client,
-  ctx: DeployContext,
-  c: Ec2PlannedCall,
-  err: unknown,
-): Promise<unknown> {
+async function settled(client: EC2Client, ctx: DeployContext, c: Ec2Call, err: unknown): Promise<unknown> {
   if (c.action === 'DeleteSecurityGroup' && isAwsError(err, 'DependencyViolation')) {
     // A deleted load balancer's network interfaces hold its groups for a while (LBC retries for 2
     // minutes): the reconcile is requeued, not kept waiting.
@@ -223,7 +218,7 @@ async function settled(
 }
 
 /** Whether a refused call left nothing to do (the thing is gone already). */
-function alreadyDone(c: Ec2PlannedCall, err: unknown): boolean {
+function alreadyDone(c: Ec2Call, err: unknown): boolean {
   return (
     (c.action === 'DeleteSecurityGroup' && isAwsError(err, 'InvalidGroup.NotFound')) ||
     (c.action === 'RevokeSecurityGroupIngress' && isAwsError(err, 'InvalidPermission.NotFound'))

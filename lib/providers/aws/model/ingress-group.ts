@@ -29,6 +29,7 @@ import {
   assembleAlb,
   memberRoutes,
   readAlbSettings,
+  refuseMemberReservedText,
   type AlbSettings,
   type IngressMember,
   type MemberRoutes,
@@ -269,6 +270,7 @@ export function buildIngressGroupStack(input: IngressGroupInput): IngressGroupMo
     const ownGroups = new Map<string, TargetGroupResource>();
     try {
       // The member on its own first: its annotations and backends must build a model by themselves.
+      refuseMemberReservedText(member);
       const settings = readAlbSettings({ ...source, annotations }, config);
       accepted = { key, annotations, settings };
       own = memberRoutes(source, settings, member, ownGroups, {

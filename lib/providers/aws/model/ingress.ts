@@ -16,7 +16,7 @@ import { minimumCapacityUnits } from './annotations/capacity.js';
 import { authAnnotations, needsAuthentication, type OidcSecretInfo } from './annotations/auth-keys.js';
 import { edgeSettings, type EdgeSettings } from './annotations/edge.js';
 import { ALB_KEYS } from './annotations/keys.js';
-import { invalid, oneOf, raw } from './annotations/parse.js';
+import { invalid, oneOf, raw, refuseReservedText } from './annotations/parse.js';
 import { albTargetGroupSettings, serviceTargetGroupSettings } from './annotations/target-group.js';
 import { ignoredKeysWarning } from './annotations/unknown-keys.js';
 import type { HealthCheckConfig } from '../config.js';
@@ -114,7 +114,23 @@ function sliceServiceName(slice: EndpointSlice): string | undefined {
 /** The ALB of one MultiClusterIngress in the configured Region. */
 export function buildIngressStack(input: IngressStackInput): Stack {
   const { config, ...member } = input;
+  refuseMemberReservedText(member);
   return albStack(objectStack('mci', input.mci, member, config), config);
+}
+
+/** The key families a MultiClusterIngress's model reads (LBC's, and this provider's own). */
+const INGRESS_KEY_PREFIXES = ['alb.ingress.kubernetes.io/', 'multicluster.karmada.io/'] as const;
+
+/**
+ * `{{` in an annotation the member's model reads is refused (parse.ts refuseReservedText): its
+ * own, and its backend Services' `alb.ingress.kubernetes.io/` keys (auth, health checks...).
+ */
+export function refuseMemberReservedText(member: Pick<IngressMember, 'mci' | 'services'>): void {
+  refuseReservedText(member.mci.metadata.annotations, INGRESS_KEY_PREFIXES);
+  for (const s of member.services) {
+    const of = `Service ${s.metadata.namespace ?? member.mci.metadata.namespace ?? ''}/${s.metadata.name ?? ''}`;
+    refuseReservedText(s.metadata.annotations, [INGRESS_KEY_PREFIXES[0]], of);
+  }
 }
 
 export type AlbSettings = StackSettings<{

@@ -42,6 +42,7 @@ import {
   type NlbSecurityGroupSettings,
 } from './nlb-security-group.js';
 import { ignoredKeysWarning } from './annotations/unknown-keys.js';
+import { refuseReservedText } from './annotations/parse.js';
 import { buildTargets, sourceClusterOf } from './targets.js';
 import {
   clusterShares,
@@ -137,9 +138,20 @@ function exposedPorts(
   });
 }
 
+/**
+ * The key families a MultiClusterService's model reads: LBC's (the `service.beta.kubernetes.io/`
+ * keys of other clouds' controllers are not), and this provider's own.
+ */
+const SERVICE_KEY_PREFIXES = [
+  'service.beta.kubernetes.io/aws-load-balancer-',
+  'service.beta.kubernetes.io/load-balancer-source-ranges',
+  'multicluster.karmada.io/',
+] as const;
+
 /** The NLB of one MultiClusterService (of type LoadBalancer) in the configured Region. */
 export function buildServiceStack(input: ServiceStackInput): Stack {
   const { config, ...member } = input;
+  refuseReservedText(input.mcs.metadata.annotations, SERVICE_KEY_PREFIXES);
   if (!input.mcs.spec.types.includes('LoadBalancer')) {
     throw new InvalidObjectError('spec.types does not contain LoadBalancer: no load balancer to build', {
       field: 'spec.types',

@@ -481,11 +481,11 @@ export interface Stack {
    */
   accelerator?: AcceleratorIntent;
   /**
-   * The OIDC client secrets the stack's authenticate actions name (ClientSecretRef), by
-   * `<namespace>/<name>`: attached by the provider after the model is built, read only when a
-   * call is sent; not part of the desired state, and never printed (oidc-secrets.ts).
+   * The OIDC client secrets the stack's authenticate actions name (ClientSecretRef), by the
+   * namespace and name of their Secret: attached by the provider after the model is built, read
+   * only when a call is sent; not part of the desired state, and never printed (oidc-secrets.ts).
    */
-  clientSecrets?: { get(secret: string): string | undefined };
+  clientSecrets?: { get(namespace: string, name: string): string | undefined };
   /**
    * Not part of the fingerprint either: each per-cluster backend's effective weights
    * (`web:80 member1=95 member2=5`), for the load-balancer condition's message.

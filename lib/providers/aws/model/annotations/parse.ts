@@ -15,6 +15,23 @@ export function invalid(key: string, value: string, why: string): InvalidObjectE
   });
 }
 
+/**
+ * Refuses an annotation under one of `prefixes` (the key families the model reads) whose value
+ * holds `{{`. Plans print their placeholders so (`{{arn:…}}`, `{{secret:<namespace>/<name>}}`,
+ * deploy/refs.ts): a value spelled like one would read as one in a printed plan or a log, though
+ * it could never become one (placeholders are typed values, never text). `of`: whose annotations
+ * they are when not the object's own (a backend Service's).
+ */
+export function refuseReservedText(annotations: Annotations, prefixes: readonly string[], of?: string): void {
+  for (const key of Object.keys(annotations ?? {}).sort()) {
+    if (!prefixes.some((p) => key.startsWith(p)) || !annotations?.[key]?.includes('{{')) continue;
+    throw new InvalidObjectError(
+      `annotation ${key}${of ? ` of ${of}` : ''}: the value holds "{{", which no annotation value may hold (plans print their placeholders so: {{arn:…}}, {{secret:…}}): remove it`,
+      { field: key, reason: INVALID_ANNOTATION },
+    );
+  }
+}
+
 /** The trimmed value, or undefined when the annotation is absent or blank. */
 export function raw(annotations: Annotations, key: string): string | undefined {
   const v = annotations?.[key]?.trim();
