@@ -16,6 +16,7 @@ import { groupLockKey } from '../../lib/karmada/ingress-group.js';
 import { sweepOrphans } from '../../lib/maintenance/sweep.js';
 import { acquireLock } from '../../lib/reconcile/lock.js';
 import { CONDITION_ANNOTATION } from '../../lib/reconcile/conditions.js';
+import { GROUP_RECORD_OWNER_LABEL } from '../../lib/providers/aws/ingress-group-record.js';
 import { edit, notify, notifyChange, ran, startHarness, type Harness } from '../support/harness.js';
 
 const OWNER = 'multicluster.karmada.io/owner';
@@ -92,6 +93,15 @@ async function settle(...objects: KubeObject[]) {
     const results = await h.deliver(...objects.map((o) => notify(o, 'modified')));
     expect(results.filter((r) => !r.ok).map((r) => r.error)).toEqual([]);
   }
+}
+
+/** The stacks whose IngressGroup join records (ingress-group-record.ts) exist. */
+async function joinRecords() {
+  const list = await h.kube.list<KubeObject>(Resources.ConfigMap, {
+    namespace: 'karmada-system',
+    labelSelector: `${GROUP_RECORD_OWNER_LABEL}=local`,
+  });
+  return list.items.map((cm) => cm.metadata.annotations?.[STACK]).sort();
 }
 
 async function read(namespace: string, name: string) {
@@ -285,6 +295,8 @@ describe('IngressGroups through the lifecycle', () => {
       state = owned();
       expect(state).toEqual({ loadBalancers: [], targetGroups: [], rules: [] });
       expect(sim.snapshot().listeners).toEqual([]);
+      // The groups' join records went with their load balancers.
+      expect(await joinRecords()).toEqual([]);
     },
   );
 
@@ -307,12 +319,14 @@ describe('IngressGroups through the lifecycle', () => {
         .loadBalancers.map((l) => l.stack)
         .sort(),
     ).toEqual([SHARED, 'mci/default/a']);
+    expect(await joinRecords()).toEqual([SHARED]);
     const result = await sweepOrphans(h.kube, h.runtime.provider, {
       graceSeconds: 0,
       signal: new AbortController().signal,
       logger: h.logger,
     });
     expect(result.deleted).toEqual([SHARED]);
+    expect(await joinRecords()).toEqual([]);
     const state = owned();
     expect(state.loadBalancers.map((l) => l.stack)).toEqual(['mci/default/a']);
     expect(state.targetGroups.map((t) => t.stack)).toEqual(['mci/default/a']);

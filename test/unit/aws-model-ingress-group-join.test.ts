@@ -147,6 +147,17 @@ describe('join time decides, not group.order', () => {
   });
 });
 
+describe('the accelerator in front is the group’s', () => {
+  it('members that set a Global Accelerator key must agree: the later one is left out', () => {
+    const GA = 'multicluster.karmada.io/global-accelerator';
+    const off = member('team-a/a', { [GA]: 'false' }, ['/a']);
+    const on = member('team-b/b', { [GA]: 'true', [`${ALB}group.order`]: '-1000' }, ['/b']);
+    const model = build([on, off], record(off));
+    expect(model.served).toEqual(['team-a/a']);
+    expect(model.excluded.get('team-b/b')).toMatchObject({ reason: 'IngressGroupConflict', field: GA });
+  });
+});
+
 describe('routes of other namespaces', () => {
   it('refuses the later member whose host and path overlap another namespace’s; one namespace may repeat itself', () => {
     const first = member('team-a/a', {}, ['/api'], 'shop.example.com');

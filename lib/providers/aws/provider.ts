@@ -25,7 +25,7 @@ import type {
 import { AwsFingerprints } from './fingerprints.js';
 import { KubeTargetRecords } from './deploy/target-records.js';
 import type { ResourceGroupsTaggingAPIClient } from '@aws-sdk/client-resource-groups-tagging-api';
-import type { StackRef } from '../../provider/stack-id.js';
+import { parseStackId, type StackRef } from '../../provider/stack-id.js';
 import type { AwsProviderConfig } from './config.js';
 import {
   DEFAULT_DEPLOY_OPTIONS,
@@ -314,6 +314,9 @@ export class AwsProvider implements MultiClusterProvider {
       dryRun: config.dryRun === true,
       context: (ctx, owner) => this.context(ctx, owner),
       wantedTargetGroupNames: (stack, logger) => this.wantedTargetGroupNames(stack, logger),
+      deleted: async (stackId) => {
+        if (parseStackId(stackId)?.kind === 'mci-group') await (await this.groupRecords()).forget(stackId);
+      },
       // Over Regions, only the primary part sweeps accelerators: GA's API is global.
       ...(options.regional && !options.regional.primary ? {} : { accelerators: this.accelerators }),
     });
