@@ -16,6 +16,7 @@ import { findCause, InvalidObjectError } from '../../errors.js';
 import type { MultiClusterIngress } from '../../karmada/types.js';
 import type { KubeObject } from '../../kube/types.js';
 import {
+  AHEAD,
   GROUP_CONFLICT_REASON,
   nameFor,
   type AdmissionCheck,
@@ -67,7 +68,7 @@ function subjectOf(mci: Readonly<MultiClusterIngress>, annotations: Record<strin
 
 function refusedFor(group: string, candidate: string, other: string, err: InvalidObjectError) {
   return new InvalidObjectError(
-    `with this MultiClusterIngress in it, IngressGroup "${group}"'s load balancer would break the tenant policy of ${nameFor(candidate, other)}, which is ahead of it in the group (it was served first): ${err.message}. This MultiClusterIngress is left out of the group's load balancer until it asks for nothing that policy forbids; the rest of the group is served`,
+    `with this MultiClusterIngress in it, IngressGroup "${group}"'s load balancer would break the tenant policy of ${nameFor(candidate, other)}, ahead of it in the group (${AHEAD}): ${err.message}. This MultiClusterIngress is left out of the group's load balancer until it asks for nothing that policy forbids; the rest of the group is served`,
     { field: err.field, reason: GROUP_CONFLICT_REASON, cause: err },
   );
 }

@@ -174,6 +174,9 @@ export const GROUP_CONFLICT_REASON = 'IngressGroupConflict';
 /** A route overlapping another namespace's route ahead of it. */
 export const GROUP_ROUTE_TAKEN_REASON = 'IngressGroupRouteTaken';
 
+/** Why one member is ahead of another, as every refusal says it. */
+export const AHEAD = 'members already served first, then group.order, then namespace/name';
+
 export function memberKey(member: IngressMember): string {
   const { namespace, name } = objectName(member.mci);
   return `${namespace}/${name}`;
@@ -324,7 +327,7 @@ class GroupSettings {
     theirs: string,
   ): InvalidObjectError {
     return new InvalidObjectError(
-      `${what}, but ${nameFor(candidate, other)}, ahead of it in IngressGroup "${this.group}" (members already served first, then group.order, then namespace/name), has ${theirs}: this MultiClusterIngress is left out of the group's load balancer until the two agree; the rest of the group is served`,
+      `${what}, but ${nameFor(candidate, other)}, ahead of it in IngressGroup "${this.group}" (${AHEAD}), has ${theirs}: this MultiClusterIngress is left out of the group's load balancer until the two agree; the rest of the group is served`,
       { field, reason: GROUP_CONFLICT_REASON },
     );
   }
@@ -401,7 +404,7 @@ function invalidOf(err: unknown): InvalidObjectError {
 
 function routeTaken(group: string, route: Candidate['routes'][number]): InvalidObjectError {
   return new InvalidObjectError(
-    `${route.field}: ${describeRoute(route.match)} overlap a route of a member of another namespace that is ahead of this one in IngressGroup "${group}" (it was served first); the load balancer would send their requests to it: this MultiClusterIngress is left out of the group's load balancer until it routes other hosts or paths; the rest of the group is served`,
+    `${route.field}: ${describeRoute(route.match)} overlap a route of a member of another namespace ahead of it in IngressGroup "${group}" (${AHEAD}), which the load balancer would send their requests to: this MultiClusterIngress is left out of the group's load balancer until it routes other hosts or paths; the rest of the group is served`,
     { field: route.field, reason: GROUP_ROUTE_TAKEN_REASON },
   );
 }
@@ -583,13 +586,11 @@ function* admission(
     left: Map<string, InvalidObjectError>,
   ) => {
     for (const [k, v] of left) excluded.set(k, v);
-    const joined = [...admitted]
-      .sort(joinOrder)
-      .map((c): JoinedMember => ({
-        key: c.key,
-        ...(c.uid !== undefined ? { uid: c.uid } : {}),
-        fingerprint: c.fingerprint,
-      }));
+    const joined = [...admitted].sort(joinOrder).map((c): JoinedMember => ({
+      key: c.key,
+      ...(c.uid !== undefined ? { uid: c.uid } : {}),
+      fingerprint: c.fingerprint,
+    }));
     return {
       stack,
       served: stack ? ruleOrder(admitted).map((c) => c.key) : [],
