@@ -208,6 +208,27 @@ describe('IngressGroup members cannot override one another', () => {
     expect(refused?.message).not.toContain('open/a');
     expect(await hostname('open', 'a')).toBe(state.loadBalancers[0]?.dns);
     expect((await read('open2', 'b'))?.status?.loadBalancer).toBeUndefined();
+
+    // a moves to another path: its change alone brings b in, status and all.
+    const [before, after] = await edit<MultiClusterIngress>(
+      h,
+      Resources.MultiClusterIngress,
+      'open',
+      'a',
+      (o) => {
+        o.spec!.rules![0]!.http!.paths[0]!.path = '/shop';
+      },
+    );
+    const results = await h.deliver(notifyChange('modified', after, before));
+    expect(results.filter((r) => !r.ok).map((r) => r.error)).toEqual([]);
+    const freed = groupState();
+    expect(freed.rules).toEqual([
+      '1 shop.example.com /shop /shop/*',
+      '2 shop.example.com /api/v1 /api/v1/*',
+      '3 shop.example.com /b /b/*',
+    ]);
+    expect(await condition('open2', 'b')).toMatchObject({ status: 'True' });
+    expect(await hostname('open2', 'b')).toBe(freed.loadBalancers[0]?.dns);
   });
 
   /** a and c of one namespace, served together; then c asks for internet-facing while a says internal. */
