@@ -39,6 +39,24 @@ export class InvalidObjectError extends Error {
   }
 }
 
+/**
+ * An InvalidObjectError for an object that no load balancer serves now (an IngressGroup member
+ * left out or refused): besides its Warning and condition, the lifecycle clears its load-balancer
+ * status, which must never name a load balancer that does not carry its traffic.
+ */
+export class NotServedError extends InvalidObjectError {
+  override name = 'NotServedError';
+  /** `invalid`'s message, field and reason; it stays the cause. */
+  static of(invalid: InvalidObjectError): NotServedError {
+    if (invalid instanceof NotServedError) return invalid;
+    return new NotServedError(invalid.message, {
+      ...(invalid.field !== undefined ? { field: invalid.field } : {}),
+      reason: invalid.reason,
+      cause: invalid,
+    });
+  }
+}
+
 /** A cloud resource with the name we need exists but is not ours: we never touch it. */
 export class OwnershipConflictError extends Error {
   override name = 'OwnershipConflictError';

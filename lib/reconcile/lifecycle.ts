@@ -9,7 +9,7 @@
  * and we re-read instead of acting on stale state; the finalizer is removed only after
  * ensureDeleted succeeded.
  */
-import { findCause, errorMessage, InvalidObjectError, RetryLaterError } from '../errors.js';
+import { findCause, errorMessage, InvalidObjectError, NotServedError, RetryLaterError } from '../errors.js';
 import { retryOnConflict } from '../kube/conflict.js';
 import { hasFinalizer, withoutFinalizer } from '../kube/finalizers.js';
 import { isBeingDeleted, type KubeObject, type ResourceType } from '../kube/types.js';
@@ -213,7 +213,10 @@ async function serve<T extends KubeObject, S>(
   const refuse = async (target: T, invalid: InvalidObjectError, why: string): Promise<ReconcileResult> => {
     const message = await withNextStep(log, invalid.reason, invalid.message);
     await deps.events.record(target, 'Warning', invalid.reason, message);
-    await reportCondition(deps, spec, target, { status: 'False', reason: invalid.reason, message });
+    const condition: ConditionUpdate = { status: 'False', reason: invalid.reason, message };
+    // Served by no load balancer (an IngressGroup member left out): a status naming one goes.
+    if (invalid instanceof NotServedError) await writeStatus(deps, spec, target, undefined, condition, true);
+    else await reportCondition(deps, spec, target, condition);
     log.warn(why, { field: invalid.field, error: invalid.message });
     return { ...result('invalid', invalid.message), reason: invalid.reason };
   };

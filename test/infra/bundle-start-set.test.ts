@@ -58,6 +58,9 @@ const LAZY = [
   'lib/providers/aws/ingress-groups-part.ts',
   'lib/providers/aws/ingress-groups.ts',
   'lib/providers/aws/model/ingress-group.ts',
+  'lib/providers/aws/model/route-overlap.ts',
+  'lib/providers/aws/ingress-group-admission.ts',
+  'lib/providers/aws/ingress-group-record.ts',
   // lib/reconcile/lifecycle.ts: the first warning.
   'lib/reconcile/next-steps.ts',
   // lib/reconcile/run.ts: the first request of a controller other than the MCI's.

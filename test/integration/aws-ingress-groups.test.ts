@@ -16,6 +16,7 @@ import { groupLockKey } from '../../lib/karmada/ingress-group.js';
 import { sweepOrphans } from '../../lib/maintenance/sweep.js';
 import { acquireLock } from '../../lib/reconcile/lock.js';
 import { CONDITION_ANNOTATION } from '../../lib/reconcile/conditions.js';
+import { GROUP_RECORD_OWNER_LABEL } from '../../lib/providers/aws/ingress-group-record.js';
 import { edit, notify, notifyChange, ran, startHarness, type Harness } from '../support/harness.js';
 
 const OWNER = 'multicluster.karmada.io/owner';
@@ -92,6 +93,15 @@ async function settle(...objects: KubeObject[]) {
     const results = await h.deliver(...objects.map((o) => notify(o, 'modified')));
     expect(results.filter((r) => !r.ok).map((r) => r.error)).toEqual([]);
   }
+}
+
+/** The stacks whose IngressGroup join records (ingress-group-record.ts) exist. */
+async function joinRecords() {
+  const list = await h.kube.list<KubeObject>(Resources.ConfigMap, {
+    namespace: 'karmada-system',
+    labelSelector: `${GROUP_RECORD_OWNER_LABEL}=local`,
+  });
+  return list.items.map((cm) => cm.metadata.annotations?.[STACK]).sort();
 }
 
 async function read(namespace: string, name: string) {
@@ -193,7 +203,9 @@ describe('IngressGroups through the lifecycle', () => {
       const conflict = await condition('default', 'c');
       expect(conflict).toMatchObject({ status: 'False', reason: 'IngressGroupConflict' });
       expect(conflict?.message).toContain(SCHEME);
-      expect(conflict?.message).toContain('team-b/b');
+      // The member ahead of it is of another namespace: named only as such.
+      expect(conflict?.message).toContain('a member of another namespace');
+      expect(conflict?.message).not.toContain('team-b');
       const foreign = await condition('team-c', 'd');
       expect(foreign).toMatchObject({ status: 'False', reason: 'IngressGroupNotShared' });
       expect(foreign?.message).toContain('tenantPolicy.sharedGroups');
@@ -283,6 +295,8 @@ describe('IngressGroups through the lifecycle', () => {
       state = owned();
       expect(state).toEqual({ loadBalancers: [], targetGroups: [], rules: [] });
       expect(sim.snapshot().listeners).toEqual([]);
+      // The groups' join records went with their load balancers.
+      expect(await joinRecords()).toEqual([]);
     },
   );
 
@@ -305,18 +319,20 @@ describe('IngressGroups through the lifecycle', () => {
         .loadBalancers.map((l) => l.stack)
         .sort(),
     ).toEqual([SHARED, 'mci/default/a']);
+    expect(await joinRecords()).toEqual([SHARED]);
     const result = await sweepOrphans(h.kube, h.runtime.provider, {
       graceSeconds: 0,
       signal: new AbortController().signal,
       logger: h.logger,
     });
     expect(result.deleted).toEqual([SHARED]);
+    expect(await joinRecords()).toEqual([]);
     const state = owned();
     expect(state.loadBalancers.map((l) => l.stack)).toEqual(['mci/default/a']);
     expect(state.targetGroups.map((t) => t.stack)).toEqual(['mci/default/a']);
   });
 
-  it('a member’s group-facing change reconciles the rest of its group; a change of its rules alone does not', async () => {
+  it('a member’s group-facing change reconciles the rest of its group; a change of its paths only the members of other namespaces; any other change none', async () => {
     await settle(b, c);
     expect((await condition('default', 'c'))?.reason).toBe('IngressGroupConflict');
     // b now agrees with c: only b's notification is delivered, and c is served by it.
@@ -351,13 +367,27 @@ describe('IngressGroups through the lifecycle', () => {
     );
     const lbRuns = (r: Awaited<ReturnType<Harness['deliver']>>) =>
       ran(r).filter((x) => x.startsWith('multiclusteringress '));
+    // c's routes may overlap b's now (or no longer): c is of another namespace.
     expect(lbRuns(await h.deliver(notifyChange('modified', after2, before2)))).toEqual([
+      'multiclusteringress default/c',
       'multiclusteringress team-b/b',
     ]);
     expect(owned().rules.slice(0, 3)).toEqual([
       `${SHARED} 80 1 /b-exact`,
       `${SHARED} 80 2 /b2 /b2/*`,
       `${SHARED} 80 3 /b /b/*`,
+    ]);
+    const [before3, after3] = await edit<MultiClusterIngress>(
+      h,
+      Resources.MultiClusterIngress,
+      'team-b',
+      'b',
+      (o) => {
+        o.metadata.annotations!['team.example.com/owner'] = 'shop';
+      },
+    );
+    expect(lbRuns(await h.deliver(notifyChange('modified', after3, before3)))).toEqual([
+      'multiclusteringress team-b/b',
     ]);
   });
 

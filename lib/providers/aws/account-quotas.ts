@@ -58,11 +58,12 @@ export class AccountQuotas {
    */
   async within<T>(
     ctx: { signal: AbortSignal; logger: Pick<Logger, 'warn'> } | undefined,
-    build: (accountQuotas: Readonly<ElbQuotas> | undefined) => T,
+    build: (accountQuotas: Readonly<ElbQuotas> | undefined) => T | Promise<T>,
   ): Promise<T> {
     const known = this.known;
     try {
-      return build(known);
+      // Awaited here: an asynchronous build's QuotaExceededError is caught too.
+      return await build(known);
     } catch (err) {
       if (!(err instanceof QuotaExceededError) || known || !ctx || !ACCOUNT_LIMIT_NAMES[err.quota]) throw err;
       let account: Readonly<ElbQuotas>;

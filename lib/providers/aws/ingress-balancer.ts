@@ -9,10 +9,13 @@
  * - once the group serves it, the MCI's own ALB (if it had one: its status named another load
  *   balancer) is deleted;
  * - a member the group cannot take (a conflicting setting, a namespace the group is not shared
- *   with, a spec that builds no model) gets its reason as an InvalidObjectError, after the rest of
- *   the group was deployed.
+ *   with, a spec that builds no model, another member's tenant policy, a route another namespace
+ *   has) gets its reason as a NotServedError, after the rest of the group was deployed: the
+ *   lifecycle clears its status, which must not name a load balancer that does not serve it;
+ * - after each deploy the group's join record says who is on it, in join order
+ *   (ingress-group-record.ts), so a newcomer never takes a served member's place.
  */
-import { InvalidObjectError } from '../../errors.js';
+import { InvalidObjectError, NotServedError } from '../../errors.js';
 import {
   finalizerGroups,
   groupNameOf,
@@ -71,8 +74,10 @@ export interface IngressGroupDeps {
     ctx?: ProviderContext,
     network?: boolean,
   ): Promise<IngressGroupModel>;
-  /** The tenant policy's rules for `subject`, on the stack it is served by. */
-  checkPolicy(subject: Readonly<MultiClusterIngress>, stack: Stack): Promise<void>;
+  /** After a deploy of `ref`'s stack from `model`: its join record (ingress-group-record.ts) made true. */
+  recordJoined(ref: StackRef, model: IngressGroupModel): Promise<void>;
+  /** After `ref`'s load balancer was deleted: its join record goes. */
+  forgetJoined(ref: StackRef): Promise<void>;
 }
 
 function keyOf(mci: Readonly<MultiClusterIngress>): string {
@@ -205,19 +210,20 @@ export class AwsIngressBalancer extends AwsBalancer<MultiClusterIngress> {
       { group, subject: mci },
       (ref) => this.groups.deployed(ref),
     );
-    if (resolution.refusal) return { refusal: resolution.refusal };
+    if (resolution.refusal) return { refusal: NotServedError.of(resolution.refusal) };
+    // Every member's tenant policy is checked while the group's model is built.
     const model = await this.groups.build(resolution, this.groups.kube, ctx);
     const mine = model.excluded.get(keyOf(mci));
     if (!model.stack) {
       return {
-        refusal:
+        refusal: NotServedError.of(
           mine ??
-          new InvalidObjectError(`IngressGroup "${group}" has no member that can be served`, {
-            field: 'metadata.annotations',
-          }),
+            new InvalidObjectError(`IngressGroup "${group}" has no member that can be served`, {
+              field: 'metadata.annotations',
+            }),
+        ),
       };
     }
-    await this.groups.checkPolicy(mci, model.stack);
     reportTraffic(ctx, model.stack);
     const result = await this.deployBuilt(
       ctx,
@@ -226,8 +232,13 @@ export class AwsIngressBalancer extends AwsBalancer<MultiClusterIngress> {
       this.groupNames(resolution.ref, model.stack),
       dryRun,
     );
+    if (!dryRun) await this.groups.recordJoined(resolution.ref, model);
     const warnings = mine ? undefined : (model.stack.warnings ?? []).filter((w) => isAbout(w, mci));
-    return { result, ...(mine ? { refusal: mine } : {}), ...(warnings ? { warnings } : {}) };
+    return {
+      result,
+      ...(mine ? { refusal: NotServedError.of(mine) } : {}),
+      ...(warnings ? { warnings } : {}),
+    };
   }
 
   /**
@@ -259,6 +270,7 @@ export class AwsIngressBalancer extends AwsBalancer<MultiClusterIngress> {
           this.groupNames(former, model.stack, mci),
           dryRun,
         );
+        if (!dryRun) await this.groups.recordJoined(former, model);
         return result.plan;
       }
       // The members left build no model: their load balancer stays as it is until one does.
@@ -269,7 +281,15 @@ export class AwsIngressBalancer extends AwsBalancer<MultiClusterIngress> {
       return [];
     }
     await this.retireAcceleratorOf(ctx, this.owner(former), dryRun);
-    return this.deleteByNames(ctx, this.owner(former), this.groupNames(former, undefined, mci), [], dryRun);
+    const plan = await this.deleteByNames(
+      ctx,
+      this.owner(former),
+      this.groupNames(former, undefined, mci),
+      [],
+      dryRun,
+    );
+    if (!dryRun) await this.groups.forgetJoined(former);
+    return plan;
   }
 
   /**

@@ -47,6 +47,8 @@ export interface AwsInventoryOptions {
   /** What the stack's object wants now (see AwsProvider); undefined when unknown. */
   wantedTargetGroupNames(stack: StackRef, logger: Logger): Promise<ReadonlySet<string> | undefined>;
   accelerators?: AcceleratorInventory;
+  /** After a stack was deleted: the records that outlive no stack (an IngressGroup's join record). */
+  deleted?(stackId: string): Promise<void>;
 }
 
 export class AwsInventory implements StackInventory, TargetGroupInventory {
@@ -96,6 +98,7 @@ export class AwsInventory implements StackInventory, TargetGroupInventory {
       { inventory: await this.recent(ctx) },
       { dryRun: this.options.dryRun },
     );
+    if (!this.options.dryRun) await this.options.deleted?.(stackId);
   }
 
   /** Our target groups that no load balancer uses, with their created-at tag. */

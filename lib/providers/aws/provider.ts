@@ -25,7 +25,7 @@ import type {
 import { AwsFingerprints } from './fingerprints.js';
 import { KubeTargetRecords } from './deploy/target-records.js';
 import type { ResourceGroupsTaggingAPIClient } from '@aws-sdk/client-resource-groups-tagging-api';
-import type { StackRef } from '../../provider/stack-id.js';
+import { parseStackId, type StackRef } from '../../provider/stack-id.js';
 import type { AwsProviderConfig } from './config.js';
 import {
   DEFAULT_DEPLOY_OPTIONS,
@@ -52,7 +52,8 @@ import { wantsCertificateDiscovery } from './model/annotations/listeners.js';
 import type { CertificateAllowList } from './model/certificates.js';
 import { ALB_KEYS } from './model/annotations/keys.js';
 import { type StackOwner } from './tagging.js';
-import type { PolicySubject } from './tenant-policy.js';
+import type { PolicyReads, PolicySubject } from './tenant-policy.js';
+import type { KubeGroupRecords } from './ingress-group-record.js';
 import { MCI_FINALIZER, MCS_FINALIZER } from '../../karmada/constants.js';
 import type { GlobalAcceleratorClient } from '@aws-sdk/client-global-accelerator';
 import { AcceleratorService } from './accelerator/service.js';
@@ -127,6 +128,8 @@ export class AwsProvider implements MultiClusterProvider {
   /** WAFv2 and Shield (and their per-container answers), each client loaded at its first use. */
   private readonly edge: EdgeServices;
   private groups: Promise<SecurityGroupAccess> | undefined;
+  /** IngressGroups' join records (ingress-group-record.ts), made at the first group's build. */
+  private readonly groupRecords: () => Promise<KubeGroupRecords>;
   /** A regional part's stacks that its Region does not serve (regions/role.ts): they are not deployed there. */
   private readonly unserved = new WeakSet<Stack>();
   readonly regional: RegionalRole | undefined;
@@ -153,13 +156,25 @@ export class AwsProvider implements MultiClusterProvider {
       deps.logger,
     );
     this.edge = new EdgeServices(config, options.edge);
+    const recordRegion = options.regional && !options.regional.primary ? options.regional.region : undefined;
     this.records = new KubeTargetRecords(
       deps.kube,
       config.recordNamespace,
       config.ownerId,
       deps.logger,
-      options.regional && !options.regional.primary ? options.regional.region : undefined,
+      recordRegion,
     );
+    let groupRecords: Promise<KubeGroupRecords> | undefined;
+    // With the IngressGroups' chunk: only a group's build reads them.
+    this.groupRecords = () =>
+      (groupRecords ??= loadIngressGroups().then(
+        ({ KubeGroupRecords }) =>
+          new KubeGroupRecords(deps.kube, config.recordNamespace, config.ownerId, deps.logger, recordRegion),
+        (err: unknown) => {
+          groupRecords = undefined;
+          throw err;
+        },
+      ));
     if (config.maxCallsPerSecond !== undefined) {
       limitCallsPerSecond(options.client, new TokenBucket(config.maxCallsPerSecond));
     }
@@ -203,7 +218,7 @@ export class AwsProvider implements MultiClusterProvider {
             ctx,
             network,
           );
-          const { buildIngressGroupStack } = await loadIngressGroups();
+          const { admitIngressGroupStack, groupPolicyCheck, memoizedPolicyReads } = await loadIngressGroups();
           const members: IngressMember[] = [];
           // Members often route to the same Services: each is read once per build.
           const reads: ServiceReads = new Map();
@@ -218,31 +233,50 @@ export class AwsProvider implements MultiClusterProvider {
             secrets = secrets.with(clientSecrets);
             members.push({ mci, ...inputs });
           }
+          const joined = await (await this.groupRecords()).read(resolution.ref.stackId);
+          // Every member's policy on the group's stack (ingress-group-admission.ts), not only the
+          // reconciled one's: a member the group's stack would break it for is left out.
+          const check = groupPolicyCheck({
+            group: resolution.group,
+            check: (subject, stack, reads) => this.withinTenantPolicy(subject, stack, reads),
+            withAccelerator: (stack, mcis) => this.accelerators.withIntent(stack, mcis, elsewhere),
+            reads: memoizedPolicyReads(async () =>
+              (await import('./tenant-policy.js')).kubePolicyReads(this.kube, [MCI_FINALIZER, MCS_FINALIZER]),
+            ),
+          });
           const model = await this.quotas.within(ctx, (accountQuotas) =>
-            buildIngressGroupStack({
-              ref: resolution.ref,
-              group: resolution.group,
-              members,
-              config: withQuotas(resolved, accountQuotas),
-            }),
+            admitIngressGroupStack(
+              {
+                ref: resolution.ref,
+                group: resolution.group,
+                members,
+                config: withQuotas(resolved, accountQuotas),
+                ...(joined ? { joined } : {}),
+              },
+              check,
+            ),
           );
-          return model.stack
-            ? {
-                ...model,
-                stack: this.servedOrNot(
-                  this.accelerators.withIntent(
-                    withClientSecrets(model.stack, secrets),
-                    resolution.members,
-                    elsewhere,
-                  ),
-                  served,
-                ),
-              }
-            : model;
+          if (!model.stack) return model;
+          // Only the members on the load balancer ask for its accelerator, in rule order.
+          const onIt = new Map(
+            resolution.members.map((m) => [`${m.metadata.namespace}/${m.metadata.name}`, m]),
+          );
+          const servedMembers = model.served.flatMap((k) => onIt.get(k) ?? []);
+          return {
+            ...model,
+            stack: this.servedOrNot(
+              this.accelerators.withIntent(withClientSecrets(model.stack, secrets), servedMembers, elsewhere),
+              served,
+            ),
+          };
         },
-        checkPolicy: async (mci, stack) => {
-          await this.withinTenantPolicy(ingressSubject(mci), stack);
+        recordJoined: async (ref, model) => {
+          if (!model.joinedChanged) return;
+          const records = await this.groupRecords();
+          if (model.joined.length > 0) await records.write(ref.stackId, model.joined);
+          else await records.forget(ref.stackId);
         },
+        forgetJoined: async (ref) => (await this.groupRecords()).forget(ref.stackId),
       },
     );
     this.service = new AwsBalancer<MultiClusterService>(this, {
@@ -280,6 +314,9 @@ export class AwsProvider implements MultiClusterProvider {
       dryRun: config.dryRun === true,
       context: (ctx, owner) => this.context(ctx, owner),
       wantedTargetGroupNames: (stack, logger) => this.wantedTargetGroupNames(stack, logger),
+      deleted: async (stackId) => {
+        if (parseStackId(stackId)?.kind === 'mci-group') await (await this.groupRecords()).forget(stackId);
+      },
       // Over Regions, only the primary part sweeps accelerators: GA's API is global.
       ...(options.regional && !options.regional.primary ? {} : { accelerators: this.accelerators }),
     });
@@ -394,8 +431,15 @@ export class AwsProvider implements MultiClusterProvider {
     return allowed ? { ...resolved, allowedSubnets: allowed } : resolved;
   }
 
-  /** The model build step's last part: the operator's tenant policy, before anything is deployed. */
-  private async withinTenantPolicy(subject: PolicySubject, stack: Stack): Promise<Stack> {
+  /**
+   * The model build step's last part: the operator's tenant policy, before anything is deployed.
+   * `reads`: an IngressGroup's build asks once for all its members (ingress-group-admission.ts).
+   */
+  private async withinTenantPolicy(
+    subject: PolicySubject,
+    stack: Stack,
+    reads?: PolicyReads,
+  ): Promise<Stack> {
     if (!this.config.tenantPolicy?.rules.length) return stack;
     // Its own chunk (config.ts loaded it to validate the policy): no cost without a policy.
     const { checkTenantPolicy, kubePolicyReads } = await import('./tenant-policy.js');
@@ -403,7 +447,7 @@ export class AwsProvider implements MultiClusterProvider {
       this.config.tenantPolicy,
       subject,
       stack,
-      kubePolicyReads(this.kube, [MCI_FINALIZER, MCS_FINALIZER]),
+      reads ?? kubePolicyReads(this.kube, [MCI_FINALIZER, MCS_FINALIZER]),
     );
     return stack;
   }

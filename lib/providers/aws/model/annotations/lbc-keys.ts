@@ -55,10 +55,18 @@ export const LBC_INGRESS_KEYS: readonly LbcKey[] = [
     support: {
       status: 'supported',
       differs:
-        "a group is confined to its namespace unless the tenant policy's sharedGroups shares it; a member whose settings conflict is left out with a Warning where LBC fails the whole group",
+        "a group is confined to its namespace unless the tenant policy's sharedGroups shares it; a member whose settings conflict, whose route overlaps another namespace's, or that would make the group's load balancer break another member's tenant policy is left out with a Warning where LBC fails the whole group (or serves it)",
     },
   },
-  { key: 'group.order', type: 'integer', support: AS_LBC },
+  {
+    key: 'group.order',
+    type: 'integer',
+    support: {
+      status: 'supported',
+      differs:
+        "orders members that join together and consecutive members of one namespace, as LBC; a member never goes ahead of a member already served when it joined, nor of another namespace's member that joined before it",
+    },
+  },
   {
     key: 'tags',
     type: 'stringMap',
