@@ -177,16 +177,19 @@ export class AwsProvider implements MultiClusterProvider {
             ctx,
             network,
           );
-          const stack = await this.withinTenantPolicy(
-            ingressSubject(mci),
-            await this.quotas.within(ctx, (accountQuotas) =>
-              buildIngressStack({ mci, ...inputs, config: withQuotas(resolved, accountQuotas) }),
+          const stack = this.accelerators.withIntent(
+            withClientSecrets(
+              await this.quotas.within(ctx, (accountQuotas) =>
+                buildIngressStack({ mci, ...inputs, config: withQuotas(resolved, accountQuotas) }),
+              ),
+              clientSecrets,
             ),
+            [mci],
+            elsewhereOf(inputs),
           );
-          return this.servedOrNot(
-            this.accelerators.withIntent(withClientSecrets(stack, clientSecrets), [mci], elsewhereOf(inputs)),
-            serves,
-          );
+          // After the accelerator intent: an accelerator is exposure the policy judges too.
+          await this.withinTenantPolicy(resolved, ingressSubject(mci), stack);
+          return this.servedOrNot(stack, serves);
         },
       },
       {
@@ -241,7 +244,8 @@ export class AwsProvider implements MultiClusterProvider {
             : model;
         },
         checkPolicy: async (mci, stack) => {
-          await this.withinTenantPolicy(ingressSubject(mci), stack);
+          // The network was read for the group's build (vpc-network.ts keeps it per container).
+          await this.withinTenantPolicy(await this.modelConfig(undefined), ingressSubject(mci), stack);
         },
       },
     );
@@ -258,13 +262,15 @@ export class AwsProvider implements MultiClusterProvider {
         const resolved = await this.withAllowedSubnets(await this.modelConfig(ctx, network), [
           { kind: 'MultiClusterService', metadata: mcs.metadata },
         ]);
-        const stack = await this.withinTenantPolicy(
-          { kind: 'MultiClusterService', metadata: mcs.metadata },
+        const stack = this.accelerators.withIntent(
           await this.quotas.within(ctx, (accountQuotas) =>
             buildServiceStack({ mcs, ...inputs, config: withQuotas(resolved, accountQuotas) }),
           ),
+          [mcs],
+          elsewhereOf(inputs),
         );
-        return this.servedOrNot(this.accelerators.withIntent(stack, [mcs], elsewhereOf(inputs)), serves);
+        await this.withinTenantPolicy(resolved, { kind: 'MultiClusterService', metadata: mcs.metadata }, stack);
+        return this.servedOrNot(stack, serves);
       },
     });
     this.fingerprintSource = new AwsFingerprints({
@@ -390,22 +396,29 @@ export class AwsProvider implements MultiClusterProvider {
       this.config.tenantPolicy,
       subjects,
       kubePolicyReads(this.kube, [MCI_FINALIZER, MCS_FINALIZER]),
+      resolved.vpc.subnets,
     );
     return allowed ? { ...resolved, allowedSubnets: allowed } : resolved;
   }
 
-  /** The model build step's last part: the operator's tenant policy, before anything is deployed. */
-  private async withinTenantPolicy(subject: PolicySubject, stack: Stack): Promise<Stack> {
-    if (!this.config.tenantPolicy?.rules.length) return stack;
-    // Its own chunk (config.ts loaded it to validate the policy): no cost without a policy.
-    const { checkTenantPolicy, kubePolicyReads } = await import('./tenant-policy.js');
+  /**
+   * The model build step's last part: the operator's tenant policy, before anything is deployed.
+   * Without one, its closed default: what the configuration (`resolved`, this Region's) gives.
+   */
+  private async withinTenantPolicy(
+    resolved: ResolvedConfig,
+    subject: PolicySubject,
+    stack: Stack,
+  ): Promise<void> {
+    // Its own chunk, loaded at the first build: no cold start carries it.
+    const { checkTenantPolicy, kubePolicyReads, policyDefaults } = await import('./tenant-policy.js');
     await checkTenantPolicy(
       this.config.tenantPolicy,
+      policyDefaults(resolved),
       subject,
       stack,
       kubePolicyReads(this.kube, [MCI_FINALIZER, MCS_FINALIZER]),
     );
-    return stack;
   }
 
   /**
