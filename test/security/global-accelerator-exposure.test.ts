@@ -47,15 +47,23 @@ describe('Global Accelerator is public exposure (issue 27, High 1)', () => {
   });
 
   it('without globalAccelerator in the configuration the annotation creates no accelerator', async () => {
-    env = await startPolicyEnv({ tenantPolicy: { rules: [{ name: 'open', globalAccelerator: true }] } }, {
-      gaConfigured: false,
-    });
+    env = await startPolicyEnv(
+      { tenantPolicy: { rules: [{ name: 'open', globalAccelerator: true }] } },
+      {
+        gaConfigured: false,
+      },
+    );
     expectRefused(await env.reconcile(mci('sneaky', { [GA]: 'true' })), 'GlobalAcceleratorNotConfigured', GA);
   });
 
   it('configured but off by default, and no tenant policy: an internal configuration allows none', async () => {
     env = await startPolicyEnv({ globalAccelerator: { enabled: false } });
-    expectRefused(await env.reconcile(mci('sneaky', { [GA]: 'true' })), 'TenantPolicyViolation', GA, 'default');
+    expectRefused(
+      await env.reconcile(mci('sneaky', { [GA]: 'true' })),
+      'TenantPolicyViolation',
+      GA,
+      'default',
+    );
   });
 
   it('a rule that sets globalAccelerator: false wins over one that allows internet-facing', async () => {

@@ -53,7 +53,10 @@ function expectRefused(r: Reconciled, ...parts: string[]): void {
 
 describe('OIDC providers are the operator’s to allow (issue 27, High 2)', () => {
   it('by default no tenant-chosen OIDC provider is used', async () => {
-    env = await startPolicyEnv({ tenantPolicy: { rules: [{ name: 'certs', ...certs }] } }, { objects: [SECRET] });
+    env = await startPolicyEnv(
+      { tenantPolicy: { rules: [{ name: 'certs', ...certs }] } },
+      { objects: [SECRET] },
+    );
     expectRefused(await env.reconcile(withOidc('default-closed', IDP)), 'default');
   });
 

@@ -38,7 +38,8 @@ export interface Reconciled {
   warnings: Array<{ reason?: string; message?: string }>;
 }
 
-const MUTATING = /^(Create|Delete|Modify|Set|Add|Remove|Register|Deregister|Update|Authorize|Revoke|Tag|Untag|Associate|Disassociate)/;
+const MUTATING =
+  /^(Create|Delete|Modify|Set|Add|Remove|Register|Deregister|Update|Authorize|Revoke|Tag|Untag|Associate|Disassociate)/;
 
 /**
  * `config`: the configuration file's fields over the simulators' (`securityGroups: null` leaves
@@ -106,12 +107,18 @@ export async function startPolicyEnv(
         obj.metadata.name ?? '',
       );
       const condition = isMcs
-        ? (stored?.status?.conditions?.find((c) => (c as { type?: string }).type === 'LoadBalancerReady') ?? {})
-        : (JSON.parse(stored?.metadata.annotations?.[CONDITION_ANNOTATION] ?? '{}') as Reconciled['condition']);
+        ? (stored?.status?.conditions?.find((c) => (c as { type?: string }).type === 'LoadBalancerReady') ??
+          {})
+        : (JSON.parse(
+            stored?.metadata.annotations?.[CONDITION_ANNOTATION] ?? '{}',
+          ) as Reconciled['condition']);
       const events = (
-        await h.kube.list<KubeObject & { reason?: string; message?: string; type?: string }>(Resources.Event, {
-          namespace: obj.metadata.namespace,
-        })
+        await h.kube.list<KubeObject & { reason?: string; message?: string; type?: string }>(
+          Resources.Event,
+          {
+            namespace: obj.metadata.namespace,
+          },
+        )
       ).items.filter(
         (e) =>
           (e as { involvedObject?: { name?: string } }).involvedObject?.name === obj.metadata.name &&

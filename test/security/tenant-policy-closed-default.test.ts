@@ -9,7 +9,18 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseAwsConfig } from '../../lib/providers/aws/config.js';
 import type { TenantPolicy } from '../../lib/providers/aws/tenant-policy.js';
-import { A, CERT, mci, mcs, N, PRIVATE, PUBLIC, startPolicyEnv, type PolicyEnv, type Reconciled } from './policy-env.js';
+import {
+  A,
+  CERT,
+  mci,
+  mcs,
+  N,
+  PRIVATE,
+  PUBLIC,
+  startPolicyEnv,
+  type PolicyEnv,
+  type Reconciled,
+} from './policy-env.js';
 import { SIM_NETWORK } from '../../dev/elbv2-sim/index.js';
 
 let env: PolicyEnv | undefined;
@@ -96,7 +107,9 @@ describe('the new rule fields', () => {
       'rule "office-only"',
     );
     expectRefused(
-      await env.reconcile(mcs('serve', { 'service.beta.kubernetes.io/load-balancer-source-ranges': '0.0.0.0/0' })),
+      await env.reconcile(
+        mcs('serve', { 'service.beta.kubernetes.io/load-balancer-source-ranges': '0.0.0.0/0' }),
+      ),
       'load-balancer-source-ranges',
       'rule "office-only"',
     );
@@ -149,7 +162,11 @@ describe('rules say which kinds they hold', () => {
     env = await startPolicyEnv({
       tenantPolicy: {
         rules: [
-          { name: 'everyone-may-be-public', schemes: ['internal', 'internet-facing'], subnets: [...PRIVATE, ...PUBLIC] },
+          {
+            name: 'everyone-may-be-public',
+            schemes: ['internal', 'internet-facing'],
+            subnets: [...PRIVATE, ...PUBLIC],
+          },
           {
             name: 'public-class-internal',
             kinds: ['MultiClusterIngress', 'MultiClusterService'],

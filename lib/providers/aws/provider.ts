@@ -269,7 +269,11 @@ export class AwsProvider implements MultiClusterProvider {
           [mcs],
           elsewhereOf(inputs),
         );
-        await this.withinTenantPolicy(resolved, { kind: 'MultiClusterService', metadata: mcs.metadata }, stack);
+        await this.withinTenantPolicy(
+          resolved,
+          { kind: 'MultiClusterService', metadata: mcs.metadata },
+          stack,
+        );
         return this.servedOrNot(stack, serves);
       },
     });

@@ -575,7 +575,11 @@ function acceleratorVerdict(rule: TenantRule): boolean | undefined {
 function checkAccelerator(rules: readonly TenantRule[], d: PolicyDefaults, t: PolicyTarget, stack: Stack) {
   if (!stack.accelerator?.settings) return;
   const key = GA_KEYS.enabled;
-  const what = `an accelerator (public anycast addresses in front of the load balancer) ${origin(t, key, 'true')}`;
+  const asked =
+    t.annotations?.[key] !== undefined
+      ? `annotation ${key}: "true"`
+      : `globalAccelerator.enabled of the configuration: no annotation ${key} set it`;
+  const what = `an accelerator, public anycast addresses in front of the load balancer (${asked}),`;
   let allowedByRule = false;
   for (const rule of rules) {
     const verdict = acceleratorVerdict(rule);
@@ -730,8 +734,11 @@ async function checkNamespaceCap(rule: TenantRule, subject: PolicySubject, reads
   if (max === undefined) return;
   const ns = subject.metadata.namespace ?? '';
   const self = `${subject.kind}/${subject.metadata.name ?? ''}`;
-  const order = (o: KubeObject) => `${o.metadata.creationTimestamp ?? ''}|${o.kind ?? ''}/${o.metadata.name ?? ''}`;
-  const holders = (await reads.loadBalancerHolders(ns)).filter((o) => `${o.kind}/${o.metadata.name}` !== self);
+  const order = (o: KubeObject) =>
+    `${o.metadata.creationTimestamp ?? ''}|${o.kind ?? ''}/${o.metadata.name ?? ''}`;
+  const holders = (await reads.loadBalancerHolders(ns)).filter(
+    (o) => `${o.kind}/${o.metadata.name}` !== self,
+  );
   // The members of an IngressGroup share one load balancer: it counts once, and joining a group
   // that has one already adds none.
   const balancerOf = (o: Pick<KubeObject, 'metadata'> & { kind?: string }) => {

@@ -95,6 +95,7 @@ export class AcceleratorService {
     const named = objs.findIndex((o) => o.metadata.annotations?.[GA_KEYS.enabled] !== undefined);
     const settings: AcceleratorSettings | undefined = all[named >= 0 ? named : 0];
     if (!settings && !this.configured && !objs.some(statusShowsAccelerator)) return stack;
+    if (settings) checkListenerQuota(stack);
     if (settings && !this.configured) {
       // Public anycast addresses are the operator's to offer: an annotation alone creates none.
       throw new InvalidObjectError(
@@ -102,7 +103,6 @@ export class AcceleratorService {
         { field: GA_KEYS.enabled, reason: ACCELERATOR_NOT_CONFIGURED },
       );
     }
-    if (settings) checkListenerQuota(stack);
     // This Region's clusters (a regional part's stack is built from them only).
     const clusters = [...new Set(objs.flatMap((o) => objectClusters(o, stack)))]
       .filter((c) => !elsewhere.has(c))
