@@ -17,7 +17,15 @@ export default class PackageChecksPlugin {
       properties: {
         packageChecks: {
           type: 'object',
-          properties: { provider: stringProp, cloudConfig: stringProp, awsOwnerId: stringProp },
+          properties: {
+            provider: stringProp,
+            cloudConfig: stringProp,
+            awsOwnerId: stringProp,
+            // The IAM pins, checked against the tenant policy (checkIamPins).
+            awsAllowedSchemes: stringProp,
+            awsAllowedSubnets: stringProp,
+            awsAllowedSecurityGroups: stringProp,
+          },
           required: ['provider', 'cloudConfig', 'awsOwnerId'],
           additionalProperties: false,
         },
@@ -59,6 +67,7 @@ export default class PackageChecksPlugin {
     try {
       checks.checkNoSecrets(serviceDir);
       await checks.checkCloudConfig({ serviceDir, ...custom.packageChecks });
+      await checks.checkIamPins({ serviceDir, ...custom.packageChecks });
       const vpc = checks.lambdaVpc(
         custom.lambdaVpc?.subnetIds ?? '',
         custom.lambdaVpc?.securityGroupIds ?? '',
@@ -70,6 +79,6 @@ export default class PackageChecksPlugin {
       }
       throw err;
     }
-    this.log?.info?.('package checks passed (cloudConfig, no secrets under config/, Lambda VPC)');
+    this.log?.info?.('package checks passed (cloudConfig, IAM pins, no secrets under config/, Lambda VPC)');
   }
 }
