@@ -255,7 +255,13 @@ describe('the managed group under a tenant policy', () => {
         'a managed security group (no annotation alb.ingress.kubernetes.io/security-groups, none configured) is not allowed; name allowed groups in alb.ingress.kubernetes.io/security-groups: forbidden by tenant policy rule "pinned"',
     });
     await expect(
-      checkTenantPolicy({ rules: [{ name: 'open', schemes: ['internal'] }] }, defaults, subject, stack, reads),
+      checkTenantPolicy(
+        { rules: [{ name: 'open', schemes: ['internal'] }] },
+        defaults,
+        subject,
+        stack,
+        reads,
+      ),
     ).resolves.toBeUndefined();
   });
 });
