@@ -1,8 +1,9 @@
 /**
  * Writes the README's tables of every Ingress and Service annotation key AWS Load Balancer
  * Controller documents (lib/providers/aws/model/annotations/lbc-keys.ts), each between its two
- * marker comments. Run it after changing a key's support; a unit test fails when the README no
- * longer matches.
+ * marker comments, and the tenant policy's table of the annotations that widen exposure
+ * (lib/providers/aws/tenant-policy-table.ts). Run it after changing a key's support or a rule; a
+ * unit test fails when the README no longer matches.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -13,6 +14,7 @@ import {
   type KeyFamily,
   type KeySupport,
 } from '../lib/providers/aws/model/annotations/lbc-keys.js';
+import { EXPOSURE_ROWS } from '../lib/providers/aws/tenant-policy-table.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const README = join(ROOT, 'README.md');
@@ -66,16 +68,34 @@ export function keyTable(id: string, family: KeyFamily, what: string): string {
   ].join('\n');
 }
 
-/** The README with its key tables replaced by the current ones. */
+/** The tenant policy's table: every annotation that can widen exposure, and its rule (tenant-policy-table.ts). */
+export const POLICY_TABLE_ID = 'tenant-policy-exposure';
+
+export function policyTable(): string {
+  return [
+    begin(POLICY_TABLE_ID),
+    '| Widens | Annotations | Rule field | Where no rule that applies sets it |',
+    '|---|---|---|---|',
+    ...EXPOSURE_ROWS.map(
+      (r) =>
+        `| ${r.what} | ${r.keys.map((k) => `\`${k}\``).join('<br>')} | ${escape(r.rule)} | ${escape(r.byDefault)} |`,
+    ),
+    end(POLICY_TABLE_ID),
+  ].join('\n');
+}
+
+function replaceSection(readme: string, id: string, table: string): string {
+  const from = readme.indexOf(begin(id));
+  const to = readme.indexOf(end(id));
+  if (from < 0 || to < from) throw new Error(`README.md has no ${begin(id)} … ${end(id)} section`);
+  return `${readme.slice(0, from)}${table}${readme.slice(to + end(id).length)}`;
+}
+
+/** The README with its key tables (and the tenant policy's) replaced by the current ones. */
 export function withKeyTables(readme: string): string {
   let out = readme;
-  for (const t of TABLES) {
-    const from = out.indexOf(begin(t.id));
-    const to = out.indexOf(end(t.id));
-    if (from < 0 || to < from) throw new Error(`README.md has no ${begin(t.id)} … ${end(t.id)} section`);
-    out = `${out.slice(0, from)}${keyTable(t.id, t.family, t.what)}${out.slice(to + end(t.id).length)}`;
-  }
-  return out;
+  for (const t of TABLES) out = replaceSection(out, t.id, keyTable(t.id, t.family, t.what));
+  return replaceSection(out, POLICY_TABLE_ID, policyTable());
 }
 
 function main(): void {

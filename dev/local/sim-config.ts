@@ -9,5 +9,16 @@ export function simulatorConfigText(ownerId: string, endpoint?: string): string 
     // The VPC's IPv6 block too: a dualstack ALB's IPv6 targets in its subnets are in the VPC.
     vpc: { id: SIM_NETWORK.vpcId, cidrs: [SIM_NETWORK.vpcCidr], ipv6Cidrs: [SIM_NETWORK.vpcIpv6Cidr] },
     subnets: SIM_NETWORK.subnets.filter((s) => !s.public).map((s) => s.subnetId),
+    // The simulator's account is a preview's: its objects may be internet-facing in any of its
+    // subnets (the closed default would allow internal ones in the private subnets only).
+    tenantPolicy: {
+      rules: [
+        {
+          name: 'simulator-preview',
+          schemes: ['internal', 'internet-facing'],
+          subnets: SIM_NETWORK.subnets.map((s) => s.subnetId),
+        },
+      ],
+    },
   });
 }

@@ -32,6 +32,7 @@ import {
   roleOptionsOf,
   type RoleParameters,
 } from '../iam/function-roles.js';
+import { iamPinIssues, type IamPinParams } from '../../lib/providers/aws/tenant-policy-pins.js';
 
 /** The directory packaged with every function (serverless.yml `package.patterns`). */
 export const CONFIG_DIR = 'config';
@@ -386,4 +387,27 @@ export function lambdaVpc(subnets: string, securityGroups: string): LambdaVpc | 
     throw new PackageCheckError('Lambda allows at most 16 subnets and 5 security groups per function');
   }
   return { subnetIds, securityGroupIds };
+}
+
+/** The IAM pins of serverless.yml (`awsAllowedSchemes` …), as the plugin passes them. */
+export type IamPinCheckParams = CloudConfigParams & Partial<IamPinParams>;
+
+/**
+ * For the aws provider: the IAM pins match what the configuration's tenant policy allows
+ * (lib/providers/aws/tenant-policy-pins.ts says how). Run after checkCloudConfig, which has
+ * checked that the file is there and valid.
+ */
+export async function checkIamPins(p: IamPinCheckParams): Promise<void> {
+  if (p.provider !== 'aws' || !p.cloudConfig) return;
+  const config = await parseAwsConfig(readFileSync(resolve(p.serviceDir, p.cloudConfig), 'utf8'));
+  const issues = iamPinIssues(config, {
+    awsAllowedSchemes: p.awsAllowedSchemes ?? '',
+    awsAllowedSubnets: p.awsAllowedSubnets ?? '',
+    awsAllowedSecurityGroups: p.awsAllowedSecurityGroups ?? '',
+  });
+  if (issues.length) {
+    throw new PackageCheckError(
+      `the IAM pins do not match the tenant policy of cloudConfig "${p.cloudConfig}" (its closed default included): ${issues.join('; ')}`,
+    );
+  }
 }

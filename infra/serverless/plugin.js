@@ -24,6 +24,10 @@ export default class PackageChecksPlugin {
             cloudConfig: stringProp,
             awsOwnerId: stringProp,
             karmadaInstanceId: stringProp,
+            // The IAM pins, checked against the tenant policy (checkIamPins).
+            awsAllowedSchemes: stringProp,
+            awsAllowedSubnets: stringProp,
+            awsAllowedSecurityGroups: stringProp,
             forwarderClusterArn: stringProp,
           },
           required: ['provider', 'cloudConfig', 'awsOwnerId', 'karmadaInstanceId', 'forwarderClusterArn'],
@@ -104,6 +108,7 @@ export default class PackageChecksPlugin {
       checks.checkRequiredParams(custom.packageChecks ?? {});
       checks.checkNoSecrets(serviceDir);
       const config = await checks.checkCloudConfig({ serviceDir, ...custom.packageChecks });
+      await checks.checkIamPins({ serviceDir, ...custom.packageChecks });
       if (config) {
         // The roles of this configuration replace the ones serverless.yml includes
         // (infra/iam/function-roles.json: the deployment's Region only, no Global Accelerator).
@@ -123,6 +128,6 @@ export default class PackageChecksPlugin {
       );
       if (vpc) service.provider.vpc = vpc;
     });
-    this.log?.info?.('package checks passed (parameters, cloudConfig, no secrets under config/, Lambda VPC)');
+    this.log?.info?.('package checks passed (parameters, cloudConfig, IAM pins, no secrets under config/, Lambda VPC)');
   }
 }

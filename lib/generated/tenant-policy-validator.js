@@ -3,7 +3,8 @@
 "use strict";
 export const validateTenantPolicySchema = validate21;
 const func2 = Object.prototype.hasOwnProperty;
-const pattern0 = new RegExp("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$", "u");
+const pattern0 = new RegExp("(?:^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])/(?:3[0-2]|[12]?[0-9])$)|(?:^(?=.*:)[0-9a-fA-F:]{2,39}/(?:12[0-8]|1[01][0-9]|[1-9]?[0-9])$)|(?:^pl-[0-9a-f]{8,17}$)", "u");
+const pattern1 = new RegExp("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$", "u");
 
 function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -52,7 +53,7 @@ vErrors.push(err2);
 errors++;
 }
 for(const key1 in data2){
-if(!(func2.call({"name":true,"ingressClasses":true,"namespaceSelector":true,"schemes":true,"subnets":true,"securityGroups":true,"certificates":true,"sslPolicies":true,"attributes":true,"tags":true,"maxLoadBalancersPerNamespace":true}, key1))){
+if(!(func2.call({"name":true,"kinds":true,"ingressClasses":true,"namespaceSelector":true,"schemes":true,"subnets":true,"securityGroups":true,"certificates":true,"sslPolicies":true,"attributes":true,"tags":true,"maxLoadBalancersPerNamespace":true,"inboundCidrs":true,"eipAllocations":true,"globalAccelerator":true,"requireWebAcl":true,"oidc":true}, key1))){
 const err3 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0,keyword:"additionalProperties",params:{additionalProperty: key1}};
 if(vErrors === null){
 vErrors = [err3];
@@ -88,15 +89,11 @@ vErrors.push(err5);
 errors++;
 }
 }
-if(data2.ingressClasses !== undefined){
-let data4 = data2.ingressClasses;
+if(data2.kinds !== undefined){
+let data4 = data2.kinds;
 if(Array.isArray(data4)){
-const len1 = data4.length;
-for(let i1=0; i1<len1; i1++){
-let data5 = data4[i1];
-if(typeof data5 === "string"){
-if(data5.length < 1){
-const err6 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/ingressClasses/" + i1,keyword:"minLength",params:{limit: 1}};
+if(data4.length < 1){
+const err6 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/kinds",keyword:"minItems",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -105,9 +102,11 @@ vErrors.push(err6);
 }
 errors++;
 }
-}
-else {
-const err7 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/ingressClasses/" + i1,keyword:"type",params:{type: "string"}};
+const len1 = data4.length;
+for(let i1=0; i1<len1; i1++){
+let data5 = data4[i1];
+if(!((data5 === "MultiClusterIngress") || (data5 === "MultiClusterService"))){
+const err7 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/kinds/" + i1,keyword:"enum",params:{allowedValues: ["MultiClusterIngress","MultiClusterService"]}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -119,7 +118,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/ingressClasses",keyword:"type",params:{type: "array"}};
+const err8 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/kinds",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -129,12 +128,15 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data2.namespaceSelector !== undefined){
-let data6 = data2.namespaceSelector;
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-for(const key2 in data6){
-if(!((key2 === "matchLabels") || (key2 === "matchExpressions"))){
-const err9 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/namespaceSelector",keyword:"additionalProperties",params:{additionalProperty: key2}};
+if(data2.ingressClasses !== undefined){
+let data6 = data2.ingressClasses;
+if(Array.isArray(data6)){
+const len2 = data6.length;
+for(let i2=0; i2<len2; i2++){
+let data7 = data6[i2];
+if(typeof data7 === "string"){
+if(data7.length < 1){
+const err9 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/ingressClasses/" + i2,keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -144,12 +146,8 @@ vErrors.push(err9);
 errors++;
 }
 }
-if(data6.matchLabels !== undefined){
-let data7 = data6.matchLabels;
-if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-for(const key3 in data7){
-if(typeof data7[key3] !== "string"){
-const err10 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/namespaceSelector/matchLabels/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),keyword:"type",params:{type: "string"}};
+else {
+const err10 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/ingressClasses/" + i2,keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -161,7 +159,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/namespaceSelector/matchLabels",keyword:"type",params:{type: "object"}};
+const err11 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/ingressClasses",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -171,15 +169,12 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data6.matchExpressions !== undefined){
-let data9 = data6.matchExpressions;
-if(Array.isArray(data9)){
-const len2 = data9.length;
-for(let i2=0; i2<len2; i2++){
-let data10 = data9[i2];
-if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-if(data10.key === undefined){
-const err12 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/namespaceSelector/matchExpressions/" + i2,keyword:"required",params:{missingProperty: "key"}};
+if(data2.namespaceSelector !== undefined){
+let data8 = data2.namespaceSelector;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+for(const key2 in data8){
+if(!((key2 === "matchLabels") || (key2 === "matchExpressions"))){
+const err12 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/namespaceSelector",keyword:"additionalProperties",params:{additionalProperty: key2}};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -188,8 +183,13 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(data10.operator === undefined){
-const err13 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/namespaceSelector/matchExpressions/" + i2,keyword:"required",params:{missingProperty: "operator"}};
+}
+if(data8.matchLabels !== undefined){
+let data9 = data8.matchLabels;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+for(const key3 in data9){
+if(typeof data9[key3] !== "string"){
+const err13 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/namespaceSelector/matchLabels/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -198,9 +198,10 @@ vErrors.push(err13);
 }
 errors++;
 }
-for(const key4 in data10){
-if(!(((key4 === "key") || (key4 === "operator")) || (key4 === "values"))){
-const err14 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/namespaceSelector/matchExpressions/" + i2,keyword:"additionalProperties",params:{additionalProperty: key4}};
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/namespaceSelector/matchLabels",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -210,11 +211,15 @@ vErrors.push(err14);
 errors++;
 }
 }
-if(data10.key !== undefined){
-let data11 = data10.key;
-if(typeof data11 === "string"){
-if(data11.length < 1){
-const err15 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/namespaceSelector/matchExpressions/" + i2+"/key",keyword:"minLength",params:{limit: 1}};
+if(data8.matchExpressions !== undefined){
+let data11 = data8.matchExpressions;
+if(Array.isArray(data11)){
+const len3 = data11.length;
+for(let i3=0; i3<len3; i3++){
+let data12 = data11[i3];
+if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
+if(data12.key === undefined){
+const err15 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/namespaceSelector/matchExpressions/" + i3,keyword:"required",params:{missingProperty: "key"}};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -223,9 +228,8 @@ vErrors.push(err15);
 }
 errors++;
 }
-}
-else {
-const err16 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/namespaceSelector/matchExpressions/" + i2+"/key",keyword:"type",params:{type: "string"}};
+if(data12.operator === undefined){
+const err16 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/namespaceSelector/matchExpressions/" + i3,keyword:"required",params:{missingProperty: "operator"}};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -234,11 +238,9 @@ vErrors.push(err16);
 }
 errors++;
 }
-}
-if(data10.operator !== undefined){
-let data12 = data10.operator;
-if(!((((data12 === "In") || (data12 === "NotIn")) || (data12 === "Exists")) || (data12 === "DoesNotExist"))){
-const err17 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/namespaceSelector/matchExpressions/" + i2+"/operator",keyword:"enum",params:{allowedValues: ["In","NotIn","Exists","DoesNotExist"]}};
+for(const key4 in data12){
+if(!(((key4 === "key") || (key4 === "operator")) || (key4 === "values"))){
+const err17 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/namespaceSelector/matchExpressions/" + i3,keyword:"additionalProperties",params:{additionalProperty: key4}};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -248,15 +250,11 @@ vErrors.push(err17);
 errors++;
 }
 }
-if(data10.values !== undefined){
-let data13 = data10.values;
-if(Array.isArray(data13)){
-const len3 = data13.length;
-for(let i3=0; i3<len3; i3++){
-let data14 = data13[i3];
-if(typeof data14 === "string"){
-if(data14.length < 1){
-const err18 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/namespaceSelector/matchExpressions/" + i2+"/values/" + i3,keyword:"minLength",params:{limit: 1}};
+if(data12.key !== undefined){
+let data13 = data12.key;
+if(typeof data13 === "string"){
+if(data13.length < 1){
+const err18 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/namespaceSelector/matchExpressions/" + i3+"/key",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -267,7 +265,7 @@ errors++;
 }
 }
 else {
-const err19 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/namespaceSelector/matchExpressions/" + i2+"/values/" + i3,keyword:"type",params:{type: "string"}};
+const err19 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/namespaceSelector/matchExpressions/" + i3+"/key",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -277,9 +275,10 @@ vErrors.push(err19);
 errors++;
 }
 }
-}
-else {
-const err20 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/namespaceSelector/matchExpressions/" + i2+"/values",keyword:"type",params:{type: "array"}};
+if(data12.operator !== undefined){
+let data14 = data12.operator;
+if(!((((data14 === "In") || (data14 === "NotIn")) || (data14 === "Exists")) || (data14 === "DoesNotExist"))){
+const err20 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/namespaceSelector/matchExpressions/" + i3+"/operator",keyword:"enum",params:{allowedValues: ["In","NotIn","Exists","DoesNotExist"]}};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -289,9 +288,15 @@ vErrors.push(err20);
 errors++;
 }
 }
-}
-else {
-const err21 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/namespaceSelector/matchExpressions/" + i2,keyword:"type",params:{type: "object"}};
+if(data12.values !== undefined){
+let data15 = data12.values;
+if(Array.isArray(data15)){
+const len4 = data15.length;
+for(let i4=0; i4<len4; i4++){
+let data16 = data15[i4];
+if(typeof data16 === "string"){
+if(data16.length < 1){
+const err21 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/namespaceSelector/matchExpressions/" + i3+"/values/" + i4,keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -301,9 +306,8 @@ vErrors.push(err21);
 errors++;
 }
 }
-}
 else {
-const err22 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/namespaceSelector/matchExpressions",keyword:"type",params:{type: "array"}};
+const err22 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/namespaceSelector/matchExpressions/" + i3+"/values/" + i4,keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -315,7 +319,7 @@ errors++;
 }
 }
 else {
-const err23 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/namespaceSelector",keyword:"type",params:{type: "object"}};
+const err23 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/namespaceSelector/matchExpressions/" + i3+"/values",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -325,14 +329,9 @@ vErrors.push(err23);
 errors++;
 }
 }
-if(data2.schemes !== undefined){
-let data15 = data2.schemes;
-if(Array.isArray(data15)){
-const len4 = data15.length;
-for(let i4=0; i4<len4; i4++){
-let data16 = data15[i4];
-if(!((data16 === "internal") || (data16 === "internet-facing"))){
-const err24 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/schemes/" + i4,keyword:"enum",params:{allowedValues: ["internal","internet-facing"]}};
+}
+else {
+const err24 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/namespaceSelector/matchExpressions/" + i3,keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -344,7 +343,7 @@ errors++;
 }
 }
 else {
-const err25 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/schemes",keyword:"type",params:{type: "array"}};
+const err25 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/namespaceSelector/matchExpressions",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -354,15 +353,9 @@ vErrors.push(err25);
 errors++;
 }
 }
-if(data2.subnets !== undefined){
-let data17 = data2.subnets;
-if(Array.isArray(data17)){
-const len5 = data17.length;
-for(let i5=0; i5<len5; i5++){
-let data18 = data17[i5];
-if(typeof data18 === "string"){
-if(data18.length < 1){
-const err26 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/subnets/" + i5,keyword:"minLength",params:{limit: 1}};
+}
+else {
+const err26 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/namespaceSelector",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -372,8 +365,14 @@ vErrors.push(err26);
 errors++;
 }
 }
-else {
-const err27 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/subnets/" + i5,keyword:"type",params:{type: "string"}};
+if(data2.schemes !== undefined){
+let data17 = data2.schemes;
+if(Array.isArray(data17)){
+const len5 = data17.length;
+for(let i5=0; i5<len5; i5++){
+let data18 = data17[i5];
+if(!((data18 === "internal") || (data18 === "internet-facing"))){
+const err27 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/schemes/" + i5,keyword:"enum",params:{allowedValues: ["internal","internet-facing"]}};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -385,7 +384,7 @@ errors++;
 }
 }
 else {
-const err28 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/subnets",keyword:"type",params:{type: "array"}};
+const err28 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/schemes",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -395,15 +394,15 @@ vErrors.push(err28);
 errors++;
 }
 }
-if(data2.securityGroups !== undefined){
-let data19 = data2.securityGroups;
+if(data2.subnets !== undefined){
+let data19 = data2.subnets;
 if(Array.isArray(data19)){
 const len6 = data19.length;
 for(let i6=0; i6<len6; i6++){
 let data20 = data19[i6];
 if(typeof data20 === "string"){
 if(data20.length < 1){
-const err29 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/securityGroups/" + i6,keyword:"minLength",params:{limit: 1}};
+const err29 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/subnets/" + i6,keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -414,7 +413,7 @@ errors++;
 }
 }
 else {
-const err30 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/securityGroups/" + i6,keyword:"type",params:{type: "string"}};
+const err30 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/subnets/" + i6,keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -426,7 +425,7 @@ errors++;
 }
 }
 else {
-const err31 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/securityGroups",keyword:"type",params:{type: "array"}};
+const err31 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/subnets",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -436,11 +435,15 @@ vErrors.push(err31);
 errors++;
 }
 }
-if(data2.certificates !== undefined){
-let data21 = data2.certificates;
-if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
-if(data21.allowed === undefined){
-const err32 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/certificates",keyword:"required",params:{missingProperty: "allowed"}};
+if(data2.securityGroups !== undefined){
+let data21 = data2.securityGroups;
+if(Array.isArray(data21)){
+const len7 = data21.length;
+for(let i7=0; i7<len7; i7++){
+let data22 = data21[i7];
+if(typeof data22 === "string"){
+if(data22.length < 1){
+const err32 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/securityGroups/" + i7,keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -449,9 +452,9 @@ vErrors.push(err32);
 }
 errors++;
 }
-for(const key5 in data21){
-if(!((key5 === "allowed") || (key5 === "matchHosts"))){
-const err33 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/certificates",keyword:"additionalProperties",params:{additionalProperty: key5}};
+}
+else {
+const err33 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/securityGroups/" + i7,keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -461,15 +464,9 @@ vErrors.push(err33);
 errors++;
 }
 }
-if(data21.allowed !== undefined){
-let data22 = data21.allowed;
-if(Array.isArray(data22)){
-const len7 = data22.length;
-for(let i7=0; i7<len7; i7++){
-let data23 = data22[i7];
-if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
-if(data23.arn === undefined){
-const err34 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/certificates/allowed/" + i7,keyword:"required",params:{missingProperty: "arn"}};
+}
+else {
+const err34 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/securityGroups",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -478,9 +475,12 @@ vErrors.push(err34);
 }
 errors++;
 }
-for(const key6 in data23){
-if(!((key6 === "arn") || (key6 === "names"))){
-const err35 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/certificates/allowed/" + i7,keyword:"additionalProperties",params:{additionalProperty: key6}};
+}
+if(data2.certificates !== undefined){
+let data23 = data2.certificates;
+if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
+if(data23.allowed === undefined){
+const err35 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/certificates",keyword:"required",params:{missingProperty: "allowed"}};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -489,12 +489,9 @@ vErrors.push(err35);
 }
 errors++;
 }
-}
-if(data23.arn !== undefined){
-let data24 = data23.arn;
-if(typeof data24 === "string"){
-if(data24.length < 1){
-const err36 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/certificates/allowed/" + i7+"/arn",keyword:"minLength",params:{limit: 1}};
+for(const key5 in data23){
+if(!((key5 === "allowed") || (key5 === "matchHosts"))){
+const err36 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/certificates",keyword:"additionalProperties",params:{additionalProperty: key5}};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -504,8 +501,15 @@ vErrors.push(err36);
 errors++;
 }
 }
-else {
-const err37 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/certificates/allowed/" + i7+"/arn",keyword:"type",params:{type: "string"}};
+if(data23.allowed !== undefined){
+let data24 = data23.allowed;
+if(Array.isArray(data24)){
+const len8 = data24.length;
+for(let i8=0; i8<len8; i8++){
+let data25 = data24[i8];
+if(data25 && typeof data25 == "object" && !Array.isArray(data25)){
+if(data25.arn === undefined){
+const err37 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/certificates/allowed/" + i8,keyword:"required",params:{missingProperty: "arn"}};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -514,16 +518,9 @@ vErrors.push(err37);
 }
 errors++;
 }
-}
-if(data23.names !== undefined){
-let data25 = data23.names;
-if(Array.isArray(data25)){
-const len8 = data25.length;
-for(let i8=0; i8<len8; i8++){
-let data26 = data25[i8];
-if(typeof data26 === "string"){
-if(data26.length < 1){
-const err38 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/certificates/allowed/" + i7+"/names/" + i8,keyword:"minLength",params:{limit: 1}};
+for(const key6 in data25){
+if(!((key6 === "arn") || (key6 === "names"))){
+const err38 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/certificates/allowed/" + i8,keyword:"additionalProperties",params:{additionalProperty: key6}};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -533,8 +530,11 @@ vErrors.push(err38);
 errors++;
 }
 }
-else {
-const err39 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/certificates/allowed/" + i7+"/names/" + i8,keyword:"type",params:{type: "string"}};
+if(data25.arn !== undefined){
+let data26 = data25.arn;
+if(typeof data26 === "string"){
+if(data26.length < 1){
+const err39 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/certificates/allowed/" + i8+"/arn",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -544,9 +544,8 @@ vErrors.push(err39);
 errors++;
 }
 }
-}
 else {
-const err40 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/certificates/allowed/" + i7+"/names",keyword:"type",params:{type: "array"}};
+const err40 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/certificates/allowed/" + i8+"/arn",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -556,9 +555,15 @@ vErrors.push(err40);
 errors++;
 }
 }
-}
-else {
-const err41 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/certificates/allowed/" + i7,keyword:"type",params:{type: "object"}};
+if(data25.names !== undefined){
+let data27 = data25.names;
+if(Array.isArray(data27)){
+const len9 = data27.length;
+for(let i9=0; i9<len9; i9++){
+let data28 = data27[i9];
+if(typeof data28 === "string"){
+if(data28.length < 1){
+const err41 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/certificates/allowed/" + i8+"/names/" + i9,keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -568,9 +573,8 @@ vErrors.push(err41);
 errors++;
 }
 }
-}
 else {
-const err42 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/certificates/allowed",keyword:"type",params:{type: "array"}};
+const err42 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/certificates/allowed/" + i8+"/names/" + i9,keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -580,9 +584,9 @@ vErrors.push(err42);
 errors++;
 }
 }
-if(data21.matchHosts !== undefined){
-if(typeof data21.matchHosts !== "boolean"){
-const err43 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/certificates/matchHosts",keyword:"type",params:{type: "boolean"}};
+}
+else {
+const err43 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/certificates/allowed/" + i8+"/names",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -594,7 +598,7 @@ errors++;
 }
 }
 else {
-const err44 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/certificates",keyword:"type",params:{type: "object"}};
+const err44 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/certificates/allowed/" + i8,keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -604,15 +608,9 @@ vErrors.push(err44);
 errors++;
 }
 }
-if(data2.sslPolicies !== undefined){
-let data28 = data2.sslPolicies;
-if(Array.isArray(data28)){
-const len9 = data28.length;
-for(let i9=0; i9<len9; i9++){
-let data29 = data28[i9];
-if(typeof data29 === "string"){
-if(data29.length < 1){
-const err45 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/sslPolicies/" + i9,keyword:"minLength",params:{limit: 1}};
+}
+else {
+const err45 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/certificates/allowed",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -622,8 +620,9 @@ vErrors.push(err45);
 errors++;
 }
 }
-else {
-const err46 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/sslPolicies/" + i9,keyword:"type",params:{type: "string"}};
+if(data23.matchHosts !== undefined){
+if(typeof data23.matchHosts !== "boolean"){
+const err46 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/certificates/matchHosts",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -635,7 +634,7 @@ errors++;
 }
 }
 else {
-const err47 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/sslPolicies",keyword:"type",params:{type: "array"}};
+const err47 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/certificates",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -645,12 +644,15 @@ vErrors.push(err47);
 errors++;
 }
 }
-if(data2.attributes !== undefined){
-let data30 = data2.attributes;
-if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
-for(const key7 in data30){
-if(!((key7 === "allow") || (key7 === "deny"))){
-const err48 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/attributes",keyword:"additionalProperties",params:{additionalProperty: key7}};
+if(data2.sslPolicies !== undefined){
+let data30 = data2.sslPolicies;
+if(Array.isArray(data30)){
+const len10 = data30.length;
+for(let i10=0; i10<len10; i10++){
+let data31 = data30[i10];
+if(typeof data31 === "string"){
+if(data31.length < 1){
+const err48 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/sslPolicies/" + i10,keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -660,15 +662,8 @@ vErrors.push(err48);
 errors++;
 }
 }
-if(data30.allow !== undefined){
-let data31 = data30.allow;
-if(Array.isArray(data31)){
-const len10 = data31.length;
-for(let i10=0; i10<len10; i10++){
-let data32 = data31[i10];
-if(typeof data32 === "string"){
-if(data32.length < 1){
-const err49 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/attributes/allow/" + i10,keyword:"minLength",params:{limit: 1}};
+else {
+const err49 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/sslPolicies/" + i10,keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -678,8 +673,9 @@ vErrors.push(err49);
 errors++;
 }
 }
+}
 else {
-const err50 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/attributes/allow/" + i10,keyword:"type",params:{type: "string"}};
+const err50 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/sslPolicies",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -689,9 +685,12 @@ vErrors.push(err50);
 errors++;
 }
 }
-}
-else {
-const err51 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/attributes/allow",keyword:"type",params:{type: "array"}};
+if(data2.attributes !== undefined){
+let data32 = data2.attributes;
+if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
+for(const key7 in data32){
+if(!((key7 === "allow") || (key7 === "deny"))){
+const err51 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/attributes",keyword:"additionalProperties",params:{additionalProperty: key7}};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -701,15 +700,15 @@ vErrors.push(err51);
 errors++;
 }
 }
-if(data30.deny !== undefined){
-let data33 = data30.deny;
+if(data32.allow !== undefined){
+let data33 = data32.allow;
 if(Array.isArray(data33)){
 const len11 = data33.length;
 for(let i11=0; i11<len11; i11++){
 let data34 = data33[i11];
 if(typeof data34 === "string"){
 if(data34.length < 1){
-const err52 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/attributes/deny/" + i11,keyword:"minLength",params:{limit: 1}};
+const err52 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/attributes/allow/" + i11,keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -720,7 +719,7 @@ errors++;
 }
 }
 else {
-const err53 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/attributes/deny/" + i11,keyword:"type",params:{type: "string"}};
+const err53 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/attributes/allow/" + i11,keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -732,7 +731,7 @@ errors++;
 }
 }
 else {
-const err54 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/attributes/deny",keyword:"type",params:{type: "array"}};
+const err54 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/attributes/allow",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -742,9 +741,15 @@ vErrors.push(err54);
 errors++;
 }
 }
-}
-else {
-const err55 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/attributes",keyword:"type",params:{type: "object"}};
+if(data32.deny !== undefined){
+let data35 = data32.deny;
+if(Array.isArray(data35)){
+const len12 = data35.length;
+for(let i12=0; i12<len12; i12++){
+let data36 = data35[i12];
+if(typeof data36 === "string"){
+if(data36.length < 1){
+const err55 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/attributes/deny/" + i12,keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -754,12 +759,8 @@ vErrors.push(err55);
 errors++;
 }
 }
-if(data2.tags !== undefined){
-let data35 = data2.tags;
-if(data35 && typeof data35 == "object" && !Array.isArray(data35)){
-for(const key8 in data35){
-if(!((key8 === "allow") || (key8 === "deny"))){
-const err56 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/tags",keyword:"additionalProperties",params:{additionalProperty: key8}};
+else {
+const err56 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/attributes/deny/" + i12,keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -769,15 +770,9 @@ vErrors.push(err56);
 errors++;
 }
 }
-if(data35.allow !== undefined){
-let data36 = data35.allow;
-if(Array.isArray(data36)){
-const len12 = data36.length;
-for(let i12=0; i12<len12; i12++){
-let data37 = data36[i12];
-if(typeof data37 === "string"){
-if(data37.length < 1){
-const err57 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/tags/allow/" + i12,keyword:"minLength",params:{limit: 1}};
+}
+else {
+const err57 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/attributes/deny",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -787,8 +782,9 @@ vErrors.push(err57);
 errors++;
 }
 }
+}
 else {
-const err58 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/tags/allow/" + i12,keyword:"type",params:{type: "string"}};
+const err58 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/attributes",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -798,9 +794,12 @@ vErrors.push(err58);
 errors++;
 }
 }
-}
-else {
-const err59 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/tags/allow",keyword:"type",params:{type: "array"}};
+if(data2.tags !== undefined){
+let data37 = data2.tags;
+if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
+for(const key8 in data37){
+if(!((key8 === "allow") || (key8 === "deny"))){
+const err59 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/tags",keyword:"additionalProperties",params:{additionalProperty: key8}};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -810,15 +809,15 @@ vErrors.push(err59);
 errors++;
 }
 }
-if(data35.deny !== undefined){
-let data38 = data35.deny;
+if(data37.allow !== undefined){
+let data38 = data37.allow;
 if(Array.isArray(data38)){
 const len13 = data38.length;
 for(let i13=0; i13<len13; i13++){
 let data39 = data38[i13];
 if(typeof data39 === "string"){
 if(data39.length < 1){
-const err60 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/tags/deny/" + i13,keyword:"minLength",params:{limit: 1}};
+const err60 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/tags/allow/" + i13,keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -829,7 +828,7 @@ errors++;
 }
 }
 else {
-const err61 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/tags/deny/" + i13,keyword:"type",params:{type: "string"}};
+const err61 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/tags/allow/" + i13,keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -841,7 +840,7 @@ errors++;
 }
 }
 else {
-const err62 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/tags/deny",keyword:"type",params:{type: "array"}};
+const err62 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/tags/allow",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -851,9 +850,15 @@ vErrors.push(err62);
 errors++;
 }
 }
-}
-else {
-const err63 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/tags",keyword:"type",params:{type: "object"}};
+if(data37.deny !== undefined){
+let data40 = data37.deny;
+if(Array.isArray(data40)){
+const len14 = data40.length;
+for(let i14=0; i14<len14; i14++){
+let data41 = data40[i14];
+if(typeof data41 === "string"){
+if(data41.length < 1){
+const err63 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/tags/deny/" + i14,keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -863,10 +868,8 @@ vErrors.push(err63);
 errors++;
 }
 }
-if(data2.maxLoadBalancersPerNamespace !== undefined){
-let data40 = data2.maxLoadBalancersPerNamespace;
-if(!((typeof data40 == "number") && (!(data40 % 1) && !isNaN(data40)))){
-const err64 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/maxLoadBalancersPerNamespace",keyword:"type",params:{type: "integer"}};
+else {
+const err64 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/tags/deny/" + i14,keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -875,9 +878,10 @@ vErrors.push(err64);
 }
 errors++;
 }
-if(typeof data40 == "number"){
-if(data40 < 0 || isNaN(data40)){
-const err65 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/maxLoadBalancersPerNamespace",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+}
+}
+else {
+const err65 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/tags/deny",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -888,9 +892,8 @@ errors++;
 }
 }
 }
-}
 else {
-const err66 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0,keyword:"type",params:{type: "object"}};
+const err66 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/tags",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -900,9 +903,10 @@ vErrors.push(err66);
 errors++;
 }
 }
-}
-else {
-const err67 = {instancePath:instancePath+"/tenantPolicy/rules",keyword:"type",params:{type: "array"}};
+if(data2.maxLoadBalancersPerNamespace !== undefined){
+let data42 = data2.maxLoadBalancersPerNamespace;
+if(!((typeof data42 == "number") && (!(data42 % 1) && !isNaN(data42)))){
+const err67 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/maxLoadBalancersPerNamespace",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -911,16 +915,9 @@ vErrors.push(err67);
 }
 errors++;
 }
-}
-if(data0.sharedGroups !== undefined){
-let data41 = data0.sharedGroups;
-if(Array.isArray(data41)){
-const len14 = data41.length;
-for(let i14=0; i14<len14; i14++){
-let data42 = data41[i14];
-if(data42 && typeof data42 == "object" && !Array.isArray(data42)){
-if(data42.name === undefined){
-const err68 = {instancePath:instancePath+"/tenantPolicy/sharedGroups/" + i14,keyword:"required",params:{missingProperty: "name"}};
+if(typeof data42 == "number"){
+if(data42 < 0 || isNaN(data42)){
+const err68 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/maxLoadBalancersPerNamespace",keyword:"minimum",params:{comparison: ">=", limit: 0}};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -929,8 +926,17 @@ vErrors.push(err68);
 }
 errors++;
 }
-if(data42.namespaces === undefined){
-const err69 = {instancePath:instancePath+"/tenantPolicy/sharedGroups/" + i14,keyword:"required",params:{missingProperty: "namespaces"}};
+}
+}
+if(data2.inboundCidrs !== undefined){
+let data43 = data2.inboundCidrs;
+if(Array.isArray(data43)){
+const len15 = data43.length;
+for(let i15=0; i15<len15; i15++){
+let data44 = data43[i15];
+if(typeof data44 === "string"){
+if(!pattern0.test(data44)){
+const err69 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/inboundCidrs/" + i15,keyword:"pattern",params:{pattern: "(?:^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])/(?:3[0-2]|[12]?[0-9])$)|(?:^(?=.*:)[0-9a-fA-F:]{2,39}/(?:12[0-8]|1[01][0-9]|[1-9]?[0-9])$)|(?:^pl-[0-9a-f]{8,17}$)"}};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -939,9 +945,9 @@ vErrors.push(err69);
 }
 errors++;
 }
-for(const key9 in data42){
-if(!((key9 === "name") || (key9 === "namespaces"))){
-const err70 = {instancePath:instancePath+"/tenantPolicy/sharedGroups/" + i14,keyword:"additionalProperties",params:{additionalProperty: key9}};
+}
+else {
+const err70 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/inboundCidrs/" + i15,keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -951,11 +957,9 @@ vErrors.push(err70);
 errors++;
 }
 }
-if(data42.name !== undefined){
-let data43 = data42.name;
-if(typeof data43 === "string"){
-if(data43.length > 63){
-const err71 = {instancePath:instancePath+"/tenantPolicy/sharedGroups/" + i14+"/name",keyword:"maxLength",params:{limit: 63}};
+}
+else {
+const err71 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/inboundCidrs",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -964,8 +968,16 @@ vErrors.push(err71);
 }
 errors++;
 }
-if(!pattern0.test(data43)){
-const err72 = {instancePath:instancePath+"/tenantPolicy/sharedGroups/" + i14+"/name",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$"}};
+}
+if(data2.eipAllocations !== undefined){
+let data45 = data2.eipAllocations;
+if(Array.isArray(data45)){
+const len16 = data45.length;
+for(let i16=0; i16<len16; i16++){
+let data46 = data45[i16];
+if(typeof data46 === "string"){
+if(data46.length < 1){
+const err72 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/eipAllocations/" + i16,keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -976,7 +988,7 @@ errors++;
 }
 }
 else {
-const err73 = {instancePath:instancePath+"/tenantPolicy/sharedGroups/" + i14+"/name",keyword:"type",params:{type: "string"}};
+const err73 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/eipAllocations/" + i16,keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -986,11 +998,9 @@ vErrors.push(err73);
 errors++;
 }
 }
-if(data42.namespaces !== undefined){
-let data44 = data42.namespaces;
-if(Array.isArray(data44)){
-if(data44.length < 1){
-const err74 = {instancePath:instancePath+"/tenantPolicy/sharedGroups/" + i14+"/namespaces",keyword:"minItems",params:{limit: 1}};
+}
+else {
+const err74 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/eipAllocations",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -999,12 +1009,10 @@ vErrors.push(err74);
 }
 errors++;
 }
-const len15 = data44.length;
-for(let i15=0; i15<len15; i15++){
-let data45 = data44[i15];
-if(typeof data45 === "string"){
-if(data45.length < 1){
-const err75 = {instancePath:instancePath+"/tenantPolicy/sharedGroups/" + i14+"/namespaces/" + i15,keyword:"minLength",params:{limit: 1}};
+}
+if(data2.globalAccelerator !== undefined){
+if(typeof data2.globalAccelerator !== "boolean"){
+const err75 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/globalAccelerator",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -1014,8 +1022,9 @@ vErrors.push(err75);
 errors++;
 }
 }
-else {
-const err76 = {instancePath:instancePath+"/tenantPolicy/sharedGroups/" + i14+"/namespaces/" + i15,keyword:"type",params:{type: "string"}};
+if(data2.requireWebAcl !== undefined){
+if(typeof data2.requireWebAcl !== "boolean"){
+const err76 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/requireWebAcl",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -1025,9 +1034,15 @@ vErrors.push(err76);
 errors++;
 }
 }
-}
-else {
-const err77 = {instancePath:instancePath+"/tenantPolicy/sharedGroups/" + i14+"/namespaces",keyword:"type",params:{type: "array"}};
+if(data2.oidc !== undefined){
+let data49 = data2.oidc;
+if(Array.isArray(data49)){
+const len17 = data49.length;
+for(let i17=0; i17<len17; i17++){
+let data50 = data49[i17];
+if(data50 && typeof data50 == "object" && !Array.isArray(data50)){
+if(data50.issuer === undefined){
+const err77 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/oidc/" + i17,keyword:"required",params:{missingProperty: "issuer"}};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -1036,10 +1051,8 @@ vErrors.push(err77);
 }
 errors++;
 }
-}
-}
-else {
-const err78 = {instancePath:instancePath+"/tenantPolicy/sharedGroups/" + i14,keyword:"type",params:{type: "object"}};
+if(data50.endpoints === undefined){
+const err78 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/oidc/" + i17,keyword:"required",params:{missingProperty: "endpoints"}};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -1048,10 +1061,9 @@ vErrors.push(err78);
 }
 errors++;
 }
-}
-}
-else {
-const err79 = {instancePath:instancePath+"/tenantPolicy/sharedGroups",keyword:"type",params:{type: "array"}};
+for(const key9 in data50){
+if(!((key9 === "issuer") || (key9 === "endpoints"))){
+const err79 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/oidc/" + i17,keyword:"additionalProperties",params:{additionalProperty: key9}};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -1061,9 +1073,11 @@ vErrors.push(err79);
 errors++;
 }
 }
-}
-else {
-const err80 = {instancePath:instancePath+"/tenantPolicy",keyword:"type",params:{type: "object"}};
+if(data50.issuer !== undefined){
+let data51 = data50.issuer;
+if(typeof data51 === "string"){
+if(data51.length < 1){
+const err80 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/oidc/" + i17+"/issuer",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -1073,14 +1087,285 @@ vErrors.push(err80);
 errors++;
 }
 }
-}
 else {
-const err81 = {instancePath,keyword:"type",params:{type: "object"}};
+const err81 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/oidc/" + i17+"/issuer",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err81];
 }
 else {
 vErrors.push(err81);
+}
+errors++;
+}
+}
+if(data50.endpoints !== undefined){
+let data52 = data50.endpoints;
+if(Array.isArray(data52)){
+if(data52.length < 1){
+const err82 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/oidc/" + i17+"/endpoints",keyword:"minItems",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+const len18 = data52.length;
+for(let i18=0; i18<len18; i18++){
+let data53 = data52[i18];
+if(typeof data53 === "string"){
+if(data53.length < 1){
+const err83 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/oidc/" + i17+"/endpoints/" + i18,keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+}
+else {
+const err84 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/oidc/" + i17+"/endpoints/" + i18,keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+}
+}
+else {
+const err85 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/oidc/" + i17+"/endpoints",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+}
+}
+else {
+const err86 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/oidc/" + i17,keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+}
+}
+else {
+const err87 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0+"/oidc",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+}
+}
+else {
+const err88 = {instancePath:instancePath+"/tenantPolicy/rules/" + i0,keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+}
+}
+else {
+const err89 = {instancePath:instancePath+"/tenantPolicy/rules",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+}
+if(data0.sharedGroups !== undefined){
+let data54 = data0.sharedGroups;
+if(Array.isArray(data54)){
+const len19 = data54.length;
+for(let i19=0; i19<len19; i19++){
+let data55 = data54[i19];
+if(data55 && typeof data55 == "object" && !Array.isArray(data55)){
+if(data55.name === undefined){
+const err90 = {instancePath:instancePath+"/tenantPolicy/sharedGroups/" + i19,keyword:"required",params:{missingProperty: "name"}};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
+}
+errors++;
+}
+if(data55.namespaces === undefined){
+const err91 = {instancePath:instancePath+"/tenantPolicy/sharedGroups/" + i19,keyword:"required",params:{missingProperty: "namespaces"}};
+if(vErrors === null){
+vErrors = [err91];
+}
+else {
+vErrors.push(err91);
+}
+errors++;
+}
+for(const key10 in data55){
+if(!((key10 === "name") || (key10 === "namespaces"))){
+const err92 = {instancePath:instancePath+"/tenantPolicy/sharedGroups/" + i19,keyword:"additionalProperties",params:{additionalProperty: key10}};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
+}
+errors++;
+}
+}
+if(data55.name !== undefined){
+let data56 = data55.name;
+if(typeof data56 === "string"){
+if(data56.length > 63){
+const err93 = {instancePath:instancePath+"/tenantPolicy/sharedGroups/" + i19+"/name",keyword:"maxLength",params:{limit: 63}};
+if(vErrors === null){
+vErrors = [err93];
+}
+else {
+vErrors.push(err93);
+}
+errors++;
+}
+if(!pattern1.test(data56)){
+const err94 = {instancePath:instancePath+"/tenantPolicy/sharedGroups/" + i19+"/name",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$"}};
+if(vErrors === null){
+vErrors = [err94];
+}
+else {
+vErrors.push(err94);
+}
+errors++;
+}
+}
+else {
+const err95 = {instancePath:instancePath+"/tenantPolicy/sharedGroups/" + i19+"/name",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
+}
+if(data55.namespaces !== undefined){
+let data57 = data55.namespaces;
+if(Array.isArray(data57)){
+if(data57.length < 1){
+const err96 = {instancePath:instancePath+"/tenantPolicy/sharedGroups/" + i19+"/namespaces",keyword:"minItems",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+const len20 = data57.length;
+for(let i20=0; i20<len20; i20++){
+let data58 = data57[i20];
+if(typeof data58 === "string"){
+if(data58.length < 1){
+const err97 = {instancePath:instancePath+"/tenantPolicy/sharedGroups/" + i19+"/namespaces/" + i20,keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err97];
+}
+else {
+vErrors.push(err97);
+}
+errors++;
+}
+}
+else {
+const err98 = {instancePath:instancePath+"/tenantPolicy/sharedGroups/" + i19+"/namespaces/" + i20,keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
+}
+errors++;
+}
+}
+}
+else {
+const err99 = {instancePath:instancePath+"/tenantPolicy/sharedGroups/" + i19+"/namespaces",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err99];
+}
+else {
+vErrors.push(err99);
+}
+errors++;
+}
+}
+}
+else {
+const err100 = {instancePath:instancePath+"/tenantPolicy/sharedGroups/" + i19,keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err100];
+}
+else {
+vErrors.push(err100);
+}
+errors++;
+}
+}
+}
+else {
+const err101 = {instancePath:instancePath+"/tenantPolicy/sharedGroups",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err101];
+}
+else {
+vErrors.push(err101);
+}
+errors++;
+}
+}
+}
+else {
+const err102 = {instancePath:instancePath+"/tenantPolicy",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err102];
+}
+else {
+vErrors.push(err102);
+}
+errors++;
+}
+}
+}
+else {
+const err103 = {instancePath,keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err103];
+}
+else {
+vErrors.push(err103);
 }
 errors++;
 }

@@ -55,10 +55,10 @@ export const NEXT_STEPS: Readonly<Record<string, string>> = {
   ReplacingLoadBalancer:
     'the load balancer is recreated and its DNS name changes: point DNS records and clients at the new hostname in status.loadBalancer once the object is ready (revert the change named above to keep the old one)',
   IngressGroupConflict:
-    'make the setting named above agree with the member ahead of this one (it keeps its place: change this MultiClusterIngress, or ask that member`s owners), ask for nothing the tenant policy rule named above forbids, or give this MultiClusterIngress another group.name; the rest of the group keeps being served, and this one joins as soon as it agrees',
+    `make the setting named above agree with the member ahead of this one (it keeps its place: change this MultiClusterIngress, or ask that member's owners), ask for nothing the tenant policy rule named above forbids, or give this MultiClusterIngress another group.name; the rest of the group keeps being served, and this one joins as soon as it agrees`,
   IngressGroupRouteTaken:
     'route other hosts or paths than the ones named above (a member of another namespace ahead of this one routes them first), or give this MultiClusterIngress another group.name; the rest of the group keeps being served, and this one joins as soon as its routes are its own',
-  TenantPolicyViolation: `change the object to what the tenant policy rule named above allows (for a discovered certificate: request or import one the rule allows, or name an allowed one in certificate-arn), or ask the operator to change the rule in tenantPolicy of the provider configuration; ${RECONCILED_ON_CHANGE}`,
+  TenantPolicyViolation: `change the object to what the tenant policy rule named above allows (for a discovered certificate: request or import one the rule allows, or name an allowed one in certificate-arn; for the default: what the provider configuration gives), or ask the operator to change the rule, or add one, in tenantPolicy of the provider configuration; ${RECONCILED_ON_CHANGE}`,
   IngressGroupNotShared:
     'name a group of this namespace in group.name, or ask the operator to list this namespace under the group in tenantPolicy.sharedGroups of the provider configuration',
   ReplacingTargetGroup:
@@ -74,6 +74,7 @@ export const NEXT_STEPS: Readonly<Record<string, string>> = {
   ClusterRestored:
     'nothing to do: the cluster named above takes its share again; its targets were registered before the weight came back',
   InvalidAcceleratorAnnotation: `fix or remove the global-accelerator annotation named above (the README's Global Accelerator section lists the keys and their values); nothing was created in Global Accelerator; ${RECONCILED_ON_CHANGE}`,
+  GlobalAcceleratorNotConfigured: `remove the global-accelerator annotation named above (or set it to "false"), or ask the operator to configure globalAccelerator in the provider configuration (and a tenant policy that allows the accelerator); nothing was created in Global Accelerator; ${RECONCILED_ON_CHANGE}`,
   AcceleratorLimitExceeded: `stay within the Global Accelerator quota named above: fewer listen ports or MCS ports (one listener each), or delete accelerators the account no longer uses (ours being deleted count until Global Accelerator has removed them), or ask AWS for a higher quota (Service Quotas, Global Accelerator); ${RECONCILED_ON_CHANGE}`,
   UnsupportedTargetType:
     'nothing to do: the load balancer is served with target type ip (the pods` IPs); remove the target-type annotation, or set it to ip, to silence this',

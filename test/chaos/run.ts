@@ -31,7 +31,7 @@ import { driftByHand, revokeSecurityGroupRuleByHand } from './hand-drift.js';
 import { Rng } from './prng.js';
 import type { ChaosProfile } from './profile.js';
 import type { ChaosFigures } from './report.js';
-import { Workload, type Op } from './workload.js';
+import { NAMED_SECURITY_GROUP, Workload, type Op } from './workload.js';
 import type { Finding } from './invariants.js';
 import { OUR_CONTROLLER, worldObjects } from './world.js';
 
@@ -85,6 +85,17 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
       ownerId: 'chaos',
       maxAttempts: 3,
       globalAccelerator: { endpoint: ga.url },
+      // What the workload annotates (workload.ts): the VPC's default group or a managed one, and
+      // an accelerator in front of some stacks.
+      tenantPolicy: {
+        rules: [
+          {
+            name: 'chaos-workload',
+            securityGroups: [NAMED_SECURITY_GROUP, 'managed'],
+            globalAccelerator: true,
+          },
+        ],
+      },
     });
     writeFileSync(cloudConfigPath, configText);
     const kubeConfig = loadKubeConfig({ file: kubeconfigPath });

@@ -45,7 +45,7 @@ const LAZY = [
   'lib/providers/aws/accelerator/plan.ts',
   // lib/providers/aws/lazy-parts.ts: the first stack with a managed security group.
   'lib/providers/aws/ec2/security-groups.ts',
-  // lib/providers/aws/config.ts: a configured tenant policy.
+  // lib/providers/aws/config.ts: a configured tenant policy; lib/providers/aws/provider.ts: the first model build.
   'lib/providers/aws/tenant-policy.ts',
   'lib/generated/tenant-policy-validator.js',
   // lib/providers/aws/model/annotations/unknown-keys.ts: the first warning about an ignored key.

@@ -30,6 +30,7 @@ import { CONDITION_ANNOTATION } from '../../lib/reconcile/conditions.js';
 import type { AwsProvider } from '../../lib/providers/aws/provider.js';
 import { OWNER_TAG, STACK_TAG } from '../../lib/providers/aws/tagging.js';
 import { edit, notify, notifyChange, startHarness, type Harness } from '../support/harness.js';
+import { ALLOW_ALL } from '../support/tenant-policy.js';
 
 const GA = 'multicluster.karmada.io/global-accelerator';
 const A = (k: string) => `alb.ingress.kubernetes.io/${k}`;
@@ -78,7 +79,11 @@ beforeEach(async () => {
   });
   h = await startHarness({
     provider: 'aws',
-    providerConfig: awsConfigFor(sim, { globalAccelerator: { enabled: false, endpoint: ga.url } }),
+    // The accelerator and what these tests annotate are allowed (the policy's tests are elsewhere).
+    providerConfig: awsConfigFor(sim, {
+      globalAccelerator: { enabled: false, endpoint: ga.url },
+      tenantPolicy: ALLOW_ALL,
+    }),
   });
   await h.seed([
     ingressClass(),
@@ -336,13 +341,20 @@ describe('an MCI with an accelerator in front', () => {
     expect(sim.snapshot().loadBalancers).toHaveLength(1);
   });
 
-  it('without globalAccelerator in the configuration, the annotation alone; the sweep finds the retired one by its record', async () => {
+  it('globalAccelerator taken out of the configuration: the annotation alone creates none, and the sweep finds the one made before by its record', async () => {
     await h.close();
     const gaClient = gaClientFor(ga);
-    h = await startHarness({ provider: 'aws', providerConfig: awsConfigFor(sim) });
-    // The configuration names no GA endpoint: the simulator's client is given to the provider.
+    h = await startHarness({
+      provider: 'aws',
+      providerConfig: awsConfigFor(sim, { tenantPolicy: ALLOW_ALL }),
+    });
+    // The configuration names no GA endpoint: the simulator's client is given to the provider,
+    // and GA's configuration is there only while the accelerator is made (the operator removes it after).
     const provider = h.runtime.provider as AwsProvider;
-    (provider.accelerators as unknown as { options: { client: unknown } }).options.client = gaClient;
+    const service = provider.accelerators as unknown as { options: { client: unknown; config: object } };
+    service.options.client = gaClient;
+    const without = service.options.config;
+    service.options.config = { ...without, globalAccelerator: { enabled: false } };
     await h.seed([
       ingressClass(),
       cluster('member1'),
@@ -353,6 +365,16 @@ describe('an MCI with an accelerator in front', () => {
       collectedSlice('member2', ['10.0.144.21']),
     ]);
     await apply(accelerated());
+    expect(ours()).toHaveLength(1);
+    service.options.config = without;
+    // Asked for again, now that GA is not configured: refused, and GA is not called.
+    order = [];
+    const [refused] = await h.deliver(notify(accelerated(), 'modified'));
+    expect(refused?.results.find((r) => r.controller === 'multiclusteringress')?.outcome).toBe('invalid');
+    expect((await mciNow())?.metadata.annotations?.[CONDITION_ANNOTATION]).toContain(
+      'GlobalAcceleratorNotConfigured',
+    );
+    expect(gaCalls()).toEqual([]);
     expect(ours()).toHaveLength(1);
     await apply({ ...accelerated(), metadata: { ...accelerated().metadata, annotations: {} } } as KubeObject);
     expect(ours()[0]?.Enabled).toBe(false);

@@ -5,6 +5,7 @@
  * endpoint group per Region with that Region's load balancer.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ALLOW_ALL } from '../support/tenant-policy.js';
 import type { EndpointGroup } from '@aws-sdk/client-global-accelerator';
 import { startElbv2Simulator, type Elbv2Simulator } from '../../dev/elbv2-sim/index.js';
 import { endpointsIn, startGaSimulator, type GaSimulator } from '../../dev/ga-sim/index.js';
@@ -40,6 +41,8 @@ function providerConfig(): string {
     ownerId: 'local',
     recordNamespace: 'karmada-system',
     globalAccelerator: { enabled: false, endpoint: ga.url },
+    // What these tests annotate, accelerators included (the tenant policy's tests are test/security/).
+    tenantPolicy: ALLOW_ALL,
     regions: REGIONS.map((region) => {
       const sim = sims[region];
       return {

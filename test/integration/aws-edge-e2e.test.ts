@@ -11,6 +11,7 @@
  */
 import type { Action } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ALLOW_ALL } from '../support/tenant-policy.js';
 import { startEc2Simulator, type Ec2Simulator } from '../../dev/ec2-sim/index.js';
 import { startElbv2Simulator, type Elbv2Simulator } from '../../dev/elbv2-sim/index.js';
 import { awsConfigFor, startEdgeSimulators, type EdgeSimulators } from '../../dev/local/pipeline.js';
@@ -97,7 +98,13 @@ beforeEach(async () => {
   // No subnets and no security groups configured: discovered by role tags, and a managed group.
   h = await startHarness({
     provider: 'aws',
-    providerConfig: awsConfigFor(sim, { subnets: undefined, securityGroups: undefined }, ec2, edge),
+    providerConfig: awsConfigFor(
+      sim,
+      // What this test annotates (internet-facing, a certificate, OIDC) is allowed.
+      { subnets: undefined, securityGroups: undefined, tenantPolicy: ALLOW_ALL },
+      ec2,
+      edge,
+    ),
   });
   await h.seed([
     ingressClass(),

@@ -25,6 +25,7 @@ import {
 import { readIngressInputs, readServiceInputs } from '../../lib/providers/aws/inputs.js';
 import type { ElbQuotas } from '../../lib/providers/aws/model/limits.js';
 import { MemoryKube } from '../support/memory-kube.js';
+import { ALLOW_ALL } from '../support/tenant-policy.js';
 import { callCounts, expectedSummary, summarize } from './aws-alb-support.js';
 
 export const simConfig: AwsProviderConfig = {
@@ -38,6 +39,8 @@ export const simConfig: AwsProviderConfig = {
   defaultTags: { team: 'platform' },
   healthCheck: { ...DEFAULT_HEALTH_CHECK },
   maxAttempts: 3,
+  // These tests are about the model and the deploy, with annotations the closed default refuses.
+  tenantPolicy: ALLOW_ALL,
 };
 
 export const PUBLIC_SUBNETS = SIM_NETWORK.subnets.filter((s) => s.public).map((s) => s.subnetId);

@@ -6,6 +6,7 @@
  * expected simulator state, with nothing left behind.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ALLOW_ALL } from '../support/tenant-policy.js';
 import { startElbv2Simulator, type Elbv2Simulator } from '../../dev/elbv2-sim/index.js';
 import { awsConfigFor } from '../../dev/local/pipeline.js';
 import { collectedSlice, ingressClass, serveService } from '../../dev/local/scenario.js';
@@ -161,7 +162,11 @@ beforeEach(async () => {
   h = await startHarness({
     provider: 'aws',
     providerConfig: awsConfigFor(sim, {
-      tenantPolicy: { rules: [], sharedGroups: [{ name: 'shop', namespaces: ['default', 'team-b'] }] },
+      // The members' annotations are allowed; the group is shared with team-b.
+      tenantPolicy: {
+        rules: ALLOW_ALL.rules,
+        sharedGroups: [{ name: 'shop', namespaces: ['default', 'team-b'] }],
+      },
     }),
   });
   const perNamespace = (ns: string) => [

@@ -5,6 +5,7 @@
  * the expected AWS state (the simulator's full state is compared, not the calls).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ALLOW_ALL } from '../support/tenant-policy.js';
 import { startElbv2Simulator, type Elbv2Simulator } from '../../dev/elbv2-sim/index.js';
 import { awsConfigFor } from '../../dev/local/pipeline.js';
 import {
@@ -49,7 +50,8 @@ beforeEach(async () => {
   process.env.AWS_ACCESS_KEY_ID ??= 'test';
   process.env.AWS_SECRET_ACCESS_KEY ??= 'test';
   sim = await startElbv2Simulator();
-  h = await startHarness({ provider: 'aws', providerConfig: awsConfigFor(sim) });
+  // What these tests annotate (a scheme change among them) is allowed.
+  h = await startHarness({ provider: 'aws', providerConfig: awsConfigFor(sim, { tenantPolicy: ALLOW_ALL }) });
   await h.seed([
     ingressClass(),
     cluster('member1'),

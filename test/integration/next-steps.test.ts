@@ -4,6 +4,7 @@
  * both say what failed and then what to do next, through the functions' own code path.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { ALLOW_ALL } from '../support/tenant-policy.js';
 import { SIM_NETWORK, startElbv2Simulator, type Elbv2Simulator } from '../../dev/elbv2-sim/index.js';
 import { awsConfigFor } from '../../dev/local/pipeline.js';
 import {
@@ -54,7 +55,8 @@ async function startAws(): Promise<Harness> {
   process.env.AWS_ACCESS_KEY_ID ??= 'test';
   process.env.AWS_SECRET_ACCESS_KEY ??= 'test';
   sim = await startElbv2Simulator();
-  h = await startHarness({ provider: 'aws', providerConfig: awsConfigFor(sim) });
+  // What these tests annotate (a scheme change among them) is allowed.
+  h = await startHarness({ provider: 'aws', providerConfig: awsConfigFor(sim, { tenantPolicy: ALLOW_ALL }) });
   await h.seed([
     ingressClass(),
     cluster('member1'),

@@ -4,6 +4,7 @@
  * only for the objects whose stack differs, and the deep drift checks dealt out over the interval.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ALLOW_ALL } from '../support/tenant-policy.js';
 import { startElbv2Simulator, type Elbv2Simulator } from '../../dev/elbv2-sim/index.js';
 import { awsConfigFor } from '../../dev/local/pipeline.js';
 import {
@@ -53,7 +54,8 @@ beforeAll(async () => {
   process.env.AWS_ACCESS_KEY_ID ??= 'resync';
   process.env.AWS_SECRET_ACCESS_KEY ??= 'resync';
   sim = await startElbv2Simulator();
-  h = await startHarness({ provider: 'aws', providerConfig: awsConfigFor(sim) });
+  // What these tests annotate (a scheme change among them) is allowed.
+  h = await startHarness({ provider: 'aws', providerConfig: awsConfigFor(sim, { tenantPolicy: ALLOW_ALL }) });
   await h.seed([
     ingressClass(),
     cluster('member1'),

@@ -6,6 +6,7 @@
  * accelerator draws the same front door over its one load balancer.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ALLOW_ALL } from '../support/tenant-policy.js';
 import { startElbv2Simulator, type Elbv2Simulator } from '../../dev/elbv2-sim/index.js';
 import { endpointsIn, startGaSimulator, type GaSimulator } from '../../dev/ga-sim/index.js';
 import {
@@ -56,6 +57,8 @@ async function start(regions: readonly string[]) {
     ownerId: 'local',
     recordNamespace: 'karmada-system',
     globalAccelerator: { enabled: false, endpoint: ga.url },
+    // The accelerator these objects ask for is allowed.
+    tenantPolicy: ALLOW_ALL,
     ...(regions.length === 1
       ? { region: regions[0], ...regionEntry(sims[0]!) }
       : { regions: sims.map((sim, i) => ({ region: regions[i], ...regionEntry(sim) })) }),

@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ALLOW_ALL } from '../support/tenant-policy.js';
 import { startElbv2Simulator, type Elbv2Simulator } from '../../dev/elbv2-sim/index.js';
 import type { RequestRecord } from '../../dev/kube-apiserver/index.js';
 import { awsConfigFor } from '../../dev/local/pipeline.js';
@@ -432,7 +433,8 @@ describe('RBAC: an OIDC client Secret is read by name only, as the opt-in Role g
     sim = await startElbv2Simulator();
     h = await startHarness({
       provider: 'aws',
-      providerConfig: awsConfigFor(sim, { recordNamespace: LOCK_NAMESPACE }),
+      // The OIDC provider and certificate the MCI names are allowed: this test is about the Secret's read.
+      providerConfig: awsConfigFor(sim, { recordNamespace: LOCK_NAMESPACE, tenantPolicy: ALLOW_ALL }),
       runtime: { lockNamespace: LOCK_NAMESPACE },
     });
     await h.seed([{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: LOCK_NAMESPACE } } as KubeObject]);

@@ -224,7 +224,7 @@ describe('the managed group in the plan', () => {
 describe('the managed group under a tenant policy', () => {
   it('is refused by a rule that pins the security groups, naming the annotation to set', async () => {
     const { buildIngressStack } = await import('../../lib/providers/aws/model/ingress.js');
-    const { checkTenantPolicy } = await import('../../lib/providers/aws/tenant-policy.js');
+    const { checkTenantPolicy, policyDefaults } = await import('../../lib/providers/aws/tenant-policy.js');
     const { config, minimalIngress, service, collectedSlice } = await import('../fixtures/aws/objects.js');
     const mci = minimalIngress();
     const stack = buildIngressStack({
@@ -240,9 +240,12 @@ describe('the managed group under a tenant policy', () => {
       defaultIngressClassName: () => Promise.resolve(undefined),
     };
     const subject = { kind: 'MultiClusterIngress' as const, metadata: mci.metadata };
+    // The configuration names no security groups: the managed one is its default.
+    const defaults = policyDefaults({ ...config, securityGroups: undefined });
     await expect(
       checkTenantPolicy(
         { rules: [{ name: 'pinned', securityGroups: ['sg-0123456789abcdef0'] }] },
+        defaults,
         subject,
         stack,
         reads,
@@ -253,7 +256,13 @@ describe('the managed group under a tenant policy', () => {
         'a managed security group (no annotation alb.ingress.kubernetes.io/security-groups, none configured) is not allowed; name allowed groups in alb.ingress.kubernetes.io/security-groups: forbidden by tenant policy rule "pinned"',
     });
     await expect(
-      checkTenantPolicy({ rules: [{ name: 'open', schemes: ['internal'] }] }, subject, stack, reads),
+      checkTenantPolicy(
+        { rules: [{ name: 'open', schemes: ['internal'] }] },
+        defaults,
+        subject,
+        stack,
+        reads,
+      ),
     ).resolves.toBeUndefined();
   });
 });

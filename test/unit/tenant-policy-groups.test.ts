@@ -36,6 +36,7 @@ function reads(holders: KubeObject[]): PolicyReads {
 const check = (subject: KubeObject, holders: KubeObject[]) =>
   checkTenantPolicy(
     policy,
+    { scheme: 'internal' },
     { kind: 'MultiClusterIngress', metadata: subject.metadata },
     stack,
     reads(holders),

@@ -14,6 +14,8 @@ export const CIDR_V4 =
 export const CIDR_V6 = '^(?=.*:)[0-9a-fA-F:]{2,39}/(?:12[0-8]|1[01][0-9]|[1-9]?[0-9])$';
 // ownerId goes into a tag and the name hash: keep it a DNS label so it reads well everywhere.
 export const DNS_LABEL = '^[a-z0-9](?:[-a-z0-9]*[a-z0-9])?$';
+/** A tenant policy's inbound source: an IPv4 or IPv6 CIDR, or a managed prefix list's ID. */
+const INBOUND_SOURCE = `(?:${CIDR_V4})|(?:${CIDR_V6})|(?:^pl-[0-9a-f]{8,17}$)`;
 export const HTTP_CODES = '^[0-9]{3}(?:[-,][0-9]{3})*$';
 
 const healthCheck = {
@@ -54,6 +56,12 @@ export const TENANT_POLICY_SCHEMA = {
         required: ['name'],
         properties: {
           name: { type: 'string', minLength: 1 },
+          // Required with ingressClasses (tenant-policy.ts says why; a schema cannot word it well).
+          kinds: {
+            type: 'array',
+            minItems: 1,
+            items: { enum: ['MultiClusterIngress', 'MultiClusterService'] },
+          },
           ingressClasses: names,
           namespaceSelector: {
             type: 'object',
@@ -99,6 +107,22 @@ export const TENANT_POLICY_SCHEMA = {
           attributes: keyPatterns,
           tags: keyPatterns,
           maxLoadBalancersPerNamespace: { type: 'integer', minimum: 0 },
+          inboundCidrs: { type: 'array', items: { type: 'string', pattern: INBOUND_SOURCE } },
+          eipAllocations: names,
+          globalAccelerator: { type: 'boolean' },
+          requireWebAcl: { type: 'boolean' },
+          oidc: {
+            type: 'array',
+            items: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['issuer', 'endpoints'],
+              properties: {
+                issuer: { type: 'string', minLength: 1 },
+                endpoints: { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 } },
+              },
+            },
+          },
         },
       },
     },

@@ -192,16 +192,19 @@ export class AwsProvider implements MultiClusterProvider {
             ctx,
             network,
           );
-          const stack = await this.withinTenantPolicy(
-            ingressSubject(mci),
-            await this.quotas.within(ctx, (accountQuotas) =>
-              buildIngressStack({ mci, ...inputs, config: withQuotas(resolved, accountQuotas) }),
+          const stack = this.accelerators.withIntent(
+            withClientSecrets(
+              await this.quotas.within(ctx, (accountQuotas) =>
+                buildIngressStack({ mci, ...inputs, config: withQuotas(resolved, accountQuotas) }),
+              ),
+              clientSecrets,
             ),
+            [mci],
+            elsewhereOf(inputs),
           );
-          return this.servedOrNot(
-            this.accelerators.withIntent(withClientSecrets(stack, clientSecrets), [mci], elsewhereOf(inputs)),
-            serves,
-          );
+          // After the accelerator intent: an accelerator is exposure the policy judges too.
+          await this.withinTenantPolicy(resolved, ingressSubject(mci), stack);
+          return this.servedOrNot(stack, serves);
         },
       },
       {
@@ -238,7 +241,7 @@ export class AwsProvider implements MultiClusterProvider {
           // reconciled one's: a member the group's stack would break it for is left out.
           const check = groupPolicyCheck({
             group: resolution.group,
-            check: (subject, stack, reads) => this.withinTenantPolicy(subject, stack, reads),
+            check: (subject, stack, reads) => this.withinTenantPolicy(resolved, subject, stack, reads),
             withAccelerator: (stack, mcis) => this.accelerators.withIntent(stack, mcis, elsewhere),
             reads: memoizedPolicyReads(async () =>
               (await import('./tenant-policy.js')).kubePolicyReads(this.kube, [MCI_FINALIZER, MCS_FINALIZER]),
@@ -292,13 +295,19 @@ export class AwsProvider implements MultiClusterProvider {
         const resolved = await this.withAllowedSubnets(await this.modelConfig(ctx, network), [
           { kind: 'MultiClusterService', metadata: mcs.metadata },
         ]);
-        const stack = await this.withinTenantPolicy(
-          { kind: 'MultiClusterService', metadata: mcs.metadata },
+        const stack = this.accelerators.withIntent(
           await this.quotas.within(ctx, (accountQuotas) =>
             buildServiceStack({ mcs, ...inputs, config: withQuotas(resolved, accountQuotas) }),
           ),
+          [mcs],
+          elsewhereOf(inputs),
         );
-        return this.servedOrNot(this.accelerators.withIntent(stack, [mcs], elsewhereOf(inputs)), serves);
+        await this.withinTenantPolicy(
+          resolved,
+          { kind: 'MultiClusterService', metadata: mcs.metadata },
+          stack,
+        );
+        return this.servedOrNot(stack, serves);
       },
     });
     this.fingerprintSource = new AwsFingerprints({
@@ -427,24 +436,27 @@ export class AwsProvider implements MultiClusterProvider {
       this.config.tenantPolicy,
       subjects,
       kubePolicyReads(this.kube, [MCI_FINALIZER, MCS_FINALIZER]),
+      resolved.vpc.subnets,
     );
     return allowed ? { ...resolved, allowedSubnets: allowed } : resolved;
   }
 
   /**
    * The model build step's last part: the operator's tenant policy, before anything is deployed.
+   * Without one, its closed default: what the configuration (`resolved`, this Region's) gives.
    * `reads`: an IngressGroup's build asks once for all its members (ingress-group-admission.ts).
    */
   private async withinTenantPolicy(
+    resolved: ResolvedConfig,
     subject: PolicySubject,
     stack: Stack,
     reads?: PolicyReads,
   ): Promise<Stack> {
-    if (!this.config.tenantPolicy?.rules.length) return stack;
-    // Its own chunk (config.ts loaded it to validate the policy): no cost without a policy.
-    const { checkTenantPolicy, kubePolicyReads } = await import('./tenant-policy.js');
+    // Its own chunk, loaded at the first build: no cold start carries it.
+    const { checkTenantPolicy, kubePolicyReads, policyDefaults } = await import('./tenant-policy.js');
     await checkTenantPolicy(
       this.config.tenantPolicy,
+      policyDefaults(resolved),
       subject,
       stack,
       reads ?? kubePolicyReads(this.kube, [MCI_FINALIZER, MCS_FINALIZER]),

@@ -5,6 +5,7 @@
  * is loaded at its first call (lazy-parts.ts), by a stack that has to call GA.
  */
 import type { GlobalAcceleratorClient } from '@aws-sdk/client-global-accelerator';
+import { InvalidObjectError } from '../../../errors.js';
 import type { LoadBalancerStatus } from '../../../karmada/types.js';
 import type { KubeClient } from '../../../kube/client.js';
 import type { KubeObject } from '../../../kube/types.js';
@@ -27,6 +28,9 @@ import {
   type ActualAccelerator,
   type RegionalEndpoint,
 } from './types.js';
+
+/** The reason of an accelerator asked for where the configuration has none (next-steps.ts). */
+export const ACCELERATOR_NOT_CONFIGURED = 'GlobalAcceleratorNotConfigured';
 
 /** GA's DNS names (`a1234abcd.awsglobalaccelerator.com`), as the status shows them. */
 const GA_DNS_SUFFIX = '.awsglobalaccelerator.com';
@@ -92,6 +96,13 @@ export class AcceleratorService {
     const settings: AcceleratorSettings | undefined = all[named >= 0 ? named : 0];
     if (!settings && !this.configured && !objs.some(statusShowsAccelerator)) return stack;
     if (settings) checkListenerQuota(stack);
+    if (settings && !this.configured) {
+      // Public anycast addresses are the operator's to offer: an annotation alone creates none.
+      throw new InvalidObjectError(
+        `annotation ${GA_KEYS.enabled}: an accelerator is asked for, but the provider configuration has no globalAccelerator: none is created`,
+        { field: GA_KEYS.enabled, reason: ACCELERATOR_NOT_CONFIGURED },
+      );
+    }
     // This Region's clusters (a regional part's stack is built from them only).
     const clusters = [...new Set(objs.flatMap((o) => objectClusters(o, stack)))]
       .filter((c) => !elsewhere.has(c))

@@ -1,0 +1,23 @@
+/**
+ * A tenant policy that allows everything the annotations can ask for: for the tests of the model,
+ * the deploy and the accelerator, which use schemes, subnets, security groups, certificates,
+ * Elastic IPs, OIDC providers and accelerators the closed default refuses
+ * (lib/providers/aws/tenant-policy.ts). The tenant policy's own tests state theirs.
+ */
+import type { TenantPolicy } from '../../lib/providers/aws/tenant-policy.js';
+
+export const ALLOW_ALL: TenantPolicy = {
+  rules: [
+    {
+      name: 'tests-allow-all',
+      schemes: ['internal', 'internet-facing'],
+      subnets: ['*'],
+      securityGroups: ['*'],
+      certificates: { allowed: [{ arn: '*' }] },
+      inboundCidrs: ['0.0.0.0/0', '::/0'],
+      eipAllocations: ['*'],
+      globalAccelerator: true,
+      oidc: [{ issuer: '*', endpoints: ['*'] }],
+    },
+  ],
+};
