@@ -128,6 +128,8 @@ export default class PackageChecksPlugin {
       );
       if (vpc) service.provider.vpc = vpc;
     });
-    this.log?.info?.('package checks passed (parameters, cloudConfig, IAM pins, no secrets under config/, Lambda VPC)');
+    this.log?.info?.(
+      'package checks passed (parameters, cloudConfig, IAM pins, no secrets under config/, Lambda VPC)',
+    );
   }
 }

@@ -54,8 +54,7 @@ export const NEXT_STEPS: Readonly<Record<string, string>> = {
   InvalidAuthSecret: `add the missing key to the Secret named in auth-idp-oidc (it needs clientID and clientSecret, both non-empty); ${RECONCILED_ON_CHANGE}`,
   ReplacingLoadBalancer:
     'the load balancer is recreated and its DNS name changes: point DNS records and clients at the new hostname in status.loadBalancer once the object is ready (revert the change named above to keep the old one)',
-  IngressGroupConflict:
-    `make the setting named above agree with the member ahead of this one (it keeps its place: change this MultiClusterIngress, or ask that member's owners), ask for nothing the tenant policy rule named above forbids, or give this MultiClusterIngress another group.name; the rest of the group keeps being served, and this one joins as soon as it agrees`,
+  IngressGroupConflict: `make the setting named above agree with the member ahead of this one (it keeps its place: change this MultiClusterIngress, or ask that member's owners), ask for nothing the tenant policy rule named above forbids, or give this MultiClusterIngress another group.name; the rest of the group keeps being served, and this one joins as soon as it agrees`,
   IngressGroupRouteTaken:
     'route other hosts or paths than the ones named above (a member of another namespace ahead of this one routes them first), or give this MultiClusterIngress another group.name; the rest of the group keeps being served, and this one joins as soon as its routes are its own',
   TenantPolicyViolation: `change the object to what the tenant policy rule named above allows (for a discovered certificate: request or import one the rule allows, or name an allowed one in certificate-arn; for the default: what the provider configuration gives), or ask the operator to change the rule, or add one, in tenantPolicy of the provider configuration; ${RECONCILED_ON_CHANGE}`,
