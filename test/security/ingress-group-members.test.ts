@@ -120,6 +120,14 @@ beforeEach(async () => {
             namespaceSelector: { matchLabels: { exposure: 'strict' } },
             schemes: ['internal'],
           },
+          {
+            // The closed default gives every other namespace the configured scheme only.
+            name: 'others-either-scheme',
+            namespaceSelector: {
+              matchExpressions: [{ key: 'exposure', operator: 'NotIn', values: ['strict'] }],
+            },
+            schemes: ['internal', 'internet-facing'],
+          },
         ],
         sharedGroups: [{ name: 'shop', namespaces: ['strict', 'open', 'open2'] }],
       },

@@ -108,7 +108,13 @@ function useHarness() {
       provider: 'aws',
       providerConfig: awsConfigFor(sim, {
         tenantPolicy: {
-          rules: [{ name: 'everyone' }],
+          rules: [
+            {
+              name: 'everyone',
+              oidc: [{ issuer: 'https://idp.example.com', endpoints: ['https://idp.example.com/*'] }],
+              certificates: { allowed: [{ arn: 'arn:aws:acm:us-east-1:123456789012:certificate/*' }] },
+            },
+          ],
           sharedGroups: [{ name: 'shop', namespaces: ['team-a', 'team-b'] }],
         },
       }),
