@@ -14,7 +14,7 @@ export const ALLOW_ALL: TenantPolicy = {
       subnets: ['*'],
       securityGroups: ['*'],
       certificates: { allowed: [{ arn: '*' }] },
-      inboundCidrs: ['0.0.0.0/0', '::/0'],
+      inboundCidrs: ['0.0.0.0/0', '::/0', 'pl-*'],
       eipAllocations: ['*'],
       globalAccelerator: true,
       oidc: [{ issuer: '*', endpoints: ['*'] }],

@@ -434,14 +434,18 @@ const CHECKS: Array<(c: Check) => void> = [
     for (const rule of c.stack.securityGroup?.ingress ?? []) {
       const s = rule.source;
       if ('prefixListId' in s) {
-        if (!allowed.includes(s.prefixListId)) throw violation(c, listKey, s.prefixListId, 'prefix list');
+        if (!matchesAny(allowed, s.prefixListId)) throw violation(c, listKey, s.prefixListId, 'prefix list');
         continue;
       }
       const cidr = 'cidrIpv4' in s ? s.cidrIpv4 : s.cidrIpv6;
       if (!allowed.some((a) => cidrWithin(cidr, a))) throw violation(c, cidrKey, cidr, 'inbound source');
     }
     const lb = loadBalancerOf(c.stack);
-    if (lb?.type === 'network' && !lb.securityGroups?.length) {
+    // Without security groups an NLB takes traffic from every address: allowed only where the
+    // rule allows every address of the families it serves.
+    const everyone = (all: string) => allowed.some((a) => cidrWithin(all, a));
+    const open = everyone('0.0.0.0/0') && (lb?.ipAddressType === 'ipv4' || everyone('::/0'));
+    if (lb?.type === 'network' && !lb.securityGroups?.length && !open) {
       throw new TenantPolicyError(
         NLB_KEYS.disableNlbSecurityGroups,
         c.rule.name,
