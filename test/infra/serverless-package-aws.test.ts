@@ -307,7 +307,20 @@ describe('the walkthrough over several Regions: config/aws.multi-region.example.
   beforeAll(async () => {
     // The README has the operator copy the two-Region example to config/aws.yaml.
     expect(commands(readmeSection('Deploy to AWS'), 'cp ')).toContain(`cp ${MULTI} config/aws.yaml`);
-    const params = WALKTHROUGH_PARAMS.map((p) => (p.startsWith('cloudConfig=') ? `cloudConfig=${MULTI}` : p));
+    // ...and to set the IAM pins to both Regions' subnets and groups, as the check demands.
+    const pins = {
+      awsAllowedSubnets:
+        'subnet-0aaa1111bbbb2222c,subnet-0bbb7777cccc8888d,subnet-0ddd3333eeee4444f,subnet-0eee5555ffff6666a',
+      awsAllowedSecurityGroups: 'sg-0123456789abcdef0,sg-0fedcba9876543210',
+    };
+    for (const [k, v] of Object.entries(pins)) {
+      expect(readmeSection('Deploy to AWS')).toContain(`--param="${k}=${v}"`);
+    }
+    const params = WALKTHROUGH_PARAMS.map((p) => {
+      if (p.startsWith('cloudConfig=')) return `cloudConfig=${MULTI}`;
+      const pin = Object.entries(pins).find(([k]) => p.startsWith(`${k}=`));
+      return pin ? `${pin[0]}=${pin[1]}` : p;
+    });
     const pkg = oslsPackage(params, ['--verbose']);
     const { stdout, stderr } = await pkg.done;
     output = `${stdout}\n${stderr}`;
