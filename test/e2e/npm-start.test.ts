@@ -187,9 +187,13 @@ describe.skipIf(!hasKubectl)('npm start', () => {
         `http://127.0.0.1:${port}`,
       );
       expect(second.output()).not.toMatch(/switching Regions/);
-      // The MCI's load balancer is kept, and no Event of the first run is told again. (The MCS deleted
-      // above is seeded again on this start and may get a new NLB at any moment: that is new work.)
+      // Nothing is seeded again: the MCS deleted in the first run stays deleted.
+      await second.wait(/resumed the API objects of the last run .*: nothing is seeded again/, 10_000);
+      const { stdout: services } = await second.kubectl('get', 'mcs', '-o', 'name');
+      expect(services.trim()).toBe('');
+      // The MCI's load balancer is kept, and no Event of the first run is told again.
       const again = second.output();
+      expect(again).not.toMatch(/mcs default\/serve/);
       expect(again).not.toMatch(/mci default\/minimal-ingress: .*EnsuredLoadBalancer/);
       expect(again).not.toMatch(/mci default\/minimal-ingress: plan \(\d+ changes?\)/);
       expect(again).not.toMatch(/DeletedLoadBalancer/);
