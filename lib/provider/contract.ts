@@ -5,7 +5,8 @@
  * Rules every implementation follows:
  * - Inputs are read-only; a provider never mutates the object it is given.
  * - `ensureDeleted` on a load balancer that does not exist succeeds (it is idempotent).
- * - Errors are thrown. `RetryLaterError` means "transient, try again later";
+ * - Errors are thrown. `RetryLaterError` means "transient, try again later" (its subclass
+ *   `InProgressError`: "waiting on the cloud, which is progress", told as a Normal Event);
  *   `InvalidObjectError` means "this object cannot be served until it changes";
  *   anything else is a failure the caller reports and retries with backoff.
  * - Every call honours `ctx.signal`: when it aborts, the provider stops starting new work.

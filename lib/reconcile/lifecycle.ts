@@ -9,7 +9,7 @@
  * and we re-read instead of acting on stale state; the finalizer is removed only after
  * ensureDeleted succeeded.
  */
-import { findCause, errorMessage, InvalidObjectError, RetryLaterError } from '../errors.js';
+import { findCause, errorMessage, InProgressError, InvalidObjectError, RetryLaterError } from '../errors.js';
 import { retryOnConflict } from '../kube/conflict.js';
 import { hasFinalizer, withoutFinalizer } from '../kube/finalizers.js';
 import { isBeingDeleted, type KubeObject, type ResourceType } from '../kube/types.js';
@@ -185,6 +185,13 @@ async function serve<T extends KubeObject, S>(
     try {
       await spec.balancer.ensureDeleted(ctx, obj);
     } catch (err) {
+      // Waiting on the cloud is progress: the step this pass took is news (Normal), a pass that
+      // only found the cloud busy is not, and neither is a failure.
+      const waiting = findCause(err, InProgressError);
+      if (waiting) {
+        if (waiting.step) await deps.events.record(obj, 'Normal', waiting.reason, waiting.step);
+        throw err;
+      }
       await deps.events.record(
         obj,
         'Warning',

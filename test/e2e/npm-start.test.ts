@@ -4,7 +4,7 @@
  * stops the process with Ctrl-C (SIGINT).
  */
 import { execFile, spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -30,6 +30,8 @@ const run = promisify(execFile);
 const hasAwsCli = spawnSync('aws', ['--version'], { stdio: 'ignore' }).status === 0;
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
+/** A log line of the functions or the forwarder printed as it is: that is for --verbose. */
+const RAW_JSON = /^\{"(level|_aws)"/m;
 
 /** The load balancers of one Region's ELBv2 simulator, each with the targets of its target groups. */
 async function regionalBalancers(endpoint: string, region: string) {
@@ -105,6 +107,7 @@ describe.skipIf(!hasKubectl)('npm start', () => {
     }
     const out = app.output();
     expect(out).toMatch(/stopping\.\.\./);
+    expect(out).not.toMatch(RAW_JSON);
     // the API server is gone: nothing is left running
     const url = out.match(/API server:\s+(\S+)/)![1]!;
     await expect(fetch(`${url}/version`)).rejects.toThrow();
@@ -225,6 +228,12 @@ describe.skipIf(!hasKubectl)('npm start', () => {
       );
       const [hostname, ...ips] = status.slice(1) as [string, string, string];
       const out = app.output();
+      // The README shows what a fresh run gives minimal-ingress (the simulator's accelerators are
+      // named by their objects, whatever is reconciled first).
+      const readme = readFileSync(join(import.meta.dirname, '../../README.md'), 'utf8');
+      expect(readme).toContain(
+        `mci default/minimal-ingress: status.loadBalancer = ${[hostname, ...ips].join(', ')}\n`,
+      );
       // Each Region's plan is told under its name, then the accelerator's.
       expect(out).toMatch(/mci default\/minimal-ingress: plan in us-east-1 \(5 changes\):/);
       expect(out).toMatch(/mci default\/minimal-ingress: plan in eu-west-1 \(5 changes\):/);
@@ -304,7 +313,14 @@ describe.skipIf(!hasKubectl)('npm start', () => {
       // backoff), then the ALBs, then the finalizer: 4.6 to 5.8 s measured.
       await app.kubectl('delete', 'mci', 'minimal-ingress', '--timeout=60s');
       await app.wait(/mci default\/minimal-ingress: deleted from the API server/, 10_000);
-      expect(app.output()).toMatch(/mci default\/minimal-ingress: deferred \(RetryLaterError\)/);
+      // Waiting on GA is progress: each step a Normal Event, told once; no Warning.
+      const deletion = app.output();
+      expect(deletion).toMatch(/mci default\/minimal-ingress: waiting on AWS/);
+      const steps =
+        deletion.match(/event on mci default\/minimal-ingress: Normal AcceleratorDeleting: .*/g) ?? [];
+      expect(steps).toHaveLength(2);
+      expect(steps.join('\n')).not.toMatch(/\(x\d+\)/);
+      expect(deletion).not.toMatch(/event on mci default\/minimal-ingress: Warning/);
       expect((await accelerators()).map((a) => a.DnsName)).not.toContain(hostname);
       for (const [region, url] of banner) {
         expect((await regionalBalancers(url, region)).map((lb) => lb.arn)).not.toContain(albs[region]);
@@ -313,5 +329,6 @@ describe.skipIf(!hasKubectl)('npm start', () => {
       await app.stop();
     }
     expect(app.output()).not.toMatch(/undefined\//);
+    expect(app.output()).not.toMatch(RAW_JSON);
   }, 120_000);
 });
