@@ -42,6 +42,14 @@ export interface ProviderContext {
    * writes (the AWS provider lists each cluster's effective weight there).
    */
   detail?: (line: string) => void;
+  /**
+   * Optional: the provider found the load balancer as the object asks and changed nothing in this
+   * ensure or update. The lifecycle then records no UpdatedLoadBalancer Event for the pass (a
+   * change gives one Event; the reconciles that its own status and condition writes cause give
+   * none), unless the status changed. A provider that never calls it gets an Event for every
+   * update, as upstream's controllers record one.
+   */
+  unchanged?: () => void;
 }
 
 export interface GetResult<S> {

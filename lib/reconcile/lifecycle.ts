@@ -19,6 +19,7 @@ import {
   clearsStatusAfterDelete,
   lifecycleAction,
   providerCall,
+  recordsServedEvent,
   statusNeedsWrite,
   withOurMetadata,
 } from './lifecycle-decisions.js';
@@ -247,6 +248,10 @@ async function serve<T extends KubeObject, S>(
 
   let status: S | undefined;
   let created: boolean;
+  let unchanged = false;
+  ctx.unchanged = () => {
+    unchanged = true;
+  };
   try {
     const call = providerCall(await spec.balancer.get(ctx, obj));
     created = call === 'ensure';
@@ -277,12 +282,15 @@ async function serve<T extends KubeObject, S>(
     const written = await writeWithRetry(deps, spec, obj, 'update', (current) => spec.settle?.(current));
     if (written) obj = written;
   }
-  await deps.events.record(
-    obj,
-    'Normal',
-    created ? 'EnsuredLoadBalancer' : 'UpdatedLoadBalancer',
-    `${created ? 'Created' : 'Updated'} load balancer${status === undefined ? '' : `: ${spec.describe(status)}`}`,
-  );
+  const statusChanged = statusNeedsWrite(spec.loadBalancerStatus(obj), status);
+  if (recordsServedEvent({ created, unchanged, statusChanged })) {
+    await deps.events.record(
+      obj,
+      'Normal',
+      created ? 'EnsuredLoadBalancer' : 'UpdatedLoadBalancer',
+      `${created ? 'Created' : 'Updated'} load balancer${status === undefined ? '' : `: ${spec.describe(status)}`}`,
+    );
+  }
   const ready: ConditionUpdate = {
     status: 'True',
     reason: created ? 'LoadBalancerCreated' : 'LoadBalancerUpdated',

@@ -161,7 +161,13 @@ export class AwsBalancer<O extends KubeObject> implements Balancer<O, AwsLoadBal
     ctx: ProviderContext,
     obj: Readonly<O>,
   ): Promise<AwsLoadBalancerStatus | undefined> {
-    return statusOfDeploy(await this.deploy(ctx, obj, this.provider.config.dryRun === true));
+    const dryRun = this.provider.config.dryRun === true;
+    const result = await this.deploy(ctx, obj, dryRun);
+    // Nothing applied (the fingerprint matched, or a dry run): no UpdatedLoadBalancer Event.
+    if (dryRun || (result.plan.length === 0 && (result.accelerator?.plan.length ?? 0) === 0)) {
+      ctx.unchanged?.();
+    }
+    return statusOfDeploy(result);
   }
 
   /** The change plan a reconcile would apply now (a dry run, whatever the configuration says). */

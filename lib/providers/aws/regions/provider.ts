@@ -98,12 +98,18 @@ export class UnknownClusters {
 /**
  * The context every Region's part of one reconcile gets: the same object (the Cluster LIST and
  * the markers are memoised on it), whose Events are recorded once however many Regions report them.
+ * `unchanged` counts the parts (each Region, the accelerator in front) that changed nothing.
  */
-function reconcileScope(ctx: ProviderContext): ProviderContext {
+function reconcileScope(ctx: ProviderContext): ProviderContext & { unchangedParts(): number } {
   const announced = new Set<string>();
   const announce = ctx.announce;
+  let unchanged = 0;
   return {
     ...ctx,
+    unchanged: () => {
+      unchanged++;
+    },
+    unchangedParts: () => unchanged,
     ...(announce
       ? {
           announce: async (reason, message, type) => {
@@ -162,6 +168,10 @@ class RegionalBalancer<O extends Obj> implements Balancer<O, AwsLoadBalancerStat
     throwIfFailed(outcomes, served);
     // Every Region deployed: the accelerator in front, if any, gets its full desired state.
     const accelerated = await this.owner.accelerator?.afterRegions(scope, obj, this.owner.deploys.of(scope));
+    // The object's load balancers are as it asks only when every Region and the accelerator say so.
+    if (scope.unchangedParts() === this.owner.parts.length + (this.owner.accelerator ? 1 : 0)) {
+      ctx.unchanged?.();
+    }
     if (accelerated) return accelerated;
     const ingress = outcomes.flatMap((o) => (o.ok ? (o.status?.ingress ?? []) : []));
     return ingress.length > 0 ? { ingress } : undefined;
