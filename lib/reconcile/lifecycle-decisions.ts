@@ -73,6 +73,10 @@ export function clearsStatusAfterDelete(deleting: boolean, current: unknown): bo
  * status it reports differs from the object's. So one change gives one Event, and the reconciles
  * our own status and condition writes trigger give none.
  */
-export function recordsServedEvent(pass: { created: boolean; unchanged: boolean; statusChanged: boolean }): boolean {
+export function recordsServedEvent(pass: {
+  created: boolean;
+  unchanged: boolean;
+  statusChanged: boolean;
+}): boolean {
   return pass.created || !pass.unchanged || pass.statusChanged;
 }

@@ -197,7 +197,11 @@ export class FakeProvider implements MultiClusterProvider {
     await this.exclusive(async () => {
       const state = await this.store.read();
       if (state[kind][key]) throw new Error(ALREADY_EXISTS_MESSAGE);
-      state[kind][key] = { ...record(obj, services), address: CREATED_IP, createdAt: new Date().toISOString() };
+      state[kind][key] = {
+        ...record(obj, services),
+        address: CREATED_IP,
+        createdAt: new Date().toISOString(),
+      };
       await this.store.write(state);
     });
     return { ingress: [{ ip: CREATED_IP }] } as S;
