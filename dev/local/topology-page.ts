@@ -74,9 +74,9 @@ function drawLoadBalancer(region, lb) {
       el('strong', {}, tg.name),
       small(tg.protocol + ':' + tg.port + ' · health ' + tg.healthCheck),
       tg.clusters.map((c) =>
-        el('div', { class: 'box', 'data-cluster': c.name, 'data-weight': c.weight },
+        el('div', { class: 'box' + (c.drained ? ' draining' : ''), 'data-cluster': c.name, 'data-weight': c.weight, 'data-drained': c.drained ? 'true' : 'false' },
           el('span', { class: 'weight', style: 'width:' + Math.max(2, c.weight) + 'px' }),
-          el('strong', {}, c.name), ' ' + c.weight + '%',
+          el('strong', {}, c.name), ' ' + c.weight + '%' + (c.drained ? ' (drained: weight 0, targets kept until the deregistration delay)' : ''),
           small(c.notReady ? c.notReady + ' endpoint(s) not ready' : ''),
           el('div', { class: 'targets' },
             c.targets.map((t) =>

@@ -31,6 +31,7 @@ export const NEXT_STEPS: Readonly<Record<string, string>> = {
   // The multi-Region AWS provider (lib/providers/aws/regions/).
   ClusterRegionUnknown:
     "set the Cluster object's spec.region to one of the provider configuration's regions, or map the cluster in its clusterRegions (or add its Region to regions); the other clusters are served meanwhile",
+  ClusterWeightsPerRegion: `nothing is broken: inside each Region the weights split that Region's traffic among its clusters, as asked; to move traffic between Regions, set multicluster.karmada.io/global-accelerator-traffic-dials (a Region whose clusters are all at weight 0 is drained, its dial at 0, without it), or name only one Region's clusters in the weights to silence this`,
   UnsupportedProtocol:
     "NLB listeners are TCP or UDP: change the port's protocol, or leave the port out of spec.ports",
   UnsupportedBackend:

@@ -218,7 +218,7 @@ export class AwsIngressBalancer extends AwsBalancer<MultiClusterIngress> {
       };
     }
     await this.groups.checkPolicy(mci, model.stack);
-    reportTraffic(ctx, model.stack);
+    reportTraffic(ctx, model.stack, this.provider.regional?.region);
     const result = await this.deployBuilt(
       ctx,
       this.owner(resolution.ref),
