@@ -20,7 +20,8 @@
  *   Cluster objects say each cluster's Region (`spec.region`). `--graph` draws every Region's load
  *   balancer, and the Global Accelerator in front with each Region's dial.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ec2ClientFor, startEc2Simulator, type Ec2Simulator } from '../dev/ec2-sim/index.js';
 import { endpointsIn, gaClientFor, startGaSimulator } from '../dev/ga-sim/index.js';
@@ -54,10 +55,24 @@ import { MemoryKube } from '../test/support/memory-kube.js';
 /** The manifests the README walks through, each planned by test/dev/examples.test.ts. */
 const EXAMPLES_DIR = 'examples';
 
-const USAGE = [
-  'usage: npm run plan -- <file-or-directory>... [--config cloud.yaml | --simulator [--regions r1,r2]] [--kubeconfig path] [--namespace ns] [--json | --graph]',
-  `examples to plan: npm run plan -- ${EXAMPLES_DIR}/ --simulator  (${EXAMPLES_DIR}/README.md says what each one shows)`,
-].join('\n');
+/** The usage, and the examples to try it on (each file's first comment line says what it is). */
+function usage(): string {
+  const dir = join(import.meta.dirname, '..', EXAMPLES_DIR);
+  const files = existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => /\.ya?ml$/.test(f))
+        .sort()
+    : [];
+  return [
+    'usage: npm run plan -- <file-or-directory>... [--config cloud.yaml | --simulator [--regions r1,r2]] [--kubeconfig path] [--namespace ns] [--json | --graph]',
+    ...(files.length > 0
+      ? [
+          `examples (${EXAMPLES_DIR}/README.md says what each shows and how to apply it):`,
+          ...files.map((f) => `  npm run plan -- ${EXAMPLES_DIR}/${f} --simulator`),
+        ]
+      : []),
+  ].join('\n');
+}
 
 /** ` (IngressGroup shop)`: the plan shown is the group's load balancer, shared with its other members. */
 function groupNote(target: Target): string {
@@ -137,7 +152,7 @@ async function main(): Promise<number> {
       regions: { type: 'string' },
     },
   });
-  if (positionals.length === 0) throw new UsageError(USAGE);
+  if (positionals.length === 0) throw new UsageError(usage());
   if (values.regions !== undefined && (!values.simulator || values.config !== undefined)) {
     throw new UsageError(
       '--regions is for --simulator without --config (a configuration names its own Regions)',
