@@ -13,7 +13,7 @@
  * their state kept next to the API objects.
  * A read-only page on 127.0.0.1 draws each object's load-balancer topology and follows changes.
  */
-import { rmSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { nextLastRun, readLastRun, switchNotice, wantedPorts } from './local/last-run.js';
@@ -22,6 +22,7 @@ import { parseRegionsFlag } from './local/regions-flag.js';
 import { topologySourceFor } from './local/topology-provider.js';
 import { startTopologyServer } from './local/topology-server.js';
 import {
+  apiObjectsFile,
   checkClusterRegions,
   elbv2StateFile,
   LOCAL_CERTIFICATE_DOMAIN,
@@ -68,6 +69,9 @@ try {
 const stateDir = resolve(values.state);
 if (values.fresh) rmSync(stateDir, { recursive: true, force: true });
 
+// The scenario is seeded into a fresh state only: a restart picks up where the last run stopped,
+// and an object the user deleted stays deleted.
+const fresh = !existsSync(apiObjectsFile(stateDir));
 const lastRunFile = join(stateDir, 'last-run.json');
 const lastRun = readLastRun(lastRunFile);
 for (const line of switchNotice(lastRun, { provider, regions }, stateDir)) say(line);
@@ -113,7 +117,7 @@ writeFileSync(
   ),
 );
 narrator.watch(pipeline.kubeConfig);
-await seed(pipeline.kube, upstreamScenario(provider === 'aws' ? regions : undefined));
+if (fresh) await seed(pipeline.kube, upstreamScenario(provider === 'aws' ? regions : undefined));
 if (regions.length > 1) {
   for (const line of await checkClusterRegions(pipeline.kube, scenarioClusterRegions(regions), regions))
     say(line);
@@ -157,9 +161,11 @@ if (ga) {
 }
 const where = scenarioClusterRegions(regions);
 say(
-  `seeded the upstream README scenario: IngressClass fake, MCI minimal-ingress, Service serve, MCS serve${
-    multiRegion ? `; Cluster member1 in ${where.member1}, member2 in ${where.member2}` : ''
-  }.`,
+  fresh
+    ? `seeded the upstream README scenario: IngressClass fake, MCI minimal-ingress, Service serve, MCS serve${
+        multiRegion ? `; Cluster member1 in ${where.member1}, member2 in ${where.member2}` : ''
+      }.`
+    : `resumed the API objects of the last run (${apiObjectsFile(stateDir)}): nothing is seeded again, so what you deleted stays deleted (--fresh seeds the scenario anew).`,
 );
 say(`try:  export KUBECONFIG=${pipeline.kubeconfigPath}`);
 const field = pipeline.elbv2 ? 'hostname' : 'ip';

@@ -22,6 +22,26 @@ export class RetryLaterError extends Error {
 }
 
 /**
+ * Waiting on the cloud, which is progress, not failure (an accelerator deploying its disable
+ * before GA lets it be deleted). Retried like any RetryLaterError, but the reconciler tells
+ * `step`, what this pass did, as a Normal Event of `reason` instead of a Warning, and a pass that
+ * only found the cloud still busy (no `step`) in a log line only: one Event per step.
+ */
+export class InProgressError extends RetryLaterError {
+  override name = 'InProgressError';
+  /** What this pass did, for the Normal Event; undefined when it only waited. */
+  readonly step: string | undefined;
+  declare readonly reason: string;
+  constructor(
+    message: string,
+    options: { reason: string; step?: string; retryAfterSeconds?: number; cause?: unknown },
+  ) {
+    super(message, options);
+    this.step = options.step;
+  }
+}
+
+/**
  * The object cannot be turned into a load balancer as it stands (a bad annotation, a missing
  * backend, a limit exceeded). Retrying does not help until the object changes; the reconciler
  * reports it on the object (Event and status) instead of failing the delivery forever.

@@ -8,7 +8,9 @@
  * namespaced object without `metadata.namespace` lands in `default` (or `--namespace`). The
  * manifests may hold the Services and EndpointSlices the objects need when no kubeconfig is given.
  * - `--simulator`: against an in-process, empty ELBv2 simulator (what a first deploy would do);
- *   `--config` is optional then (defaults fit the simulator's network).
+ *   `--config` is optional then (defaults fit the simulator's network). Without `--config`, when
+ *   the manifests' Clusters are in several Regions (`spec.region`), it plans over those Regions,
+ *   an empty simulator each, as a configuration with `regions:` would; `--regions` chooses them.
  * - otherwise: against the account and Region of `--config` (credentials from the environment).
  * - `--kubeconfig`: read Services and EndpointSlices from that Karmada control plane instead.
  * - `--graph`: the load-balancer topology as a Mermaid flowchart instead (one object: the diagram;
@@ -18,12 +20,14 @@
  *   Cluster objects say each cluster's Region (`spec.region`). `--graph` draws every Region's load
  *   balancer, and the Global Accelerator in front with each Region's dial.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ec2ClientFor, startEc2Simulator, type Ec2Simulator } from '../dev/ec2-sim/index.js';
 import { endpointsIn, gaClientFor, startGaSimulator } from '../dev/ga-sim/index.js';
 import { elbv2ClientFor, startElbv2Simulator, type Elbv2Simulator } from '../dev/elbv2-sim/index.js';
-import { simulatorConfigText } from '../dev/local/sim-config.js';
+import { parseRegionsFlag } from '../dev/local/regions-flag.js';
+import { simulatorConfigText, simulatorRegionsConfigText } from '../dev/local/sim-config.js';
 import { describePlan } from '../dev/plan/describe.js';
 import { loadManifests, UsageError } from '../dev/plan/manifests.js';
 import { errorMessage } from '../lib/errors.js';
@@ -48,8 +52,27 @@ import { toMermaid } from '../lib/topology/mermaid.js';
 import type { Topology } from '../lib/topology/types.js';
 import { MemoryKube } from '../test/support/memory-kube.js';
 
-const USAGE =
-  'usage: npm run plan -- <file-or-directory>... [--config cloud.yaml] [--kubeconfig path] [--simulator] [--namespace ns] [--json | --graph]';
+/** The manifests the README walks through, each planned by test/dev/examples.test.ts. */
+const EXAMPLES_DIR = 'examples';
+
+/** The usage, and the examples to try it on (each file's first comment line says what it is). */
+function usage(): string {
+  const dir = join(import.meta.dirname, '..', EXAMPLES_DIR);
+  const files = existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => /\.ya?ml$/.test(f))
+        .sort()
+    : [];
+  return [
+    'usage: npm run plan -- <file-or-directory>... [--config cloud.yaml | --simulator [--regions r1,r2]] [--kubeconfig path] [--namespace ns] [--json | --graph]',
+    ...(files.length > 0
+      ? [
+          `examples (${EXAMPLES_DIR}/README.md says what each shows and how to apply it):`,
+          ...files.map((f) => `  npm run plan -- ${EXAMPLES_DIR}/${f} --simulator`),
+        ]
+      : []),
+  ].join('\n');
+}
 
 /** ` (IngressGroup shop)`: the plan shown is the group's load balancer, shared with its other members. */
 function groupNote(target: Target): string {
@@ -59,13 +82,33 @@ function groupNote(target: Target): string {
 
 const SIMULATOR_CONFIG = simulatorConfigText('plan-preview');
 
+/**
+ * The Regions the manifests' Clusters are in (`spec.region`), in the order they come, when there
+ * are several: the Regions `--simulator` plans over without a configuration.
+ */
+function clusterRegions(objects: readonly KubeObject[]): string[] | undefined {
+  const regions = [
+    ...new Set(
+      objects.flatMap((o) => {
+        const region = (o as { spec?: { region?: unknown } }).spec?.region;
+        return o.kind === 'Cluster' && typeof region === 'string' ? [region] : [];
+      }),
+    ),
+  ];
+  return regions.length > 1 ? regions : undefined;
+}
+
 type Target = MultiClusterIngress | MultiClusterService;
 
-async function readConfig(path: string | undefined, simulator: boolean): Promise<AwsProviderConfig> {
+async function readConfig(
+  path: string | undefined,
+  simulator: boolean,
+  regions?: readonly string[],
+): Promise<AwsProviderConfig> {
   if (path === undefined && !simulator) {
     throw new UsageError('give the provider configuration with --config cloud.yaml, or use --simulator');
   }
-  let text = SIMULATOR_CONFIG;
+  let text = regions ? simulatorRegionsConfigText('plan-preview', regions) : SIMULATOR_CONFIG;
   if (path !== undefined) {
     try {
       text = readFileSync(path, 'utf8');
@@ -106,9 +149,15 @@ async function main(): Promise<number> {
       json: { type: 'boolean', default: false },
       graph: { type: 'boolean', default: false },
       verbose: { type: 'boolean', default: false },
+      regions: { type: 'string' },
     },
   });
-  if (positionals.length === 0) throw new UsageError(USAGE);
+  if (positionals.length === 0) throw new UsageError(usage());
+  if (values.regions !== undefined && (!values.simulator || values.config !== undefined)) {
+    throw new UsageError(
+      '--regions is for --simulator without --config (a configuration names its own Regions)',
+    );
+  }
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
   const objects = loadManifests(positionals, values.namespace);
@@ -118,7 +167,20 @@ async function main(): Promise<number> {
   if (targets.length === 0) {
     throw new UsageError(`${positionals.join(', ')}: no MultiClusterIngress or MultiClusterService in it`);
   }
-  const config = await readConfig(values.config, values.simulator);
+  // Over several Regions, an empty simulator each: those `--regions` names, else (no
+  // configuration) the Regions of the manifests' Clusters. One Region is the one-Region
+  // configuration, as `npm start -- --regions us-east-1` runs it.
+  let simulatedRegions: string[] | undefined;
+  if (values.simulator && values.config === undefined) {
+    try {
+      simulatedRegions =
+        values.regions !== undefined ? parseRegionsFlag(values.regions) : clusterRegions(objects);
+    } catch (err) {
+      throw new UsageError(errorMessage(err));
+    }
+    if (simulatedRegions?.length === 1) simulatedRegions = undefined;
+  }
+  const config = await readConfig(values.config, values.simulator, simulatedRegions);
 
   let kube: KubeClient;
   if (values.kubeconfig) {
@@ -313,6 +375,7 @@ async function planRegions(
             : { region: p.region, error: p.error },
         ),
         ...(plans.accelerator ? { accelerator: plans.accelerator } : {}),
+        ...(plans.warnings ? { warnings: plans.warnings } : {}),
         ...(details.length > 0 ? { details } : {}),
       });
       if (options.json) continue;
@@ -329,6 +392,7 @@ async function planRegions(
         if (plan.length === 0) console.log('(no change)');
         for (const line of describePlan(plan, (o) => formatPlan([o])[0] ?? '')) console.log(line);
       }
+      for (const w of plans.warnings ?? []) console.log(`warning (${w.reason}): ${w.message}`);
       if (plans.accelerator) {
         // GA's API is global (us-west-2): one accelerator over every Region, after their deploys.
         console.log(`# ${head.kind} ${head.namespace}/${head.name}: Global Accelerator, after every Region`);

@@ -4,6 +4,7 @@
  * puts its Status to IN_PROGRESS for `deployMs`; an accelerator is deleted only once disabled,
  * DEPLOYED and without listeners; a listener only without endpoint groups.
  */
+import { createHash } from 'node:crypto';
 import { SIM_ACCOUNT_ID } from '../elbv2-sim/config.js';
 import { Prng } from '../elbv2-sim/prng.js';
 import { JsonSimError, requiredString, tagList, type JsonInput } from '../json-sim/server.js';
@@ -69,11 +70,15 @@ export class GaState {
   deployMs: number;
   private seq = 0;
   private readonly ids: Prng;
+  private readonly seed: number;
+  /** How many accelerators each name was given in this process (its next identity's index). */
+  private readonly createdByName = new Map<string, number>();
   private readonly now: () => number;
   private readonly resolve: ((arn: string) => SimEndpointView | undefined) | undefined;
 
   constructor(options: GaStateOptions = {}) {
-    this.ids = new Prng(options.seed ?? 1);
+    this.seed = options.seed ?? 1;
+    this.ids = new Prng(this.seed);
     this.deployMs = options.deployMs ?? 2000;
     this.limits = { ...DEFAULT_GA_LIMITS, ...options.limits };
     this.now = options.now ?? Date.now;
@@ -172,9 +177,8 @@ export class GaState {
     }
   }
 
-  private ipv6Pair(): string[] {
-    const make = () =>
-      `2600:9000:a${this.ids.hex(3)}:${[0, 1, 2, 3, 4, 5].map(() => this.ids.hex(4)).join(':')}`;
+  private ipv6Pair(ids: Prng): string[] {
+    const make = () => `2600:9000:a${ids.hex(3)}:${[0, 1, 2, 3, 4, 5].map(() => ids.hex(4)).join(':')}`;
     return [this.unusedAddress(make), this.unusedAddress(make)];
   }
 
@@ -196,9 +200,18 @@ export class GaState {
         `The account has the maximum number of accelerators (${this.limits.acceleratorsPerAccount})`,
       );
     }
-    const id = [8, 4, 4, 4, 12].map((n) => this.ids.hex(n)).join('-');
-    const arn = `arn:aws:globalaccelerator::${SIM_ACCOUNT_ID}:accelerator/${id}`;
-    const octet = () => this.ids.int(0, 255);
+    // An accelerator's identity (ARN, addresses, DNS name) follows from its name, not from the
+    // order of creation: two objects reconciled at once get the same entry points in every fresh
+    // run, and the README can show the one `minimal-ingress` gets.
+    const nth = this.createdByName.get(name) ?? 0;
+    this.createdByName.set(name, nth + 1);
+    const ids = new Prng(identitySeed(this.seed, name, nth));
+    let arn: string;
+    do {
+      const id = [8, 4, 4, 4, 12].map((n) => ids.hex(n)).join('-');
+      arn = `arn:aws:globalaccelerator::${SIM_ACCOUNT_ID}:accelerator/${id}`;
+    } while (this.accelerators.has(arn));
+    const octet = () => ids.int(0, 255);
     const ipv4 = [
       this.unusedAddress(() => `75.2.${octet()}.${octet()}`),
       this.unusedAddress(() => `99.83.${octet()}.${octet()}`),
@@ -211,8 +224,8 @@ export class GaState {
       ipAddressType,
       enabled,
       ipv4,
-      ipv6: ipAddressType === 'DUAL_STACK' ? this.ipv6Pair() : [],
-      dnsHex: this.ids.hex(16),
+      ipv6: ipAddressType === 'DUAL_STACK' ? this.ipv6Pair(ids) : [],
+      dnsHex: ids.hex(16),
       createdAt: now,
       modifiedAt: now,
       deployedAt: now + this.deployMs,
@@ -246,7 +259,7 @@ export class GaState {
     }
     const changed = name !== a.name || ipAddressType !== a.ipAddressType || enabled !== a.enabled;
     if (ipAddressType !== a.ipAddressType) {
-      a.ipv6 = ipAddressType === 'DUAL_STACK' ? this.ipv6Pair() : [];
+      a.ipv6 = ipAddressType === 'DUAL_STACK' ? this.ipv6Pair(this.ids) : [];
       a.events = [
         ...a.events,
         { message: `Updating the IP address type to ${ipAddressType}`, at: this.now() },
@@ -664,4 +677,9 @@ function paginate<T extends { seq: number }>(items: T[], input: JsonInput): { it
       ? { next: Buffer.from(`ga:${page[page.length - 1]!.seq}`).toString('base64') }
       : {}),
   };
+}
+
+/** The seed of the `nth` accelerator named `name` in a state seeded with `seed`. */
+function identitySeed(seed: number, name: string, nth: number): number {
+  return createHash('sha256').update(`${seed}\n${name}\n${nth}`).digest().readUInt32BE(0);
 }

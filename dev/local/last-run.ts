@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SIM_REGION } from '../elbv2-sim/config.js';
-import { elbv2StateFile } from './pipeline.js';
+import { apiObjectsFile, elbv2StateFile } from './pipeline.js';
 
 export interface LastRun {
   provider?: string;
@@ -106,7 +106,7 @@ export function switchNotice(
   if (last.provider && last.provider !== now.provider) {
     lines.push(`switching from --provider ${last.provider} to ${now.provider} without --fresh; keeping:`);
     lines.push(
-      `  - the API objects (${join(stateDir, 'api-objects.json')}): MCIs and MCSs keep their finalizers,`,
+      `  - the API objects (${apiObjectsFile(stateDir)}): MCIs and MCSs keep their finalizers,`,
       `    and their status.loadBalancer changes to ${now.provider}'s load balancers as they are reconciled;`,
     );
     if (last.provider === 'fake') {
@@ -131,9 +131,19 @@ export function switchNotice(
       lines.push('  - not served while it is not among --regions, left as it is:');
       for (const region of dropped) lines.push(`      ${file(region)}`);
     }
+    // As the provider serves them: one Region is the one-Region configuration, which reads no
+    // spec.region and puts every cluster behind its one load balancer (README, "Clusters in
+    // several Regions"); over several, a Region not configured is reported and served nowhere.
     lines.push(
-      '  - the Clusters as they are, with their spec.region: a cluster in a Region not among --regions is',
-      '    reported on each MCI and MCS and its endpoints left out (kubectl edit cluster <name> moves it);',
+      ...(now.regions.length === 1
+        ? [
+            `  - the Clusters as they are: with one Region their spec.region is not read, and every cluster's`,
+            `    endpoints go to ${now.regions[0]}'s load balancers (those outside its VPC as AvailabilityZone all targets);`,
+          ]
+        : [
+            '  - the Clusters as they are, with their spec.region: a cluster in a Region not among --regions is',
+            '    reported on each MCI and MCS and its endpoints left out (kubectl edit cluster <name> moves it);',
+          ]),
     );
     if (before.length === 1 && now.regions.length > 1)
       lines.push(

@@ -33,6 +33,43 @@ const CONTROLLER_KIND: Record<string, string> = {
   multiclusterservice: 'mcs',
 };
 
+/** How a deferred, waiting or failed reconcile is told, by its log line's message. */
+const RETRIES: Record<string, (error: { name: string; message: string }) => string> = {
+  'reconcile waiting, will retry': () => 'waiting on AWS (the Normal Event tells each step)',
+  'reconcile deferred, will retry': (e) => `deferred (${e.name}: ${e.message})`,
+  'reconcile failed': (e) => `failed (${e.name}: ${e.message})`,
+};
+
+/** Warnings the functions record as Events too: the Event's line tells them. */
+const TOLD_AS_EVENTS = new Set(['object is invalid, not reconciled', 'provider rejected the object']);
+
+/** Log fields every line carries, or that name who (told otherwise). */
+const PLUMBING = new Set([
+  'level',
+  'message',
+  'timestamp',
+  'service',
+  'requestId',
+  'key',
+  'controller',
+  'sampling_rate',
+  'xray_trace_id',
+  'function_name',
+  'function_memory_size',
+  'function_arn',
+  'function_request_id',
+  'cold_start',
+]);
+
+/** Who a log line is about: the object reconciled, else the forwarder or the functions. */
+function who(entry: Record<string, unknown>): string {
+  if (typeof entry.key === 'string') {
+    const controller = typeof entry.controller === 'string' ? entry.controller : 'reconcile';
+    return `${CONTROLLER_KIND[controller] ?? controller} ${entry.key}`;
+  }
+  return entry.service === 'multicluster-forwarder' ? 'forwarder' : 'functions';
+}
+
 /** `mci default/minimal-ingress`, `ClusterPropagationPolicy serviceexportpropagation-policy`. */
 export function subject(
   kind: string | undefined,
@@ -151,18 +188,17 @@ export class Narration {
   }
 
   /**
-   * A reconcile deferred (RetryLaterError: an accelerator still deploying, a lock held) and the
+   * A reconcile waiting on AWS (an accelerator still deploying: the Normal Event beside it tells
+   * each step), deferred (RetryLaterError: a lock held, throttling) or failed, and the
    * forwarder's answer to it, a delivery again after its backoff: told in words (the Warning
-   * Event beside it says why).
+   * Event beside a failure says why).
    */
   private retryLine(entry: Record<string, unknown>): boolean {
     const error = (entry.error ?? {}) as { name?: unknown; message?: unknown };
-    if (entry.message === 'reconcile deferred, will retry' && typeof entry.key === 'string') {
-      const controller = typeof entry.controller === 'string' ? entry.controller : 'reconcile';
-      const kind = CONTROLLER_KIND[controller] ?? controller;
-      this.say(
-        `${kind} ${entry.key}: deferred (${String(error.name ?? 'RetryLaterError')}): retried at the next delivery`,
-      );
+    const why = RETRIES[String(entry.message)];
+    if (why && typeof entry.key === 'string') {
+      const named = { name: String(error.name ?? 'Error'), message: String(error.message ?? '') };
+      this.say(`${who(entry)}: ${why(named)}: retried at the next delivery`);
       return true;
     }
     if (
@@ -177,6 +213,27 @@ export class Narration {
       return true;
     }
     return false;
+  }
+
+  /**
+   * Any other warning or error of the functions or the forwarder, in one line of words instead of
+   * its JSON (that is for --verbose): who, what, the fields that say which, and the error. A
+   * warning that the functions also record as an Event (a model warning, an invalid object) is
+   * left to the Event's line.
+   */
+  logLine(entry: Record<string, unknown>): void {
+    if (typeof entry.reason === 'string' || TOLD_AS_EVENTS.has(String(entry.message))) return;
+    const level = String(entry.level).toLowerCase();
+    const fields = Object.entries(entry)
+      .filter(([k, v]) => !PLUMBING.has(k) && ['string', 'number', 'boolean'].includes(typeof v))
+      .map(([k, v]) => `${k} ${String(v)}`);
+    const error = entry.error as { message?: unknown } | undefined;
+    const cause = typeof error?.message === 'string' ? `: ${error.message}` : '';
+    this.say(
+      `${who(entry)}: ${level === 'warn' ? 'warning' : level}: ${String(entry.message)}${
+        fields.length > 0 ? ` (${fields.join(', ')})` : ''
+      }${cause}`,
+    );
   }
 
   private tellPlan(head: string, ops: readonly string[], sayNone: boolean): void {

@@ -17,7 +17,10 @@ import { tapJsonLogs, type LogDecision } from './log-tap.js';
 import { Narration, type CoreEvent, type Phase } from './narration.js';
 
 export interface NarratorOptions {
-  /** Print every log line of the functions and the forwarder, not only warnings and errors. */
+  /**
+   * Print every log line of the functions and the forwarder as it is (JSON), besides the
+   * narration; without it only warnings and errors are told, in words.
+   */
   verbose?: boolean;
 }
 
@@ -35,9 +38,11 @@ export function startNarrator(say: (line: string) => void, options: NarratorOpti
   const narration = new Narration(say);
   const reflectors: Reflector[] = [];
   const untap = tapJsonLogs((entry): LogDecision => {
-    if (narration.log(entry) && !options.verbose) return 'drop';
+    const told = narration.log(entry);
+    // The JSON itself is for --verbose; without it a warning or an error is told in words.
     if (options.verbose) return 'print';
-    return LEVELS.indexOf(String(entry.level)) >= LEVELS.indexOf('WARN') ? 'print' : 'drop';
+    if (!told && LEVELS.indexOf(String(entry.level)) >= LEVELS.indexOf('WARN')) narration.logLine(entry);
+    return 'drop';
   });
   return {
     watch: (kc) => watchApi(kc, narration, say, reflectors),

@@ -127,7 +127,7 @@ export async function startPipeline(options: PipelineOptions): Promise<Pipeline>
   mkdirSync(stateDir, { recursive: true });
   const api = await startKubeApiServer({
     port: options.apiPort ?? 0,
-    ...(options.persist ? { persistFile: join(stateDir, 'api-objects.json') } : {}),
+    ...(options.persist ? { persistFile: apiObjectsFile(stateDir) } : {}),
   });
   const kubeconfigPath = api.writeKubeconfig(join(stateDir, 'kubeconfig.yaml'));
   const provider = options.provider ?? 'fake';
@@ -206,7 +206,15 @@ export async function startPipeline(options: PipelineOptions): Promise<Pipeline>
   };
 }
 
-/** Creates each object unless it exists (a resumed run keeps what the user changed). */
+/** Where a persisted run keeps the API objects. */
+export function apiObjectsFile(stateDir: string): string {
+  return join(stateDir, 'api-objects.json');
+}
+
+/**
+ * Creates each object unless it exists. For a state directory, only a fresh one (no
+ * apiObjectsFile yet) is seeded: a restart keeps what the user changed, deleted objects included.
+ */
 export async function seed(kube: KubeClient, objects: KubeObject[]): Promise<void> {
   for (const obj of objects) {
     const type = resourceFor(obj.apiVersion ?? '', obj.kind ?? '');

@@ -1,5 +1,5 @@
 /** An AWS provider configuration that fits the ELBv2 simulator's account, VPC and private subnets. */
-import { SIM_NETWORK, SIM_REGION } from '../elbv2-sim/config.js';
+import { SIM_NETWORK, SIM_REGION, simNetwork } from '../elbv2-sim/config.js';
 
 export function simulatorConfigText(ownerId: string, endpoint?: string): string {
   return JSON.stringify({
@@ -20,5 +20,25 @@ export function simulatorConfigText(ownerId: string, endpoint?: string): string 
         },
       ],
     },
+  });
+}
+
+/**
+ * A multi-Region configuration (`regions:`, the first the primary) that fits each Region's
+ * simulated VPC and private subnets (simNetwork): what `npm run plan -- --simulator` plans with
+ * when the manifests' Clusters are in several Regions. No `globalAccelerator`: an object gets one
+ * when annotated `multicluster.karmada.io/global-accelerator: "true"`.
+ */
+export function simulatorRegionsConfigText(ownerId: string, regions: readonly string[]): string {
+  return JSON.stringify({
+    ownerId,
+    regions: regions.map((region) => {
+      const n = simNetwork(region);
+      return {
+        region,
+        vpc: { id: n.vpcId, cidrs: [n.vpcCidr], ipv6Cidrs: [n.vpcIpv6Cidr] },
+        subnets: n.subnets.filter((s) => !s.public).map((s) => s.subnetId),
+      };
+    }),
   });
 }

@@ -1,11 +1,21 @@
 /**
  * The topology page `npm start` serves: one self-contained HTML document (no external scripts or
  * styles: nothing reaches the network) that draws every MultiClusterIngress and
- * MultiClusterService from `/topology.json` and redraws when `/events` (server-sent events) says
- * something changed. Element attributes (`data-object`, `data-rule`, `data-cluster`,
- * `data-target`…) name what each box shows, for people and for the browser test alike.
+ * MultiClusterService and redraws when `/topology.json?since=<version>` has a newer picture (asked
+ * every second; unchanged is a 204). The first picture comes in the document itself (`initial`,
+ * the server's latest), drawn before anything is fetched, and no request stays open: `chromium
+ * --headless --screenshot --virtual-time-budget` (whose clock stops while a request is open, as a
+ * server-sent event stream always is) sees the picture. Element attributes (`data-object`,
+ * `data-rule`, `data-cluster`, `data-target`…) name what each box shows, for people and for the
+ * browser test alike.
  */
-export const TOPOLOGY_PAGE = `<!doctype html>
+export function topologyPage(initial?: unknown): string {
+  // Inside a <script>: `<` escaped, so no string in the picture can end the element.
+  const first = JSON.stringify(initial ?? null).replace(/</g, '\\u003c');
+  return TOPOLOGY_PAGE.replace('/*INITIAL*/null', first);
+}
+
+const TOPOLOGY_PAGE = `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -74,9 +84,9 @@ function drawLoadBalancer(region, lb) {
       el('strong', {}, tg.name),
       small(tg.protocol + ':' + tg.port + ' · health ' + tg.healthCheck),
       tg.clusters.map((c) =>
-        el('div', { class: 'box', 'data-cluster': c.name, 'data-weight': c.weight },
+        el('div', { class: 'box' + (c.drained ? ' draining' : ''), 'data-cluster': c.name, 'data-weight': c.weight, 'data-drained': c.drained ? 'true' : 'false' },
           el('span', { class: 'weight', style: 'width:' + Math.max(2, c.weight) + 'px' }),
-          el('strong', {}, c.name), ' ' + c.weight + '%',
+          el('strong', {}, c.name), ' ' + c.weight + '%' + (c.drained ? ' (drained: weight 0, targets kept until the deregistration delay)' : ''),
           small(c.notReady ? c.notReady + ' endpoint(s) not ready' : ''),
           el('div', { class: 'targets' },
             c.targets.map((t) =>
@@ -123,14 +133,26 @@ function draw(state) {
     state.topologies.length + ' object(s) · ' + state.note + ' · updated ' + new Date(state.at).toLocaleTimeString();
 }
 
-async function refresh() {
-  const res = await fetch('topology.json', { cache: 'no-store' });
-  draw(await res.json());
+let version = 0;
+async function poll() {
+  try {
+    const res = await fetch('topology.json?since=' + version, { cache: 'no-store' });
+    if (res.status === 200) {
+      const state = await res.json();
+      version = state.version;
+      draw(state);
+    }
+  } catch {
+    document.getElementById('status').textContent = 'disconnected: retrying…';
+  }
+  setTimeout(poll, 1000);
 }
-refresh();
-const events = new EventSource('events');
-events.addEventListener('topology', () => void refresh());
-events.onerror = () => { document.getElementById('status').textContent = 'disconnected: retrying…'; };
+const initial = /*INITIAL*/null;
+if (initial) {
+  version = initial.version;
+  draw(initial);
+  setTimeout(poll, 1000);
+} else poll();
 </script>
 </body>
 </html>

@@ -1,11 +1,11 @@
 /**
- * Serves the topology page of `npm start` on 127.0.0.1, read-only: `/` (the page),
- * `/topology.json` (every MultiClusterIngress and MultiClusterService of type LoadBalancer), and
- * `/events` (server-sent events: `topology` whenever the picture changed). It list+watches the
- * objects the pictures depend on and redraws when any changes, and every few seconds for what
- * only AWS knows (a plan that is still being applied).
+ * Serves the topology page of `npm start` on 127.0.0.1, read-only: `/` (the page, with the latest
+ * picture in it) and `/topology.json` (every MultiClusterIngress and MultiClusterService of type
+ * LoadBalancer; `?since=<version>`: 204 while the picture is that version, which the page asks
+ * every second). It list+watches the objects the pictures depend on and redraws when any changes,
+ * and every few seconds for what only AWS knows (a plan that is still being applied).
  */
-import { createServer, type ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { createKubeApi } from '../../lib/forwarder/kube-api.js';
@@ -18,7 +18,7 @@ import { silentLogger } from '../../lib/log/logger.js';
 import type { AwsProviderConfig } from '../../lib/providers/aws/index.js';
 import { topologyOf, type TopologyProvider } from '../../lib/topology/source.js';
 import type { Topology } from '../../lib/topology/types.js';
-import { TOPOLOGY_PAGE } from './topology-page.js';
+import { topologyPage } from './topology-page.js';
 
 export interface TopologyServerOptions {
   kubeConfig: KubeConfig;
@@ -41,6 +41,14 @@ export interface TopologyServer {
   close(): Promise<void>;
 }
 
+/** How long `/` waits for the first picture before it answers with none (the page then fetches it). */
+const FIRST_PICTURE_WAIT_MS = 10_000;
+
+const sleep = (ms: number) =>
+  new Promise<void>((resolve) => {
+    setTimeout(resolve, ms).unref();
+  });
+
 interface State {
   version: number;
   at: string;
@@ -50,7 +58,6 @@ interface State {
 
 export async function startTopologyServer(options: TopologyServerOptions): Promise<TopologyServer> {
   let state: State = { version: 0, at: new Date().toISOString(), note: options.note, topologies: [] };
-  const clients = new Set<ServerResponse>();
   let computing: Promise<void> | undefined;
   let again = false;
 
@@ -79,7 +86,6 @@ export async function startTopologyServer(options: TopologyServerOptions): Promi
     }
     if (JSON.stringify(topologies) === JSON.stringify(state.topologies) && state.version > 0) return;
     state = { version: state.version + 1, at: new Date().toISOString(), note: options.note, topologies };
-    for (const res of clients) res.write(`event: topology\ndata: ${state.version}\n\n`);
   };
   /** One computation at a time; a change during one asks for another right after. */
   const refresh = (): void => {
@@ -118,39 +124,35 @@ export async function startTopologyServer(options: TopologyServerOptions): Promi
   const timer = setInterval(refresh, options.refreshMs ?? 5_000);
   timer.unref();
   refresh();
+  const firstPicture = computing?.then(() => undefined);
 
   const server = createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const path = url.pathname;
     if (req.method !== 'GET') {
       res.writeHead(405, { allow: 'GET' }).end('read-only\n');
       return;
     }
     if (path === '/') {
-      res
-        .writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
-        .end(TOPOLOGY_PAGE);
+      // The first picture in the page itself, once there is one (the first computation is
+      // awaited a while: planning against the simulators takes a few seconds after a start).
+      void Promise.race([firstPicture, sleep(FIRST_PICTURE_WAIT_MS)]).then(() =>
+        res
+          .writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
+          .end(topologyPage(state.version > 0 ? state : undefined)),
+      );
     } else if (path === '/topology.json') {
+      if (url.searchParams.get('since') === String(state.version)) {
+        res.writeHead(204, { 'cache-control': 'no-store' }).end();
+        return;
+      }
       res
         .writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' })
         .end(JSON.stringify(state));
-    } else if (path === '/events') {
-      res.writeHead(200, {
-        'content-type': 'text/event-stream',
-        'cache-control': 'no-store',
-        connection: 'keep-alive',
-      });
-      res.write(`event: topology\ndata: ${state.version}\n\n`);
-      clients.add(res);
-      req.on('close', () => clients.delete(res));
     } else {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
     }
   });
-  // A keep-alive comment now and then, so idle proxies and browsers keep the stream open.
-  const ping = setInterval(() => {
-    for (const res of clients) res.write(': ping\n\n');
-  }, 15_000);
-  ping.unref();
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
@@ -160,10 +162,8 @@ export async function startTopologyServer(options: TopologyServerOptions): Promi
     url: `http://127.0.0.1:${port}/`,
     async close() {
       clearInterval(timer);
-      clearInterval(ping);
       if (debounce) clearTimeout(debounce);
       for (const r of reflectors) r.stop();
-      for (const res of clients) res.end();
       await computing;
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

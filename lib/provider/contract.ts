@@ -5,7 +5,8 @@
  * Rules every implementation follows:
  * - Inputs are read-only; a provider never mutates the object it is given.
  * - `ensureDeleted` on a load balancer that does not exist succeeds (it is idempotent).
- * - Errors are thrown. `RetryLaterError` means "transient, try again later";
+ * - Errors are thrown. `RetryLaterError` means "transient, try again later" (its subclass
+ *   `InProgressError`: "waiting on the cloud, which is progress", told as a Normal Event);
  *   `InvalidObjectError` means "this object cannot be served until it changes";
  *   anything else is a failure the caller reports and retries with backoff.
  * - Every call honours `ctx.signal`: when it aborts, the provider stops starting new work.
@@ -41,6 +42,14 @@ export interface ProviderContext {
    * writes (the AWS provider lists each cluster's effective weight there).
    */
   detail?: (line: string) => void;
+  /**
+   * Optional: the provider found the load balancer as the object asks and changed nothing in this
+   * ensure or update. The lifecycle then records no UpdatedLoadBalancer Event for the pass (a
+   * change gives one Event; the reconciles that its own status and condition writes cause give
+   * none), unless the status changed. A provider that never calls it gets an Event for every
+   * update, as upstream's controllers record one.
+   */
+  unchanged?: () => void;
 }
 
 export interface GetResult<S> {

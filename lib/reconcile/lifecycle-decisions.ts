@@ -66,3 +66,17 @@ export function statusNeedsWrite<S>(current: S | undefined, reported: S | undefi
 export function clearsStatusAfterDelete(deleting: boolean, current: unknown): boolean {
   return !deleting && current !== undefined;
 }
+
+/**
+ * Whether a served pass records its EnsuredLoadBalancer or UpdatedLoadBalancer Event: a creation
+ * always, an update when the provider changed something (it did not say `unchanged`) or the
+ * status it reports differs from the object's. So one change gives one Event, and the reconciles
+ * our own status and condition writes trigger give none.
+ */
+export function recordsServedEvent(pass: {
+  created: boolean;
+  unchanged: boolean;
+  statusChanged: boolean;
+}): boolean {
+  return pass.created || !pass.unchanged || pass.statusChanged;
+}

@@ -9,7 +9,14 @@
  * and we re-read instead of acting on stale state; the finalizer is removed only after
  * ensureDeleted succeeded.
  */
-import { findCause, errorMessage, InvalidObjectError, NotServedError, RetryLaterError } from '../errors.js';
+import {
+  findCause,
+  errorMessage,
+  InProgressError,
+  InvalidObjectError,
+  NotServedError,
+  RetryLaterError,
+} from '../errors.js';
 import { retryOnConflict } from '../kube/conflict.js';
 import { hasFinalizer, withoutFinalizer } from '../kube/finalizers.js';
 import { isBeingDeleted, type KubeObject, type ResourceType } from '../kube/types.js';
@@ -19,6 +26,7 @@ import {
   clearsStatusAfterDelete,
   lifecycleAction,
   providerCall,
+  recordsServedEvent,
   statusNeedsWrite,
   withOurMetadata,
 } from './lifecycle-decisions.js';
@@ -185,6 +193,13 @@ async function serve<T extends KubeObject, S>(
     try {
       await spec.balancer.ensureDeleted(ctx, obj);
     } catch (err) {
+      // Waiting on the cloud is progress: the step this pass took is news (Normal), a pass that
+      // only found the cloud busy is not, and neither is a failure.
+      const waiting = findCause(err, InProgressError);
+      if (waiting) {
+        if (waiting.step) await deps.events.record(obj, 'Normal', waiting.reason, waiting.step);
+        throw err;
+      }
       await deps.events.record(
         obj,
         'Warning',
@@ -243,6 +258,10 @@ async function serve<T extends KubeObject, S>(
 
   let status: S | undefined;
   let created: boolean;
+  let unchanged = false;
+  ctx.unchanged = () => {
+    unchanged = true;
+  };
   try {
     const call = providerCall(await spec.balancer.get(ctx, obj));
     created = call === 'ensure';
@@ -273,12 +292,15 @@ async function serve<T extends KubeObject, S>(
     const written = await writeWithRetry(deps, spec, obj, 'update', (current) => spec.settle?.(current));
     if (written) obj = written;
   }
-  await deps.events.record(
-    obj,
-    'Normal',
-    created ? 'EnsuredLoadBalancer' : 'UpdatedLoadBalancer',
-    `${created ? 'Created' : 'Updated'} load balancer${status === undefined ? '' : `: ${spec.describe(status)}`}`,
-  );
+  const statusChanged = statusNeedsWrite(spec.loadBalancerStatus(obj), status);
+  if (recordsServedEvent({ created, unchanged, statusChanged })) {
+    await deps.events.record(
+      obj,
+      'Normal',
+      created ? 'EnsuredLoadBalancer' : 'UpdatedLoadBalancer',
+      `${created ? 'Created' : 'Updated'} load balancer${status === undefined ? '' : `: ${spec.describe(status)}`}`,
+    );
+  }
   const ready: ConditionUpdate = {
     status: 'True',
     reason: created ? 'LoadBalancerCreated' : 'LoadBalancerUpdated',

@@ -30,16 +30,17 @@ export const NEXT_STEPS: Readonly<Record<string, string>> = {
   NotLoadBalancer: 'add LoadBalancer to spec.types to get a load balancer',
   // The multi-Region AWS provider (lib/providers/aws/regions/).
   ClusterRegionUnknown:
-    'set the Cluster object`s spec.region to one of the provider configuration`s regions, or map the cluster in its clusterRegions (or add its Region to regions); the other clusters are served meanwhile',
+    "set the Cluster object's spec.region to one of the provider configuration's regions, or map the cluster in its clusterRegions (or add its Region to regions); the other clusters are served meanwhile",
+  ClusterWeightsPerRegion: `nothing is broken: inside each Region the weights split that Region's traffic among its clusters, as asked; to move traffic between Regions, set multicluster.karmada.io/global-accelerator-traffic-dials (a Region whose clusters are all at weight 0 is drained, its dial at 0, without it), or name only one Region's clusters in the weights to silence this`,
   UnsupportedProtocol:
-    'NLB listeners are TCP or UDP: change the port`s protocol, or leave the port out of spec.ports',
+    "NLB listeners are TCP or UDP: change the port's protocol, or leave the port out of spec.ports",
   UnsupportedBackend:
     'use a service backend (service.name and service.port); resource backends are not supported',
   InvalidBackend: `give the backend service.name and service.port (number or name); ${RECONCILED_ON_CHANGE}`,
   InvalidPath:
     'remove * and ? from Exact and Prefix paths, or use pathType ImplementationSpecific to pass an ELBv2 path pattern as it is',
   UnregistrableTarget:
-    'only private addresses (RFC 1918, 100.64.0.0/10) can be IPv4 targets, and no link-local, loopback or multicast address an IPv6 one: check the member cluster`s EndpointSlice for that Service (pods on public addresses cannot sit behind the load balancer)',
+    "only private addresses (RFC 1918, 100.64.0.0/10) can be IPv4 targets, and no link-local, loopback or multicast address an IPv6 one: check the member cluster's EndpointSlice for that Service (pods on public addresses cannot sit behind the load balancer)",
   SecurityGroupSourcesIgnored: `remove the source annotations named above (inbound-cidrs, security-group-prefix-lists; load-balancer-source-ranges on a MultiClusterService), or the security-groups annotation (then the load balancer gets a managed group that applies them); the load balancer is served either way`,
   NlbSecurityGroupsDisabled:
     'remove the security-group annotations named above, or disable-nlb-sg (only before the NLB exists: AWS adds no security groups to an NLB created without them); the NLB is served either way',
@@ -63,9 +64,9 @@ export const NEXT_STEPS: Readonly<Record<string, string>> = {
   ReplacingTargetGroup:
     'nothing to do: the new target group takes the targets and the old one is deleted once no listener uses it; expect a short gap while targets register',
   UnsupportedAnnotation:
-    'the load balancer is served without the annotations named above: remove them, fix a misspelt key, or use what the README`s key table suggests instead; the rest of the object is unaffected',
+    "the load balancer is served without the annotations named above: remove them, fix a misspelt key, or use what the README's key table suggests instead; the rest of the object is unaffected",
   UnusedRoutingAnnotation:
-    'nothing is broken: the annotations named above match no backend, so they change nothing; fix the name after actions./conditions./transforms. to a backend`s service.name (and port.name use-annotation for an action), or remove them',
+    "nothing is broken: the annotations named above match no backend, so they change nothing; fix the name after actions./conditions./transforms. to a backend's service.name (and port.name use-annotation for an action), or remove them",
   InvalidClusterWeights: `fix the cluster-weights annotation named above: comma-separated <cluster>=<weight> (0-999, at least one above 0, \`*\` for every other cluster), naming only clusters the object's Services are placed in, and at most 5 distinct weights on a backend in more than 5 clusters (cluster-weights-from takes only \`placement\`); ${RECONCILED_ON_CHANGE}`,
   PlacementWeightsUnavailable: `the backend named above takes its weights from Karmada's placement (cluster-weights-from: placement), which has none to give yet: make its Service's selector match a Deployment or StatefulSet's pod template labels, let a PropagationPolicy place that workload, or give it replicas; or set explicit weights with multicluster.karmada.io/cluster-weights; the object is reconciled again when Karmada reschedules the workload`,
   ClusterDrained:
@@ -76,7 +77,7 @@ export const NEXT_STEPS: Readonly<Record<string, string>> = {
   GlobalAcceleratorNotConfigured: `remove the global-accelerator annotation named above (or set it to "false"), or ask the operator to configure globalAccelerator in the provider configuration (and a tenant policy that allows the accelerator); nothing was created in Global Accelerator; ${RECONCILED_ON_CHANGE}`,
   AcceleratorLimitExceeded: `stay within the Global Accelerator quota named above: fewer listen ports or MCS ports (one listener each), or delete accelerators the account no longer uses (ours being deleted count until Global Accelerator has removed them), or ask AWS for a higher quota (Service Quotas, Global Accelerator); ${RECONCILED_ON_CHANGE}`,
   UnsupportedTargetType:
-    'nothing to do: the load balancer is served with target type ip (the pods` IPs); remove the target-type annotation, or set it to ip, to silence this',
+    "nothing to do: the load balancer is served with target type ip (the pods' IPs); remove the target-type annotation, or set it to ip, to silence this",
 };
 
 /** Cause-dependent steps for the lifecycle's failure reasons, in the order they are checked. */
@@ -91,15 +92,15 @@ const FAILURE_STEPS: Array<{ matches: (err: unknown) => boolean; step: string }>
   },
   {
     matches: (err) => awsErrorName(err, /^(AccessDenied|UnauthorizedOperation|AuthFailure)/),
-    step: 'the functions` IAM role may not make the call named above: check that ownerId in the provider configuration equals the awsOwnerId parameter and redeploy; the policy only allows changes to resources tagged with it',
+    step: "the functions' IAM role may not make the call named above: check that ownerId in the provider configuration equals the awsOwnerId parameter and redeploy; the policy only allows changes to resources tagged with it",
   },
   {
     matches: (err) => awsErrorName(err, /^(CertificateNotFound|InvalidCertificate|UnsupportedCertificate)/),
-    step: 'check the certificate-arn annotation: the certificate must exist in ACM, in the load balancer`s Region, and be issued',
+    step: "check the certificate-arn annotation: the certificate must exist in ACM, in the load balancer's Region, and be issued",
   },
   {
     matches: (err) => awsErrorName(err, /^TrustStore(NotFound|NotReady)/),
-    step: 'check the mutual-authentication annotation: the trust store (ARN or name) must exist and be active in the load balancer`s Region and account; the provider refers to trust stores, it never creates them',
+    step: "check the mutual-authentication annotation: the trust store (ARN or name) must exist and be active in the load balancer's Region and account; the provider refers to trust stores, it never creates them",
   },
   {
     matches: (err) =>
@@ -123,20 +124,20 @@ const FAILURE_STEPS: Array<{ matches: (err: unknown) => boolean; step: string }>
   },
   {
     matches: (err) => findCause(err, RetryLaterError) !== undefined,
-    step: 'transient: it is retried automatically after a backoff; act only if it persists (then see the ELBv2 throttling metric and lower the deployment`s elbv2CallsPerSecond, or look for another client using the same account`s ELBv2 API)',
+    step: "transient: it is retried automatically after a backoff; act only if it persists (then see the ELBv2 throttling metric and lower the deployment's elbv2CallsPerSecond, or look for another client using the same account's ELBv2 API)",
   },
   {
     matches: (err) => awsErrorName(err, /^RegionsFailedError$/),
-    step: 'the Regions marked failed are retried automatically with backoff, and the others are served meanwhile; if one keeps failing, check that Region`s endpoints, quotas and the ELBv2 throttling metric',
+    step: "the Regions marked failed are retried automatically with backoff, and the others are served meanwhile; if one keeps failing, check that Region's endpoints, quotas and the ELBv2 throttling metric",
   },
   {
     matches: (err) => kubeStatus(err) === 403,
-    step: 'the functions` Kubernetes identity lacks a permission: apply infra/functions-rbac on the Karmada API server',
+    step: "the functions' Kubernetes identity lacks a permission: apply infra/functions-rbac on the Karmada API server",
   },
 ];
 
 const FAILURE_DEFAULT =
-  'it is retried automatically with backoff; if it persists, the function`s log lines for this object (key namespace/name) carry the full error, and after 8 attempts the notification goes to the dead-letter queue';
+  "it is retried automatically with backoff; if it persists, the function's log lines for this object (key namespace/name) carry the full error, and after 8 attempts the notification goes to the dead-letter queue";
 
 /** Reasons whose next step is chosen by the error that caused them. */
 export const FAILURE_REASONS = ['SyncLoadBalancerFailed', 'DeleteLoadBalancerFailed'] as const;

@@ -3,7 +3,7 @@
  * each item, map it to reconcile requests, run each distinct request once (in parallel across
  * objects), and report per item. One bad item or one failing object never fails the others.
  */
-import { errorMessage, findCause, RetryLaterError } from '../errors.js';
+import { errorMessage, findCause, InProgressError, RetryLaterError } from '../errors.js';
 import { NotificationError } from '../notification/parse.js';
 import type { NormalizedNotification } from '../notification/types.js';
 import { metrics } from '../metrics/index.js';
@@ -140,7 +140,9 @@ export async function processBatch(
       outcomes.set(k, { result });
     } catch (error) {
       const later = findCause(error, RetryLaterError) !== undefined;
-      if (later) logger.warn('reconcile deferred, will retry', { error });
+      // Waiting on the cloud (an accelerator deploying) is how a deletion goes, not a warning.
+      if (findCause(error, InProgressError)) logger.info('reconcile waiting, will retry', { error });
+      else if (later) logger.warn('reconcile deferred, will retry', { error });
       else logger.error('reconcile failed', { error });
       metrics.reconciled(kind, later ? 'retry_later' : 'failed', performance.now() - started);
       outcomes.set(k, { error });

@@ -206,9 +206,12 @@ export function buildTopology(input: TopologyInput): Topology {
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([name, targets]): ClusterNode => {
         const live = targets.filter((t) => t.state !== 'draining').length;
+        // A drained group is at weight 0 in every forward: its clusters take no new requests.
+        const drained = tg.spec.drain === true;
         return {
           name,
-          weight: serving === 0 ? 0 : Math.round((live / serving) * 1000) / 10,
+          weight: serving === 0 || drained ? 0 : Math.round((live / serving) * 1000) / 10,
+          ...(drained ? { drained: true as const } : {}),
           targets,
           notReady: notReady.get(name) ?? 0,
         };

@@ -131,7 +131,7 @@ function drawLoadBalancer(
       const serving = c.targets.filter((t) => t.state !== 'draining').length;
       const draining = c.targets.length - serving;
       out.push(
-        `    ${cId}[${label(`cluster ${c.name}`, `${serving} target${serving === 1 ? '' : 's'}`, draining > 0 ? `${draining} draining` : undefined, c.notReady > 0 ? `${c.notReady} not ready` : undefined)}]`,
+        `    ${cId}[${label(`cluster ${c.name}`, `${serving} target${serving === 1 ? '' : 's'}`, draining > 0 ? `${draining} draining` : undefined, c.notReady > 0 ? `${c.notReady} not ready` : undefined, c.drained ? 'drained: weight 0' : undefined)}]${c.drained ? ':::draining' : ''}`,
       );
       out.push(`    ${tgId} -->|${c.weight}%| ${cId}`);
       for (const t of c.targets) {

@@ -100,8 +100,17 @@ export interface TargetGroupNode {
 
 export interface ClusterNode {
   name: string;
-  /** Share of the target group's registered targets, in percent (IP targets share traffic evenly). */
+  /**
+   * Share of the target group's traffic, in percent: its registered targets' share (IP targets
+   * share traffic evenly), 0 when the group is drained.
+   */
   weight: number;
+  /**
+   * Drained (per-cluster traffic at weight 0, blocked or asked): its targets stay registered until
+   * the deregistration delay has passed, but take no new requests, as its ClusterDrained Event and
+   * its rule's 0% say.
+   */
+  drained?: true;
   targets: TargetNode[];
   /** Endpoints of this cluster that are not ready (terminating or failing): not registered. */
   notReady: number;

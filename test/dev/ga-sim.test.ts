@@ -130,6 +130,25 @@ describe('accelerators', () => {
     expect(tags.Tags).toEqual([{ Key: 'owner', Value: 'me' }]);
   });
 
+  it('an accelerator’s ARN, addresses and DNS name follow from its name, not from the order of creation', async () => {
+    const identity = (a: {
+      AcceleratorArn?: string;
+      DnsName?: string;
+      IpSets?: Array<{ IpAddresses?: string[] }>;
+    }) => [a.AcceleratorArn, a.DnsName, a.IpSets?.flatMap((s) => s.IpAddresses ?? [])];
+    const one = await sim();
+    const web = identity(await accelerator(one.ga, 'web'));
+    const api = identity(await accelerator(one.ga, 'api'));
+    const other = await sim();
+    expect(identity(await accelerator(other.ga, 'api'))).toEqual(api);
+    expect(identity(await accelerator(other.ga, 'web'))).toEqual(web);
+    expect(web).not.toEqual(api);
+    // a second accelerator of one name is another one, with addresses of its own
+    const again = identity(await accelerator(other.ga, 'web'));
+    expect(again[0]).not.toBe(web[0]);
+    expect(again[2]).not.toEqual(expect.arrayContaining([web[2]![0]]));
+  });
+
   it('a DUAL_STACK accelerator has two IPv4 and two IPv6 addresses and a dual-stack DNS name', async () => {
     const { ga } = await sim();
     const a = await accelerator(ga, 'dual', { IpAddressType: 'DUAL_STACK' });

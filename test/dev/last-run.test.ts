@@ -104,6 +104,22 @@ describe('switchNotice', () => {
     expect(lines).toContain('  - not served while it is not among --regions, left as it is:');
     expect(lines).toContain('      eu-west-1: /s/elbv2-eu-west-1-state.json');
     expect(lines.join('\n')).toMatch(/only objects annotated\n.*global-accelerator: "true" keep theirs/);
+    // one Region reads no spec.region: nothing is left out (test/dev/local-one-region.test.ts runs it)
+    expect(lines.join('\n')).not.toMatch(/left out/);
+    expect(lines).toContain(
+      "  - the Clusters as they are: with one Region their spec.region is not read, and every cluster's",
+    );
+  });
+
+  it('one Region to two or three: a cluster in a Region not among --regions is reported and left out', () => {
+    const lines = switchNotice(
+      { provider: 'aws', regions: ['us-east-1'] },
+      { provider: 'aws', regions: ['us-east-1', 'ap-south-1'] },
+      '/s',
+    );
+    expect(lines.join('\n')).toMatch(
+      /not among --regions is\n.*reported on each MCI and MCS and its endpoints left out/,
+    );
   });
 
   it('fake to aws in other Regions than the last aws run: both changes are told', () => {

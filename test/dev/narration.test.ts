@@ -143,11 +143,18 @@ describe('narration', () => {
       },
       { message: 'accelerator change plan', stack: 'mci/default/shop', phase: 'before', operations: [] },
       {
+        level: 'INFO',
+        message: 'reconcile waiting, will retry',
+        key: 'default/shop',
+        controller: 'multiclusteringress',
+        error: { name: 'InProgressError', message: 'Global Accelerator: deleting …: still deploying' },
+      },
+      {
         level: 'WARN',
         message: 'reconcile deferred, will retry',
         key: 'default/shop',
         controller: 'multiclusteringress',
-        error: { name: 'RetryLaterError', message: 'disabled, to be deleted once DEPLOYED' },
+        error: { name: 'RetryLaterError', message: 'default/shop was locked by another invocation' },
       },
       {
         level: 'WARN',
@@ -156,7 +163,7 @@ describe('narration', () => {
         error: { name: 'Error', message: 'POST http://127.0.0.1:1/: HTTP 500' },
       },
     ];
-    expect(entries.map((e) => n.log(e))).toEqual([true, true, true, true, true, true, true]);
+    expect(entries.map((e) => n.log(e))).toEqual([true, true, true, true, true, true, true, true]);
     // Another delivery failure (the function unreachable) is no deferral: printed as it is.
     expect(
       n.log({
@@ -172,8 +179,51 @@ describe('narration', () => {
       'mcs default/serve: plan in us-east-1: the targets of 1 target group change (the load balancer is as it was)',
       'mci default/shop: Global Accelerator plan (1 change):',
       '    + create Accelerator: mcp-local-mci-default-shop-1, IPV4, standard',
-      'mci default/shop: deferred (RetryLaterError): retried at the next delivery',
+      'mci default/shop: waiting on AWS (the Normal Event tells each step): retried at the next delivery',
+      'mci default/shop: deferred (RetryLaterError: default/shop was locked by another invocation): retried at the next delivery',
       'forwarder: the function answered 500 (deferred or failed): delivering again in 139 ms',
+    ]);
+  });
+});
+
+describe('warnings and errors the narration has no words of its own for', () => {
+  it('are told in one line, who, what and why, never as JSON; those an Event tells are left to it', () => {
+    const lines: string[] = [];
+    const n = new Narration((l) => lines.push(l));
+    n.logLine({
+      level: 'WARN',
+      message: 'region failed',
+      timestamp: '2026-12-02T15:39:00.617Z',
+      service: 'multicluster-cloud-provider',
+      requestId: 'r-1',
+      key: 'default/shop',
+      controller: 'multiclusteringress',
+      region: 'eu-west-1',
+      error: { name: 'Error', message: 'connect ECONNREFUSED 127.0.0.1:4567', stack: '…' },
+    });
+    n.logLine({
+      level: 'ERROR',
+      message: 'watch failed',
+      service: 'multicluster-forwarder',
+      kind: 'EndpointSlice',
+      attempt: 3,
+    });
+    // a model warning (it carries its Event's reason) and an invalid object: their Events tell them
+    n.logLine({
+      level: 'WARN',
+      message: 'annotation x is not supported',
+      reason: 'UnsupportedAnnotation',
+      key: 'default/shop',
+    });
+    n.logLine({
+      level: 'WARN',
+      message: 'object is invalid, not reconciled',
+      key: 'default/shop',
+      field: 'spec',
+    });
+    expect(lines).toStrictEqual([
+      'mci default/shop: warning: region failed (region eu-west-1): connect ECONNREFUSED 127.0.0.1:4567',
+      'forwarder: error: watch failed (kind EndpointSlice, attempt 3)',
     ]);
   });
 });

@@ -6,15 +6,17 @@
  * Chromium comes from `apt-get install chromium` (.ci/run installs it). Without it (or kubectl, or
  * playwright-core) this test fails in CI and, elsewhere, says loudly that it did not run.
  */
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { freePort, npmStart, type NpmStart } from './npm-start.support.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const run = promisify(execFile);
 const inCi = Boolean(process.env.CI) && process.env.CI !== 'false';
 const hasChromium = existsSync(CHROMIUM);
 const hasKubectl = spawnSync('kubectl', ['version', '--client'], { stdio: 'ignore' }).status === 0;
@@ -151,6 +153,17 @@ describe.skipIf(!runs)('npm start: the topology page in headless Chromium', () =
           /mci default\/minimal-ingress: status\.loadBalancer = (\S+\.awsglobalaccelerator\.com), /,
         )
       )[1]!;
+      // What `chromium --headless --screenshot` captures, which lets no fetch finish: the page
+      // comes with its first picture drawn, not "loading…".
+      const { stdout: dom } = await run(
+        CHROMIUM,
+        ['--headless', '--no-sandbox', '--disable-gpu', '--virtual-time-budget=10000', '--dump-dom', url],
+        { timeout: 60_000 },
+      );
+      expect(dom).not.toContain('loading…');
+      expect(dom).toContain('data-object="mci default/minimal-ingress"');
+      expect(dom).toContain(hostname);
+
       const page = await browser.newPage();
       await page.goto(url);
       const mci = page.locator('[data-object="mci default/minimal-ingress"]');

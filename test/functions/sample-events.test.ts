@@ -107,11 +107,24 @@ async function invoke(file: string, ...extra: string[]): Promise<{ stdout: strin
   }
 }
 
+interface Emf {
+  Namespace: string;
+  Metrics: Array<{ Name: string }>;
+}
+
+/** The metrics of the README's table (Metrics, alarms and dashboards). */
+const README_METRICS = [
+  ...readFileSync(join(import.meta.dirname, '../../README.md'), 'utf8').matchAll(
+    /^\| `(\w+)` \| (?:Count|Milliseconds) \|/gm,
+  ),
+].map((m) => m[1]);
+
 describe('npm run invoke', () => {
   it.each([
     ['native-deleted-mci.json', [], /"outcome": "deleted"/],
     ['sqs-native-and-cloudevent.json', [], /"batchItemFailures": \[\]/],
     ['http-post-batch.json', [], /"statusCode": 200/],
+    ['native-added-mci.json', [], /"outcome": "created"/],
     ['native-added-mci.json', ['--provider', 'aws'], /"outcome": "created"/],
   ])(
     'runs %s %j through osls invoke local, as the sample expects',
@@ -120,6 +133,20 @@ describe('npm run invoke', () => {
       expect(stdout).toMatch(expected);
       expect(stderr).toContain(`expect: ${expectations[file]!.expect}`);
       expect(stderr).toMatch(/^as expected\.$/m);
+      // serverless.yml's POWERTOOLS_METRICS_NAMESPACE reaches osls invoke local: the README's EMF
+      // lines, in the stage's namespace, only of the metrics its table lists.
+      const emf = stdout
+        .split('\n')
+        .filter((l) => l.startsWith('{"_aws"'))
+        .map((l) => JSON.parse(l) as { _aws: { CloudWatchMetrics: Emf[] } } & Record<string, unknown>);
+      expect(emf.length).toBeGreaterThan(0);
+      for (const line of emf) {
+        for (const m of line._aws.CloudWatchMetrics) {
+          expect(m.Namespace).toBe('multicluster-cloud-provider/dev');
+          for (const { Name } of m.Metrics) expect(README_METRICS).toContain(Name);
+        }
+      }
+      if (file === 'native-added-mci.json' && extra.length === 0) expect(emf).toHaveLength(8);
     },
     180_000,
   );

@@ -4,7 +4,7 @@
  * stand-in (with the RBAC, policy and core kinds the manifests use registered).
  */
 import { execFile, spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -119,4 +119,28 @@ describe.skipIf(!hasKubectl)('deployment manifests', () => {
     },
     60_000,
   );
+
+  it("the README's deploy step 1 names the namespaces kustomize puts the functions' identity in", async () => {
+    const rendered = (await run('kubectl', ['kustomize', join(ROOT, 'infra/functions-rbac')])).stdout;
+    const docs = parseAllDocuments(rendered).map(
+      (d) => d.toJS() as { kind: string; metadata: { name: string; namespace?: string } },
+    );
+    const where = (kind: string) => [
+      ...new Set(docs.filter((d) => d.kind === kind).map((d) => d.metadata.namespace)),
+    ];
+    const step = /\*\*1\. The functions' identity on the Karmada API server\.\*\*([\s\S]*?)```/.exec(
+      readFileSync(join(ROOT, 'README.md'), 'utf8'),
+    )?.[1];
+    expect(step).toBeDefined();
+    const [account] = where('ServiceAccount');
+    const [locks] = where('Role');
+    expect(where('Role')).toHaveLength(1);
+    expect(step).toContain(`A ServiceAccount in \`${account}\``);
+    expect(step).toContain(`in their own namespace, \`${locks}\``);
+    expect(locks).not.toBe(account);
+    // and it is where serverless.yml has the functions keep their locks
+    expect(readFileSync(join(ROOT, 'serverless.yml'), 'utf8')).toMatch(
+      new RegExp(`lockNamespace: ${locks}\\n`),
+    );
+  });
 });

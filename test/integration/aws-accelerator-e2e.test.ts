@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startElbv2Simulator, type Elbv2Simulator } from '../../dev/elbv2-sim/index.js';
 import { endpointsIn, gaClientFor, startGaSimulator, type GaSimulator } from '../../dev/ga-sim/index.js';
 import { awsConfigFor } from '../../dev/local/pipeline.js';
+import type { CoreEvent } from '../../dev/local/narration.js';
 import {
   cluster,
   collectedSlice,
@@ -278,6 +279,35 @@ describe('an MCI with an accelerator in front', () => {
     expect(ours()).toEqual([]);
     expect(sim.snapshot().loadBalancers).toEqual([]);
     expect(await mciNow()).toBeUndefined();
+
+    // Waiting on GA is progress, not failure: one Normal Event per step (not per wait), no Warning.
+    const told = (await h.kube.list<CoreEvent>(Resources.Event, { namespace: 'default' })).items
+      .filter(
+        (e) => e.involvedObject?.name === 'web' && !/^(Ensured|Updated)LoadBalancer$/.test(e.reason ?? ''),
+      )
+      .map((e) => [e.type, e.reason, e.message, e.count ?? 1]);
+    expect(told).toHaveLength(3);
+    expect(told).toEqual(
+      expect.arrayContaining([
+        [
+          'Normal',
+          'AcceleratorDeleting',
+          expect.stringMatching(
+            /^Global Accelerator: mcp-local-mci-default-web-\w+ disabled; Global Accelerator deletes it once that is deployed; next step in about 30 s$/,
+          ),
+          1,
+        ],
+        [
+          'Normal',
+          'AcceleratorDeleting',
+          expect.stringMatching(
+            /^Global Accelerator: the listeners and endpoint groups of mcp-local-mci-default-web-\w+ deleted; the accelerator goes once that is deployed; next step in about 30 s$/,
+          ),
+          1,
+        ],
+        ['Normal', 'DeletedLoadBalancer', 'Deleted load balancer', 1],
+      ]),
+    );
   });
 
   it('refuses a new accelerator over the account quota, naming it, before any GA change', async () => {

@@ -23,6 +23,10 @@ import { Resources } from '../../lib/kube/resources.js';
 import type { KubeObject, ResourceType } from '../../lib/kube/types.js';
 import { MemoryLogger } from '../../lib/log/logger.js';
 import type { MultiRegionProvider } from '../../lib/providers/aws/regions/provider.js';
+import { CLUSTER_WEIGHTS_PER_REGION } from '../../lib/providers/aws/regions/weights.js';
+import { parseAwsConfig } from '../../lib/providers/aws/config.js';
+import { CONDITION_ANNOTATION } from '../../lib/reconcile/conditions.js';
+import { topologyOf } from '../../lib/topology/source.js';
 import { OWNER_TAG, STACK_TAG } from '../../lib/providers/aws/tagging.js';
 import { edit, notify, notifyChange, startHarness, type Harness } from '../support/harness.js';
 
@@ -325,5 +329,109 @@ describe('an MCI with an accelerator that joins an IngressGroup, over Regions', 
       'us-east-1': [lbArn('us-east-1'), 100],
       'eu-west-1': [lbArn('eu-west-1'), 100],
     });
+  });
+});
+
+describe('cluster weights over two Regions (each Region weighs its own; the dials split Regions)', () => {
+  const W = 'multicluster.karmada.io/cluster-weights';
+  const weighted = (annotations: Record<string, string>): KubeObject => {
+    const o = minimalIngress();
+    return {
+      ...o,
+      metadata: { ...o.metadata, annotations: { ...o.metadata.annotations, [GA]: 'true', ...annotations } },
+    };
+  };
+  const mciEvents = async () =>
+    (
+      await h.kube.list<KubeObject & { reason: string; type: string; message: string; count?: number }>(
+        Resources.Event,
+        { namespace: 'default' },
+      )
+    ).items.filter(
+      (e) => (e as { involvedObject?: { name?: string } }).involvedObject?.name === 'minimal-ingress',
+    );
+  const condition = async () =>
+    JSON.parse(
+      (await h.kube.get<MultiClusterIngress>(Resources.MultiClusterIngress, 'default', 'minimal-ingress'))!
+        .metadata.annotations![CONDITION_ANNOTATION]!,
+    ) as { message: string };
+  /** The weights of eu-west-1's one rule's forward, by target group name. */
+  const euForward = () => {
+    const snap = sims['eu-west-1'].snapshot();
+    const rule = snap.rules.find((r) => !r.IsDefault)!;
+    const name = (arn?: string) => snap.targetGroups.find((t) => t.TargetGroupArn === arn)?.TargetGroupName;
+    return (rule.Actions?.[0]?.ForwardConfig?.TargetGroups ?? []).map((g) => [
+      name(g.TargetGroupArn),
+      g.Weight,
+    ]);
+  };
+
+  it('a one-cluster Region at weight 0 shows one view: drained in its Event, its rule, the condition, its dial and the topology', async () => {
+    await h.kube.create(Resources.MultiClusterIngress, weighted({}));
+    await settle(weighted({}));
+    await edit<MultiClusterIngress>(h, Resources.MultiClusterIngress, 'default', 'minimal-ingress', (m) => {
+      m.metadata.annotations = { ...m.metadata.annotations, [W]: 'member1=1,member2=0' };
+    });
+    await settle(weighted({ [W]: 'member1=1,member2=0' }));
+
+    // the Event: member2 drained at weight 0
+    const drained = (await mciEvents()).filter((e) => e.reason === 'ClusterDrained');
+    expect(drained).toHaveLength(1);
+    expect(drained[0]!.message).toMatch(
+      /^cluster member2 drained from default\/minimal-ingress-serve:80@cluster:member2 .*: weight 0,/,
+    );
+    // the rule: eu-west-1 forwards to member2's group at weight 0
+    const [[group, weight]] = euForward() as [[string, number]];
+    expect(weight).toBe(0);
+    // the condition: each Region's weights under its name, member2 drained
+    expect((await condition()).message).toContain(
+      'cluster weights in eu-west-1: serve:80 member2=0 (drained)',
+    );
+    expect((await condition()).message).toContain('cluster weights in us-east-1: serve:80 member1=1');
+    // the dial: eu-west-1 at 0
+    expect(endpointGroups()['eu-west-1']?.[1]).toBe(0);
+    // the topology page: member2 at 0%, drained, under the same group; the accelerator's dial 0
+    const provider = h.runtime.provider as MultiRegionProvider;
+    const mci = (await h.kube.get<MultiClusterIngress>(
+      Resources.MultiClusterIngress,
+      'default',
+      'minimal-ingress',
+    ))!;
+    const topology = await topologyOf(mci, {
+      kube: h.kube,
+      config: await parseAwsConfig(providerConfig()),
+      provider,
+    });
+    const eu = topology.regions.find((r) => r.region === 'eu-west-1')!.loadBalancers[0]!;
+    const tg = eu.targetGroups.find((t) => t.name === group)!;
+    expect(tg.clusters.map((c) => [c.name, c.weight, c.drained])).toEqual([['member2', 0, true]]);
+    expect(eu.listeners[0]!.rules[0]!.action).toMatchObject({ targetGroups: [{ weight: 0 }] });
+    expect(topology.frontDoors[0]!.regions.find((r) => r.region === 'eu-west-1')?.weight).toBe(0);
+    // a drain across Regions is the weights moving traffic: no warning that they do not
+    expect((await mciEvents()).map((e) => e.reason)).not.toContain(CLUSTER_WEIGHTS_PER_REGION);
+  });
+
+  it('weights in effect in both Regions: one Warning per reconcile naming each Region’s clusters and the dials; none once the dials are set', async () => {
+    await h.kube.create(Resources.MultiClusterIngress, weighted({ [W]: 'member1=3,member2=1' }));
+    await h.deliver(notify(weighted({}), 'added'));
+    const warned = (await mciEvents()).filter((e) => e.reason === CLUSTER_WEIGHTS_PER_REGION);
+    expect(warned.map((e) => [e.type, e.count ?? 1])).toEqual([['Warning', 1]]);
+    expect(warned[0]!.message).toMatch(
+      /^annotation multicluster\.karmada\.io\/cluster-weights weighs clusters in several Regions \(us-east-1: member1; eu-west-1: member2\): .*multicluster\.karmada\.io\/global-accelerator-traffic-dials.*\. Next: /,
+    );
+    // each Region weighs only its own: one group each, at its weight, and both dials at 100
+    expect(euForward().map(([, w]) => w)).toEqual([1]);
+    expect(endpointGroups()['eu-west-1']?.[1]).toBe(100);
+    expect(endpointGroups()['us-east-1']?.[1]).toBe(100);
+
+    await edit<MultiClusterIngress>(h, Resources.MultiClusterIngress, 'default', 'minimal-ingress', (m) => {
+      m.metadata.annotations = {
+        ...m.metadata.annotations,
+        [`${GA}-traffic-dials`]: 'us-east-1=100,eu-west-1=25',
+      };
+    });
+    await settle(weighted({}));
+    expect((await mciEvents()).find((e) => e.reason === CLUSTER_WEIGHTS_PER_REGION)?.count ?? 1).toBe(1);
+    expect(endpointGroups()['eu-west-1']?.[1]).toBe(25);
   });
 });

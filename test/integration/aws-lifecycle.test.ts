@@ -19,7 +19,7 @@ import {
 import type { MultiClusterIngress } from '../../lib/karmada/types.js';
 import { Resources } from '../../lib/kube/resources.js';
 import type { KubeObject } from '../../lib/kube/types.js';
-import { notify, startHarness, type Harness } from '../support/harness.js';
+import { edit, notify, startHarness, type Harness } from '../support/harness.js';
 
 const OWNER = 'multicluster.karmada.io/owner';
 let sim: Elbv2Simulator;
@@ -98,6 +98,44 @@ describe('MultiClusterIngress → ALB through the lifecycle', () => {
     expect(await h.kube.get(Resources.MultiClusterIngress, 'default', 'minimal-ingress')).toBeUndefined();
     expect(owned()).toEqual({ loadBalancers: [], targetGroups: [], rules: [], targets: [] });
     expect(sim.snapshot().tags.filter((t) => t.Tags[OWNER])).toEqual([]);
+  });
+
+  it('one change, one Event: reconciles that find the ALB as the object asks record none', async () => {
+    await settle(mciRef);
+    const served = async () =>
+      (
+        await h.kube.list<KubeObject & { reason: string; count?: number; involvedObject: { name: string } }>(
+          Resources.Event,
+          { namespace: 'default' },
+        )
+      ).items
+        .filter((e) => e.involvedObject.name === 'minimal-ingress' && /LoadBalancer$/.test(e.reason))
+        .map((e) => [e.reason, e.count ?? 1]);
+    expect(await served()).toEqual([['EnsuredLoadBalancer', 1]]);
+    await edit<MultiClusterIngress>(h, Resources.MultiClusterIngress, 'default', 'minimal-ingress', (m) => {
+      m.spec!.rules![0]!.http!.paths[0]!.path = '/other';
+    });
+    await settle(mciRef);
+    expect(await served()).toEqual(
+      expect.arrayContaining([
+        ['EnsuredLoadBalancer', 1],
+        ['UpdatedLoadBalancer', 1],
+      ]),
+    );
+    expect(await served()).toHaveLength(2);
+    // an endpoint change is a change too (one RegisterTargets): the Event's count goes to 2
+    await edit<KubeObject & { endpoints: unknown[] }>(
+      h,
+      Resources.EndpointSlice,
+      'default',
+      'imported-member2-serve-abcde',
+      (slice) => {
+        slice.endpoints.push({ addresses: ['10.2.0.22'], conditions: { ready: true } });
+      },
+    );
+    await settle(mciRef);
+    expect(owned().targets.map((t) => t.Id)).toContain('10.2.0.22');
+    expect(await served()).toEqual(expect.arrayContaining([['UpdatedLoadBalancer', 2]]));
   });
 
   it('blocking member2 with TrafficControl deregisters its endpoints; unblocking registers them again', async () => {

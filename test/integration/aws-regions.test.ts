@@ -203,9 +203,14 @@ describe.each(cases)('$kind', ({ object, type, name, lbType }) => {
       'regions: us-east-1: ok; eu-west-1: ok; ap-south-1: no clusters',
     );
 
-    // A no-op reconcile: no mutating call, and no call at all in the Region without clusters.
+    // A no-op reconcile: no mutating call, and no call at all in the Region without clusters;
+    // and no Event either (every Region said it changed nothing): one Event, for the creation.
     for (const r of REGIONS) sims[r].calls.reset();
     await settle(obj);
+    const told = (await events(name)).filter((e) => /LoadBalancer$/.test(e.reason));
+    expect(told.map((e) => [e.reason, (e as { count?: number }).count ?? 1])).toEqual([
+      ['EnsuredLoadBalancer', 1],
+    ]);
     expect(sims['ap-south-1'].calls.all()).toEqual({});
     for (const r of REGIONS) {
       expect(

@@ -27,7 +27,13 @@ const mcsRef = serveMultiClusterService();
 
 async function events(name: string) {
   const list = await h.kube.list<
-    KubeObject & { involvedObject: { name: string }; reason: string; message: string; type: string }
+    KubeObject & {
+      involvedObject: { name: string };
+      reason: string;
+      message: string;
+      type: string;
+      count?: number;
+    }
   >(Resources.Event, { namespace: 'default' });
   return list.items.filter((e) => e.involvedObject.name === name);
 }
@@ -65,7 +71,7 @@ describe('MultiClusterIngress lifecycle with the fake provider', () => {
     expect((await getMci())?.metadata.labels).toEqual({ 'backend.multicluster.karmada.io/serve': 'true' });
   });
 
-  it('spec change → get + update, status 1.2.3.5', async () => {
+  it('spec change → get + update, the address kept (1.2.3.4), one UpdatedLoadBalancer Event', async () => {
     await h.seed([mciRef]);
     await h.deliver(notify(mciRef, 'added'));
     fake.clearCalls();
@@ -75,9 +81,26 @@ describe('MultiClusterIngress lifecycle with the fake provider', () => {
     const [res] = await h.deliver(notify(mciRef));
     expect(res?.results[0]?.outcome).toBe('updated');
     expect(fake.callNames()).toEqual(['get', 'update']);
-    expect((await getMci())?.status?.loadBalancer).toEqual({ ingress: [{ ip: '1.2.3.5' }] });
+    expect((await getMci())?.status?.loadBalancer).toEqual({ ingress: [{ ip: '1.2.3.4' }] });
     const stored = (await fake.snapshot()).mci['default/minimal-ingress']?.object as MultiClusterIngress;
     expect(stored.spec?.rules?.[0]?.http?.paths[0]?.path).toBe('/other');
+    // The reconciles our own writes cause (the condition's new observedGeneration) change nothing:
+    // still one Event for the one change.
+    await h.deliver(notify(mciRef));
+    await h.deliver(notify(mciRef));
+    expect((await events('minimal-ingress')).map((e) => [e.reason, e.message, e.count ?? 1])).toEqual([
+      ['EnsuredLoadBalancer', 'Created load balancer: 1.2.3.4', 1],
+      ['UpdatedLoadBalancer', 'Updated load balancer: 1.2.3.4', 1],
+    ]);
+  });
+
+  it('the reconciles that follow a creation (its finalizer, status and condition writes) record no Event', async () => {
+    await h.seed([mciRef]);
+    for (let i = 0; i < 3; i++) await h.deliver(notify(mciRef, i === 0 ? 'added' : 'modified'));
+    expect((await events('minimal-ingress')).map((e) => [e.reason, e.count ?? 1])).toEqual([
+      ['EnsuredLoadBalancer', 1],
+    ]);
+    expect((await getMci())?.status?.loadBalancer).toEqual({ ingress: [{ ip: '1.2.3.4' }] });
   });
 
   it('delete → ensureDeleted, then the finalizer is removed, then the object is gone', async () => {

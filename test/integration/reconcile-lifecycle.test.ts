@@ -275,16 +275,16 @@ describe('provider failures while ensuring', () => {
       'SyncLoadBalancerFailed',
     ]);
 
-    // recovered: Updated, the condition back to True with the new address
+    // recovered: Updated (the path did change), the condition back to True, the address kept
     const [ok] = await h.deliver(notify(mciRef));
     expect(ok).toMatchObject({ ok: true, results: [{ outcome: 'updated' }] });
     expect(ok?.results[0]).not.toHaveProperty('detail');
     const after = await getMci();
-    expect(after?.status?.loadBalancer).toEqual({ ingress: [{ ip: '1.2.3.5' }] });
+    expect(after?.status?.loadBalancer).toEqual({ ingress: [{ ip: '1.2.3.4' }] });
     expect(mciCondition(after)).toMatchObject({
       status: 'True',
       reason: 'LoadBalancerUpdated',
-      message: 'Load balancer ready: 1.2.3.5',
+      message: 'Load balancer ready: 1.2.3.4',
       observedGeneration: 2,
     });
     expect(
@@ -294,7 +294,7 @@ describe('provider failures while ensuring', () => {
     ).toEqual({
       type: 'Normal',
       reason: 'UpdatedLoadBalancer',
-      message: 'Updated load balancer: 1.2.3.5',
+      message: 'Updated load balancer: 1.2.3.4',
     });
   });
 

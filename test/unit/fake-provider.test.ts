@@ -50,13 +50,13 @@ describe('Class: FakeProvider', () => {
     expect(p.mcsLoadBalancer()).toBeDefined();
   });
 
-  it('creates with 1.2.3.4, updates with 1.2.3.5, deletes idempotently, and logs every call', async () => {
+  it('creates with 1.2.3.4, keeps that address through updates, deletes idempotently, and logs every call', async () => {
     const p = new FakeProvider();
     const lb = p.loadBalancer();
     expect(await lb.get(ctx(), mci())).toEqual({ exists: false });
     expect(await lb.ensure(ctx(), mci())).toEqual({ ingress: [{ ip: '1.2.3.4' }] });
     expect((await lb.get(ctx(), mci())).exists).toBe(true);
-    expect(await lb.update(ctx(), mci())).toEqual({ ingress: [{ ip: '1.2.3.5' }] });
+    expect(await lb.update(ctx(), mci())).toEqual({ ingress: [{ ip: '1.2.3.4' }] });
     await lb.ensureDeleted(ctx(), mci());
     await lb.ensureDeleted(ctx(), mci());
     expect((await lb.get(ctx(), mci())).exists).toBe(false);
@@ -71,7 +71,47 @@ describe('Class: FakeProvider', () => {
     await expect(lb.update(ctx(), mcs())).rejects.toThrow(NOT_EXISTS_MESSAGE);
     await lb.ensure(ctx(), mcs());
     await expect(lb.ensure(ctx(), mcs())).rejects.toThrow(ALREADY_EXISTS_MESSAGE);
-    expect(await lb.update(ctx(), mcs())).toEqual({ ingress: [{ ip: '1.2.3.5' }] });
+    expect(await lb.update(ctx(), mcs())).toEqual({ ingress: [{ ip: '1.2.3.4' }] });
+  });
+
+  it('says an update changed nothing when the spec and annotations are as it made them (its condition aside)', async () => {
+    const p = new FakeProvider();
+    const lb = p.loadBalancer();
+    const told: string[] = [];
+    const c = (): ProviderContext => ({ ...ctx(), unchanged: () => told.push('unchanged') });
+    await lb.ensure(c(), mci());
+    // the lifecycle's own bookkeeping: finalizer, index labels, its condition annotation
+    const kept = mci();
+    kept.metadata = {
+      ...kept.metadata,
+      finalizers: ['karmada.io/multi-cluster-ingress-controller'],
+      labels: { 'backend.multicluster.karmada.io/serve': 'true' },
+      annotations: { 'multicluster.karmada.io/load-balancer-condition': '{"status":"True"}' },
+    };
+    await lb.update(c(), kept);
+    expect(told).toEqual(['unchanged']);
+    // a changed path, or an annotation of the user's, is a change
+    await lb.update(c(), mci('minimal-ingress', '/other'));
+    const annotated = mci('minimal-ingress', '/other');
+    annotated.metadata.annotations = { 'example.com/x': 'y' };
+    await lb.update(c(), annotated);
+    expect(told).toEqual(['unchanged']);
+    await lb.update(c(), annotated);
+    expect(told).toEqual(['unchanged', 'unchanged']);
+  });
+
+  it('keeps the address of a load balancer from a state file written before addresses were kept', async () => {
+    const file = join(await mkdtemp(join(tmpdir(), 'fake-')), 'state.json');
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(
+      file,
+      JSON.stringify({
+        mci: {},
+        mcs: { 'default/serve': { name: 'serve', namespace: 'default', object: mcs() } },
+      }),
+    );
+    const p = createFakeProvider(`stateFile: ${file}`, deps) as FakeProvider;
+    expect(await p.mcsLoadBalancer().update(ctx(), mcs())).toEqual({ ingress: [{ ip: '1.2.3.4' }] });
   });
 
   it('persists the updated object (upstream bug 3 fixed)', async () => {

@@ -7,8 +7,9 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { FAILURE_REASONS, NEXT_STEPS } from '../../lib/reconcile/next-steps.js';
+import { FAILURE_REASONS, NEXT_STEPS, nextStep } from '../../lib/reconcile/next-steps.js';
 
 const LIB = resolve(import.meta.dirname, '../../lib');
 
@@ -91,5 +92,32 @@ describe('next steps', () => {
     const missing = [...reasons].filter(([r]) => !covered.has(r)).map(([r, f]) => `${r} (${f})`);
     expect(missing).toEqual([]);
     expect([...covered].filter((r) => !reasons.has(r))).toEqual([]);
+  });
+});
+
+/** The text of every string and template literal of a source file, as the program sees it. */
+function literals(file: string, text: string): string[] {
+  const out: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) out.push(node.text);
+    else if (ts.isTemplateExpression(node))
+      out.push(node.head.text + node.templateSpans.map((s) => `\${…}${s.literal.text}`).join(''));
+    ts.forEachChild(node, visit);
+  };
+  visit(ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false));
+  return out;
+}
+
+describe('the words of messages', () => {
+  it('use apostrophes, never a backtick, for the possessive (code spans keep theirs, in pairs)', () => {
+    const bad = sources(LIB).flatMap(({ file, text }) =>
+      literals(file, text)
+        .filter((s) => /[A-Za-z]`[A-Za-z]/.test(s) || (s.match(/`/g) ?? []).length % 2 === 1)
+        .map((s) => `${file.slice(LIB.length + 1)}: ${s.slice(0, 80)}`),
+    );
+    expect(bad).toEqual([]);
+    // and every step the reconcilers word, whatever its cause, reads so too
+    for (const step of [...Object.values(NEXT_STEPS), ...FAILURE_REASONS.map((r) => nextStep(r))])
+      expect(step).not.toMatch(/[A-Za-z]`[A-Za-z]/);
   });
 });

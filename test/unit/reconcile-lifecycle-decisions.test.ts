@@ -4,6 +4,7 @@ import {
   clearsStatusAfterDelete,
   lifecycleAction,
   providerCall,
+  recordsServedEvent,
   statusNeedsWrite,
   withOurMetadata,
   type LifecycleAction,
@@ -123,4 +124,13 @@ describe('clearsStatusAfterDelete', () => {
   ])('%s → %s', (_, deleting, status, clears) =>
     expect(clearsStatusAfterDelete(deleting, status)).toBe(clears),
   );
+});
+
+describe('recordsServedEvent: one change, one Event', () => {
+  it.each([
+    ['a creation', { created: true, unchanged: true, statusChanged: false }, true],
+    ['an update that changed something', { created: false, unchanged: false, statusChanged: false }, true],
+    ['an update that changed nothing', { created: false, unchanged: true, statusChanged: false }, false],
+    ['nothing changed but the status', { created: false, unchanged: true, statusChanged: true }, true],
+  ])('%s → %s', (_, pass, records) => expect(recordsServedEvent(pass)).toBe(records));
 });

@@ -32,9 +32,13 @@ export function isAbout(warning: ModelWarning, obj: Readonly<KubeObject>): boole
   );
 }
 
-/** Per-cluster mode: each backend's effective cluster weights, for the load-balancer condition. */
-export function reportTraffic(ctx: ProviderContext, stack: Stack): void {
-  if (stack.traffic?.length) ctx.detail?.(`cluster weights: ${stack.traffic.join('; ')}`);
+/**
+ * Per-cluster mode: each backend's effective cluster weights, for the load-balancer condition;
+ * a regional part's under its Region (each Region weighs only its own clusters).
+ */
+export function reportTraffic(ctx: ProviderContext, stack: Stack, region?: string): void {
+  if (stack.traffic?.length)
+    ctx.detail?.(`cluster weights${region ? ` in ${region}` : ''}: ${stack.traffic.join('; ')}`);
 }
 
 /**
@@ -161,7 +165,13 @@ export class AwsBalancer<O extends KubeObject> implements Balancer<O, AwsLoadBal
     ctx: ProviderContext,
     obj: Readonly<O>,
   ): Promise<AwsLoadBalancerStatus | undefined> {
-    return statusOfDeploy(await this.deploy(ctx, obj, this.provider.config.dryRun === true));
+    const dryRun = this.provider.config.dryRun === true;
+    const result = await this.deploy(ctx, obj, dryRun);
+    // Nothing applied (the fingerprint matched, or a dry run): no UpdatedLoadBalancer Event.
+    if (dryRun || (result.plan.length === 0 && (result.accelerator?.plan.length ?? 0) === 0)) {
+      ctx.unchanged?.();
+    }
+    return statusOfDeploy(result);
   }
 
   /** The change plan a reconcile would apply now (a dry run, whatever the configuration says). */
@@ -198,7 +208,7 @@ export class AwsBalancer<O extends KubeObject> implements Balancer<O, AwsLoadBal
   ): Promise<ObjectDeployResult> {
     // The model is built (and every annotation and limit checked) before the first AWS call.
     const stack = await this.kind.build(obj, undefined, ctx);
-    reportTraffic(ctx, stack);
+    reportTraffic(ctx, stack, this.provider.regional?.region);
     const warnings = (stack.warnings ?? []).filter((w) => isAbout(w, obj));
     if (report) await this.reportAll(ctx, warnings);
     const result = await this.deployBuilt(ctx, this.kind.owner(obj), stack, this.kind.names(obj), dryRun);

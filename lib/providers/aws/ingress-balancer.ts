@@ -224,7 +224,7 @@ export class AwsIngressBalancer extends AwsBalancer<MultiClusterIngress> {
         ),
       };
     }
-    reportTraffic(ctx, model.stack);
+    reportTraffic(ctx, model.stack, this.provider.regional?.region);
     const result = await this.deployBuilt(
       ctx,
       this.owner(resolution.ref),

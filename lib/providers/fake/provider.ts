@@ -1,9 +1,11 @@
 /**
  * The fake provider: upstream's test double (karmada-io/multicluster-cloud-provider fake/fake.go),
- * registered as `fake`. Create answers ip 1.2.3.4, update 1.2.3.5; create-when-exists and
- * update-when-missing fail with upstream's messages; delete is idempotent; every call is logged.
- * Beyond upstream: update persists the new object, failures can be injected, and state can live
- * in a file shared by separate local invocations.
+ * registered as `fake`. Create answers ip 1.2.3.4; create-when-exists and update-when-missing
+ * fail with upstream's messages; delete is idempotent; every call is logged. Beyond upstream:
+ * a load balancer keeps the address it was created with (upstream's update answers 1.2.3.5, so
+ * the status changed at the first update of every object, with nothing changed), an update that
+ * changes nothing says so (no UpdatedLoadBalancer Event), update persists the new object,
+ * failures can be injected, and state can live in a file shared by separate local invocations.
  */
 import { objectKey, type KubeObject } from '../../kube/types.js';
 import type {
@@ -27,13 +29,14 @@ import type {
 } from '../../karmada/types.js';
 import { serviceRefs } from '../../karmada/refs.js';
 import { seededRandom } from '../../util/random.js';
+import { semanticEqual } from '../../util/equal.js';
 import { sleep } from '../../util/sleep.js';
+import { CONDITION_ANNOTATION } from '../../reconcile/conditions.js';
 import { parseFakeConfig, type FakeConfig, type FakeMethod } from './config.js';
 import { fileStore, memoryStore, type FakeState, type StateStore } from './state.js';
 
 export const FAKE_PROVIDER_NAME = 'fake';
 export const CREATED_IP = '1.2.3.4';
-export const UPDATED_IP = '1.2.3.5';
 export const ALREADY_EXISTS_MESSAGE = 'there already exist a LoadBalancer';
 export const NOT_EXISTS_MESSAGE = 'there not exist a LoadBalancer';
 
@@ -194,7 +197,11 @@ export class FakeProvider implements MultiClusterProvider {
     await this.exclusive(async () => {
       const state = await this.store.read();
       if (state[kind][key]) throw new Error(ALREADY_EXISTS_MESSAGE);
-      state[kind][key] = { ...record(obj, services), createdAt: new Date().toISOString() };
+      state[kind][key] = {
+        ...record(obj, services),
+        address: CREATED_IP,
+        createdAt: new Date().toISOString(),
+      };
       await this.store.write(state);
     });
     return { ingress: [{ ip: CREATED_IP }] } as S;
@@ -207,17 +214,21 @@ export class FakeProvider implements MultiClusterProvider {
     services?: string[],
   ): Promise<S> {
     const key = await this.begin(ctx, 'update', kind, obj);
-    await this.exclusive(async () => {
+    const address = await this.exclusive(async () => {
       const state = await this.store.read();
       const existing = state[kind][key];
       if (!existing) throw new Error(NOT_EXISTS_MESSAGE);
+      if (sameBalancer(existing.object, obj)) ctx.unchanged?.();
       state[kind][key] = {
         ...record(obj, services),
+        // A record from before addresses were kept was created with upstream's one address.
+        address: existing.address ?? CREATED_IP,
         ...(existing.createdAt ? { createdAt: existing.createdAt } : {}),
       };
       await this.store.write(state);
+      return existing.address ?? CREATED_IP;
     });
-    return { ingress: [{ ip: UPDATED_IP }] } as S;
+    return { ingress: [{ ip: address }] } as S;
   }
 
   private async remove(ctx: ProviderContext, kind: Table, obj: KubeObject): Promise<void> {
@@ -229,6 +240,20 @@ export class FakeProvider implements MultiClusterProvider {
       await this.store.write(state);
     });
   }
+}
+
+/**
+ * Whether the object asks for the load balancer `recorded` was made from: the same spec and
+ * annotations, leaving out the condition the lifecycle itself writes there (its write triggers a
+ * reconcile that must change nothing).
+ */
+function sameBalancer(recorded: unknown, obj: KubeObject): boolean {
+  const served = (o: unknown) => {
+    const { [CONDITION_ANNOTATION]: _condition, ...annotations } =
+      (o as KubeObject | undefined)?.metadata?.annotations ?? {};
+    return { spec: (o as { spec?: unknown } | undefined)?.spec, annotations };
+  };
+  return semanticEqual(served(recorded), served(obj));
 }
 
 function record(obj: KubeObject, services?: string[]) {

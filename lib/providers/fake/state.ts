@@ -13,6 +13,8 @@ export interface BalancerRecord {
   object: unknown;
   /** Backend Service names of a MultiClusterIngress. */
   services?: string[];
+  /** Its address, kept from its creation (absent in state from before: upstream's 1.2.3.4). */
+  address?: string;
   /** When the load balancer was created (RFC 3339). */
   createdAt?: string;
 }

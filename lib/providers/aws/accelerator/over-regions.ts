@@ -41,7 +41,9 @@ export class AcceleratorOverRegions implements AcceleratorSeam {
     _obj: Readonly<Obj>,
     deploys: ReadonlyMap<string, readonly RegionalDeploy[]>,
   ): Promise<AwsLoadBalancerStatus | undefined> {
-    const { status } = await this.overRegions(ctx, deploys, this.config.dryRun === true);
+    const dryRun = this.config.dryRun === true;
+    const { status, plan } = await this.overRegions(ctx, deploys, dryRun);
+    if (dryRun || plan.length === 0) ctx.unchanged?.();
     return status ? acceleratorIngress(status) : undefined;
   }
 

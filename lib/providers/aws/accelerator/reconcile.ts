@@ -12,7 +12,7 @@
  * up: the reconcile disables it and tags it RETIRING_TAG, and a later reconcile or the orphan
  * sweep takes the next steps.
  */
-import { InvalidObjectError, RetryLaterError, errorMessage } from '../../../errors.js';
+import { InProgressError, InvalidObjectError, RetryLaterError, errorMessage } from '../../../errors.js';
 import type { Logger } from '../../../log/logger.js';
 import { call, checkAborted, isAwsError } from '../deploy/context.js';
 import { formatPlan, operationSubject } from '../deploy/operations.js';
@@ -157,7 +157,7 @@ async function applyOps(
           );
         }
         if (NOT_YET.some((code) => isAwsError(err, code))) {
-          throw new RetryLaterError(
+          throw new InProgressError(
             `Global Accelerator is not done with ${operationSubject(op)} yet (${errorMessage(err)}); next step in about ${ACCELERATOR_RETRY_SECONDS} s`,
             { cause: err, retryAfterSeconds: ACCELERATOR_RETRY_SECONDS, reason: ACCELERATOR_DELETING },
           );
@@ -368,9 +368,26 @@ export async function deleteAccelerator(
   const applied = await applyOps(ga, ctx, plan);
   const left = owned.filter((a) => !applied.deleted.has(a.arn));
   if (left.length > 0) {
-    throw new RetryLaterError(
-      `Global Accelerator: ${left.map((a) => `${a.name} (${a.arn})`).join(', ')} disabled, to be deleted once its status is DEPLOYED; next step in about ${ACCELERATOR_RETRY_SECONDS} s`,
-      { retryAfterSeconds: ACCELERATOR_RETRY_SECONDS, reason: ACCELERATOR_DELETING },
+    // Progress, not failure: each step is told once (the Normal Event), a pass that only found GA
+    // still deploying is not.
+    const done = owned.flatMap((a, i) => {
+      const step = steps[i]?.plan ?? [];
+      if (step.length === 0 || applied.deleted.has(a.arn)) return [];
+      return step.some((op) => op.resource === 'Accelerator')
+        ? [`${a.name} disabled; Global Accelerator deletes it once that is deployed`]
+        : [
+            `the listeners and endpoint groups of ${a.name} deleted; the accelerator goes once that is deployed`,
+          ];
+    });
+    const next = `next step in about ${ACCELERATOR_RETRY_SECONDS} s`;
+    const names = left.map((a) => `${a.name} (${a.arn})`).join(', ');
+    throw new InProgressError(
+      `Global Accelerator: deleting ${names}: ${done.length > 0 ? done.join('; ') : 'still deploying (IN_PROGRESS)'}; ${next}`,
+      {
+        retryAfterSeconds: ACCELERATOR_RETRY_SECONDS,
+        reason: ACCELERATOR_DELETING,
+        ...(done.length > 0 ? { step: `Global Accelerator: ${done.join('; ')}; ${next}` } : {}),
+      },
     );
   }
   if (record) await ctx.records.forget(ctx.owner.stackId);

@@ -295,12 +295,21 @@ export function sliceClusters(shares: readonly ClusterShare[], where: string, ke
     });
 }
 
-/** `member1=95 member2=5 (blocked: 0)`: what the condition message and the narration show. */
+/**
+ * `member1=95 member2=0 (blocked, configured 5)`: what the condition message and the narration
+ * show. A cluster at weight 0 that still has endpoints is `(drained)`, as its ClusterDrained Event,
+ * its rule's 0% and the topology page say.
+ */
 export function describeShares(shares: readonly ClusterShare[]): string {
   return shares
-    .map(
-      (c) =>
-        `${c.cluster}=${c.effective}${c.effective !== c.configured ? ` (${c.blocked ? 'blocked' : 'no endpoints'}, configured ${c.configured})` : ''}`,
-    )
+    .map((c) => {
+      const why =
+        c.effective !== c.configured
+          ? ` (${c.blocked ? 'blocked' : 'no endpoints'}, configured ${c.configured})`
+          : c.effective === 0 && c.hasTargets
+            ? ' (drained)'
+            : '';
+      return `${c.cluster}=${c.effective}${why}`;
+    })
     .join(' ');
 }

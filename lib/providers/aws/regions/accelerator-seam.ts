@@ -46,7 +46,10 @@ export interface RegionalDeploy {
 type Obj = MultiClusterIngress | MultiClusterService;
 
 export interface AcceleratorSeam {
-  /** The `after` phase over every Region's deploys of this reconcile; its status, when any, is the object's. */
+  /**
+   * The `after` phase over every Region's deploys of this reconcile; its status, when any, is the
+   * object's. Calls `ctx.unchanged` when it changed nothing in Global Accelerator.
+   */
   afterRegions(
     ctx: ProviderContext,
     obj: Readonly<Obj>,

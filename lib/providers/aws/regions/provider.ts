@@ -45,6 +45,7 @@ import { RegionalFingerprints } from './fingerprints.js';
 import type { RegionMarkers } from './markers.js';
 import { unknownRegionMessage } from './partition.js';
 import { describeOutcomes, throwIfFailed, type RegionOutcome } from './results.js';
+import { weightedClusters, weightsAcrossRegions } from './weights.js';
 
 /** The reason of the Warning Event naming a cluster whose Region is unknown (lib/reconcile/next-steps.ts). */
 export const CLUSTER_REGION_UNKNOWN = 'ClusterRegionUnknown';
@@ -68,6 +69,8 @@ export interface RegionalPlan {
 export type RegionalPlans = RegionalPlan[] & {
   accelerator?: AcceleratorOperation[];
   front?: Omit<AcceleratorPlan, 'plan'>;
+  /** About the object over its Regions (its cluster weights weigh in several). */
+  warnings?: ModelWarning[];
 };
 
 type Obj = MultiClusterIngress | MultiClusterService;
@@ -98,12 +101,18 @@ export class UnknownClusters {
 /**
  * The context every Region's part of one reconcile gets: the same object (the Cluster LIST and
  * the markers are memoised on it), whose Events are recorded once however many Regions report them.
+ * `unchanged` counts the parts (each Region, the accelerator in front) that changed nothing.
  */
-function reconcileScope(ctx: ProviderContext): ProviderContext {
+function reconcileScope(ctx: ProviderContext): ProviderContext & { unchangedParts(): number } {
   const announced = new Set<string>();
   const announce = ctx.announce;
+  let unchanged = 0;
   return {
     ...ctx,
+    unchanged: () => {
+      unchanged++;
+    },
+    unchangedParts: () => unchanged,
     ...(announce
       ? {
           announce: async (reason, message, type) => {
@@ -157,11 +166,16 @@ class RegionalBalancer<O extends Obj> implements Balancer<O, AwsLoadBalancerStat
         outcomes.push({ region: part.region, ok: false, error: err });
       }
     }
-    await this.owner.reportUnknown(scope, obj);
+    await this.owner.reportUnknown(scope);
     ctx.detail?.(`regions: ${describeOutcomes(outcomes, served)}`);
     throwIfFailed(outcomes, served);
+    await this.owner.report(scope, this.owner.overRegions(scope, obj));
     // Every Region deployed: the accelerator in front, if any, gets its full desired state.
     const accelerated = await this.owner.accelerator?.afterRegions(scope, obj, this.owner.deploys.of(scope));
+    // The object's load balancers are as it asks only when every Region and the accelerator say so.
+    if (scope.unchangedParts() === this.owner.parts.length + (this.owner.accelerator ? 1 : 0)) {
+      ctx.unchanged?.();
+    }
     if (accelerated) return accelerated;
     const ingress = outcomes.flatMap((o) => (o.ok ? (o.status?.ingress ?? []) : []));
     return ingress.length > 0 ? { ingress } : undefined;
@@ -199,10 +213,12 @@ class RegionalBalancer<O extends Obj> implements Balancer<O, AwsLoadBalancerStat
     }
     const after = await this.owner.accelerator?.planAfterRegions?.(scope, obj, this.owner.deploys.of(scope));
     const { plan: accelerator = [], ...front }: Partial<AcceleratorPlan> = after ?? {};
+    const warnings = this.owner.overRegions(scope, obj);
     return Object.assign(
       plans,
       accelerator.length > 0 ? { accelerator } : {},
       front.desired || front.status ? { front } : {},
+      warnings.length > 0 ? { warnings } : {},
     );
   }
 }
@@ -317,11 +333,30 @@ export class MultiRegionProvider implements MultiClusterProvider {
   }
 
   /** Each cluster of the object without a configured Region: a Warning Event naming it. */
-  async reportUnknown(ctx: ProviderContext, obj: Readonly<KubeObject>): Promise<void> {
-    for (const u of this.unknown.of(ctx)) {
-      // Reported as the model's warnings are: a Warning Event and a log line.
-      const warning: ModelWarning = { reason: CLUSTER_REGION_UNKNOWN, message: unknownRegionMessage(u) };
-      ctx.logger.warn(warning.message, { reason: warning.reason, object: obj.metadata.name });
+  async reportUnknown(ctx: ProviderContext): Promise<void> {
+    await this.report(
+      ctx,
+      this.unknown.of(ctx).map((u) => ({ reason: CLUSTER_REGION_UNKNOWN, message: unknownRegionMessage(u) })),
+    );
+  }
+
+  /** What is true of the object over every Region of this reconcile: its weights in several (weights.ts). */
+  overRegions(ctx: ProviderContext, obj: Readonly<KubeObject>): ModelWarning[] {
+    const deploys = [...this.deploys.of(ctx).values()];
+    const accelerated = deploys.some((list) => list.some((d) => d.served && d.stack.accelerator));
+    const warning = weightsAcrossRegions(
+      obj,
+      weightedClusters(deploys),
+      this.parts.map((p) => p.region),
+      accelerated,
+    );
+    return warning ? [warning] : [];
+  }
+
+  /** Reported as the model's warnings are: a Warning Event and a log line each. */
+  async report(ctx: ProviderContext, warnings: readonly ModelWarning[]): Promise<void> {
+    for (const warning of warnings) {
+      ctx.logger.warn(warning.message, { reason: warning.reason });
       try {
         await ctx.announce?.(warning.reason, warning.message);
       } catch (err) {
