@@ -17,6 +17,7 @@ import {
   ResourceRegistry,
 } from './registry.js';
 import { RequestLog } from './request-log.js';
+import { allowedHosts } from './host-check.js';
 import { createHandler } from './server.js';
 import { ObjectStore } from './store.js';
 import { createObject } from './writes.js';
@@ -123,13 +124,17 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
     }
   }
   const requests = new RequestLog();
-  const server = createServer(createHandler(ctx, requests));
+  const listenHost = options.host ?? '127.0.0.1';
+  // Known once listening (a port of 0 picks a free one); no request is served before.
+  let hosts: ReadonlySet<string> = new Set();
+  const server = createServer(createHandler(ctx, requests, () => hosts));
   server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+    server.listen(options.port ?? 0, listenHost, () => resolve());
   });
   const { port, address } = server.address() as AddressInfo;
+  hosts = allowedHosts(listenHost, port);
   const url = `http://${address}:${port}`;
   const token = options.token ?? 'dev-token';
   const defFor = (apiVersion: string, kind: string): ResourceDef => {

@@ -4,6 +4,7 @@ import type { FieldValidation, ServerContext, WriteOptions } from './context.js'
 import { deleteCollection, deleteObject, type DeleteOptions } from './deletion.js';
 import { apiGroupDoc, apiGroupList, apiResourceList, apiVersions, VERSION_INFO } from './discovery.js';
 import { ApiError, badRequest, conflict, methodNotAllowed, routeNotFound, toApiError } from './errors.js';
+import { hostRefusal } from './host-check.js';
 import { groupVersionDocument, openApiIndex } from './openapi.js';
 import { getObject, listObjects, selectorOf } from './reads.js';
 import type { RequestLog, RequestRecord } from './request-log.js';
@@ -164,8 +165,15 @@ function serveDiscovery(ctx: ServerContext, path: string, req: IncomingMessage):
 export function createHandler(
   ctx: ServerContext,
   log: RequestLog,
+  /** The `Host` values answered (host-check.ts); anything else gets 403 before it is routed. */
+  hosts: () => ReadonlySet<string>,
 ): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
+    const refused = hostRefusal(req.headers.host, hosts());
+    if (refused) {
+      send(res, refused.code, refused.toStatus());
+      return;
+    }
     const url = new URL(req.url ?? '/', 'http://localhost');
     const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
     const record: RequestRecord = {
