@@ -9,7 +9,13 @@
  * and we re-read instead of acting on stale state; the finalizer is removed only after
  * ensureDeleted succeeded.
  */
-import { findCause, errorMessage, InvalidObjectError, RetryLaterError } from '../errors.js';
+import {
+  findCause,
+  errorMessage,
+  InvalidObjectError,
+  OwnershipConflictError,
+  RetryLaterError,
+} from '../errors.js';
 import { retryOnConflict } from '../kube/conflict.js';
 import { hasFinalizer, withoutFinalizer } from '../kube/finalizers.js';
 import { isBeingDeleted, type KubeObject, type ResourceType } from '../kube/types.js';
@@ -209,13 +215,19 @@ async function serve<T extends KubeObject, S>(
     return result('deleted', decision.detail);
   }
 
-  // An object that cannot be served is told so (Event + condition) and not retried until it changes.
-  const refuse = async (target: T, invalid: InvalidObjectError, why: string): Promise<ReconcileResult> => {
-    const message = await withNextStep(log, invalid.reason, invalid.message);
-    await deps.events.record(target, 'Warning', invalid.reason, message);
-    await reportCondition(deps, spec, target, { status: 'False', reason: invalid.reason, message });
-    log.warn(why, { field: invalid.field, error: invalid.message });
-    return { ...result('invalid', invalid.message), reason: invalid.reason };
+  // An object that cannot be served is told so (Event + condition) and not retried until it
+  // changes (or the resync comes): an invalid object, or a name another resource holds.
+  const refuse = async (
+    target: T,
+    problem: { reason: string; message: string; field?: string | undefined },
+    why: string,
+    logged: Record<string, unknown> = {},
+  ): Promise<ReconcileResult> => {
+    const message = await withNextStep(log, problem.reason, problem.message);
+    await deps.events.record(target, 'Warning', problem.reason, message);
+    await reportCondition(deps, spec, target, { status: 'False', reason: problem.reason, message });
+    log.warn(why, { field: problem.field, error: problem.message, ...logged });
+    return { ...result('invalid', problem.message), reason: problem.reason };
   };
 
   try {
@@ -247,6 +259,12 @@ async function serve<T extends KubeObject, S>(
   } catch (err) {
     const invalid = findCause(err, InvalidObjectError);
     if (invalid) return refuse(obj, invalid, 'provider rejected the object');
+    const conflict = findCause(err, OwnershipConflictError);
+    if (conflict) {
+      return refuse(obj, conflict, 'a name the object needs is taken, not reconciled', {
+        holder: conflict.holder,
+      });
+    }
     const message = await withNextStep(
       log,
       'SyncLoadBalancerFailed',

@@ -353,7 +353,7 @@ describe('AWS provider: MultiClusterIngress → ALB (simulator)', () => {
     // Act + Assess
     await expect(env.lb.ensure(env.ctx, mci)).rejects.toBeInstanceOf(OwnershipConflictError);
     await expect(env.lb.update(env.ctx, mci)).rejects.toThrow(
-      /not owned by this provider.*refusing to modify or delete/,
+      /exists in AWS but is not owned by this deployment: it is never modified or deleted/,
     );
     expect(await env.lb.get(env.ctx, mci)).toStrictEqual({ exists: false });
     await env.lb.ensureDeleted(env.ctx, mci);

@@ -41,10 +41,12 @@ function warningReasons(): Map<string, string> {
   const found = new Map<string, string>();
   for (const { file, text } of files) {
     const where = file.slice(LIB.length + 1);
-    for (const m of text.matchAll(/new InvalidObjectError\(/g)) {
+    // Both are reported on the object under their reason (lifecycle.ts `refuse`).
+    for (const m of text.matchAll(/new (InvalidObjectError|OwnershipConflictError)\(/g)) {
       const call = callText(text, m.index + m[0].length);
       const reason = /reason: (?:'([A-Za-z]+)'|([A-Z][A-Z_]+))/.exec(call);
-      const name = reason ? (reason[1] ?? constants.get(reason[2]!)) : 'InvalidSpec';
+      const fallback = m[1] === 'InvalidObjectError' ? 'InvalidSpec' : 'OwnershipConflict';
+      const name = reason ? (reason[1] ?? constants.get(reason[2]!)) : fallback;
       expect(name, `${where}: reason constant ${reason?.[2]} not found`).toBeDefined();
       found.set(name!, where);
     }
