@@ -51,6 +51,12 @@ function warningReasons(): Map<string, string> {
       found.set(name!, where);
     }
     for (const m of text.matchAll(/'Warning',\s*'([A-Za-z]+)'/g)) found.set(m[1]!, where);
+    // A provider's announcement under a reason of its own (ProviderContext.announce: a Warning).
+    for (const m of text.matchAll(/announce\?\.\(\s*(?:'([A-Za-z]+)'|([A-Z][A-Z_]+)),/g)) {
+      const name = m[1] ?? constants.get(m[2]!);
+      expect(name, `${where}: reason constant ${m[2]} not found`).toBeDefined();
+      found.set(name!, where);
+    }
     // Model warnings (lib/providers/aws/model/types.ts ModelWarning) become Warning Events too.
     if (/\bModelWarning\b/.test(text)) {
       // A constant may be read through a namespace import (`routing.UNUSED_ROUTING_ANNOTATION`).

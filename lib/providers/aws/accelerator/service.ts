@@ -112,6 +112,7 @@ export class AcceleratorService {
       externalManagedTags: this.config.externalManagedTags ?? [],
       dryRun,
       resync: ctx.resync === true,
+      ...(ctx.announce ? { announce: ctx.announce } : {}),
     };
   }
 
