@@ -3,9 +3,11 @@
  * socket may read and write every object. A web page cannot open that socket by its address (the
  * browser refuses cross-origin reads), but it can point a name of its own at 127.0.0.1: the
  * browser then talks to the stand-in as to the page's own origin, and sends the page's name in
- * `Host`. So a request is answered only when `Host` is a name or address of this socket:
- * `127.0.0.1`, `localhost`, `[::1]` (and the address it was told to listen on), with its port.
- * kubectl, client-node and curl send `Host: 127.0.0.1:<port>` (the kubeconfig's server) and pass.
+ * `Host`. So a request is answered only when the name in `Host` is one of this socket's:
+ * `127.0.0.1`, `localhost`, `[::1]` (and the address it was told to listen on). The port is not
+ * compared: a browser always sends the port it connected to, and a proxy in front of the stand-in
+ * (a test's TCP proxy) passes its own. kubectl, client-node and curl send `Host: 127.0.0.1:<port>`
+ * (the kubeconfig's server) and pass.
  */
 import { ApiError } from './errors.js';
 
@@ -13,17 +15,25 @@ const LOOPBACK = ['127.0.0.1', 'localhost', '[::1]'];
 /** Listening on every interface names no host of its own. */
 const WILDCARD = new Set(['0.0.0.0', '::', '[::]']);
 
-/** The `Host` values the stand-in answers when it listens on `listenHost`:`port`. */
-export function allowedHosts(listenHost: string, port: number): Set<string> {
+/** The host names the stand-in answers when it listens on `listenHost`. */
+export function allowedHosts(listenHost: string): Set<string> {
   const own = listenHost.includes(':') && !listenHost.startsWith('[') ? `[${listenHost}]` : listenHost;
-  const names = [...LOOPBACK, ...(WILDCARD.has(own) ? [] : [own.toLowerCase()])];
-  // A client omits the port only when it is the scheme's default.
-  return new Set(names.flatMap((n) => (port === 80 ? [`${n}:${port}`, n] : [`${n}:${port}`])));
+  return new Set([...LOOPBACK, ...(WILDCARD.has(own) ? [] : [own.toLowerCase()])]);
+}
+
+/**
+ * The name in a `Host` header without its port, brackets kept for IPv6 (`[::1]:6443` → `[::1]`);
+ * undefined when the header is not `<name>[:<port>]`.
+ */
+function hostName(host: string): string | undefined {
+  const m = /^(\[[0-9a-f:.]+\]|[^:[\]]+)(?::\d{1,5})?$/.exec(host.trim().toLowerCase());
+  return m?.[1];
 }
 
 /** The 403 a server behind a Host check answers when `host` is not one of `allowed`; else undefined. */
 export function hostRefusal(host: string | undefined, allowed: ReadonlySet<string>): ApiError | undefined {
-  if (host !== undefined && allowed.has(host.toLowerCase())) return undefined;
+  const name = host === undefined ? undefined : hostName(host);
+  if (name !== undefined && allowed.has(name)) return undefined;
   return new ApiError(
     403,
     'Forbidden',

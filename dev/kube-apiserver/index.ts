@@ -125,8 +125,7 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
   }
   const requests = new RequestLog();
   const listenHost = options.host ?? '127.0.0.1';
-  // Known once listening (a port of 0 picks a free one); no request is served before.
-  let hosts: ReadonlySet<string> = new Set();
+  const hosts = allowedHosts(listenHost);
   const server = createServer(createHandler(ctx, requests, () => hosts));
   server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve, reject) => {
@@ -134,7 +133,6 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
     server.listen(options.port ?? 0, listenHost, () => resolve());
   });
   const { port, address } = server.address() as AddressInfo;
-  hosts = allowedHosts(listenHost, port);
   const url = `http://${address}:${port}`;
   const token = options.token ?? 'dev-token';
   const defFor = (apiVersion: string, kind: string): ResourceDef => {

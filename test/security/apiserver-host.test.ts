@@ -52,31 +52,37 @@ function get(path: string, host: string | undefined): Promise<{ status: number; 
 }
 
 describe('the API stand-in answers only requests addressed to its loopback names', () => {
-  it.each(['evil.example', 'evil.example:PORT', '127.0.0.1.evil.example:PORT', '10.0.0.1:PORT', ''])(
-    'refuses Host %j with 403 and reads nothing',
-    async (template) => {
-      const host = template.replace('PORT', String(api.port));
-      for (const path of ['/api/v1/namespaces', '/apis', '/healthz']) {
-        const res = await get(path, host);
-        expect(res.status, `${path} with Host ${host}`).toBe(403);
-        expect(res.body).not.toContain('karmada-system');
-      }
-    },
-  );
-
-  it('refuses a loopback name with another port (a page on another local port)', async () => {
-    expect((await get('/api/v1/namespaces', `127.0.0.1:${api.port + 1}`)).status).toBe(403);
-    expect((await get('/api/v1/namespaces', `localhost:${api.port + 1}`)).status).toBe(403);
+  it.each([
+    'evil.example',
+    'evil.example:PORT',
+    '127.0.0.1.evil.example:PORT',
+    'localhost.evil.example:PORT',
+    '[::1].evil.example:PORT',
+    '10.0.0.1:PORT',
+    '',
+  ])('refuses Host %j with 403 and reads nothing', async (template) => {
+    const host = template.replace('PORT', String(api.port));
+    for (const path of ['/api/v1/namespaces', '/apis', '/healthz']) {
+      const res = await get(path, host);
+      expect(res.status, `${path} with Host ${host}`).toBe(403);
+      expect(res.body).not.toContain('karmada-system');
+    }
   });
 
-  it.each(['127.0.0.1:PORT', 'localhost:PORT', 'LOCALHOST:PORT', '[::1]:PORT'])(
-    'answers Host %j',
-    async (template) => {
-      const res = await get('/api/v1/namespaces', template.replace('PORT', String(api.port)));
-      expect(res.status).toBe(200);
-      expect(res.body).toContain('karmada-system');
-    },
-  );
+  it.each([
+    '127.0.0.1:PORT',
+    'localhost:PORT',
+    'LOCALHOST:PORT',
+    '[::1]:PORT',
+    '127.0.0.1',
+    // A proxy in front of the stand-in passes its own port; a browser always sends the one it
+    // connected to, so the port tells a rebinding page from nothing and is not compared.
+    'localhost:1',
+  ])('answers Host %j', async (template) => {
+    const res = await get('/api/v1/namespaces', template.replace('PORT', String(api.port)));
+    expect(res.status).toBe(200);
+    expect(res.body).toContain('karmada-system');
+  });
 
   it('the Status it refuses with says why', async () => {
     const res = await get('/api/v1/namespaces', 'evil.example');
