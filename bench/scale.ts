@@ -8,6 +8,7 @@
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { karmadaCollected } from '../dev/local/karmada-collection.js';
 import { collectedSlice, ingressClass, minimalIngress, serveService } from '../dev/local/scenario.js';
 import type { MultiClusterIngress } from '../lib/karmada/types.js';
 import { ListedSnapshot } from '../lib/kube/snapshot.js';
@@ -309,6 +310,11 @@ async function rollingUpdate(
   }
   events.sort((a, b) => a.at - b.at);
   const slice = (c: string, addresses: string[]): KubeObject => collectedSlice(c, addresses);
+  // Karmada's side of each cluster's slice: its execution namespace and the Work it derives from.
+  for (const c of clusters) {
+    const karmada = karmadaCollected(slice(c, []));
+    if (karmada) for (const o of [karmada.namespace, karmada.work]) env.api.store.put(o as never);
+  }
   const out: Figure[] = [];
   for (const [label, windows] of [
     ['every kind 100 ms', {}],

@@ -12,6 +12,7 @@ import { createKubeClient } from '../../lib/kube/client-node.js';
 import type { KubeClient } from '../../lib/kube/client.js';
 import { Resources, resourceFor } from '../../lib/kube/resources.js';
 import type { KubeObject } from '../../lib/kube/types.js';
+import { withKarmadaCollection } from './karmada-collection.js';
 import { SIM_REGION, startElbv2Simulator, type Elbv2Simulator } from '../elbv2-sim/index.js';
 import { startEc2Simulator, type Ec2Simulator } from '../ec2-sim/index.js';
 import { startAcmSimulator, type AcmSimulator } from '../acm-sim/index.js';
@@ -206,9 +207,14 @@ export async function startPipeline(options: PipelineOptions): Promise<Pipeline>
   };
 }
 
-/** Creates each object unless it exists (a resumed run keeps what the user changed). */
+/**
+ * Creates each object unless it exists (a resumed run keeps what the user changed). A derived
+ * EndpointSlice among them comes with what Karmada holds beside it, its execution namespace and
+ * Work (karmada-collection.ts): the scenario's slices are Karmada's. A test of a hand-written
+ * slice creates that slice itself.
+ */
 export async function seed(kube: KubeClient, objects: KubeObject[]): Promise<void> {
-  for (const obj of objects) {
+  for (const obj of withKarmadaCollection(objects)) {
     const type = resourceFor(obj.apiVersion ?? '', obj.kind ?? '');
     if (!type) throw new Error(`no resource type for ${obj.apiVersion} ${obj.kind}`);
     const existing = await kube.get(type, obj.metadata.namespace, obj.metadata.name ?? '');

@@ -76,6 +76,8 @@ export const NEXT_STEPS: Readonly<Record<string, string>> = {
   // Ownership conflicts (lib/providers/aws/ownership-conflict.ts): permanent, not retried.
   LoadBalancerNameInUse: `give this object (or the other one, when it is named above) another name with the load-balancer-name annotation, or remove the annotation to get a name of its own; ${RECONCILED_ON_CHANGE}, and at each resync`,
   OwnershipConflict: `a resource under the name this object needs exists in AWS without this deployment's ownership tags, and is never touched: give the object another name with the load-balancer-name annotation (for a load balancer), or ask the operator to delete or rename that resource; ${RECONCILED_ON_CHANGE}, and at each resync`,
+  EndpointSliceIgnored:
+    'only EndpointSlices Karmada derived from a member cluster (from its Work in karmada-es-<cluster>) give targets: delete the slice named above if someone wrote it by hand, and export the Service from its member clusters for Karmada to collect their endpoints; the rest of the object is served',
   AcceleratorRecordRejected:
     'nothing to do on the object: its accelerator was reconciled as Global Accelerator holds it, and nothing the record named was changed; tell the operator, since only the functions should write the ConfigMaps of the record namespace (recordNamespace in the provider configuration)',
   UnsupportedTargetType:
