@@ -224,7 +224,7 @@ export async function benchScale(n = 10_000): Promise<Figure[]> {
     const churn = await measured(env, async () => {
       for (let i = 0; i < SAMPLE; i++) {
         member2 = i % 2 === 0 ? [...member2, `10.2.1.${i}`] : member2.slice(1);
-        env.api.store.put(collectedSlice('member2', member2) as never);
+        env.api.store.put(karmadaCollected(collectedSlice('member2', member2))!.slice as never);
         const t = performance.now();
         await reconcile(provider, sample[0]!);
         latencies.push(performance.now() - t);
@@ -309,11 +309,12 @@ async function rollingUpdate(
     }
   }
   events.sort((a, b) => a.at - b.at);
-  const slice = (c: string, addresses: string[]): KubeObject => collectedSlice(c, addresses);
-  // Karmada's side of each cluster's slice: its execution namespace and the Work it derives from.
+  // Each cluster's slice as Karmada writes it, with its execution namespace and Work put once.
+  const slice = (c: string, addresses: string[]): KubeObject =>
+    karmadaCollected(collectedSlice(c, addresses))!.slice;
   for (const c of clusters) {
-    const karmada = karmadaCollected(slice(c, []));
-    if (karmada) for (const o of [karmada.namespace, karmada.work]) env.api.store.put(o as never);
+    const karmada = karmadaCollected(collectedSlice(c, []))!;
+    for (const o of [karmada.namespace, karmada.work]) env.api.store.put(o as never);
   }
   const out: Figure[] = [];
   for (const [label, windows] of [

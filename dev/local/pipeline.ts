@@ -207,6 +207,9 @@ export async function startPipeline(options: PipelineOptions): Promise<Pipeline>
   };
 }
 
+const sameLabels = (a: KubeObject, b: KubeObject) =>
+  JSON.stringify(a.metadata.labels ?? {}) === JSON.stringify(b.metadata.labels ?? {});
+
 /**
  * Creates each object unless it exists (a resumed run keeps what the user changed). A derived
  * EndpointSlice among them comes with what Karmada holds beside it, its execution namespace and
@@ -218,6 +221,13 @@ export async function seed(kube: KubeClient, objects: KubeObject[]): Promise<voi
     const type = resourceFor(obj.apiVersion ?? '', obj.kind ?? '');
     if (!type) throw new Error(`no resource type for ${obj.apiVersion} ${obj.kind}`);
     const existing = await kube.get(type, obj.metadata.namespace, obj.metadata.name ?? '');
+    if (existing && obj.kind === 'Work' && !sameLabels(existing, obj)) {
+      // Two slices whose Works would share a name (a slice moved to another namespace after its
+      // Work was named): one of them would not be Karmada's.
+      throw new Error(
+        `Work ${obj.metadata.namespace ?? ''}/${obj.metadata.name ?? ''} exists for another EndpointSlice`,
+      );
+    }
     if (existing) continue;
     const { status, ...rest } = obj as KubeObject & { status?: unknown };
     const created = await kube.create(type, rest as KubeObject);

@@ -6,10 +6,10 @@
  * two member Clusters (member1 in us-east-1, member2 in eu-west-1 by default: `spec.region`, which
  * the multi-Region provider reads), the Service's ResourceBinding, and the EndpointSlices Karmada
  * collects from the members (`imported-<cluster>-<slice>`, labelled `derived-serve`), each with the
- * Work in `karmada-es-<cluster>` it is derived from (seed() adds it: karmada-collection.ts).
+ * Work in `karmada-es-<cluster>` it is derived from (seed() adds it, and what Karmada writes on the
+ * slice: karmada-collection.ts).
  */
 import type { KubeObject } from '../../lib/kube/types.js';
-import { karmadaCollected } from './karmada-collection.js';
 
 export const INGRESS_CLASS_CONTROLLER = 'karmada.io/fake';
 
@@ -133,7 +133,7 @@ export function collectedSlice(
   service = 'serve',
   ready = true,
 ): KubeObject {
-  const slice = {
+  return {
     apiVersion: 'discovery.k8s.io/v1',
     kind: 'EndpointSlice',
     metadata: {
@@ -146,8 +146,6 @@ export function collectedSlice(
     endpoints: addresses.map((a) => ({ addresses: [a], conditions: { ready } })),
     ports: [{ port: 8080, protocol: 'TCP' }],
   } as KubeObject;
-  // With what Karmada writes on it (its Work's name, the permanent ID): seed() adds that Work.
-  return karmadaCollected(slice)?.slice ?? slice;
 }
 
 /** Where the scenario's members are, by default: member1 in the primary Region, member2 in the second. */
