@@ -8,6 +8,7 @@
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { karmadaCollected } from '../dev/local/karmada-collection.js';
 import { collectedSlice, ingressClass, minimalIngress, serveService } from '../dev/local/scenario.js';
 import type { MultiClusterIngress } from '../lib/karmada/types.js';
 import { ListedSnapshot } from '../lib/kube/snapshot.js';
@@ -223,7 +224,7 @@ export async function benchScale(n = 10_000): Promise<Figure[]> {
     const churn = await measured(env, async () => {
       for (let i = 0; i < SAMPLE; i++) {
         member2 = i % 2 === 0 ? [...member2, `10.2.1.${i}`] : member2.slice(1);
-        env.api.store.put(collectedSlice('member2', member2) as never);
+        env.api.store.put(karmadaCollected(collectedSlice('member2', member2))!.slice as never);
         const t = performance.now();
         await reconcile(provider, sample[0]!);
         latencies.push(performance.now() - t);
@@ -308,7 +309,13 @@ async function rollingUpdate(
     }
   }
   events.sort((a, b) => a.at - b.at);
-  const slice = (c: string, addresses: string[]): KubeObject => collectedSlice(c, addresses);
+  // Each cluster's slice as Karmada writes it, with its execution namespace and Work put once.
+  const slice = (c: string, addresses: string[]): KubeObject =>
+    karmadaCollected(collectedSlice(c, addresses))!.slice;
+  for (const c of clusters) {
+    const karmada = karmadaCollected(collectedSlice(c, []))!;
+    for (const o of [karmada.namespace, karmada.work]) env.api.store.put(o as never);
+  }
   const out: Figure[] = [];
   for (const [label, windows] of [
     ['every kind 100 ms', {}],

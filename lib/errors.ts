@@ -77,11 +77,24 @@ export class NotServedError extends InvalidObjectError {
   }
 }
 
-/** A cloud resource with the name we need exists but is not ours: we never touch it. */
+/**
+ * A cloud resource with the name we need exists but is not this stack's: we never touch it. It
+ * stays so until someone acts (the resource is deleted or renamed, or the object takes another
+ * name), so, like InvalidObjectError, the reconciler reports it on the object and does not retry
+ * it; the object's next change or the resync does. The message is read by the object's users: it
+ * names the holder only when that is an object of the same namespace; `holder` (the tags found) is
+ * for the operator's log only.
+ */
 export class OwnershipConflictError extends Error {
   override name = 'OwnershipConflictError';
-  constructor(message: string, options: { cause?: unknown } = {}) {
+  /** A short CamelCase reason for Events and conditions. */
+  readonly reason: string;
+  /** Who holds the resource as its tags say (owner, instance, stack): logged, never in an Event. */
+  readonly holder: string | undefined;
+  constructor(message: string, options: { cause?: unknown; reason?: string; holder?: string } = {}) {
     super(message, { cause: options.cause });
+    this.reason = options.reason ?? 'OwnershipConflict';
+    this.holder = options.holder;
   }
 }
 

@@ -26,6 +26,7 @@ import { parseArgs } from 'node:util';
 import { ec2ClientFor, startEc2Simulator, type Ec2Simulator } from '../dev/ec2-sim/index.js';
 import { endpointsIn, gaClientFor, startGaSimulator } from '../dev/ga-sim/index.js';
 import { elbv2ClientFor, startElbv2Simulator, type Elbv2Simulator } from '../dev/elbv2-sim/index.js';
+import { withKarmadaCollection } from '../dev/local/karmada-collection.js';
 import { parseRegionsFlag } from '../dev/local/regions-flag.js';
 import { simulatorConfigText, simulatorRegionsConfigText } from '../dev/local/sim-config.js';
 import { describePlan } from '../dev/plan/describe.js';
@@ -193,10 +194,14 @@ async function main(): Promise<number> {
       (t): t is KubeObject & MultiClusterIngress =>
         t.kind === 'MultiClusterIngress' && validGroupNameOf(t) !== undefined,
     );
-    kube = new MemoryKube([
-      ...objects.filter((d) => !targets.includes(d as KubeObject & Target)),
-      ...members.map((m) => decorateIngress(withFinalizer(m, MCI_FINALIZER))),
-    ]);
+    // The file's derived EndpointSlices are Karmada's: each with the Work it was derived from
+    // (the provider reads that Work before it takes a slice's endpoints).
+    kube = new MemoryKube(
+      withKarmadaCollection([
+        ...objects.filter((d) => !targets.includes(d as KubeObject & Target)),
+        ...members.map((m) => decorateIngress(withFinalizer(m, MCI_FINALIZER))),
+      ]),
+    );
   }
 
   if (config.regions) {

@@ -18,6 +18,7 @@ import {
   ResourceRegistry,
 } from './registry.js';
 import { RequestLog } from './request-log.js';
+import { allowedHosts } from './host-check.js';
 import { createHandler } from './server.js';
 import { TokenAuthority } from './tokens.js';
 import { ObjectStore } from './store.js';
@@ -147,12 +148,14 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
     }
   }
   const requests = new RequestLog();
-  const handler = createHandler(ctx, requests);
+  const listenHost = options.host ?? '127.0.0.1';
+  const hosts = allowedHosts(listenHost);
+  const handler = createHandler(ctx, requests, () => hosts);
   const server = options.tls ? createHttpsServer(options.tls, handler) : createServer(handler);
   server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+    server.listen(options.port ?? 0, listenHost, () => resolve());
   });
   const { port, address } = server.address() as AddressInfo;
   const url = `${options.tls ? 'https' : 'http'}://${address}:${port}`;

@@ -94,6 +94,17 @@ export const BUILTIN_RESOURCES: ResourceTypeInput[] = [
     crd: true,
   },
   {
+    group: 'work.karmada.io',
+    version: 'v1alpha1',
+    kind: 'Work',
+    plural: 'works',
+    namespaced: true,
+    statusSubresource: true,
+    shortNames: ['wk'],
+    categories: ['karmada-io'],
+    crd: true,
+  },
+  {
     group: 'policy.karmada.io',
     version: 'v1alpha1',
     kind: 'PropagationPolicy',

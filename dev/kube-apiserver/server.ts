@@ -12,6 +12,7 @@ import {
   routeNotFound,
   toApiError,
 } from './errors.js';
+import { hostRefusal } from './host-check.js';
 import { groupVersionDocument, openApiIndex } from './openapi.js';
 import { getObject, listObjects, selectorOf } from './reads.js';
 import type { RequestLog, RequestRecord } from './request-log.js';
@@ -178,8 +179,15 @@ function serveDiscovery(ctx: ServerContext, path: string, req: IncomingMessage):
 export function createHandler(
   ctx: ServerContext,
   log: RequestLog,
+  /** The `Host` values answered (host-check.ts); anything else gets 403 before it is routed. */
+  hosts: () => ReadonlySet<string>,
 ): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
+    const refused = hostRefusal(req.headers.host, hosts());
+    if (refused) {
+      send(res, refused.code, refused.toStatus());
+      return;
+    }
     const url = new URL(req.url ?? '/', 'http://localhost');
     const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
     const record: RequestRecord = {

@@ -12,6 +12,7 @@ import { createKubeClient } from '../../lib/kube/client-node.js';
 import type { KubeClient } from '../../lib/kube/client.js';
 import { Resources, resourceFor } from '../../lib/kube/resources.js';
 import type { KubeObject } from '../../lib/kube/types.js';
+import { withKarmadaCollection } from './karmada-collection.js';
 import { SIM_REGION, startElbv2Simulator, type Elbv2Simulator } from '../elbv2-sim/index.js';
 import { startEc2Simulator, type Ec2Simulator } from '../ec2-sim/index.js';
 import { startAcmSimulator, type AcmSimulator } from '../acm-sim/index.js';
@@ -211,15 +212,28 @@ export function apiObjectsFile(stateDir: string): string {
   return join(stateDir, 'api-objects.json');
 }
 
+const sameLabels = (a: KubeObject, b: KubeObject) =>
+  JSON.stringify(a.metadata.labels ?? {}) === JSON.stringify(b.metadata.labels ?? {});
+
 /**
  * Creates each object unless it exists. For a state directory, only a fresh one (no
  * apiObjectsFile yet) is seeded: a restart keeps what the user changed, deleted objects included.
+ * A derived EndpointSlice among them comes with what Karmada holds beside it, its execution
+ * namespace and Work (karmada-collection.ts): the scenario's slices are Karmada's. A test of a
+ * hand-written slice creates that slice itself.
  */
 export async function seed(kube: KubeClient, objects: KubeObject[]): Promise<void> {
-  for (const obj of objects) {
+  for (const obj of withKarmadaCollection(objects)) {
     const type = resourceFor(obj.apiVersion ?? '', obj.kind ?? '');
     if (!type) throw new Error(`no resource type for ${obj.apiVersion} ${obj.kind}`);
     const existing = await kube.get(type, obj.metadata.namespace, obj.metadata.name ?? '');
+    if (existing && obj.kind === 'Work' && !sameLabels(existing, obj)) {
+      // Two slices whose Works would share a name (a slice moved to another namespace after its
+      // Work was named): one of them would not be Karmada's.
+      throw new Error(
+        `Work ${obj.metadata.namespace ?? ''}/${obj.metadata.name ?? ''} exists for another EndpointSlice`,
+      );
+    }
     if (existing) continue;
     const { status, ...rest } = obj as KubeObject & { status?: unknown };
     const created = await kube.create(type, rest as KubeObject);

@@ -5,7 +5,9 @@
  * `mcs-workload` to member1 and member2, a MultiClusterService `serve` of type LoadBalancer, the
  * two member Clusters (member1 in us-east-1, member2 in eu-west-1 by default: `spec.region`, which
  * the multi-Region provider reads), the Service's ResourceBinding, and the EndpointSlices Karmada
- * collects from the members (`imported-<cluster>-<slice>`, labelled `derived-serve`).
+ * collects from the members (`imported-<cluster>-<slice>`, labelled `derived-serve`), each with the
+ * Work in `karmada-es-<cluster>` it is derived from (seed() adds it, and what Karmada writes on the
+ * slice: karmada-collection.ts).
  */
 import type { KubeObject } from '../../lib/kube/types.js';
 

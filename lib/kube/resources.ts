@@ -72,6 +72,18 @@ export const Resources = {
     namespaced: true,
     statusSubresource: true,
   },
+  /**
+   * Karmada's Work (an execution namespace's copy of what goes to, or came from, one member
+   * cluster). Read by name only, never listed: a Work holds every manifest Karmada propagates,
+   * Secrets included (imported-slices.ts reads the one a collected EndpointSlice names).
+   */
+  Work: {
+    apiVersion: 'work.karmada.io/v1alpha1',
+    kind: 'Work',
+    plural: 'works',
+    namespaced: true,
+    statusSubresource: true,
+  },
   PropagationPolicy: {
     apiVersion: 'policy.karmada.io/v1alpha1',
     kind: 'PropagationPolicy',

@@ -35,6 +35,13 @@ interface Index {
 
 const keyOf = (namespace: string | undefined, name: string) => `${namespace ?? ''}/${name}`;
 
+/**
+ * Kinds read by name only, never listed: a Work holds every manifest Karmada propagates (Secrets
+ * included), so the functions may only GET the one a collected EndpointSlice names. The snapshot
+ * passes their `get` through.
+ */
+const BY_NAME_ONLY = new Set(['work.karmada.io/v1alpha1/Work']);
+
 export class ListedSnapshot implements KubeClient {
   private readonly kinds = new Map<string, Promise<Index>>();
   /** LIST requests made, by kind (each may have been several pages). */
@@ -76,12 +83,15 @@ export class ListedSnapshot implements KubeClient {
     namespace: string | undefined,
     name: string,
   ): Promise<T | undefined> {
+    if (BY_NAME_ONLY.has(`${type.apiVersion}/${type.kind}`)) return this.kube.get<T>(type, namespace, name);
     const { byKey } = await this.index(type);
     return byKey.get(keyOf(type.namespaced ? namespace : undefined, name)) as T | undefined;
   }
 
   async list<T extends KubeObject>(type: ResourceType, options: ListOptions = {}): Promise<KubeList<T>> {
     if (options.fieldSelector) throw new Error('listed snapshot: field selectors are not supported');
+    if (BY_NAME_ONLY.has(`${type.apiVersion}/${type.kind}`))
+      throw new Error(`listed snapshot: ${type.kind} is read by name only, never listed`);
     const requirements = parseSelector(options.labelSelector);
     const { items } = await this.index(type);
     const matching = items.filter(

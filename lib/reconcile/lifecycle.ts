@@ -15,6 +15,7 @@ import {
   InProgressError,
   InvalidObjectError,
   NotServedError,
+  OwnershipConflictError,
   RetryLaterError,
 } from '../errors.js';
 import { retryOnConflict } from '../kube/conflict.js';
@@ -224,16 +225,22 @@ async function serve<T extends KubeObject, S>(
     return result('deleted', decision.detail);
   }
 
-  // An object that cannot be served is told so (Event + condition) and not retried until it changes.
-  const refuse = async (target: T, invalid: InvalidObjectError, why: string): Promise<ReconcileResult> => {
-    const message = await withNextStep(log, invalid.reason, invalid.message);
-    await deps.events.record(target, 'Warning', invalid.reason, message);
-    const condition: ConditionUpdate = { status: 'False', reason: invalid.reason, message };
+  // An object that cannot be served is told so (Event + condition) and not retried until it
+  // changes (or the resync comes): an invalid object, or a name another resource holds.
+  const refuse = async (
+    target: T,
+    problem: { reason: string; message: string; field?: string | undefined },
+    why: string,
+    logged: Record<string, unknown> = {},
+  ): Promise<ReconcileResult> => {
+    const message = await withNextStep(log, problem.reason, problem.message);
+    await deps.events.record(target, 'Warning', problem.reason, message);
+    const condition: ConditionUpdate = { status: 'False', reason: problem.reason, message };
     // Served by no load balancer (an IngressGroup member left out): a status naming one goes.
-    if (invalid instanceof NotServedError) await writeStatus(deps, spec, target, undefined, condition, true);
+    if (problem instanceof NotServedError) await writeStatus(deps, spec, target, undefined, condition, true);
     else await reportCondition(deps, spec, target, condition);
-    log.warn(why, { field: invalid.field, error: invalid.message });
-    return { ...result('invalid', invalid.message), reason: invalid.reason };
+    log.warn(why, { field: problem.field, error: problem.message, ...logged });
+    return { ...result('invalid', problem.message), reason: problem.reason };
   };
 
   try {
@@ -269,6 +276,12 @@ async function serve<T extends KubeObject, S>(
   } catch (err) {
     const invalid = findCause(err, InvalidObjectError);
     if (invalid) return refuse(obj, invalid, 'provider rejected the object');
+    const conflict = findCause(err, OwnershipConflictError);
+    if (conflict) {
+      return refuse(obj, conflict, 'a name the object needs is taken, not reconciled', {
+        holder: conflict.holder,
+      });
+    }
     const message = await withNextStep(
       log,
       'SyncLoadBalancerFailed',

@@ -76,6 +76,13 @@ export const NEXT_STEPS: Readonly<Record<string, string>> = {
   InvalidAcceleratorAnnotation: `fix or remove the global-accelerator annotation named above (the README's Global Accelerator section lists the keys and their values); nothing was created in Global Accelerator; ${RECONCILED_ON_CHANGE}`,
   GlobalAcceleratorNotConfigured: `remove the global-accelerator annotation named above (or set it to "false"), or ask the operator to configure globalAccelerator in the provider configuration (and a tenant policy that allows the accelerator); nothing was created in Global Accelerator; ${RECONCILED_ON_CHANGE}`,
   AcceleratorLimitExceeded: `stay within the Global Accelerator quota named above: fewer listen ports or MCS ports (one listener each), or delete accelerators the account no longer uses (ours being deleted count until Global Accelerator has removed them), or ask AWS for a higher quota (Service Quotas, Global Accelerator); ${RECONCILED_ON_CHANGE}`,
+  // Ownership conflicts (lib/providers/aws/ownership-conflict.ts): permanent, not retried.
+  LoadBalancerNameInUse: `give this object (or the other one, when it is named above) another name with the load-balancer-name annotation, or remove the annotation to get a name of its own; ${RECONCILED_ON_CHANGE}, and at each resync`,
+  OwnershipConflict: `a resource under the name this object needs exists in AWS without this deployment's ownership tags, and is never touched: give the object another name with the load-balancer-name annotation (for a load balancer), or ask the operator to delete or rename that resource; ${RECONCILED_ON_CHANGE}, and at each resync`,
+  EndpointSliceIgnored:
+    'only EndpointSlices Karmada derived from a member cluster (from its Work in karmada-es-<cluster>) give targets: delete the slice named above if someone wrote it by hand, and export the Service from its member clusters for Karmada to collect their endpoints; the rest of the object is served',
+  AcceleratorRecordRejected:
+    'nothing to do on the object: its accelerator was reconciled as Global Accelerator holds it, and nothing the record named was changed; tell the operator, since only the functions should write the ConfigMaps of the record namespace (recordNamespace in the provider configuration)',
   UnsupportedTargetType:
     "nothing to do: the load balancer is served with target type ip (the pods' IPs); remove the target-type annotation, or set it to ip, to silence this",
 };

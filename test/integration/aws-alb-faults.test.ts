@@ -3,6 +3,7 @@
  * a 5xx. Whatever survives the SDK's bounded retries surfaces as RetryLaterError, and calling the
  * provider again (what the queue does) must converge to exactly the desired state.
  */
+import { withKarmadaCollection } from '../../dev/local/karmada-collection.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { elbv2ClientFor, startElbv2Simulator, type Elbv2Simulator } from '../../dev/elbv2-sim/index.js';
 import { RetryLaterError } from '../../lib/errors.js';
@@ -48,14 +49,16 @@ describe('AWS provider under throttling and 5xx (simulator)', () => {
         ...(dropAfterCommit ? { dropAfterCommit } : {}),
       },
     });
-    const kube = new MemoryKube([
-      service('serve', [
-        { name: 'http', port: 80, targetPort: 8080 },
-        { name: 'admin', port: 8081, targetPort: 9090 },
+    const kube = new MemoryKube(
+      withKarmadaCollection([
+        service('serve', [
+          { name: 'http', port: 80, targetPort: 8080 },
+          { name: 'admin', port: 8081, targetPort: 9090 },
+        ]),
+        collectedSlice('member1', 'serve', { addresses: ['10.0.1.10', '10.0.1.11'] }),
+        collectedSlice('member2', 'serve', { addresses: ['172.20.0.20', '!172.20.0.21'] }),
       ]),
-      collectedSlice('member1', 'serve', { addresses: ['10.0.1.10', '10.0.1.11'] }),
-      collectedSlice('member2', 'serve', { addresses: ['172.20.0.20', '!172.20.0.21'] }),
-    ]);
+    );
     const provider = new AwsProvider(
       config,
       { kube, logger: silentLogger },

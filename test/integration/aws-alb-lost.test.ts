@@ -3,6 +3,7 @@
  * nor the provider can know it worked. The next reconcile must adopt what was created (by name
  * and tags, or by rule content) instead of failing forever or duplicating.
  */
+import { withKarmadaCollection } from '../../dev/local/karmada-collection.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { elbv2ClientFor, startElbv2Simulator, type Elbv2Simulator } from '../../dev/elbv2-sim/index.js';
 import { RetryLaterError } from '../../lib/errors.js';
@@ -36,13 +37,15 @@ describe('AWS provider: lost responses after commit (simulator)', () => {
   ])('%s: the next reconcile converges', async (action) => {
     // Prepare
     sim = await startElbv2Simulator();
-    const kube = new MemoryKube([
-      service('serve', [
-        { name: 'http', port: 80, targetPort: 8080 },
-        { name: 'admin', port: 8081, targetPort: 9090 },
+    const kube = new MemoryKube(
+      withKarmadaCollection([
+        service('serve', [
+          { name: 'http', port: 80, targetPort: 8080 },
+          { name: 'admin', port: 8081, targetPort: 9090 },
+        ]),
+        collectedSlice('member1', 'serve', { addresses: ['10.0.1.10'] }),
       ]),
-      collectedSlice('member1', 'serve', { addresses: ['10.0.1.10'] }),
-    ]);
+    );
     const lb = new AwsProvider(
       config,
       { kube, logger: silentLogger },

@@ -2,6 +2,7 @@
  * The AWS provider against the ELBv2 simulator (dev/elbv2-sim): every scenario asserts the
  * simulator's full state — exactly the desired stack and nothing else — not only the calls made.
  */
+import { withKarmadaCollection } from '../../dev/local/karmada-collection.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   elbv2ClientFor,
@@ -47,14 +48,16 @@ async function setup(
   maxAttempts = 3,
 ): Promise<Env> {
   const sim = await startElbv2Simulator(simOptions);
-  const kube = new MemoryKube([
-    service('serve', [
-      { name: 'http', port: 80, targetPort: 8080, protocol: 'TCP' },
-      { name: 'admin', port: 8081, targetPort: 9090, protocol: 'TCP' },
+  const kube = new MemoryKube(
+    withKarmadaCollection([
+      service('serve', [
+        { name: 'http', port: 80, targetPort: 8080, protocol: 'TCP' },
+        { name: 'admin', port: 8081, targetPort: 9090, protocol: 'TCP' },
+      ]),
+      member1Slice(),
+      member2Slice(),
     ]),
-    member1Slice(),
-    member2Slice(),
-  ]);
+  );
   const client = elbv2ClientFor(sim, { maxAttempts, retryDelayMs: 1 });
   const provider = new AwsProvider(
     config,
@@ -353,7 +356,7 @@ describe('AWS provider: MultiClusterIngress → ALB (simulator)', () => {
     // Act + Assess
     await expect(env.lb.ensure(env.ctx, mci)).rejects.toBeInstanceOf(OwnershipConflictError);
     await expect(env.lb.update(env.ctx, mci)).rejects.toThrow(
-      /not owned by this provider.*refusing to modify or delete/,
+      /exists in AWS but is not owned by this deployment: it is never modified or deleted/,
     );
     expect(await env.lb.get(env.ctx, mci)).toStrictEqual({ exists: false });
     await env.lb.ensureDeleted(env.ctx, mci);

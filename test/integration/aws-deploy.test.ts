@@ -259,7 +259,11 @@ describe('deployStack', () => {
     const err = await rejection(deployStack(ctx, stack));
     expect(err).toBeInstanceOf(OwnershipConflictError);
     expect(err.message).toBe(
-      `load balancer "${nameOf(stack, 0)}" already exists and is not owned by this provider (owner "someone-else", stack "mcs/default/serve"; expected owner "karmada-test", stack "mcs/default/serve"): refusing to modify or delete it. Rename or delete the foreign load balancer, or tag it as ours to adopt it.`,
+      `load balancer "${nameOf(stack, 0)}" exists in AWS but is not owned by this deployment: it is never modified or deleted`,
+    );
+    // Who holds it is the operator's (the log), not the object's users' (the message).
+    expect((err as OwnershipConflictError).holder).toBe(
+      'owner "someone-else", instance "", stack "mcs/default/serve"',
     );
   });
 });
@@ -323,21 +327,30 @@ describe('discovery', () => {
     const stack = stackOf();
     await deployStack(ctx, stack);
     const snap = sim.snapshot();
-    const expected = (kind: string, name: string, who: string) =>
-      `${kind} "${name}" already exists and is not owned by this provider (${who}; expected owner "karmada-test", stack "mcs/default/serve"): refusing to modify or delete it. Rename or delete the foreign ${kind}, or tag it as ours to adopt it.`;
+    const expected = (kind: string, name: string) =>
+      `${kind} "${name}" exists in AWS but is not owned by this deployment: it is never modified or deleted`;
+    const holder = (err: Error) => (err as OwnershipConflictError).holder;
     await retag(snap.targetGroups[0]?.TargetGroupArn, { [OWNER_TAG]: 'someone-else' });
     const tgErr = await rejection(deployStack(ctx, stack, { resync: true }));
     expect(tgErr).toBeInstanceOf(OwnershipConflictError);
-    expect(tgErr.message).toBe(
-      expected('target group', nameOf(stack, 1), 'owner "someone-else", stack "mcs/default/serve"'),
-    );
+    expect(tgErr.message).toBe(expected('target group', nameOf(stack, 1)));
+    expect(holder(tgErr)).toBe('owner "someone-else", instance "", stack "mcs/default/serve"');
     const lb = snap.loadBalancers[0]?.LoadBalancerArn;
     await removeTags(lb, [OWNER_TAG, STACK_TAG]);
     const bare = await rejection(deployStack(ctx, stack, { resync: true }));
-    expect(bare.message).toBe(expected('load balancer', nameOf(stack, 0), 'no multicluster ownership tags'));
+    expect(bare.message).toBe(expected('load balancer', nameOf(stack, 0)));
+    expect(holder(bare)).toBe('no multicluster ownership tags');
     await retag(lb, { [OWNER_TAG]: 'other' });
     const noStack = await rejection(deployStack(ctx, stack, { resync: true }));
-    expect(noStack.message).toBe(expected('load balancer', nameOf(stack, 0), 'owner "other", stack ""'));
+    expect(noStack.message).toBe(expected('load balancer', nameOf(stack, 0)));
+    expect(holder(noStack)).toBe('owner "other", instance "", stack ""');
+    // Our owner, another stack: another object of ours has the name.
+    await retag(lb, { [OWNER_TAG]: 'karmada-test', [STACK_TAG]: 'mcs/default/other' });
+    const ours = await rejection(deployStack(ctx, stack, { resync: true }));
+    expect(ours.message).toBe(
+      `load balancer "${nameOf(stack, 0)}" is in use by MultiClusterService default/other: two objects cannot share one name`,
+    );
+    expect((ours as OwnershipConflictError).reason).toBe('LoadBalancerNameInUse');
   });
 
   it('a foreign target group attached to our load balancer is left alone, not a conflict', async () => {

@@ -24,6 +24,7 @@ import {
 } from '../../lib/providers/aws/index.js';
 import { readIngressInputs, readServiceInputs } from '../../lib/providers/aws/inputs.js';
 import type { ElbQuotas } from '../../lib/providers/aws/model/limits.js';
+import { withKarmadaCollection } from '../../dev/local/karmada-collection.js';
 import { MemoryKube } from '../support/memory-kube.js';
 import { ALLOW_ALL } from '../support/tenant-policy.js';
 import { callCounts, expectedSummary, summarize } from './aws-alb-support.js';
@@ -76,7 +77,8 @@ export async function startAwsEnv(
   o: { config?: Partial<AwsProviderConfig>; sim?: Elbv2SimulatorOptions; maxAttempts?: number } = {},
 ): Promise<AwsEnv> {
   const sim = await startElbv2Simulator(o.sim ?? {});
-  const kube = new MemoryKube(objects);
+  // The slices among them are Karmada's: each comes with the Work it was derived from.
+  const kube = new MemoryKube(withKarmadaCollection(objects));
   const config = { ...simConfig, ...o.config };
   const logger = new MemoryLogger();
   const provider = new AwsProvider(

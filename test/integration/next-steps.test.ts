@@ -146,8 +146,10 @@ describe('with the AWS provider', () => {
     });
     await harness.deliver(notify(mci, 'added'));
     const [event] = await warnings(harness, 'minimal-ingress');
-    expect(event?.reason).toBe('SyncLoadBalancerFailed');
-    expect(event?.message).toMatch(/Next: a resource with the name .* load-balancer-name annotation\.$/);
+    expect(event?.reason).toBe('OwnershipConflict');
+    expect(event?.message).toMatch(
+      /Next: a resource under the name this object needs .* load-balancer-name annotation .* at each resync\.$/,
+    );
   });
 
   it('a replacement is announced with what changes for clients', async () => {

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALLOW_ALL } from '../support/tenant-policy.js';
 import { startElbv2Simulator, type Elbv2Simulator } from '../../dev/elbv2-sim/index.js';
+import { karmadaCollected } from '../../dev/local/karmada-collection.js';
 import { awsConfigFor } from '../../dev/local/pipeline.js';
 import {
   cluster,
@@ -114,7 +115,8 @@ describe('Function: resyncPass', () => {
     paths.push({ ...paths[0]!, path: '/other' });
     await h.kube.update(Resources.MultiClusterIngress, mci);
     // A second object's endpoints change without any notification reaching the function.
-    const slice = collectedSlice('member1', ['10.0.1.10', '10.0.1.11']);
+    // As Karmada's endpointslice controller rewrites it: with the Work annotations it carries.
+    const slice = karmadaCollected(collectedSlice('member1', ['10.0.1.10', '10.0.1.11']))!.slice;
     await h.kube.update(Resources.EndpointSlice, {
       ...slice,
       metadata: { ...slice.metadata, resourceVersion: undefined },

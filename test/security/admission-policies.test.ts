@@ -17,7 +17,7 @@ import { collectedSlice } from '../../dev/local/scenario.js';
 import { SERVICE_EXPORT_POLICY_PREFIX } from '../../lib/karmada/constants.js';
 import { servicePolicyFor } from '../../lib/karmada/policies.js';
 import type { EndpointSlice } from '../../lib/karmada/types.js';
-import { isImportedSlice } from '../../lib/providers/aws/imported-slices.js';
+import { sliceProblem, WORK_NAME_ANNOTATION } from '../../lib/providers/aws/imported-slices.js';
 import { IMPORTED_SLICE_PREFIX, WORK_NAMESPACE_KEY } from '../../lib/providers/aws/model/targets.js';
 import { admit, type AdmissionRequest } from '../support/admission-policy.js';
 
@@ -224,7 +224,8 @@ describe('imported EndpointSlices: only Karmada’s controller may write one', (
   });
 
   it('everything the provider would take targets from is guarded by the policy', () => {
-    // Slices the code accepts, and near misses: whenever isImportedSlice says yes, only Karmada may write it.
+    // Slices the code accepts, and near misses: whenever the slice alone passes sliceProblem (the
+    // Work it names is read after), only Karmada may write it.
     const names = [
       `${IMPORTED_SLICE_PREFIX}member1-serve-abcde`,
       `${IMPORTED_SLICE_PREFIX}m-x`,
@@ -235,13 +236,14 @@ describe('imported EndpointSlices: only Karmada’s controller may write one', (
       {},
       { [WORK_NAMESPACE_KEY]: 'karmada-es-member1' },
       { [WORK_NAMESPACE_KEY]: 'karmada-es-m' },
+      { [WORK_NAMESPACE_KEY]: 'karmada-es-member1', [WORK_NAME_ANNOTATION]: 'serve-work' },
     ];
     let accepted = 0;
     for (const name of names) {
       for (const annotations of keys) {
         for (const labels of keys) {
           const slice = withMeta({ name, annotations, labels });
-          if (!isImportedSlice(slice as unknown as EndpointSlice)) continue;
+          if (sliceProblem(slice as unknown as EndpointSlice) !== undefined) continue;
           accepted += 1;
           expect(write(slice, 'alice').allowed, name).toBe(false);
         }

@@ -197,8 +197,14 @@ describe('Two deployments in one account never touch each other', () => {
     sim.state.deleteTargetGroup({ TargetGroupArn: claim?.TargetGroupArn });
     await seed(second.kube, [minimalIngress()]);
     const [conflict] = await second.reconcile(minimalIngress());
-    expect(conflict?.ok).toBe(false);
-    expect(conflict?.error).toMatch(/not owned by this provider/);
+    // Reported on the object and not retried (an ownership conflict is permanent).
+    expect(conflict?.results.find((r) => r.controller === 'multiclusteringress')).toMatchObject({
+      outcome: 'invalid',
+      reason: 'OwnershipConflict',
+    });
+    expect(conflict?.results.find((r) => r.controller === 'multiclusteringress')?.detail).toMatch(
+      /is not owned by this deployment/,
+    );
     await vanish(second, Resources.MultiClusterIngress, 'minimal-ingress');
     await vanish(second, Resources.MultiClusterService, 'serve');
     const swept = await second.sweep();

@@ -42,14 +42,22 @@ function warningReasons(): Map<string, string> {
   const found = new Map<string, string>();
   for (const { file, text } of files) {
     const where = file.slice(LIB.length + 1);
-    for (const m of text.matchAll(/new InvalidObjectError\(/g)) {
+    // Both are reported on the object under their reason (lifecycle.ts `refuse`).
+    for (const m of text.matchAll(/new (InvalidObjectError|OwnershipConflictError)\(/g)) {
       const call = callText(text, m.index + m[0].length);
       const reason = /reason: (?:'([A-Za-z]+)'|([A-Z][A-Z_]+))/.exec(call);
-      const name = reason ? (reason[1] ?? constants.get(reason[2]!)) : 'InvalidSpec';
+      const fallback = m[1] === 'InvalidObjectError' ? 'InvalidSpec' : 'OwnershipConflict';
+      const name = reason ? (reason[1] ?? constants.get(reason[2]!)) : fallback;
       expect(name, `${where}: reason constant ${reason?.[2]} not found`).toBeDefined();
       found.set(name!, where);
     }
     for (const m of text.matchAll(/'Warning',\s*'([A-Za-z]+)'/g)) found.set(m[1]!, where);
+    // A provider's announcement under a reason of its own (ProviderContext.announce: a Warning).
+    for (const m of text.matchAll(/announce\?\.\(\s*(?:'([A-Za-z]+)'|([A-Z][A-Z_]+)),/g)) {
+      const name = m[1] ?? constants.get(m[2]!);
+      expect(name, `${where}: reason constant ${m[2]} not found`).toBeDefined();
+      found.set(name!, where);
+    }
     // Model warnings (lib/providers/aws/model/types.ts ModelWarning) become Warning Events too.
     if (/\bModelWarning\b/.test(text)) {
       // A constant may be read through a namespace import (`routing.UNUSED_ROUTING_ANNOTATION`).

@@ -2,7 +2,7 @@
  * Reads what the model needs for one MCI from the Karmada API: the Services its backends name and
  * the EndpointSlices Karmada collected for them, and the parts of the model its annotations need. Slices are listed per Service with a label
  * selector (`kubernetes.io/service-name=derived-<svc>`), never by listing everything, and only the
- * ones Karmada imported from a member are kept (imported-slices.ts).
+ * ones Karmada derived from a member's Work are kept (imported-slices.ts: one GET of a Work each).
  */
 import { DERIVED_SERVICE_PREFIX, SERVICE_NAME_LABEL } from '../../karmada/constants.js';
 import type {
@@ -13,7 +13,7 @@ import type {
 } from '../../karmada/types.js';
 import type { KubeClient } from '../../kube/client.js';
 import { Resources } from '../../kube/resources.js';
-import { importedSlicesOnly } from './imported-slices.js';
+import { importedSlicesOnly, type IgnoredSlice } from './imported-slices.js';
 import { actionServiceNames, backendsOf, USE_ANNOTATION_PORT } from '../../karmada/refs.js';
 import { backendServiceNames } from './model/backends.js';
 import { oidcSecretNames, readOidcSecrets, type OidcSecretReads } from './oidc-secrets.js';
@@ -72,6 +72,8 @@ export async function readIngressInputs(
   mci: Readonly<MultiClusterIngress>,
   /** Reads already made in this build (an IngressGroup's members often share Services). */
   reads: ServiceReads = new Map(),
+  /** Told about each slice left out as not Karmada's (imported-slices.ts). */
+  ignored?: IgnoredSlice,
 ): Promise<IngressInputs> {
   const namespace = mci.metadata.namespace ?? '';
   const services: Service[] = [];
@@ -80,7 +82,7 @@ export async function readIngressInputs(
     const key = `${namespace}/${name}`;
     let read = reads.get(key);
     if (!read) {
-      read = readService(kube, namespace, name);
+      read = readService(kube, namespace, name, ignored);
       reads.set(key, read);
     }
     const { service, slices } = await read;
@@ -101,14 +103,14 @@ export async function readIngressInputs(
   };
 }
 
-async function readService(kube: KubeClient, namespace: string, name: string) {
+async function readService(kube: KubeClient, namespace: string, name: string, ignored?: IgnoredSlice) {
   const service = await kube.get<Service>(Resources.Service, namespace, name);
   if (!service) return { service: undefined, slices: [] };
   const slices = await kube.list<EndpointSlice>(Resources.EndpointSlice, {
     namespace,
     labelSelector: `${SERVICE_NAME_LABEL}=${DERIVED_SERVICE_PREFIX}${name}`,
   });
-  return { service, slices: importedSlicesOnly(slices.items) };
+  return { service, slices: await importedSlicesOnly(kube, slices.items, ignored) };
 }
 
 export interface ServiceInputs {
@@ -121,6 +123,8 @@ export interface ServiceInputs {
 export async function readServiceInputs(
   kube: KubeClient,
   mcs: Readonly<MultiClusterService>,
+  /** Told about each slice left out as not Karmada's (imported-slices.ts). */
+  ignored?: IgnoredSlice,
 ): Promise<ServiceInputs> {
   const namespace = mcs.metadata.namespace ?? '';
   const name = mcs.metadata.name ?? '';
@@ -131,5 +135,9 @@ export async function readServiceInputs(
     labelSelector: `${SERVICE_NAME_LABEL}=${DERIVED_SERVICE_PREFIX}${name}`,
   });
   const placement = (await readPlacements(kube, mcs.metadata.annotations, [service]))?.get(name);
-  return { service, endpointSlices: importedSlicesOnly(slices.items), ...(placement ? { placement } : {}) };
+  return {
+    service,
+    endpointSlices: await importedSlicesOnly(kube, slices.items, ignored),
+    ...(placement ? { placement } : {}),
+  };
 }

@@ -39,6 +39,7 @@ import { loadEc2, loadIngressGroups, loadSecurityGroups } from './lazy-parts.js'
 import { EdgeServices, type EdgeClients } from './edge/services.js';
 import { VpcNetworkSource, type VpcNetworkCacheOptions } from './vpc-network.js';
 import { readIngressInputs, readServiceInputs, type ServiceReads } from './inputs.js';
+import { reportIgnoredSlices } from './imported-slices.js';
 import { ClientSecrets } from './oidc-secrets.js';
 import { buildIngressStack, ingressLoadBalancerNames } from './model/ingress.js';
 import { buildServiceStack, providerClusters, serviceLoadBalancerNames } from './model/service.js';
@@ -184,7 +185,12 @@ export class AwsProvider implements MultiClusterProvider {
         owner: (mci) => stackOwner('mci', mci, config.ownerId),
         names: (mci) => ingressLoadBalancerNames(mci, config),
         build: async (mci, kube = deps.kube, ctx, network = true) => {
-          const { clientSecrets, ...read } = await readIngressInputs(kube, mci);
+          const { clientSecrets, ...read } = await readIngressInputs(
+            kube,
+            mci,
+            new Map(),
+            reportIgnoredSlices(ctx),
+          );
           const { inputs, serves } = await this.inRegion(read, kube, ctx, namedClusters(mci));
           const resolved = await this.withCertificates(
             await this.withAllowedSubnets(await this.modelConfig(ctx, network), [ingressSubject(mci)]),
@@ -229,7 +235,12 @@ export class AwsProvider implements MultiClusterProvider {
           let served = false;
           const elsewhere = new Set<string>();
           for (const mci of resolution.members) {
-            const { clientSecrets, ...read } = await readIngressInputs(kube, mci, reads);
+            const { clientSecrets, ...read } = await readIngressInputs(
+              kube,
+              mci,
+              reads,
+              reportIgnoredSlices(ctx),
+            );
             const { inputs, serves } = await this.inRegion(read, kube, ctx, namedClusters(mci));
             served ||= serves;
             for (const c of elsewhereOf(inputs)) elsewhere.add(c);
@@ -287,7 +298,7 @@ export class AwsProvider implements MultiClusterProvider {
       names: (mcs) => serviceLoadBalancerNames(mcs, config),
       build: async (mcs, kube = deps.kube, ctx, network = true) => {
         const { inputs, serves } = await this.inRegion(
-          await readServiceInputs(kube, mcs),
+          await readServiceInputs(kube, mcs, reportIgnoredSlices(ctx)),
           kube,
           ctx,
           providerClusters(mcs) ?? [],

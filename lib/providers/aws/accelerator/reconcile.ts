@@ -31,6 +31,7 @@ import {
   RETIRING_TAG,
 } from './plan.js';
 import type { AcceleratorRecord, AcceleratorRecordStore } from './record.js';
+import { confirmedAccelerator, reportRecord } from './record-check.js';
 import {
   GA_QUOTAS,
   type AcceleratorOperation,
@@ -59,6 +60,8 @@ export interface AcceleratorContext {
   /** Read GA instead of trusting the record (the periodic resync's drift check). */
   resync: boolean;
   now?: () => Date;
+  /** A Warning Event on the object (a record that was not trusted: record-check.ts). */
+  announce?: (reason: string, message: string) => Promise<void>;
 }
 
 /** What the object's status shows: the accelerator's DNS name and static IP addresses. */
@@ -273,11 +276,19 @@ export async function reconcileAccelerator(
   const ga = await ctx.ga();
   let current: ActualAccelerator | undefined;
   let retire: ActualAccelerator[] = [];
-  if (!ctx.resync && desired && record?.accelerator) {
-    current = record.accelerator;
-    for (const arn of record.retiring ?? []) {
+  // The record is planned against only once GA confirms it is this stack's (record-check.ts).
+  const confirmed =
+    !ctx.resync && desired && record?.accelerator
+      ? await confirmedAccelerator(ga, ctx, record.accelerator)
+      : undefined;
+  if (confirmed) {
+    current = confirmed;
+    for (const arn of record?.retiring ?? []) {
       const a = await ga.describeAccelerator(arn, ctx);
-      if (a) retire.push({ ...a, tags: await ga.tagsOf(arn, ctx) });
+      if (!a) continue;
+      const tags = await ga.tagsOf(arn, ctx);
+      if (isOwnedBy(tags, ctx.owner)) retire.push({ ...a, tags });
+      else await reportRecord(ctx, `retiring accelerator ${arn} is not this stack's`, 'an accelerator');
     }
   } else {
     const { owned, total } = await listOwned(ga, ctx);
@@ -320,18 +331,34 @@ export async function reconcileAccelerator(
   return { plan, ...wanted, ...(after ? { status: statusOf(after)! } : {}) };
 }
 
-/** `before`: the dials of Regions going to 0, planned against the record. */
+/**
+ * `before`: the dials of Regions going to 0, planned against the record; when GA does not confirm
+ * the record (record-check.ts), against the stack's accelerator as GA holds it, and the record is
+ * forgotten (the `after` phase reads GA and writes a true one).
+ */
 async function lowerDials(
   ctx: AcceleratorContext,
   desired: DesiredAccelerator | undefined,
   record: AcceleratorRecord | undefined,
 ): Promise<AcceleratorResult | undefined> {
-  const current = record?.accelerator;
-  if (!desired || !current || !record) return undefined;
-  const plan = planDialsDown(desired, current);
+  const recorded = record?.accelerator;
+  if (!desired || !recorded || !record) return undefined;
+  let current = recorded;
+  let plan = planDialsDown(desired, current);
   logPlan(ctx, plan, 'before');
   if (plan.length === 0 || ctx.dryRun) return { plan, status: statusOf(current)! };
   const ga = await ctx.ga();
+  if (!(await confirmedAccelerator(ga, ctx, recorded))) {
+    await ctx.records.forget(ctx.owner.stackId);
+    const { owned } = await listOwned(ga, ctx);
+    const actual = owned.find((a) => a.tags[RETIRING_TAG] === undefined);
+    if (!actual) return undefined;
+    current = { ...actual, listeners: await ga.listeners(actual.arn, ctx) };
+    plan = planDialsDown(desired, current);
+    logPlan(ctx, plan, 'before');
+    await applyOps(ga, ctx, plan);
+    return { plan, status: statusOf(current)! };
+  }
   await ctx.records.forget(ctx.owner.stackId);
   await applyOps(ga, ctx, plan);
   const lowered = new Set(

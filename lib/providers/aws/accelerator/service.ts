@@ -123,6 +123,7 @@ export class AcceleratorService {
       externalManagedTags: this.config.externalManagedTags ?? [],
       dryRun,
       resync: ctx.resync === true,
+      ...(ctx.announce ? { announce: ctx.announce } : {}),
     };
   }
 

@@ -5,12 +5,13 @@
  * decided by its tags, and nothing is described that the plan will not compare.
  */
 import type { TargetDescription, TargetGroup } from '@aws-sdk/client-elastic-load-balancing-v2';
-import { InvalidObjectError, OwnershipConflictError } from '../../../errors.js';
+import { InvalidObjectError } from '../../../errors.js';
+import { ownershipConflict } from '../ownership-conflict.js';
 import { ALB_KEYS } from '../model/annotations/keys.js';
 import { TRUST_STORE_ARN } from '../model/annotations/mutual-authentication.js';
 import { LOAD_BALANCER_ID, resourcesOf, ResourceTypes, type Stack } from '../model/types.js';
 import { discoverFrontendNlb, frontendNlbOf, type ActualFrontendNlb } from './frontend-nlb.js';
-import { FINGERPRINT_TAG, isOwnedBy, OWNER_TAG, SECURITY_GROUP_TAG, STACK_TAG } from '../tagging.js';
+import { FINGERPRINT_TAG, isOwnedBy, SECURITY_GROUP_TAG } from '../tagging.js';
 import type { ActualSecurityGroup } from './security-group.js';
 import { checkAborted, type DeployContext } from './context.js';
 import {
@@ -353,10 +354,5 @@ function assertOwned(
   tags: Readonly<Record<string, string>>,
 ): void {
   if (isOwnedBy(tags, ctx.owner)) return;
-  const who = tags[OWNER_TAG]
-    ? `owner "${tags[OWNER_TAG]}", stack "${tags[STACK_TAG] ?? ''}"`
-    : 'no multicluster ownership tags';
-  throw new OwnershipConflictError(
-    `${kind} "${name ?? ''}" already exists and is not owned by this provider (${who}; expected owner "${ctx.owner.ownerId}", stack "${ctx.owner.stackId}"): refusing to modify or delete it. Rename or delete the foreign ${kind}, or tag it as ours to adopt it.`,
-  );
+  throw ownershipConflict(kind, name, tags, ctx.owner);
 }

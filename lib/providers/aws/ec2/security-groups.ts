@@ -19,7 +19,8 @@ import {
   type IpPermission,
   type SecurityGroup,
 } from '@aws-sdk/client-ec2';
-import { OwnershipConflictError, RetryLaterError } from '../../../errors.js';
+import { RetryLaterError } from '../../../errors.js';
+import { ownershipConflict } from '../ownership-conflict.js';
 import type { DeployContext, SecurityGroupAccess } from '../deploy/context.js';
 import { call, isAwsError } from '../deploy/context.js';
 import type { Ec2Call } from '../deploy/operations.js';
@@ -204,10 +205,7 @@ async function settled(client: EC2Client, ctx: DeployContext, c: Ec2Call, err: u
       { Name: 'group-name', Values: [c.input.GroupName ?? ''] },
     ]);
     if (named && !isOwnedBy(named.tags, ctx.owner)) {
-      return new OwnershipConflictError(
-        `security group "${c.input.GroupName ?? ''}" (${named.groupId}) already exists and is not owned by this provider: refusing to use it. Delete or rename it, or tag it as ours to adopt it.`,
-        { cause: err },
-      );
+      return ownershipConflict('security group', c.input.GroupName, named.tags, ctx.owner, err);
     }
     // Ours (a create whose answer was lost): the next reconcile finds it by its tags.
     return new RetryLaterError(`security group ${c.input.GroupName ?? ''} was created meanwhile`, {
