@@ -65,7 +65,9 @@ async function startRegionSims(region: string): Promise<RegionSims> {
   const loadBalancers = (arn: string) => elbv2.state.store.loadBalancers.get(arn);
   return {
     elbv2,
-    ec2: await startEc2Simulator({ elbv2 }),
+    // As AWS keeps a deleted load balancer's network interfaces a while, a group it let go of is
+    // refused once (DependencyViolation) before it can be deleted (moto never refuses: README).
+    ec2: await startEc2Simulator({ elbv2, releaseAttempts: 1 }),
     acm: await startAcmSimulator({ region }),
     wafv2: await startWafv2Simulator({ loadBalancers, region }),
   };
