@@ -1,13 +1,24 @@
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { filesOf } from './test/tiers.js';
+
+const ROOT = dirname(fileURLToPath(import.meta.url));
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
     reporters: ['default', './test/support/pass-fail-reporter.ts'],
-    // Enforced by `npm test` (`vitest run --coverage`), not by a run of a few files.
+    // Three tiers, a project each (test/tiers.ts says which file is in which): `npm run test:unit`,
+    // `npm run test:fast` (unit + component), `npm run test:system`; `npm test` runs all three.
+    projects: (['unit', 'component', 'system'] as const).map((name) => ({
+      extends: true,
+      test: { name, include: filesOf(name, ROOT) },
+    })),
+    // Enforced by `npm run test:coverage`, the unit and component tiers with coverage (what
+    // `npm test` measures), not by a run of a few files.
     coverage: {
       provider: 'v8',
       include: ['lib/**/*.ts'],

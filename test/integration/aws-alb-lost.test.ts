@@ -35,7 +35,7 @@ describe('AWS provider: lost responses after commit (simulator)', () => {
     'DeleteTargetGroup',
   ])('%s: the next reconcile converges', async (action) => {
     // Prepare
-    sim = await startElbv2Simulator();
+    sim = await startElbv2Simulator({ inProcess: true });
     const kube = new MemoryKube([
       service('serve', [
         { name: 'http', port: 80, targetPort: 8080 },

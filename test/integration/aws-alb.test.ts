@@ -46,7 +46,7 @@ async function setup(
   simOptions: Parameters<typeof startElbv2Simulator>[0] = {},
   maxAttempts = 3,
 ): Promise<Env> {
-  const sim = await startElbv2Simulator(simOptions);
+  const sim = await startElbv2Simulator({ ...simOptions, inProcess: true });
   const kube = new MemoryKube([
     service('serve', [
       { name: 'http', port: 80, targetPort: 8080, protocol: 'TCP' },
