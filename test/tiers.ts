@@ -69,13 +69,33 @@ const COMPONENT = [
   'test/integration/aws-vpc-network.test.ts',
 ];
 
-export type Tier = 'unit' | 'component' | 'system';
+/**
+ * System tests that need a module graph of their own (vitest's default isolation): they load the
+ * functions' handlers (which keep their runtime in module state), count metrics, mock a module,
+ * or set the environment a function reads; and the spawned, browser and chaos runs, whose few
+ * seconds of imports are nothing to theirs. The other system files share their worker's modules
+ * (`isolate: false`), as the unit and component tiers do: a file no longer pays seconds of imports
+ * (the SDK, client-node) that the previous file in its worker already paid.
+ */
+const SYSTEM_ISOLATED_DIRS = ['test/chaos/', 'test/corpus/', 'test/e2e/', 'test/functions/', 'test/infra/'];
+const SYSTEM_ISOLATED = [
+  'test/integration/metrics.test.ts',
+  'test/integration/next-steps-unloadable.test.ts',
+  'test/security/entry-points.test.ts',
+  'test/security/function-roles.test.ts',
+  'test/security/logs.test.ts',
+];
+
+/** The vitest projects: the three tiers, the system one in two parts (see SYSTEM_ISOLATED). */
+export type Tier = 'unit' | 'component' | 'system' | 'system-isolated';
 
 /** A test file's tier, by its path from the repository root (`test/unit/yaml.test.ts`). */
 export function tierOf(file: string): Tier {
   if (UNIT_WITH_SOCKETS.includes(file)) return 'system';
   if (UNIT_WITH_FILES.includes(file) || COMPONENT.includes(file)) return 'component';
   if (file.startsWith('test/unit/') || UNIT_ELSEWHERE.includes(file)) return 'unit';
+  if (SYSTEM_ISOLATED.includes(file) || SYSTEM_ISOLATED_DIRS.some((d) => file.startsWith(d)))
+    return 'system-isolated';
   return 'system';
 }
 
