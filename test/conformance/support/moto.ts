@@ -25,8 +25,6 @@ export function motoMissing(): string | undefined {
   if (version === undefined) return `moto is not installed: ${MOTO_INSTALL}`;
   if (version !== MOTO_VERSION)
     return `moto ${version} is installed, the conformance suite needs ${MOTO_VERSION}: ${MOTO_INSTALL}`;
-  if (spawnSync('moto_server', ['--help'], { encoding: 'utf8' }).status !== 0)
-    return `moto_server is not on PATH: ${MOTO_INSTALL}`;
   return undefined;
 }
 
@@ -54,7 +52,15 @@ export async function startMoto(): Promise<MotoServer> {
       clearTimeout(timer);
       reject(new Error(`moto_server exited (${code}) before it listened: ${seen}`));
     });
+    // Not on PATH (ENOENT): the same one line as for a missing moto.
+    child.once('error', (err) => {
+      clearTimeout(timer);
+      reject(new Error(`moto_server could not be started (${err.message}): ${MOTO_INSTALL}`));
+    });
   });
+  // A worker that ends without afterAll (a crash, a timeout) takes its moto_server with it.
+  const stop = () => child.kill('SIGTERM');
+  process.once('exit', stop);
   // Werkzeug logs each request; nobody reads it past the start.
   child.stdout?.resume();
   child.stderr?.resume();
@@ -66,6 +72,7 @@ export async function startMoto(): Promise<MotoServer> {
     },
     close: () =>
       new Promise<void>((resolve) => {
+        process.off('exit', stop);
         if (child.exitCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
