@@ -5,7 +5,8 @@ import { SIM_ACCOUNT_ID, SIM_REGION, simNetwork, type SimNetwork } from '../elbv
 import { Faults, type FaultOptions } from '../elbv2-sim/faults.js';
 import type { Elbv2Simulator } from '../elbv2-sim/index.js';
 import type { SecurityGroupLimits } from './security-groups.js';
-import { startServer, SUPPORTED_ACTIONS } from './server.js';
+import { requestListener, startServer, SUPPORTED_ACTIONS } from './server.js';
+import { inProcessHandler, inProcessUrl, type InProcessHandler } from '../shared/in-process.js';
 import { Ec2State } from './state.js';
 
 export { ec2ClientFor } from './client.js';
@@ -34,6 +35,8 @@ export interface Ec2SimulatorOptions {
   releaseAttempts?: number;
   /** Security group quotas (inbound rules per group, groups per VPC). */
   limits?: Partial<SecurityGroupLimits>;
+  /** Serve no socket: ec2ClientFor reaches it through `requestHandler`, in this process. */
+  inProcess?: boolean;
 }
 
 export interface Ec2Simulator {
@@ -47,6 +50,8 @@ export interface Ec2Simulator {
   readonly state: Ec2State;
   readonly faults: Faults;
   readonly calls: CallCounters;
+  /** Set when it serves in process: the SDK's requestHandler for its clients. */
+  readonly requestHandler?: InProcessHandler;
   close(): Promise<void>;
 }
 
@@ -71,11 +76,7 @@ export async function startEc2Simulator(options: Ec2SimulatorOptions = {}): Prom
   const faults = new Faults(options.seed ?? 1, options.faults);
   const calls = new CallCounters();
   const host = options.host ?? '127.0.0.1';
-  const server = await startServer({ state, faults, calls }, host, options.port ?? 0);
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://${host}:${port}`,
-    port,
+  const common = {
     region,
     accountId: SIM_ACCOUNT_ID,
     network,
@@ -83,8 +84,27 @@ export async function startEc2Simulator(options: Ec2SimulatorOptions = {}): Prom
     state,
     faults,
     calls,
+  };
+  const unlink = () => {
+    if (store) store.securityGroupDirectory = undefined;
+  };
+  if (options.inProcess) {
+    return {
+      ...common,
+      url: inProcessUrl('ec2'),
+      port: 0,
+      requestHandler: inProcessHandler(requestListener({ state, faults, calls })),
+      close: async () => unlink(),
+    };
+  }
+  const server = await startServer({ state, faults, calls }, host, options.port ?? 0);
+  const { port } = server.address() as AddressInfo;
+  return {
+    ...common,
+    url: `http://${host}:${port}`,
+    port,
     close: () => {
-      if (store) store.securityGroupDirectory = undefined;
+      unlink();
       return closeServer(server);
     },
   };

@@ -1,4 +1,5 @@
 import { readBody } from '../shared/http-body.js';
+import type { RequestListener } from '../shared/in-process.js';
 import { sleep } from '../../lib/util/sleep.js';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { CallCounters } from '../elbv2-sim/calls.js';
@@ -48,7 +49,8 @@ function serve(params: Ec2Params, deps: ServerDeps): { action: string; result: X
   return { action, result: handler(deps.state, params) };
 }
 
-export function startServer(deps: ServerDeps, host: string, port: number): Promise<Server> {
+/** The simulator's request listener: what its HTTP server runs, or an in-process client directly. */
+export function requestListener(deps: ServerDeps): RequestListener {
   let requestSeq = 0;
   const send = (res: ServerResponse, status: number, body: string) => {
     res.writeHead(status, {
@@ -106,11 +108,15 @@ export function startServer(deps: ServerDeps, host: string, port: number): Promi
     }
   };
 
-  const server = createServer((req, res) => {
+  return (req, res) => {
     handle(req, res).catch((err: unknown) => {
       if (!res.headersSent) res.writeHead(500).end(String(err));
     });
-  });
+  };
+}
+
+export function startServer(deps: ServerDeps, host: string, port: number): Promise<Server> {
+  const server = createServer(requestListener(deps));
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve(server));

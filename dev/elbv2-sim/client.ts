@@ -1,6 +1,7 @@
 import { ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
 import type { ElasticLoadBalancingV2ClientConfig } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { ResourceGroupsTaggingAPIClient } from '@aws-sdk/client-resource-groups-tagging-api';
+import type { InProcessHandler } from '../shared/in-process.js';
 
 export interface SimClientOptions {
   /** SDK maxAttempts (default 3, the SDK's own default). */
@@ -43,12 +44,14 @@ export function fixedDelayRetryStrategy(maxAttempts: number, delayMs: number): R
  * credentials, and the retry options (a client's own `config` goes over it).
  */
 export function simClientConfig(
-  sim: { url: string; region: string },
+  sim: { url: string; region: string; requestHandler?: InProcessHandler | undefined },
   options: Omit<SimClientOptions, 'config'> = {},
 ) {
   const maxAttempts = options.maxAttempts ?? 3;
   return {
     endpoint: sim.url,
+    // A simulator served in process: no socket, the SDK's request handed to it directly.
+    ...(sim.requestHandler ? { requestHandler: sim.requestHandler } : {}),
     region: sim.region,
     credentials: { accessKeyId: 'AKIDSIMULATOR', secretAccessKey: 'simulator-secret' },
     maxAttempts,
@@ -67,9 +70,14 @@ export function elbv2ClientFor(
 }
 
 /** A real Resource Groups Tagging API client pointed at the simulator (which serves it too). */
-export function taggingClientFor(sim: { url: string; region: string }): ResourceGroupsTaggingAPIClient {
+export function taggingClientFor(sim: {
+  url: string;
+  region: string;
+  requestHandler?: InProcessHandler | undefined;
+}): ResourceGroupsTaggingAPIClient {
   return new ResourceGroupsTaggingAPIClient({
     endpoint: sim.url,
+    ...(sim.requestHandler ? { requestHandler: sim.requestHandler } : {}),
     region: sim.region,
     credentials: { accessKeyId: 'AKIDSIMULATOR', secretAccessKey: 'simulator-secret' },
     maxAttempts: 2,

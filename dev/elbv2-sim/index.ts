@@ -5,7 +5,8 @@ import { SIM_ACCOUNT_ID } from './config.js';
 import type { BehaviourOptions, SimNetwork } from './config.js';
 import { Faults } from './faults.js';
 import type { FaultOptions } from './faults.js';
-import { startServer, SUPPORTED_ACTIONS } from './server.js';
+import { requestListener, startServer, SUPPORTED_ACTIONS } from './server.js';
+import { inProcessHandler, inProcessUrl, type InProcessHandler } from '../shared/in-process.js';
 import { SimPersistence, savedIdSeed } from './persist.js';
 import { Elbv2State } from './state/index.js';
 import type { Elbv2Snapshot } from './state/index.js';
@@ -50,6 +51,11 @@ export interface Elbv2SimulatorOptions extends BehaviourOptions {
    * state between calls, e.g. that no rule ever forwards to a missing target group).
    */
   afterCall?: (action: string) => void;
+  /**
+   * Serve no socket: clients reach it through `requestHandler` (elbv2ClientFor and
+   * taggingClientFor use it), in this process; `url` is then only a name and `port` 0.
+   */
+  inProcess?: boolean;
 }
 
 export interface Elbv2Simulator {
@@ -65,6 +71,8 @@ export interface Elbv2Simulator {
   readonly calls: CallCounters;
   /** Calls to the Resource Groups Tagging API it also serves (not ELBv2 calls). */
   readonly taggingCalls: CallCounters;
+  /** Set when it serves in process: the SDK's requestHandler for its clients. */
+  readonly requestHandler?: InProcessHandler;
   snapshot(): Elbv2Snapshot;
   close(): Promise<void>;
 }
@@ -81,28 +89,21 @@ export async function startElbv2Simulator(options: Elbv2SimulatorOptions = {}): 
   const calls = new CallCounters();
   const taggingCalls = new CallCounters();
   const host = options.host ?? '127.0.0.1';
-  const server = await startServer(
-    {
-      state,
-      faults,
-      calls,
-      taggingCalls,
-      ...(persistence || options.afterCall
-        ? {
-            afterCall: (action: string) => {
-              if (persistence && !action.startsWith('Describe')) persistence.changed();
-              options.afterCall?.(action);
-            },
-          }
-        : {}),
-    },
-    host,
-    options.port ?? 0,
-  );
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://${host}:${port}`,
-    port,
+  const deps = {
+    state,
+    faults,
+    calls,
+    taggingCalls,
+    ...(persistence || options.afterCall
+      ? {
+          afterCall: (action: string) => {
+            if (persistence && !action.startsWith('Describe')) persistence.changed();
+            options.afterCall?.(action);
+          },
+        }
+      : {}),
+  };
+  const common = {
     region: state.store.region,
     accountId: SIM_ACCOUNT_ID,
     network: state.store.network,
@@ -112,6 +113,22 @@ export async function startElbv2Simulator(options: Elbv2SimulatorOptions = {}): 
     calls,
     taggingCalls,
     snapshot: () => state.snapshot(),
+  };
+  if (options.inProcess) {
+    return {
+      ...common,
+      url: inProcessUrl('elbv2'),
+      port: 0,
+      requestHandler: inProcessHandler(requestListener(deps)),
+      close: async () => persistence?.flush(),
+    };
+  }
+  const server = await startServer(deps, host, options.port ?? 0);
+  const { port } = server.address() as AddressInfo;
+  return {
+    ...common,
+    url: `http://${host}:${port}`,
+    port,
     close: () => {
       persistence?.flush();
       return closeServer(server);

@@ -55,6 +55,14 @@ const PRIVATE_RANGES = ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '100.64
 
 export const isPrivateIpv4 = (ip: number): boolean => PRIVATE_RANGES.some((r) => inCidr(ip, r));
 
+/**
+ * A subnet of the VPC by ID, whichever it is: a load balancer may be placed in any subnet of its
+ * VPC (the pod subnets too), as in AWS, which asks only that it exist (SubnetNotFound).
+ */
+export function vpcSubnet(network: SimNetwork, id: string): SimSubnet | undefined {
+  return network.subnets.find((s) => s.subnetId === id) ?? network.podSubnets.find((s) => s.subnetId === id);
+}
+
 /** The subnet holding an IPv4 address; AWS decides "in the VPC" by subnets, not by VPC CIDRs. */
 export function subnetOf(network: SimNetwork, ip: number): SimSubnet | undefined {
   return [...network.subnets, ...network.podSubnets].find((s) => inCidr(ip, s.cidr));

@@ -1,4 +1,5 @@
 import { readBody } from '../shared/http-body.js';
+import type { RequestListener } from '../shared/in-process.js';
 import { sleep } from '../../lib/util/sleep.js';
 import { createServer } from 'node:http';
 import { TAGGING_TARGET_PREFIX, TaggingError, taggingRequest } from './tagging.js';
@@ -83,7 +84,8 @@ async function handleTagging(
   }
 }
 
-export function startServer(deps: ServerDeps, host: string, port: number): Promise<Server> {
+/** The simulator's request listener: what its HTTP server runs, or an in-process client directly. */
+export function requestListener(deps: ServerDeps): RequestListener {
   let requestSeq = 0;
   const send = (res: ServerResponse, status: number, body: string, requestId: string) => {
     res.writeHead(status, {
@@ -158,11 +160,15 @@ export function startServer(deps: ServerDeps, host: string, port: number): Promi
     send(res, 200, successXml(action, result, requestId), requestId);
   };
 
-  const server = createServer((req, res) => {
+  return (req, res) => {
     handle(req, res).catch((err: unknown) => {
       if (!res.headersSent) res.writeHead(500).end(String(err));
     });
-  });
+  };
+}
+
+export function startServer(deps: ServerDeps, host: string, port: number): Promise<Server> {
+  const server = createServer(requestListener(deps));
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve(server));

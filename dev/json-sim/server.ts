@@ -12,6 +12,12 @@ import { sleep } from '../../lib/util/sleep.js';
 import { CallCounters } from '../elbv2-sim/calls.js';
 import { Faults, type FaultDecision, type FaultOptions } from '../elbv2-sim/faults.js';
 import { readBody } from '../shared/http-body.js';
+import {
+  inProcessHandler,
+  inProcessUrl,
+  type InProcessHandler,
+  type RequestListener,
+} from '../shared/in-process.js';
 
 /** A service error: its code (the SDK's exception name) and HTTP status. */
 export class JsonSimError extends Error {
@@ -53,6 +59,11 @@ export interface JsonSimOptions {
   faults?: FaultOptions;
   /** Called after every action the service answered itself (not a fault): persistence saves then. */
   afterCall?: (action: string) => void;
+  /**
+   * Serve no socket: clients reach it through `requestHandler` (../shared/in-process.ts), in this
+   * process; `url` is then only a name and `port` 0.
+   */
+  inProcess?: boolean;
 }
 
 export interface JsonSimServer {
@@ -61,6 +72,8 @@ export interface JsonSimServer {
   readonly faults: Faults;
   readonly calls: CallCounters;
   readonly supportedActions: readonly string[];
+  /** Set when it serves in process: the SDK's requestHandler for its clients. */
+  readonly requestHandler?: InProcessHandler;
   close(): Promise<void>;
 }
 
@@ -163,11 +176,23 @@ export async function startJsonSimServer(
     }
   };
 
-  const server: Server = createServer((req, res) => {
+  const listener: RequestListener = (req, res) => {
     handle(req, res).catch((err: unknown) => {
       if (!res.headersSent) res.writeHead(500).end(String(err));
     });
-  });
+  };
+  if (options.inProcess) {
+    return {
+      url: inProcessUrl(spec.targetPrefix.toLowerCase()),
+      port: 0,
+      faults,
+      calls,
+      supportedActions: Object.keys(spec.actions).sort(),
+      requestHandler: inProcessHandler(listener),
+      close: async () => undefined,
+    };
+  }
+  const server: Server = createServer(listener);
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

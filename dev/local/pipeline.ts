@@ -114,7 +114,7 @@ export async function startEdgeSimulators(elbv2: Elbv2Simulator): Promise<EdgeSi
   const edge = {
     wafv2: await startWafv2Simulator({ loadBalancers, region: elbv2.region }),
     shield: await startShieldSimulator({ loadBalancers }),
-    acm: await startAcmSimulator(),
+    acm: await startAcmSimulator({ region: elbv2.region }),
   };
   // Something to try: `alb.ingress.kubernetes.io/wafv2-acl-name: local-web-acl`, and HTTPS for
   // a host under example.com without a certificate-arn.

@@ -5,8 +5,10 @@
  */
 import {
   DescribeCertificateCommand,
+  ImportCertificateCommand,
   ListCertificatesCommand,
   ResourceNotFoundException as AcmNotFound,
+  ValidationException as AcmValidation,
 } from '@aws-sdk/client-acm';
 import {
   CreateProtectionCommand,
@@ -37,6 +39,7 @@ import { acmClientFor, startAcmSimulator } from '../../dev/acm-sim/index.js';
 import { elbv2ClientFor, startElbv2Simulator, type Elbv2Simulator } from '../../dev/elbv2-sim/index.js';
 import { shieldClientFor, startShieldSimulator } from '../../dev/shield-sim/index.js';
 import { startWafv2Simulator, wafv2ClientFor } from '../../dev/wafv2-sim/index.js';
+import { selfSigned } from '../conformance/support/certificate.js';
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -230,5 +233,74 @@ describe('ACM simulator', () => {
     await expect(
       client.send(new DescribeCertificateCommand({ CertificateArn: ec.CertificateArn.replace(/.$/, '9') })),
     ).rejects.toBeInstanceOf(AcmNotFound);
+  });
+});
+
+describe('ACM simulator: ImportCertificate', () => {
+  it("imports a PEM certificate with its key: named by its CN and DNS names, in the simulator's Region", async () => {
+    const acm = await startAcmSimulator({ region: 'eu-west-1' });
+    closers.push(() => acm.close());
+    const client = acmClientFor(acm);
+    const pem = selfSigned(['*.example.com', 'example.com']);
+    const { CertificateArn } = await client.send(
+      new ImportCertificateCommand({
+        Certificate: Buffer.from(pem.certificate),
+        PrivateKey: Buffer.from(pem.privateKey),
+      }),
+    );
+    expect(CertificateArn).toMatch(/^arn:aws:acm:eu-west-1:123456789012:certificate\/[0-9a-f-]+$/);
+    const d = await client.send(new DescribeCertificateCommand({ CertificateArn }));
+    expect(d.Certificate).toMatchObject({
+      DomainName: '*.example.com',
+      SubjectAlternativeNames: ['*.example.com', 'example.com'],
+      Type: 'IMPORTED',
+      Status: 'ISSUED',
+      KeyAlgorithm: 'RSA_2048',
+    });
+    expect(d.Certificate?.NotAfter?.getTime()).toBeGreaterThan(Date.now());
+    const listed = await client.send(new ListCertificatesCommand({ CertificateStatuses: ['ISSUED'] }));
+    expect(listed.CertificateSummaryList?.map((c) => c.CertificateArn)).toEqual([CertificateArn]);
+
+    // Reimported with its ARN: the same certificate, its names now the new one's.
+    const renewed = selfSigned(['www.example.com']);
+    const again = await client.send(
+      new ImportCertificateCommand({
+        CertificateArn,
+        Certificate: Buffer.from(renewed.certificate),
+        PrivateKey: Buffer.from(renewed.privateKey),
+      }),
+    );
+    expect(again.CertificateArn).toBe(CertificateArn);
+    expect(
+      (await client.send(new DescribeCertificateCommand({ CertificateArn }))).Certificate
+        ?.SubjectAlternativeNames,
+    ).toEqual(['www.example.com']);
+  });
+
+  it('refuses a key that is not the certificate’s, and a reimport of an unknown ARN', async () => {
+    const acm = await startAcmSimulator();
+    closers.push(() => acm.close());
+    const client = acmClientFor(acm);
+    const a = selfSigned(['a.example.com']);
+    const b = selfSigned(['b.example.com']);
+    await expect(
+      client.send(
+        new ImportCertificateCommand({
+          Certificate: Buffer.from(a.certificate),
+          PrivateKey: Buffer.from(b.privateKey),
+        }),
+      ),
+    ).rejects.toBeInstanceOf(AcmValidation);
+    await expect(
+      client.send(
+        new ImportCertificateCommand({
+          CertificateArn:
+            'arn:aws:acm:us-east-1:123456789012:certificate/00000000-0000-4000-8000-000000000000',
+          Certificate: Buffer.from(a.certificate),
+          PrivateKey: Buffer.from(a.privateKey),
+        }),
+      ),
+    ).rejects.toBeInstanceOf(AcmNotFound);
+    expect(acm.state.certificates.size).toBe(0);
   });
 });

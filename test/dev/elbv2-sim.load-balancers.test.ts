@@ -104,6 +104,34 @@ describe('ELBv2 simulator: load balancers', () => {
     expect(unknown.name).toBe('SubnetNotFoundException');
   });
 
+  it('places a load balancer in any subnet of the VPC, the pod subnets too, as AWS does', async () => {
+    // AWS asks only that the subnet exist (SubnetNotFound); the secondary CIDR's subnets are the VPC's.
+    const [podA, podB] = SIM_NETWORK.podSubnets;
+    const lb = await ctx.client.send(
+      new CreateLoadBalancerCommand({
+        Name: 'in-pods',
+        Subnets: [podA!.subnetId, SUBNET_B],
+        Scheme: 'internal',
+      }),
+    );
+    expect(lb.LoadBalancers?.[0]?.AvailabilityZones).toEqual([
+      { ZoneName: 'us-east-1a', SubnetId: podA!.subnetId },
+      { ZoneName: 'us-east-1b', SubnetId: SUBNET_B },
+    ]);
+    await ctx.client.send(
+      new SetSubnetsCommand({
+        LoadBalancerArn: lb.LoadBalancers?.[0]?.LoadBalancerArn,
+        Subnets: [podA!.subnetId, podB!.subnetId],
+      }),
+    );
+    const [after] =
+      (await ctx.client.send(new DescribeLoadBalancersCommand({ Names: ['in-pods'] }))).LoadBalancers ?? [];
+    expect(after?.AvailabilityZones?.map((z) => `${z.ZoneName} ${z.SubnetId}`)).toEqual([
+      `us-east-1a ${podA!.subnetId}`,
+      `us-east-1b ${podB!.subnetId}`,
+    ]);
+  });
+
   it('describes by ARNs and Names, and NotFound for unknown ones', async () => {
     const a = await createAlb(ctx.client, 'lb-a');
     const b = await createAlb(ctx.client, 'lb-b');

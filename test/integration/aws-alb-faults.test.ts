@@ -41,6 +41,7 @@ describe('AWS provider under throttling and 5xx (simulator)', () => {
   ])('converges every scenario step: $name', async ({ maxAttempts, seed, dropAfterCommit }) => {
     // Prepare
     sim = await startElbv2Simulator({
+      inProcess: true,
       seed,
       faults: {
         throttle: 0.05,

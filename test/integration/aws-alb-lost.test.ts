@@ -36,7 +36,7 @@ describe('AWS provider: lost responses after commit (simulator)', () => {
     'DeleteTargetGroup',
   ])('%s: the next reconcile converges', async (action) => {
     // Prepare
-    sim = await startElbv2Simulator();
+    sim = await startElbv2Simulator({ inProcess: true });
     const kube = new MemoryKube(
       withKarmadaCollection([
         service('serve', [

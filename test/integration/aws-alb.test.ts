@@ -47,7 +47,7 @@ async function setup(
   simOptions: Parameters<typeof startElbv2Simulator>[0] = {},
   maxAttempts = 3,
 ): Promise<Env> {
-  const sim = await startElbv2Simulator(simOptions);
+  const sim = await startElbv2Simulator({ ...simOptions, inProcess: true });
   const kube = new MemoryKube(
     withKarmadaCollection([
       service('serve', [

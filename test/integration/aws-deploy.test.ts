@@ -86,7 +86,7 @@ let sim: Elbv2Simulator;
 let logger: MemoryLogger;
 let ctx: DeployContext;
 beforeEach(async () => {
-  sim = await startElbv2Simulator();
+  sim = await startElbv2Simulator({ inProcess: true });
   logger = new MemoryLogger();
   ctx = {
     client: elbv2ClientFor(sim, { maxAttempts: 1, retryDelayMs: 1 }),

@@ -42,9 +42,14 @@ async function setup(
   const w = (waf = await startWafv2Simulator({
     loadBalancers: lbs,
     unavailableForMs: o.unavailableForMs ?? 0,
+    inProcess: true,
   }));
-  const s = (shield = await startShieldSimulator({ loadBalancers: lbs, subscribed: o.subscribed ?? true }));
-  const c = (acm = await startAcmSimulator({ maxPage: 2 }));
+  const s = (shield = await startShieldSimulator({
+    loadBalancers: lbs,
+    subscribed: o.subscribed ?? true,
+    inProcess: true,
+  }));
+  const c = (acm = await startAcmSimulator({ maxPage: 2, inProcess: true }));
   const provider = new AwsProvider(
     { ...e.config, ...o.config },
     { kube: e.kube, logger: e.logger },

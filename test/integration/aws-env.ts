@@ -76,7 +76,8 @@ export async function startAwsEnv(
   objects: KubeObject[],
   o: { config?: Partial<AwsProviderConfig>; sim?: Elbv2SimulatorOptions; maxAttempts?: number } = {},
 ): Promise<AwsEnv> {
-  const sim = await startElbv2Simulator(o.sim ?? {});
+  // In process: the real SDK client and the simulator's wire protocol, no socket (a component test).
+  const sim = await startElbv2Simulator({ ...o.sim, inProcess: true });
   // The slices among them are Karmada's: each comes with the Work it was derived from.
   const kube = new MemoryKube(withKarmadaCollection(objects));
   const config = { ...simConfig, ...o.config };

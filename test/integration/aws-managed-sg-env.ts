@@ -23,7 +23,7 @@ export interface ManagedGroupEnv {
 export async function startManagedGroupEnv(objects: KubeObject[]): Promise<ManagedGroupEnv> {
   const e = await startAwsEnv(objects);
   // The network's interfaces outlive a load balancer for one more DeleteSecurityGroup.
-  const ec2 = await startEc2Simulator({ elbv2: e.sim, releaseAttempts: 1 });
+  const ec2 = await startEc2Simulator({ elbv2: e.sim, releaseAttempts: 1, inProcess: true });
   const { securityGroups: _none, ...config } = e.config;
   const provider = new AwsProvider(
     config,

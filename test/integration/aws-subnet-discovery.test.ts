@@ -42,7 +42,7 @@ async function setup(config: Partial<AwsProviderConfig> = {}) {
     service('serve'),
     collectedSlice('member1', 'serve', { addresses: ['10.0.128.10'] }),
   ]));
-  const sim = (ec2Sim = await startEc2Simulator());
+  const sim = (ec2Sim = await startEc2Simulator({ inProcess: true }));
   const client = (ec2 = ec2ClientFor(sim, { retryDelayMs: 1 }));
   let clock = 0;
   const { subnets: _configured, ...rest } = e.config;

@@ -35,7 +35,7 @@ function zonedSlice(cluster: string, addresses: string[], zone: string): Endpoin
 
 async function setup(config: Partial<AwsProviderConfig>, slices: EndpointSlice[]) {
   const e = (env = await startAwsEnv([service('serve'), ...slices]));
-  const ec2 = (ec2Sim = await startEc2Simulator());
+  const ec2 = (ec2Sim = await startEc2Simulator({ inProcess: true }));
   const provider = new AwsProvider(
     { ...e.config, ...config },
     { kube: e.kube, logger: e.logger },

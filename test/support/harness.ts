@@ -38,6 +38,11 @@ export interface Harness {
   /** Runs one batch of items as the function entry points build them. */
   run(items: BatchItem[]): Promise<ItemResult[]>;
   seed(objects: KubeObject[]): Promise<void>;
+  /**
+   * A new function container: the runtime and its provider built again from the same
+   * configuration over the same API server, so nothing kept in memory (caches) carries over.
+   */
+  coldStart(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -75,7 +80,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     ...options.runtime,
   };
   registerBuiltinProviders();
-  const runtime = await createRuntimeWith(config, kube, logger);
+  let runtime = await createRuntimeWith(config, kube, logger);
   if (options.objects) await seed(kube, options.objects);
   let batches = 0;
   let items = 0;
@@ -88,7 +93,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   return {
     api,
     kube,
-    runtime,
+    get runtime() {
+      return runtime;
+    },
     logger,
     kubeconfigPath,
     dir,
@@ -101,6 +108,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       ),
     run,
     seed: (objects) => seed(kube, objects),
+    async coldStart() {
+      runtime = await createRuntimeWith(config, kube, logger);
+    },
     close: () => api.close(),
   };
 }

@@ -5,6 +5,7 @@ import type {
   ModifyCapacityReservationOutput,
 } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { SimError, validation } from '../errors.js';
+import { vpcSubnet } from '../network.js';
 import type { LoadBalancerRecord } from './model.js';
 import type { Store } from './store.js';
 
@@ -26,9 +27,7 @@ const isPending = (store: Store, lb: LoadBalancerRecord): boolean =>
 
 function render(store: Store, lb: LoadBalancerRecord): DescribeCapacityReservationOutput {
   const c = lb.capacity;
-  const zones = lb.subnets.map(
-    (id) => store.network.subnets.find((s) => s.subnetId === id)!.availabilityZone,
-  );
+  const zones = lb.subnets.map((id) => vpcSubnet(store.network, id)!.availabilityZone);
   return {
     LastModifiedTime: c ? new Date(c.modifiedAt) : undefined,
     DecreaseRequestsRemaining: decreasesRemaining(store, lb),

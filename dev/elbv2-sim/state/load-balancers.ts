@@ -22,6 +22,7 @@ import type {
 import { hostedZoneIds } from '../config.js';
 import type { SimSubnet } from '../config.js';
 import { SimError, quotaReached, required, validation } from '../errors.js';
+import { vpcSubnet } from '../network.js';
 import type { LoadBalancerKind, LoadBalancerRecord } from './model.js';
 import { paginate } from './store.js';
 import type { Store } from './store.js';
@@ -44,7 +45,7 @@ export function renderLoadBalancer(store: Store, lb: LoadBalancerRecord): LoadBa
     State: { Code: lb.stateOverride ?? (provisioning ? 'provisioning' : 'active') },
     Type: lb.type,
     AvailabilityZones: lb.subnets.map((subnetId) => ({
-      ZoneName: store.network.subnets.find((s) => s.subnetId === subnetId)?.availabilityZone,
+      ZoneName: vpcSubnet(store.network, subnetId)?.availabilityZone,
       SubnetId: subnetId,
       LoadBalancerAddresses: lb.type === 'network' ? renderAddresses(lb, subnetId) : undefined,
     })),
@@ -66,7 +67,7 @@ function resolveSubnets(
   const ids = subnets?.length ? [...subnets] : (mappings ?? []).map((m) => m.SubnetId ?? '');
   const found: SimSubnet[] = [];
   for (const id of ids) {
-    const subnet = store.network.subnets.find((s) => s.subnetId === id);
+    const subnet = vpcSubnet(store.network, id);
     if (!subnet) throw new SimError('SubnetNotFound', `The subnet ID '${id}' is not valid`);
     if (found.some((s) => s.availabilityZone === subnet.availabilityZone)) {
       throw validation(

@@ -5,6 +5,7 @@ import type {
 } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { ACCOUNT_LIMITS } from '../config.js';
 import { SimError, quotaReached } from '../errors.js';
+import { vpcSubnet } from '../network.js';
 import type { LoadBalancerRecord, TargetRecord } from './model.js';
 import { forwardTargetGroups, paginate } from './store.js';
 import type { Store } from './store.js';
@@ -80,9 +81,7 @@ export function checkTargetsFit(
       );
     return;
   }
-  const zones = new Set(
-    lb.subnets.map((id) => store.network.subnets.find((s) => s.subnetId === id)?.availabilityZone),
-  );
+  const zones = new Set(lb.subnets.map((id) => vpcSubnet(store.network, id)?.availabilityZone));
   for (const zone of zones) {
     const n = targets.filter((t) => t.availabilityZone === zone || t.availabilityZone === 'all').length;
     if (n > perZone)

@@ -1,0 +1,113 @@
+/**
+ * Which tier each test file is in (vitest.config.ts makes a project of each), by what it touches
+ * rather than by folder:
+ *
+ * - `unit`: pure code (model, planners, decisions, validators, parsers) and reads of the
+ *   repository's own files (golden fixtures, CRDs, serverless.yml); no socket, no process, no
+ *   temporary file.
+ * - `component`: in process, no network: the provider against the simulators' state through the
+ *   real SDK clients with the in-process transport (dev/shared/in-process.ts: the SDK's request
+ *   handed to the simulator's own listener, no socket), over MemoryKube; and the few tests that
+ *   write temporary files.
+ * - `system`: everything else: HTTP simulators and their self-tests, the Kubernetes API stand-in,
+ *   bundles and packaging, spawned CLIs, kubectl, Chromium, the chaos smoke run, the moto
+ *   conformance suite.
+ *
+ * A new file in test/unit is a unit test unless it is listed below; anywhere else it is a system
+ * test until it is listed here as a unit or a component one.
+ */
+
+import { readdirSync } from 'node:fs';
+import { join, sep } from 'node:path';
+
+/** test/unit files that open a socket: an HTTP server to talk to. */
+const UNIT_WITH_SOCKETS = [
+  'test/unit/forwarder-kube-api.test.ts',
+  'test/unit/forwarder-sinks.test.ts',
+  'test/unit/forwarder-sqs.test.ts',
+];
+
+/** test/unit files that write temporary files. */
+const UNIT_WITH_FILES = [
+  'test/unit/fake-provider.test.ts',
+  'test/unit/package-checks.test.ts',
+  'test/unit/registry.test.ts',
+];
+
+/** Outside test/unit, the pure ones: tag rules, kubeconfig parsing, the IAM policies serverless.yml states, the lock file's sources. */
+const UNIT_ELSEWHERE = [
+  'test/security/iam.test.ts',
+  'test/security/kubeconfig.test.ts',
+  'test/security/supply-chain.test.ts',
+  'test/security/tags.test.ts',
+];
+
+/** The AWS provider against the ELBv2 (and EC2, WAFv2, Shield, ACM) simulators in process. */
+const COMPONENT = [
+  'test/integration/aws-alb-faults.test.ts',
+  'test/integration/aws-alb-lost.test.ts',
+  'test/integration/aws-alb.test.ts',
+  'test/integration/aws-annotations.test.ts',
+  'test/integration/aws-auth.test.ts',
+  'test/integration/aws-backends.test.ts',
+  'test/integration/aws-cluster-weights.test.ts',
+  'test/integration/aws-deploy.test.ts',
+  'test/integration/aws-drift.test.ts',
+  'test/integration/aws-edge.test.ts',
+  'test/integration/aws-frontend-nlb.test.ts',
+  'test/integration/aws-limits.test.ts',
+  'test/integration/aws-listener-surface.test.ts',
+  'test/integration/aws-nlb-keys.test.ts',
+  'test/integration/aws-nlb-security-groups.test.ts',
+  'test/integration/aws-nlb.test.ts',
+  'test/integration/aws-routing.test.ts',
+  'test/integration/aws-security-groups.test.ts',
+  'test/integration/aws-subnet-discovery.test.ts',
+  'test/integration/aws-sweep.test.ts',
+  'test/integration/aws-tags.test.ts',
+  'test/integration/aws-targets-only.test.ts',
+  'test/integration/aws-vpc-network.test.ts',
+];
+
+/**
+ * System tests that need a module graph of their own (vitest's default isolation): they load the
+ * functions' handlers (which keep their runtime in module state), count metrics, mock a module,
+ * or set the environment a function reads; and the spawned, browser and chaos runs, whose few
+ * seconds of imports are nothing to theirs. The other system files share their worker's modules
+ * (`isolate: false`), as the unit and component tiers do: a file no longer pays seconds of imports
+ * (the SDK, client-node) that the previous file in its worker already paid.
+ */
+const SYSTEM_ISOLATED_DIRS = ['test/chaos/', 'test/corpus/', 'test/e2e/', 'test/functions/', 'test/infra/'];
+const SYSTEM_ISOLATED = [
+  'test/integration/metrics.test.ts',
+  'test/integration/next-steps-unloadable.test.ts',
+  'test/security/entry-points.test.ts',
+  'test/security/function-roles.test.ts',
+  'test/security/logs.test.ts',
+];
+
+/** The vitest projects: the three tiers, the system one in two parts (see SYSTEM_ISOLATED). */
+export type Tier = 'unit' | 'component' | 'system' | 'system-isolated';
+
+/** A test file's tier, by its path from the repository root (`test/unit/yaml.test.ts`). */
+export function tierOf(file: string): Tier {
+  if (UNIT_WITH_SOCKETS.includes(file)) return 'system';
+  if (UNIT_WITH_FILES.includes(file) || COMPONENT.includes(file)) return 'component';
+  if (file.startsWith('test/unit/') || UNIT_ELSEWHERE.includes(file)) return 'unit';
+  if (SYSTEM_ISOLATED.includes(file) || SYSTEM_ISOLATED_DIRS.some((d) => file.startsWith(d)))
+    return 'system-isolated';
+  return 'system';
+}
+
+/** Every test file under test/, from the repository root. */
+export function testFiles(root: string): string[] {
+  return (readdirSync(join(root, 'test'), { recursive: true, encoding: 'utf8' }) as string[])
+    .filter((f) => f.endsWith('.test.ts') && !f.split(sep).includes('node_modules'))
+    .map((f) => `test/${f.split(sep).join('/')}`)
+    .sort();
+}
+
+/** The files of a tier: what its vitest project includes. */
+export function filesOf(tier: Tier, root: string): string[] {
+  return testFiles(root).filter((f) => tierOf(f) === tier);
+}
