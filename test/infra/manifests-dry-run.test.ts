@@ -125,17 +125,24 @@ describe.skipIf(!hasKubectl)('deployment manifests', () => {
     const docs = parseAllDocuments(rendered).map(
       (d) => d.toJS() as { kind: string; metadata: { name: string; namespace?: string } },
     );
+    // The functions' own identity (the token rotator's ServiceAccount and Role sit beside it).
+    const FUNCTIONS = 'multicluster-cloud-provider-functions';
     const where = (kind: string) => [
-      ...new Set(docs.filter((d) => d.kind === kind).map((d) => d.metadata.namespace)),
+      ...new Set(
+        docs
+          .filter((d) => d.kind === kind && d.metadata.name.startsWith(FUNCTIONS))
+          .map((d) => d.metadata.namespace),
+      ),
     ];
     const step = /\*\*1\. The functions' identity on the Karmada API server\.\*\*([\s\S]*?)```/.exec(
       readFileSync(join(ROOT, 'README.md'), 'utf8'),
-    )?.[1];
+    )?.[1]?.replace(/\s+/g, ' ');
     expect(step).toBeDefined();
     const [account] = where('ServiceAccount');
     const [locks] = where('Role');
     expect(where('Role')).toHaveLength(1);
-    expect(step).toContain(`A ServiceAccount in \`${account}\``);
+    expect(where('ServiceAccount')).toHaveLength(1);
+    expect(step).toContain(`ServiceAccount in \`${account}\``);
     expect(step).toContain(`in their own namespace, \`${locks}\``);
     expect(locks).not.toBe(account);
     // and it is where serverless.yml has the functions keep their locks

@@ -30,6 +30,7 @@ import {
 import { KubeTargetRecords } from '../../lib/providers/aws/deploy/target-records.js';
 import { OWNER_TAG, STACK_TAG } from '../../lib/providers/aws/tagging.js';
 import { edit, notify, notifyChange, startHarness, type Harness } from '../support/harness.js';
+import { ALLOW_ALL } from '../support/tenant-policy.js';
 
 const GA = 'multicluster.karmada.io/global-accelerator';
 const RECORD_NAMESPACE = 'karmada-system';
@@ -126,7 +127,11 @@ beforeEach(async () => {
   });
   h = await startHarness({
     provider: 'aws',
-    providerConfig: awsConfigFor(sim, { globalAccelerator: { enabled: false, endpoint: ga.url } }),
+    providerConfig: awsConfigFor(sim, {
+      globalAccelerator: { enabled: false, endpoint: ga.url },
+      // The closed default allows no accelerator to an internal configuration.
+      tenantPolicy: ALLOW_ALL,
+    }),
   });
   records = new KubeAcceleratorRecords(h.kube, RECORD_NAMESPACE, 'local', h.logger);
   const solo = serveService();

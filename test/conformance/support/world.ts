@@ -7,6 +7,7 @@
 import type { ItemResult } from '../../../lib/runtime/process.js';
 import type { KubeObject } from '../../../lib/kube/types.js';
 import { notify, startHarness, type Harness } from '../../support/harness.js';
+import { ALLOW_ALL } from '../../support/tenant-policy.js';
 import { clientsFor, OWNER_ID, type Clients } from './clients.js';
 import type { GatewayCall } from './gateway.js';
 import { seedNetwork, type Network } from './network.js';
@@ -75,6 +76,9 @@ export function providerConfigText(
     // Where the stand-in keeps its locks too (it starts with default and karmada-system).
     recordNamespace: 'karmada-system',
     maxAttempts: 3,
+    // The scenarios are about what AWS does, not what tenants may ask for: the closed default
+    // would refuse their internet-facing load balancers and imported certificates.
+    tenantPolicy: ALLOW_ALL,
     ...o.extra,
   };
   return JSON.stringify(file, null, 2);
