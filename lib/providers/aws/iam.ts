@@ -56,8 +56,8 @@
  *   roles. Everything authorised on the accelerator (DescribeAccelerator, UpdateAccelerator,
  *   DeleteAccelerator, ListListeners, CreateListener, TagResource, UntagResource) is scoped by our
  *   tag on it, so a listener can only be added to our accelerator; TagResource cannot change the
- *   owner or instance tag, UntagResource cannot remove them, and the sweep's TagResource adds
- *   only the retiring mark (a deletion's first step);
+ *   owner or instance tag, UntagResource cannot remove them, and the sweep holds no TagResource
+ *   (it disables an orphan's accelerator unmarked: no object can take it back);
  *   ListTagsForResource reads the account's accelerators' tags to find ours (unscoped). What is
  *   authorised on a listener (UpdateListener, DeleteListener, ListEndpointGroups,
  *   CreateEndpointGroup) or an endpoint group (UpdateEndpointGroup, DeleteEndpointGroup) has no
@@ -501,20 +501,6 @@ const STATEMENTS: StatementSpec[] = [
     condition: (o) => ({ StringEquals: ownedResource(o), StringEqualsIfExists: ownedRequest(o) }),
     feature: 'globalAccelerator',
     access: ['reconcile'],
-  },
-  {
-    // SAR (GA): the sweep's one TagResource, the retiring mark on an accelerator of ours (GA
-    // deletes only a disabled accelerator: disabling it, marked, is a deletion's first step).
-    Sid: 'GaMarkOwnedAcceleratorsRetiring',
-    actions: ['globalaccelerator:TagResource'],
-    resources: ACCELERATOR_ARNS,
-    condition: (o) => ({
-      StringEquals: ownedResource(o),
-      'ForAllValues:StringEquals': { 'aws:TagKeys': [RETIRING_TAG] },
-      Null: { 'aws:TagKeys': 'false' },
-    }),
-    feature: 'globalAccelerator',
-    access: ['sweep'],
   },
   {
     // SAR (GA): UntagResource, resource accelerator; aws:ResourceTag, aws:TagKeys.

@@ -31,7 +31,7 @@ export interface AcceleratorInventory {
     dryRun: boolean,
   ): Promise<void>;
   /** The stack's accelerators one step closer to gone; RetryLaterError while one is left. */
-  delete(ctx: ProviderContext, owner: StackOwner, dryRun: boolean): Promise<unknown>;
+  delete(ctx: ProviderContext, owner: StackOwner, dryRun: boolean, mark: boolean): Promise<unknown>;
 }
 
 /**
@@ -91,7 +91,9 @@ export class AwsInventory implements StackInventory, TargetGroupInventory {
       throw new InvalidObjectError(`not a stack ID: ${stackId}`, { field: 'stackId' });
     }
     // Its accelerator first (disable, wait, delete: one step per sweep), as an object's deletion does.
-    await this.options.accelerators?.delete(ctx, this.owner(stackId), this.options.dryRun);
+    // No retiring mark: the sweep's role holds no TagResource, and an orphan's stack has no object
+    // that could take its accelerator back.
+    await this.options.accelerators?.delete(ctx, this.owner(stackId), this.options.dryRun, false);
     const { deleteStack } = await loadFullPath();
     await deleteStack(
       this.options.context(ctx, this.owner(stackId)),

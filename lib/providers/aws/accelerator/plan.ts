@@ -227,16 +227,23 @@ function createAccelerator(desired: DesiredAccelerator): AcceleratorOperation[] 
 
 /**
  * The first step of retiring an accelerator: disable it (GA deletes only disabled accelerators),
- * marked as retiring so that nothing takes it back. The rest waits for GA's DEPLOYED.
+ * marked as retiring so that nothing takes it back (`mark`: an object's reconcile, whose stack
+ * lives on; the orphan sweep retires only accelerators no object wants, and so holds no
+ * TagResource). The rest waits for GA's DEPLOYED.
  */
-export function disableAccelerator(a: ActualAccelerator, why: string, now: Date): AcceleratorOperation {
+export function disableAccelerator(
+  a: ActualAccelerator,
+  why: string,
+  now: Date,
+  mark = true,
+): AcceleratorOperation {
   return {
     op: 'modify',
     resource: 'Accelerator',
     id: a.arn,
     detail: `disable (${why}); deleted once Global Accelerator has deployed that`,
     calls: [
-      ...(a.tags[RETIRING_TAG] === undefined
+      ...(mark && a.tags[RETIRING_TAG] === undefined
         ? [
             {
               action: 'TagResource' as const,

@@ -208,15 +208,19 @@ function stateAfter(
   };
 }
 
-/** One step of retiring `a`: disable (and mark) it, or once GA has deployed that, delete it all. */
+/**
+ * One step of retiring `a`: disable (and, with `mark`, mark) it, or once GA has deployed that,
+ * delete it all. Without `mark` (the orphan sweep) a disabled accelerator is taken as retiring.
+ */
 async function retireStep(
   ga: GaApi,
   ctx: AcceleratorContext,
   a: ActualAccelerator,
   why: string,
+  mark = true,
 ): Promise<{ plan: AcceleratorOperation[]; waiting: boolean }> {
-  if (a.enabled || a.tags[RETIRING_TAG] === undefined) {
-    return { plan: [disableAccelerator(a, why, (ctx.now ?? (() => new Date()))())], waiting: true };
+  if (a.enabled || (mark && a.tags[RETIRING_TAG] === undefined)) {
+    return { plan: [disableAccelerator(a, why, (ctx.now ?? (() => new Date()))(), mark)], waiting: true };
   }
   if (a.status !== 'DEPLOYED') return { plan: [], waiting: true };
   const listeners = await ga.listeners(a.arn, ctx);
@@ -385,10 +389,12 @@ export async function deleteAccelerator(
   ctx: AcceleratorContext,
   /** The stack's accelerator record, read by the caller (forgotten once nothing is left). */
   record: AcceleratorRecord | undefined,
+  /** Mark each one retiring as it is disabled: not for the orphan sweep (retireStep). */
+  mark = true,
 ): Promise<AcceleratorOperation[]> {
   const ga = await ctx.ga();
   const { owned } = await listOwned(ga, ctx);
-  const steps = await Promise.all(owned.map((a) => retireStep(ga, ctx, a, 'its object is deleted')));
+  const steps = await Promise.all(owned.map((a) => retireStep(ga, ctx, a, 'its object is deleted', mark)));
   const plan = steps.flatMap((s) => s.plan);
   logPlan(ctx, plan, 'delete');
   if (ctx.dryRun) return plan;
@@ -430,7 +436,8 @@ export async function retireOne(
   a: ActualAccelerator,
 ): Promise<AcceleratorOperation[]> {
   const ga = await ctx.ga();
-  const { plan } = await retireStep(ga, ctx, a, 'retired');
+  // Marked already by the reconcile that retired it; the sweep adds no tag.
+  const { plan } = await retireStep(ga, ctx, a, 'retired', false);
   logPlan(ctx, plan, 'sweep');
   if (ctx.dryRun) return plan;
   const applied = await applyOps(ga, ctx, plan);

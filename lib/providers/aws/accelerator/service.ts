@@ -180,12 +180,18 @@ export class AcceleratorService {
   }
 
   /** The stack's accelerators one step closer to gone (RetryLaterError while one is left). */
-  async delete(ctx: ProviderContext, owner: StackOwner, dryRun: boolean): Promise<AcceleratorOperation[]> {
+  async delete(
+    ctx: ProviderContext,
+    owner: StackOwner,
+    dryRun: boolean,
+    /** false for the orphan sweep, which tags nothing (deleteAccelerator). */
+    mark = true,
+  ): Promise<AcceleratorOperation[]> {
     // Neither configured nor ever asked for (no record): nothing in GA to look for, nothing to load.
     const record = await this.records.read(owner.stackId);
     if (!record && !this.configured) return [];
     const { deleteAccelerator } = await loadAcceleratorReconcile();
-    return deleteAccelerator(this.context(ctx, owner, dryRun), record);
+    return deleteAccelerator(this.context(ctx, owner, dryRun), record, mark);
   }
 
   /**
