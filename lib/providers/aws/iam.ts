@@ -74,7 +74,6 @@
  * test/unit/aws-iam.test.ts checks the code calls exactly these actions; test/security/iam.test.ts
  * evaluates the statements like IAM does; scripts/gen-iam.ts writes infra/iam/.
  */
-import { RETIRING_TAG } from './accelerator/types.js';
 import { EC2_MUTATING_ACTIONS, type Ec2MutatingAction, type MutatingAction } from './deploy/operations.js';
 import { INSTANCE_TAG, OWNER_TAG } from './tagging.js';
 
