@@ -134,9 +134,9 @@ describe.skipIf(!hasKubectl)('deployment manifests', () => {
           .map((d) => d.metadata.namespace),
       ),
     ];
-    const step = /\*\*1\. The functions' identity on the Karmada API server\.\*\*([\s\S]*?)```/.exec(
-      readFileSync(join(ROOT, 'README.md'), 'utf8'),
-    )?.[1]?.replace(/\s+/g, ' ');
+    const step = /\*\*1\. The functions' identity on the Karmada API server\.\*\*([\s\S]*?)```/
+      .exec(readFileSync(join(ROOT, 'README.md'), 'utf8'))?.[1]
+      ?.replace(/\s+/g, ' ');
     expect(step).toBeDefined();
     const [account] = where('ServiceAccount');
     const [locks] = where('Role');
