@@ -115,28 +115,16 @@ describe('tag-on-create permissions allow no takeover', () => {
     expect(sweep.flatMap((s) => [s.Action].flat())).not.toContain('shield:TagResource');
   });
 
-  it('the sweep may only mark an accelerator of ours as retiring (a deletion’s first step), nothing else', () => {
-    const owned = has(OURS);
+  it('the sweep holds no TagResource at all: not even the retiring mark on an accelerator of ours', () => {
     const retiring = { [RETIRING_TAG]: '2026-01-01T00:00:00.000Z' };
-    expect(isAllowed(sweep, tag('globalaccelerator', ACCELERATOR, { ...owned, ...adding(retiring) }))).toBe(
-      true,
-    );
     expect(
-      isAllowed(sweep, tag('globalaccelerator', ACCELERATOR, { ...has(THEIRS), ...adding(retiring) })),
+      isAllowed(sweep, tag('globalaccelerator', ACCELERATOR, { ...has(OURS), ...adding(retiring) })),
     ).toBe(false);
     expect(
-      isAllowed(sweep, tag('globalaccelerator', ACCELERATOR, { ...owned, ...adding({ team: 'x' }) })),
-    ).toBe(false);
-    expect(
-      isAllowed(
-        sweep,
-        tag('globalaccelerator', ACCELERATOR, { ...owned, ...adding({ [OWNER_TAG]: 'team-b' }) }),
-      ),
-    ).toBe(false);
-    // A TagResource that names no key is nothing the sweep does either.
-    expect(isAllowed(sweep, tag('globalaccelerator', ACCELERATOR, { ...owned, 'aws:TagKeys': [] }))).toBe(
-      false,
-    );
+      sweep
+        .flatMap((s) => [s.Action].flat())
+        .filter((a) => typeof a === 'string' && a.endsWith(':TagResource')),
+    ).toEqual([]);
   });
 
   it('an accelerator of ours is retagged by the reconcile, never handed to another owner', () => {
