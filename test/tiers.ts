@@ -83,6 +83,8 @@ const SYSTEM_ISOLATED = [
   'test/integration/next-steps-unloadable.test.ts',
   'test/security/entry-points.test.ts',
   'test/security/function-roles.test.ts',
+  // The functions' Lambda runtime, configured through the environment, imported afresh.
+  'test/security/functions-token.test.ts',
   'test/security/logs.test.ts',
 ];
 

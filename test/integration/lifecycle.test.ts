@@ -88,7 +88,12 @@ describe('MultiClusterIngress lifecycle with the fake provider', () => {
     // still one Event for the one change.
     await h.deliver(notify(mciRef));
     await h.deliver(notify(mciRef));
-    expect((await events('minimal-ingress')).map((e) => [e.reason, e.message, e.count ?? 1])).toEqual([
+    // Sorted: a LIST returns Events by name, and an Event's name has a random suffix.
+    expect(
+      (await events('minimal-ingress'))
+        .map((e) => [e.reason, e.message, e.count ?? 1])
+        .sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+    ).toEqual([
       ['EnsuredLoadBalancer', 'Created load balancer: 1.2.3.4', 1],
       ['UpdatedLoadBalancer', 'Updated load balancer: 1.2.3.4', 1],
     ]);
