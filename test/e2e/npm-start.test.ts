@@ -197,6 +197,9 @@ describe.skipIf(!hasKubectl)('npm start', () => {
       const eventAt = told.indexOf('event on mcs default/serve: Normal DeletedLoadBalancer');
       expect(eventAt).toBeGreaterThan(-1);
       expect(eventAt).toBeLessThan(told.indexOf('mcs default/serve: deleted from the API server'));
+      // The stand-in writes its state file 200 ms after a change (debounced): the restart below
+      // must find the deletion there, so the first run stops well after that, even on a loaded machine.
+      await new Promise((r) => setTimeout(r, 2_000));
     } finally {
       await first.stop();
     }
