@@ -15,7 +15,7 @@ import { isThrottling } from './deploy/context.js';
 import { parseIPv6 } from './model/ip.js';
 import { reservedTagOwner } from './reserved-tags.js';
 import { RESERVED_TAG_KEYS, TAG_PREFIX } from './tagging.js';
-import type { TenantPolicy } from './tenant-policy.js';
+import type { TenantPolicy } from './tenant-policy-types.js';
 import { lazy } from '../../util/lazy.js';
 
 /** The tenant policy's validator and checks: a chunk of its own, read only when one is configured. */

@@ -56,7 +56,7 @@ import {
 import { loadBalancerNameFromHostname } from './naming.js';
 import type { AwsProvider } from './provider.js';
 import type { StackOwner } from './tagging.js';
-import type { TenantPolicy } from './tenant-policy.js';
+import type { TenantPolicy } from './tenant-policy-types.js';
 
 /** What the group balancer needs from the provider besides what every balancer has. */
 export interface IngressGroupDeps {

@@ -23,7 +23,7 @@ import {
   type AdmissionRequest,
 } from './model/ingress-group.js';
 import type { Stack } from './model/types.js';
-import type { PolicyReads, PolicySubject } from './tenant-policy.js';
+import type { PolicyReads, PolicySubject } from './tenant-policy-types.js';
 
 export interface GroupPolicyDeps {
   group: string;

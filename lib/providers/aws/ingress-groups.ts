@@ -21,7 +21,7 @@ import type { KubeClient } from '../../kube/client.js';
 import { hasFinalizer } from '../../kube/finalizers.js';
 import { Resources } from '../../kube/resources.js';
 import { SHARED_GROUP_NAMESPACE, stackId, type StackRef } from '../../provider/stack-id.js';
-import type { TenantPolicy } from './tenant-policy.js';
+import type { TenantPolicy } from './tenant-policy-types.js';
 
 export const GROUP_NOT_SHARED_REASON = 'IngressGroupNotShared';
 

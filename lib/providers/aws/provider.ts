@@ -53,7 +53,7 @@ import { wantsCertificateDiscovery } from './model/annotations/listeners.js';
 import type { CertificateAllowList } from './model/certificates.js';
 import { ALB_KEYS } from './model/annotations/keys.js';
 import { type StackOwner } from './tagging.js';
-import type { PolicyReads, PolicySubject } from './tenant-policy.js';
+import type { PolicyReads, PolicySubject } from './tenant-policy-types.js';
 import type { KubeGroupRecords } from './ingress-group-record.js';
 import { MCI_FINALIZER, MCS_FINALIZER } from '../../karmada/constants.js';
 import type { GlobalAcceleratorClient } from '@aws-sdk/client-global-accelerator';
