@@ -26,7 +26,7 @@ import { AwsFingerprints } from './fingerprints.js';
 import { KubeTargetRecords } from './deploy/target-records.js';
 import type { ResourceGroupsTaggingAPIClient } from '@aws-sdk/client-resource-groups-tagging-api';
 import { parseStackId, type StackRef } from '../../provider/stack-id.js';
-import type { AwsProviderConfig } from './config.js';
+import type { AwsProviderConfig } from './config-types.js';
 import {
   DEFAULT_DEPLOY_OPTIONS,
   LookupMemo,

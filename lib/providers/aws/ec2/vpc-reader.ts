@@ -7,7 +7,7 @@
  */
 import { DescribeSubnetsCommand, DescribeVpcsCommand, EC2Client, type Subnet } from '@aws-sdk/client-ec2';
 import { CancelledError, ProviderConfigError, RetryLaterError, errorMessage } from '../../../errors.js';
-import type { AwsProviderConfig } from '../config.js';
+import type { AwsProviderConfig } from '../config-types.js';
 import { call, isAwsError } from '../deploy/context.js';
 import type { VpcNetwork, VpcNetworkReader, VpcSubnet } from '../vpc-network.js';
 

@@ -15,7 +15,7 @@ import {
   ListCertificatesCommand,
   type CertificateSummary,
 } from '@aws-sdk/client-acm';
-import type { AwsProviderConfig } from '../config.js';
+import type { AwsProviderConfig } from '../config-types.js';
 import { call } from '../deploy/context.js';
 import type { AcmApi } from './services.js';
 

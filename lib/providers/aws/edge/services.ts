@@ -15,7 +15,7 @@ import type {
   DisassociateWebACLCommandInput,
   WAFV2Client,
 } from '@aws-sdk/client-wafv2';
-import type { AwsProviderConfig } from '../config.js';
+import type { AwsProviderConfig } from '../config-types.js';
 import { loadAcm, loadShield, loadWafv2 } from '../lazy-parts.js';
 import type { CatalogCertificate } from '../model/certificates.js';
 

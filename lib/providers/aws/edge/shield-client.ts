@@ -16,7 +16,7 @@ import {
   ListTagsForResourceCommand,
   ShieldClient,
 } from '@aws-sdk/client-shield';
-import type { AwsProviderConfig } from '../config.js';
+import type { AwsProviderConfig } from '../config-types.js';
 import { call, isAwsError } from '../deploy/context.js';
 import type { ShieldApi } from './services.js';
 

@@ -14,7 +14,7 @@ import {
   ListWebACLsCommand,
   WAFV2Client,
 } from '@aws-sdk/client-wafv2';
-import type { AwsProviderConfig } from '../config.js';
+import type { AwsProviderConfig } from '../config-types.js';
 import { call } from '../deploy/context.js';
 import type { Wafv2Api } from './services.js';
 

@@ -19,7 +19,7 @@ import { ALB_KEYS } from './annotations/keys.js';
 import { invalid, oneOf, raw, refuseReservedText } from './annotations/parse.js';
 import { albTargetGroupSettings, serviceTargetGroupSettings } from './annotations/target-group.js';
 import { ignoredKeysWarning } from './annotations/unknown-keys.js';
-import type { HealthCheckConfig } from '../config.js';
+import type { HealthCheckConfig } from '../config-types.js';
 import { albListeners } from './annotations/listeners.js';
 import { discoverCertificates, discoveryHosts } from './certificates.js';
 import { albListenerResources, type Route, type RouteAuthentication } from './alb-listeners.js';

@@ -4,7 +4,7 @@
  * by resource ID (`{ $ref: id }`), so a stack can be built, printed and compared before anything
  * exists in AWS; the deployer resolves references to ARNs as it creates resources.
  */
-import type { AwsProviderConfig } from '../config.js';
+import type { AwsProviderConfig } from '../config-types.js';
 import type { VpcSubnet } from '../vpc-network.js';
 import type { ElbQuotas } from './limits.js';
 import type { CatalogCertificate, CertificateAllowList } from './certificates.js';

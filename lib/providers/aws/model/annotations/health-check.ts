@@ -1,5 +1,5 @@
 /** Target group health checks: LBC's defaults per load balancer type, overridden by annotations. */
-import type { HealthCheckConfig } from '../../config.js';
+import type { HealthCheckConfig } from '../../config-types.js';
 import type { ServicePort } from '../../../../karmada/types.js';
 import type { HealthCheckSpec } from '../types.js';
 import type { CommonKeys } from './keys.js';

@@ -5,7 +5,7 @@
  * key by key), so one Service can ask for gRPC while the rest of the Ingress stays HTTP/1.1.
  */
 import { InvalidObjectError } from '../../../../errors.js';
-import type { HealthCheckConfig } from '../../config.js';
+import type { HealthCheckConfig } from '../../config-types.js';
 import type { HealthCheckSpec } from '../types.js';
 import { targetGroupAttributes } from './attributes.js';
 import { albHealthCheck } from './health-check.js';
