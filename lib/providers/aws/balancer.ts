@@ -6,23 +6,42 @@
 import { errorMessage } from '../../errors.js';
 import type { KubeClient } from '../../kube/client.js';
 import type { KubeObject } from '../../kube/types.js';
-import type { IngressLoadBalancerStatus, LoadBalancerStatus } from '../../karmada/types.js';
 import type { Balancer, GetResult, ProviderContext, DesiredFingerprint } from '../../provider/contract.js';
 import { findStackByTags } from './deploy/stack-tags.js';
 import { DNS_NAME_TAG, recordedState } from './deploy/targets-only.js';
 import { groupFingerprints, recordOf } from './deploy/target-records.js';
 import { stackFingerprint } from './model/fingerprint.js';
-import type { AwsProvider } from './provider.js';
 import { loadFullPath } from './lazy-parts.js';
 import { deployStack, type DeployResult } from './deploy/deployer.js';
 import { findOwnedLoadBalancer } from './deploy/lookup.js';
 import type { Operation } from './deploy/operations.js';
 import type { AcceleratorOperation } from './accelerator/types.js';
-import { acceleratorIngress } from './accelerator/service.js';
+import { acceleratorIngress, type AcceleratorService } from './accelerator/service.js';
 import type { AcceleratorResult } from './accelerator/reconcile.js';
 import { resourcesOf, ResourceTypes, type ModelWarning, type Stack } from './model/types.js';
 import { wordWarnings } from './model/annotations/unknown-keys.js';
 import { FRONTEND_NLB_DNS_TAG, isOwnedBy, type StackOwner } from './tagging.js';
+import type { AwsProviderConfig } from './config-types.js';
+import type { DeployContext } from './deploy/context.js';
+import type { AwsLoadBalancerStatus } from './load-balancer-status.js';
+import type { RegionalRole } from './regions/role.js';
+
+export type { AwsLoadBalancerStatus } from './load-balancer-status.js';
+
+/**
+ * What a balancer reads of the provider that made it (AwsProvider, provider.ts): named here, as
+ * the provider imports the balancers, so that they do not import it back.
+ */
+export interface BalancerHost {
+  readonly config: AwsProviderConfig;
+  /** Set when the provider is one Region's part of a multi-Region one (regions/role.ts). */
+  readonly regional: RegionalRole | undefined;
+  readonly accelerators: AcceleratorService;
+  context(ctx: ProviderContext, owner: StackOwner): DeployContext;
+  serves(stack: Stack): boolean;
+  mayHold(ctx: ProviderContext | undefined, stackId: string): Promise<boolean>;
+  settledNow(stack: Stack): Promise<Stack>;
+}
 
 /** Whether a warning is the reconciled object's to report: its own, or the whole stack's. */
 export function isAbout(warning: ModelWarning, obj: Readonly<KubeObject>): boolean {
@@ -47,9 +66,6 @@ export function reportTraffic(ctx: ProviderContext, stack: Stack, region?: strin
  * without one.
  */
 export const NOT_SERVED = '-';
-
-/** What the AWS provider reports for either kind: the load balancer's DNS name. */
-export type AwsLoadBalancerStatus = IngressLoadBalancerStatus & LoadBalancerStatus;
 
 /**
  * `{ ingress: [{ hostname }] }`: the lower-cased DNS name, WITHOUT `ports`. LBC also reports the
@@ -122,7 +138,7 @@ export function statusOfDeploy(result: StackDeployResult): AwsLoadBalancerStatus
 /** One balancer for either kind: ensure and update are the same level-triggered reconcile. */
 export class AwsBalancer<O extends KubeObject> implements Balancer<O, AwsLoadBalancerStatus> {
   constructor(
-    protected readonly provider: AwsProvider,
+    protected readonly provider: BalancerHost,
     protected readonly kind: StackKindAdapter<O>,
   ) {}
 

@@ -32,6 +32,7 @@ import {
   NOT_SERVED,
   reportTraffic,
   type AwsLoadBalancerStatus,
+  type BalancerHost,
   type ObjectDeployResult,
   type StackDeployResult,
   type StackKindAdapter,
@@ -54,7 +55,6 @@ import {
   type Stack,
 } from './model/types.js';
 import { loadBalancerNameFromHostname } from './naming.js';
-import type { AwsProvider } from './provider.js';
 import type { StackOwner } from './tagging.js';
 import type { TenantPolicy } from './tenant-policy-types.js';
 
@@ -97,7 +97,7 @@ export class AwsIngressBalancer extends AwsBalancer<MultiClusterIngress> {
   private readonly snapshots = new WeakMap<KubeClient, Map<string, Promise<IngressGroupModel>>>();
 
   constructor(
-    provider: AwsProvider,
+    provider: BalancerHost,
     kind: StackKindAdapter<MultiClusterIngress>,
     private readonly groups: IngressGroupDeps,
   ) {

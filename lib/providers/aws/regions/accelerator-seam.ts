@@ -14,7 +14,7 @@
  */
 import type { MultiClusterIngress, MultiClusterService } from '../../../karmada/types.js';
 import type { ProviderContext } from '../../../provider/contract.js';
-import type { AwsLoadBalancerStatus } from '../balancer.js';
+import type { AwsLoadBalancerStatus } from '../load-balancer-status.js';
 import type { DeployResult } from '../deploy/deployer.js';
 import type { Stack } from '../model/types.js';
 import type { StackOwner } from '../tagging.js';
