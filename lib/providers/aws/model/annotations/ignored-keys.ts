@@ -3,10 +3,6 @@
  * (lbc-keys.ts): a chunk of its own in the function bundles, loaded by the first warning about an
  * ignored key (unknown-keys.ts), as a container that never meets one never needs the table.
  */
-// Costs nothing at run time: the provider's factory is loaded before any of this can be (it builds
-// the provider that loads it). It tells esbuild so, and the start set's chunks stay whole (see
-// deploy/full-path.ts).
-import '../../factory.js';
 import type { KeyFamilyName } from './acted-keys.js';
 import { INGRESS_KEY_FAMILY, lbcKeyOf, SERVICE_KEY_FAMILY, type KeyFamily } from './lbc-keys.js';
 import type { Annotations } from './parse.js';

@@ -9,10 +9,6 @@
  * names a target group outside the provider's stacks, which it neither builds nor may route
  * another tenant's traffic into.
  */
-// Costs nothing at run time: the provider's factory is loaded before any of this can be (it builds
-// the provider whose inputs reader loads it). It tells esbuild so, and the start set's chunks stay whole (see
-// deploy/full-path.ts).
-import '../../factory.js';
 import { isIP } from 'node:net';
 import type {
   QueryStringPair,
