@@ -11,20 +11,12 @@ import {
   sweepOwnedLoadBalancers,
   sweepOwnedTargetGroups,
 } from './describe.js';
-import { discover, type DeletionTarget, type InventoryTarget } from './discover.js';
-import type { OwnedLoadBalancer } from './load-balancer.js';
+import { discover, type DeletionTarget, type InventoryTarget, type OwnerInventory } from './discover.js';
 import { formatPlan, type Operation } from './operations.js';
 import { planDeletion } from './plan.js';
-import type { ActualSecurityGroup } from './security-group.js';
 import type { OwnedTargetGroup } from './target-group.js';
 
-/** Every load balancer, target group and managed security group carrying this owner's tags (any stack). */
-export interface OwnerInventory {
-  loadBalancers: OwnedLoadBalancer[];
-  targetGroups: OwnedTargetGroup[];
-  /** Absent when the provider manages no security groups (the configuration names them). */
-  securityGroups?: ActualSecurityGroup[];
-}
+export type { OwnerInventory } from './discover.js';
 
 /** The account-wide listing: O(account) calls, so once per orphan sweep, never per object. */
 export async function listOwnerInventory(ctx: DeployContext): Promise<OwnerInventory> {

@@ -28,7 +28,6 @@ import {
   findTargetGroupsByNames,
   findTrustStoreArns,
 } from './describe.js';
-import type { OwnerInventory } from './deletion.js';
 import { desiredCapacity } from './capacity.js';
 import { SECURE_PROTOCOLS, type ActualListener } from './listener.js';
 import { requiresReplacement, type OwnedLoadBalancer } from './load-balancer.js';
@@ -36,6 +35,14 @@ import { ownedByName } from './lookup.js';
 import { matchTargetGroups, type OwnedTargetGroup } from './target-group.js';
 import { liveTargets } from './targets.js';
 import { discoverEdge, discoverProtections, resolveWebAcl } from './edge.js';
+
+/** Every load balancer, target group and managed security group carrying this owner's tags (any stack). */
+export interface OwnerInventory {
+  loadBalancers: OwnedLoadBalancer[];
+  targetGroups: OwnedTargetGroup[];
+  /** Absent when the provider manages no security groups (the configuration names them). */
+  securityGroups?: ActualSecurityGroup[];
+}
 
 /** What exists of one stack, as the planners compare it. */
 export interface ActualStack {
