@@ -17,7 +17,7 @@ import type {
   UpdateEndpointGroupCommandInput,
   UpdateListenerCommandInput,
 } from '@aws-sdk/client-global-accelerator';
-import type { OperationKind } from '../deploy/operations.js';
+import type { OperationKind } from '../deploy/operation-kind.js';
 import type { Planned } from '../deploy/refs.js';
 import { TAG_PREFIX } from '../tagging.js';
 import type {

@@ -44,6 +44,7 @@ import type {
 import { recordToTags, tagsToRemove, tagsToUpsert } from '../tagging.js';
 import type { AcceleratorOperation } from '../accelerator/types.js';
 import type { Arn, Planned } from './refs.js';
+import type { OperationKind } from './operation-kind.js';
 
 // The placeholders are part of the plan's vocabulary: planners and tests name them from here too.
 export { arnRef, dnsRef, secretRef, type Arn, type Planned } from './refs.js';
@@ -154,7 +155,7 @@ type Elbv2CallOf<P extends boolean> = {
     : unknown);
 }[MutatingAction];
 
-export type OperationKind = 'create' | 'modify' | 'delete' | 'replace';
+export type { OperationKind } from './operation-kind.js';
 export type OperationResource =
   | 'LoadBalancer'
   | 'TargetGroup'
