@@ -7,36 +7,16 @@
  */
 import { InvalidObjectError } from '../../../errors.js';
 import { MAX_NAME_LENGTH } from '../naming.js';
-import { resourcesOf, ResourceTypes, type Action, type RuleCondition, type Stack } from './types.js';
+import {
+  resourcesOf,
+  ResourceTypes,
+  type Action,
+  type ElbQuotas,
+  type RuleCondition,
+  type Stack,
+} from './types.js';
 
-/** The ELBv2 quotas a stack must fit, per account and Region. */
-export interface ElbQuotas {
-  /** rules-per-application-load-balancer (default rules excluded). */
-  rulesPerLoadBalancer: number;
-  /** condition-values-per-alb-rule: every value of every condition (plain, regex, query pair). */
-  conditionValuesPerRule: number;
-  /** condition-wildcards-per-alb-rule: unescaped `*` and `?` in host, path, header and query values. */
-  conditionWildcardsPerRule: number;
-  /**
-   * Match evaluations per rule: a fixed limit ELBv2 documents besides the adjustable condition
-   * values (one evaluation per value), so a rule keeps to it whatever the account's quota says.
-   */
-  matchEvaluationsPerRule: number;
-  /** target-groups-per-action-on-application-load-balancer (not adjustable). */
-  targetGroupsPerAction: number;
-  /** target-groups-per-application-load-balancer. */
-  targetGroupsPerLoadBalancer: number;
-  listenersPerApplicationLoadBalancer: number;
-  listenersPerNetworkLoadBalancer: number;
-  /** targets-per-application-load-balancer: registrations in every group the ALB routes to. */
-  targetsPerApplicationLoadBalancer: number;
-  targetsPerNetworkLoadBalancer: number;
-  /**
-   * IP targets per target group. Not among DescribeAccountLimits' answers: the documented value
-   * (a Service Quotas request raises it, and then `targetsPerTargetGroup` stays the default).
-   */
-  targetsPerTargetGroup: number;
-}
+export type { ElbQuotas } from './types.js';
 
 /** AWS's defaults (the ALB and NLB quota pages): what a stack is checked against first. */
 export const DEFAULT_QUOTAS: Readonly<ElbQuotas> = {

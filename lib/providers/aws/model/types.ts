@@ -6,9 +6,37 @@
  */
 import type { AwsProviderConfig } from '../config-types.js';
 import type { VpcSubnet } from '../vpc-network.js';
-import type { ElbQuotas } from './limits.js';
 import type { CatalogCertificate, CertificateAllowList } from './certificates.js';
 import type { AcceleratorIntent } from '../accelerator/types.js';
+
+/** The ELBv2 quotas a stack must fit, per account and Region. */
+export interface ElbQuotas {
+  /** rules-per-application-load-balancer (default rules excluded). */
+  rulesPerLoadBalancer: number;
+  /** condition-values-per-alb-rule: every value of every condition (plain, regex, query pair). */
+  conditionValuesPerRule: number;
+  /** condition-wildcards-per-alb-rule: unescaped `*` and `?` in host, path, header and query values. */
+  conditionWildcardsPerRule: number;
+  /**
+   * Match evaluations per rule: a fixed limit ELBv2 documents besides the adjustable condition
+   * values (one evaluation per value), so a rule keeps to it whatever the account's quota says.
+   */
+  matchEvaluationsPerRule: number;
+  /** target-groups-per-action-on-application-load-balancer (not adjustable). */
+  targetGroupsPerAction: number;
+  /** target-groups-per-application-load-balancer. */
+  targetGroupsPerLoadBalancer: number;
+  listenersPerApplicationLoadBalancer: number;
+  listenersPerNetworkLoadBalancer: number;
+  /** targets-per-application-load-balancer: registrations in every group the ALB routes to. */
+  targetsPerApplicationLoadBalancer: number;
+  targetsPerNetworkLoadBalancer: number;
+  /**
+   * IP targets per target group. Not among DescribeAccountLimits' answers: the documented value
+   * (a Service Quotas request raises it, and then `targetsPerTargetGroup` stays the default).
+   */
+  targetsPerTargetGroup: number;
+}
 
 /**
  * The target groups' VPC as the model sees it: the provider resolves `cidrs` and `subnets`
