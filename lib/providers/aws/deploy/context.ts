@@ -6,7 +6,6 @@
  */
 import type { ElasticLoadBalancingV2Client, LoadBalancer } from '@aws-sdk/client-elastic-load-balancing-v2';
 import type { ResourceGroupsTaggingAPIClient } from '@aws-sdk/client-resource-groups-tagging-api';
-import type { TaggedStack } from './stack-tags.js';
 import type { Ec2Call } from './operations.js';
 import type { ActualSecurityGroup } from './security-group.js';
 import { CancelledError, RetryLaterError, errorMessage } from '../../../errors.js';
@@ -15,6 +14,18 @@ import type { ProviderContext } from '../../../provider/contract.js';
 import type { StackOwner } from '../tagging.js';
 import type { TargetRecordStore } from './target-records.js';
 import type { EdgeServices } from '../edge/services.js';
+
+/** A resource of a stack as the Tagging API lists it (stack-tags.ts). */
+export interface TaggedResource {
+  arn: string;
+  name: string;
+  tags: Record<string, string>;
+}
+
+export interface TaggedStack {
+  loadBalancers: TaggedResource[];
+  targetGroups: TaggedResource[];
+}
 
 export interface DeployOptions {
   /** Bounded retry of DeleteTargetGroup while a deleted rule/LB still references it (LBC: 2 s, 20 s). */

@@ -14,18 +14,9 @@ import {
 } from '@aws-sdk/client-resource-groups-tagging-api';
 import { errorMessage } from '../../../errors.js';
 import { OWNER_TAG, STACK_TAG, tagsToRecord } from '../tagging.js';
-import type { DeployContext } from './context.js';
+import type { DeployContext, TaggedResource, TaggedStack } from './context.js';
 
-export interface TaggedResource {
-  arn: string;
-  name: string;
-  tags: Record<string, string>;
-}
-
-export interface TaggedStack {
-  loadBalancers: TaggedResource[];
-  targetGroups: TaggedResource[];
-}
+export type { TaggedResource, TaggedStack } from './context.js';
 
 /** `…:loadbalancer/app/<name>/<id>` or `…:targetgroup/<name>/<id>` → its kind and name. */
 export function parseElbArn(arn: string): { kind: 'loadbalancer' | 'targetgroup'; name: string } | undefined {
