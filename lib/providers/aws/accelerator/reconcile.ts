@@ -13,12 +13,12 @@
  * sweep takes the next steps.
  */
 import { InProgressError, InvalidObjectError, RetryLaterError, errorMessage } from '../../../errors.js';
-import type { Logger } from '../../../log/logger.js';
 import { call, checkAborted, isAwsError } from '../deploy/context.js';
 import { formatPlan, operationSubject } from '../deploy/operations.js';
 import { resolvePlanned } from '../deploy/refs.js';
 import type { Stack } from '../model/types.js';
 import { isOwnedBy, isOwnerOf, STACK_TAG, type StackOwner } from '../tagging.js';
+import type { AcceleratorContext } from './context.js';
 import type { GaApi } from './ga-api.js';
 import type { AcceleratorSettings } from './keys.js';
 import { ACCELERATOR_LIMIT_EXCEEDED, acceleratorFingerprint, buildAccelerator } from './model.js';
@@ -30,7 +30,7 @@ import {
   planDialsDown,
   RETIRING_TAG,
 } from './plan.js';
-import type { AcceleratorRecord, AcceleratorRecordStore } from './record.js';
+import type { AcceleratorRecord } from './record.js';
 import { confirmedAccelerator, reportRecord } from './record-check.js';
 import {
   GA_QUOTAS,
@@ -43,26 +43,11 @@ import {
   type RegionalEndpoint,
 } from './types.js';
 
+export type { AcceleratorContext } from './context.js';
+
 /** How long a reconcile waiting for GA's DEPLOYED waits before it looks again. */
 export const ACCELERATOR_RETRY_SECONDS = 30;
 export const ACCELERATOR_DELETING = 'AcceleratorDeleting';
-
-export interface AcceleratorContext {
-  /** The GA API, its client loaded at the first call (lazy-parts.ts). */
-  ga(): Promise<GaApi>;
-  records: AcceleratorRecordStore;
-  owner: StackOwner;
-  signal: AbortSignal;
-  logger: Logger;
-  defaultTags: Readonly<Record<string, string>>;
-  externalManagedTags: readonly string[];
-  dryRun: boolean;
-  /** Read GA instead of trusting the record (the periodic resync's drift check). */
-  resync: boolean;
-  now?: () => Date;
-  /** A Warning Event on the object (a record that was not trusted: record-check.ts). */
-  announce?: (reason: string, message: string) => Promise<void>;
-}
 
 /** What the object's status shows: the accelerator's DNS name and static IP addresses. */
 export interface AcceleratorStatus {

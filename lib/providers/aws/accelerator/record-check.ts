@@ -12,7 +12,7 @@ import { errorMessage } from '../../../errors.js';
 import { isAwsError } from '../deploy/context.js';
 import { isOwnedBy } from '../tagging.js';
 import type { GaApi } from './ga-api.js';
-import type { AcceleratorContext } from './reconcile.js';
+import type { AcceleratorContext } from './context.js';
 import type { ActualAccelerator } from './types.js';
 
 export const ACCELERATOR_RECORD_REJECTED = 'AcceleratorRecordRejected';
