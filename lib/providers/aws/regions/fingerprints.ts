@@ -11,7 +11,7 @@ import type { KubeClient } from '../../../kube/client.js';
 import type { DesiredFingerprint, FingerprintSource, ProviderContext } from '../../../provider/contract.js';
 import { NOT_SERVED } from '../balancer.js';
 import { DEEP_CHECK_CALLS } from '../fingerprints.js';
-import type { RegionalPart } from './provider.js';
+import type { RegionalPart } from './part.js';
 
 /** One Region's state in the combined fingerprint: `<region>=<state>`. */
 const entry = (region: string, state: string) => `${region}=${state}`;

@@ -42,18 +42,16 @@ import type { AcceleratorOperation } from '../accelerator/types.js';
 import type { AcceleratorPlan, AcceleratorSeam, RegionalDeploys } from './accelerator-seam.js';
 import type { ClusterRegionSource, UnknownRegion } from './cluster-regions.js';
 import { RegionalFingerprints } from './fingerprints.js';
+import type { RegionalPart } from './part.js';
 import type { RegionMarkers } from './markers.js';
 import { unknownRegionMessage } from './partition.js';
 import { describeOutcomes, throwIfFailed, type RegionOutcome } from './results.js';
 import { weightedClusters, weightsAcrossRegions } from './weights.js';
 
+export type { RegionalPart } from './part.js';
+
 /** The reason of the Warning Event naming a cluster whose Region is unknown (lib/reconcile/next-steps.ts). */
 export const CLUSTER_REGION_UNKNOWN = 'ClusterRegionUnknown';
-
-export interface RegionalPart {
-  region: string;
-  provider: AwsProvider;
-}
 
 /** One Region's plan, for `npm run plan`. */
 export interface RegionalPlan {
