@@ -11,7 +11,7 @@ module.exports = {
     {
       name: 'no-cycle',
       comment: 'An import cycle in lib/ (type-only imports count, dynamic import() does not).',
-      severity: 'warn',
+      severity: 'error',
       from: { path: '^lib/' },
       to: { circular: true, viaOnly: { dependencyTypesNot: ['dynamic-import'] } },
     },
@@ -20,7 +20,7 @@ module.exports = {
       comment:
         'The model (lib/providers/aws/model) computes the desired stack; it imports neither deploy, ' +
         'features, regions nor the provider that wires them.',
-      severity: 'warn',
+      severity: 'error',
       from: { path: '^lib/providers/aws/model/' },
       to: {
         path: '^lib/providers/aws/(deploy/|features/|regions/|provider[.]ts$|factory[.]ts$|index[.]ts$)',
