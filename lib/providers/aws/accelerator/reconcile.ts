@@ -43,8 +43,8 @@ import {
   type RegionalEndpoint,
 } from './types.js';
 
-/** How long a reconcile waiting for GA's DEPLOYED waits before it looks again. */
-export const ACCELERATOR_RETRY_SECONDS = 30;
+/** How long a reconcile waiting for GA's DEPLOYED waits before it looks again, unless configured. */
+export { ACCELERATOR_RETRY_SECONDS } from './keys.js';
 export const ACCELERATOR_DELETING = 'AcceleratorDeleting';
 
 export interface AcceleratorContext {
@@ -59,6 +59,8 @@ export interface AcceleratorContext {
   dryRun: boolean;
   /** Read GA instead of trusting the record (the periodic resync's drift check). */
   resync: boolean;
+  /** How soon a reconcile waiting on GA comes back (globalAccelerator.pollSeconds). */
+  pollSeconds: number;
   now?: () => Date;
   /** A Warning Event on the object (a record that was not trusted: record-check.ts). */
   announce?: (reason: string, message: string) => Promise<void>;
@@ -161,8 +163,8 @@ async function applyOps(
         }
         if (NOT_YET.some((code) => isAwsError(err, code))) {
           throw new InProgressError(
-            `Global Accelerator is not done with ${operationSubject(op)} yet (${errorMessage(err)}); next step in about ${ACCELERATOR_RETRY_SECONDS} s`,
-            { cause: err, retryAfterSeconds: ACCELERATOR_RETRY_SECONDS, reason: ACCELERATOR_DELETING },
+            `Global Accelerator is not done with ${operationSubject(op)} yet (${errorMessage(err)}); next step in about ${ctx.pollSeconds} s`,
+            { cause: err, retryAfterSeconds: ctx.pollSeconds, reason: ACCELERATOR_DELETING },
           );
         }
         throw err;
@@ -412,12 +414,12 @@ export async function deleteAccelerator(
             `the listeners and endpoint groups of ${a.name} deleted; the accelerator goes once that is deployed`,
           ];
     });
-    const next = `next step in about ${ACCELERATOR_RETRY_SECONDS} s`;
+    const next = `next step in about ${ctx.pollSeconds} s`;
     const names = left.map((a) => `${a.name} (${a.arn})`).join(', ');
     throw new InProgressError(
       `Global Accelerator: deleting ${names}: ${done.length > 0 ? done.join('; ') : 'still deploying (IN_PROGRESS)'}; ${next}`,
       {
-        retryAfterSeconds: ACCELERATOR_RETRY_SECONDS,
+        retryAfterSeconds: ctx.pollSeconds,
         reason: ACCELERATOR_DELETING,
         ...(done.length > 0 ? { step: `Global Accelerator: ${done.join('; ')}; ${next}` } : {}),
       },
