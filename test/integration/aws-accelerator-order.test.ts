@@ -21,6 +21,7 @@ import type { Cluster, MultiClusterIngress } from '../../lib/karmada/types.js';
 import { Resources } from '../../lib/kube/resources.js';
 import type { KubeObject } from '../../lib/kube/types.js';
 import type { ItemResult } from '../../lib/runtime/process.js';
+import { KubeAcceleratorRecords } from '../../lib/providers/aws/accelerator/record.js';
 import { OWNER_TAG } from '../../lib/providers/aws/tagging.js';
 import { edit, notify, notifyChange, startHarness, type Harness } from '../support/harness.js';
 import { ALLOW_ALL } from '../support/tenant-policy.js';
@@ -180,19 +181,31 @@ async function served(w: World): Promise<void> {
   w.views.length = 0;
 }
 
-/** TrafficControl on a cluster (its Cluster's status), delivered as the Cluster's change. */
-async function block(w: World, name: string): Promise<ItemResult[]> {
+/** TrafficControl on (or off) a cluster (its Cluster's status), delivered as the Cluster's change. */
+async function block(w: World, name: string, on = true): Promise<ItemResult[]> {
   const [old, now] = await edit<Cluster>(
     w.h,
     Resources.Cluster,
     undefined,
     name,
     (c) => {
-      c.status = { remedyActions: ['TrafficControl'] };
+      c.status = on ? { remedyActions: ['TrafficControl'] } : {};
     },
     'status',
   );
   return w.h.deliver(notifyChange('modified', now, old));
+}
+
+const records = (w: World) => new KubeAcceleratorRecords(w.h.kube, 'karmada-system', 'local', w.h.logger);
+
+/** Every cluster but the last of `blocked` out, then the last: the pass that lowers the dial. */
+async function drain(w: World, blocked: readonly string[]): Promise<ItemResult[]> {
+  for (const name of blocked.slice(0, -1)) expect(failures(await block(w, name))).toEqual([]);
+  w.order.length = 0;
+  w.views.length = 0;
+  const results = await block(w, blocked[blocked.length - 1]!);
+  expect(failures(results)).toEqual([expect.stringMatching(/set to 0/)]);
+  return results;
 }
 
 const cases = [
@@ -259,6 +272,43 @@ describe.each(cases)('$name', ({ regions, clusters, blocked, drained }) => {
       expect([v.status, v.groups[drained]?.dial]).toEqual(['DEPLOYED', 0]);
 
     // Settled: a no-op makes no GA call.
+    w.order.length = 0;
+    expect(failures(await reconcile(w))).toEqual([]);
+    expect(w.order.filter((c) => c.startsWith('ga:'))).toEqual([]);
+  });
+
+  it('a record lost while the dial deploys: GA is read, and the targets still wait for DEPLOYED', async () => {
+    const w = (world = await startWorld(regions, clusters));
+    await served(w);
+    await drain(w, blocked);
+    await records(w).forget('mci/default/web');
+
+    w.order.length = 0;
+    expect(failures(await reconcile(w))).toEqual([expect.stringMatching(/at 0 is not deployed yet/)]);
+    expect(w.order).toContain('ga:ListAccelerators');
+    expect(w.order.filter((c) => c.startsWith('ga:') && !/:(List|Describe)/.test(c))).toEqual([]);
+    expect(w.order).not.toContain(`${drained}:DeregisterTargets`);
+
+    w.deployed();
+    expect(failures(await reconcile(w))).toEqual([]);
+    expect(w.views.find((v) => v.call === `${drained}:DeregisterTargets`)).toMatchObject({
+      status: 'DEPLOYED',
+      groups: { [drained]: { dial: 0 } },
+    });
+  });
+
+  it('restored before GA deployed the dial: no target ever goes, the dial comes back, nothing is left waiting', async () => {
+    const w = (world = await startWorld(regions, clusters));
+    await served(w);
+    await drain(w, blocked);
+    expect((await records(w).read('mci/default/web'))?.lowered).toEqual([drained]);
+
+    const last = blocked[blocked.length - 1]!;
+    expect(failures(await block(w, last, false))).toEqual([]);
+    expect(w.order).not.toContain(`${drained}:DeregisterTargets`);
+    expect(gaView(w.ga, 'now').groups[drained]?.dial).toBe(100);
+    expect((await records(w).read('mci/default/web'))?.lowered).toBeUndefined();
+    w.deployed();
     w.order.length = 0;
     expect(failures(await reconcile(w))).toEqual([]);
     expect(w.order.filter((c) => c.startsWith('ga:'))).toEqual([]);

@@ -410,9 +410,11 @@ async function lowerDials(
   }));
   const waiting = loweredRegions(desired, plan).filter((r) => drained.has(r));
   const pending = [...new Set([...(record.lowered ?? []), ...waiting])].sort();
-  // The desired accelerator is not applied yet: the `after` phase finds its fingerprint differs.
+  // The desired accelerator is not applied yet, and the record no longer holds the one its
+  // fingerprint names: none, so the `after` phase plans (also when the drain is undone first).
   await ctx.records.write(ctx.owner.stackId, {
     ...record,
+    fingerprint: '',
     accelerator: { ...recorded, listeners },
     ...(pending.length > 0 ? { lowered: pending } : {}),
   });
