@@ -355,14 +355,14 @@ function loweredRegions(desired: DesiredAccelerator, plan: readonly AcceleratorO
  * A drained Region's targets wait for GA: until it has deployed the dial at 0, clients still reach
  * the Region. `lowered`: this pass set the dial (the step, told once as a Normal Event).
  */
-function dialDeploying(regions: readonly string[], lowered: boolean): InProgressError {
+function dialDeploying(regions: readonly string[], lowered: boolean, pollSeconds: number): InProgressError {
   const where = `the traffic dial of ${regions.join(', ')}`;
-  const next = `its targets are deregistered once that is deployed; next step in about ${ACCELERATOR_RETRY_SECONDS} s`;
+  const next = `its targets are deregistered once that is deployed; next step in about ${pollSeconds} s`;
   const done = `Global Accelerator: ${where} set to 0; ${next}`;
   return new InProgressError(
     lowered ? done : `Global Accelerator: ${where} at 0 is not deployed yet (IN_PROGRESS); ${next}`,
     {
-      retryAfterSeconds: ACCELERATOR_RETRY_SECONDS,
+      retryAfterSeconds: pollSeconds,
       reason: ACCELERATOR_DIAL_DEPLOYING,
       ...(lowered ? { step: done } : {}),
     },
@@ -421,7 +421,7 @@ async function lowerDials(
     ...(pending.length > 0 ? { lowered: pending } : {}),
   });
   // GA answers every change IN_PROGRESS: no need to ask before waiting.
-  if (waiting.length > 0) throw dialDeploying(waiting, true);
+  if (waiting.length > 0) throw dialDeploying(waiting, true, ctx.pollSeconds);
   return { plan, status: statusOf(recorded)! };
 }
 
@@ -439,7 +439,7 @@ async function awaitLowered(
   if (waiting.length === 0) return;
   const now = await (await ctx.ga()).describeAccelerator(recorded.arn, ctx);
   // Gone: nothing sends the Region traffic any more.
-  if (now && now.status !== 'DEPLOYED') throw dialDeploying(waiting, false);
+  if (now && now.status !== 'DEPLOYED') throw dialDeploying(waiting, false, ctx.pollSeconds);
   const { lowered: _deployed, ...rest } = record;
   const left = (record.lowered ?? []).filter((r) => !waiting.includes(r));
   await ctx.records.write(ctx.owner.stackId, { ...rest, ...(left.length > 0 ? { lowered: left } : {}) });
@@ -460,12 +460,12 @@ async function lowerFromGa(
   logPlan(ctx, plan, 'before');
   await applyOps(ga, ctx, plan);
   const waiting = loweredRegions(desired, plan).filter((r) => drained.has(r));
-  if (waiting.length > 0) throw dialDeploying(waiting, true);
+  if (waiting.length > 0) throw dialDeploying(waiting, true, ctx.pollSeconds);
   if (current.status !== 'DEPLOYED') {
     const atZero = current.listeners.flatMap((l) =>
       l.endpointGroups.filter((g) => g.dial === 0 && drained.has(g.region)).map((g) => g.region),
     );
-    if (atZero.length > 0) throw dialDeploying([...new Set(atZero)].sort(), false);
+    if (atZero.length > 0) throw dialDeploying([...new Set(atZero)].sort(), false, ctx.pollSeconds);
   }
   return { plan, status: statusOf(current)! };
 }
