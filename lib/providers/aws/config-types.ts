@@ -11,6 +11,11 @@ export interface GlobalAcceleratorConfig {
   enabled: boolean;
   /** GA's endpoint (local simulators; AWS's, in us-west-2, when unset). */
   endpoint?: string;
+  /**
+   * How soon a reconcile that waits on GA (a change deploying, IN_PROGRESS) comes back to look
+   * again (30 s: GA deploys in minutes, and each look is a call).
+   */
+  pollSeconds?: number;
 }
 
 export type HealthCheckConfig = {

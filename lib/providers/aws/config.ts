@@ -337,6 +337,9 @@ export async function parseAwsConfig(text: string | undefined): Promise<AwsProvi
             ...(cfg.globalAccelerator.endpoint !== undefined
               ? { endpoint: cfg.globalAccelerator.endpoint }
               : {}),
+            ...(cfg.globalAccelerator.pollSeconds !== undefined
+              ? { pollSeconds: cfg.globalAccelerator.pollSeconds }
+              : {}),
           },
         }
       : {}),

@@ -19,6 +19,8 @@ export interface AcceleratorContext {
   dryRun: boolean;
   /** Read GA instead of trusting the record (the periodic resync's drift check). */
   resync: boolean;
+  /** How soon a reconcile waiting on GA comes back (globalAccelerator.pollSeconds). */
+  pollSeconds: number;
   now?: () => Date;
   /** A Warning Event on the object (a record that was not trusted: record-check.ts). */
   announce?: (reason: string, message: string) => Promise<void>;
