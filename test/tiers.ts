@@ -7,9 +7,10 @@
  *   temporary file.
  * - `component`: in process, no network: the provider against the simulators' state through the
  *   real SDK clients with the in-process transport (dev/shared/in-process.ts: the SDK's request
- *   handed to the simulator's own listener, no socket), over MemoryKube; and the few tests that
- *   write temporary files.
- * - `system`: everything else: HTTP simulators and their self-tests, the Kubernetes API stand-in,
+ *   handed to the simulator's own listener, no socket), over MemoryKube or the Kubernetes API
+ *   stand-in in process (client-node's requests handed to its listener the same way); and the
+ *   few tests that write temporary files.
+ * - `system`: everything else: HTTP simulators and their self-tests, the Kubernetes API stand-in over HTTP,
  *   bundles and packaging, spawned CLIs, kubectl, Chromium, the chaos smoke run, the moto
  *   conformance suite.
  *
@@ -70,6 +71,31 @@ const COMPONENT = [
 ];
 
 /**
+ * The reconcilers and the runtime (processBatch, every controller) over the Kubernetes API
+ * stand-in in process (test/support/harness.ts `inProcess`: client-node's requests handed to the
+ * stand-in's request listener, no socket), with the fake provider.
+ */
+const COMPONENT_KUBE = [
+  'test/integration/lifecycle.test.ts',
+  'test/integration/maintenance.test.ts',
+  'test/integration/reconcile-crd-installation.test.ts',
+  'test/integration/reconcile-ingress-class.test.ts',
+  'test/integration/reconcile-lifecycle.test.ts',
+  'test/integration/reconcile-lock.test.ts',
+  'test/integration/reconcile-mci.test.ts',
+  'test/integration/reconcile-mcs.test.ts',
+  'test/integration/reconcile-route.test.ts',
+  'test/integration/reconcile-run.test.ts',
+  'test/integration/reconcile-service-export-outcomes.test.ts',
+  'test/integration/reconcile-service-export-triggers.test.ts',
+  'test/integration/reconcile-service-export.test.ts',
+  'test/integration/reconcile-service-locations-outcomes.test.ts',
+  'test/integration/reconcile-service-locations.test.ts',
+  'test/integration/reconcile-traffic-block.test.ts',
+  'test/security/namespaces.test.ts',
+];
+
+/**
  * System tests that need a module graph of their own (vitest's default isolation): they load the
  * functions' handlers (which keep their runtime in module state), count metrics, mock a module,
  * or set the environment a function reads; and the spawned, browser and chaos runs, whose few
@@ -94,7 +120,8 @@ export type Tier = 'unit' | 'component' | 'system' | 'system-isolated';
 /** A test file's tier, by its path from the repository root (`test/unit/yaml.test.ts`). */
 export function tierOf(file: string): Tier {
   if (UNIT_WITH_SOCKETS.includes(file)) return 'system';
-  if (UNIT_WITH_FILES.includes(file) || COMPONENT.includes(file)) return 'component';
+  if (UNIT_WITH_FILES.includes(file) || COMPONENT.includes(file) || COMPONENT_KUBE.includes(file))
+    return 'component';
   if (file.startsWith('test/unit/') || UNIT_ELSEWHERE.includes(file)) return 'unit';
   if (SYSTEM_ISOLATED.includes(file) || SYSTEM_ISOLATED_DIRS.some((d) => file.startsWith(d)))
     return 'system-isolated';

@@ -11,9 +11,12 @@
  */
 import {
   ApiException,
+  createConfiguration,
   HttpMethod,
   KubeConfig,
   KubernetesObjectApi,
+  ServerConfiguration,
+  type HttpLibrary,
   type KubernetesObject,
   type RequestContext,
   type ResponseContext,
@@ -78,6 +81,17 @@ class PlainObjectApi extends KubernetesObjectApi {
   }
 }
 
+/** KubeConfig.makeApiClient's configuration, with `transport` in place of client-node's fetch. */
+function withTransport(kubeConfig: KubeConfig, transport: HttpLibrary) {
+  const cluster = kubeConfig.getCurrentCluster();
+  if (!cluster) throw new Error('invalid kubeconfig: no current cluster');
+  return createConfiguration({
+    baseServer: new ServerConfiguration(cluster.server, {}),
+    authMethods: { default: kubeConfig },
+    httpApi: transport,
+  });
+}
+
 function toKubeApiError(err: unknown, what: string): unknown {
   if (!(err instanceof ApiException)) return err;
   let reason = '';
@@ -114,11 +128,25 @@ function describe(type: ResourceType, namespace: string | undefined, name?: stri
   return id ? `${type.plural} ${id}` : type.plural;
 }
 
+export interface KubeClientOptions {
+  /**
+   * What carries the requests, once authenticated (client-node's `HttpLibrary`): by default
+   * client-node's own, over HTTP(S) to the kubeconfig's server. Tests hand them to the API
+   * stand-in's request listener in the same process (dev/shared/in-process.ts), with no socket.
+   */
+  transport?: HttpLibrary;
+}
+
 export class ClientNodeKubeClient implements KubeClient {
   private readonly api: PlainObjectApi;
 
-  constructor(readonly kubeConfig: KubeConfig) {
-    this.api = kubeConfig.makeApiClient(PlainObjectApi);
+  constructor(
+    readonly kubeConfig: KubeConfig,
+    options: KubeClientOptions = {},
+  ) {
+    this.api = options.transport
+      ? new PlainObjectApi(withTransport(kubeConfig, options.transport))
+      : kubeConfig.makeApiClient(PlainObjectApi);
   }
 
   private async call<R>(type: ResourceType, what: string, fn: () => Promise<R>): Promise<R> {
@@ -303,6 +331,6 @@ export function loadKubeConfig(source: KubeConfigSource): KubeConfig {
   return kc;
 }
 
-export function createKubeClient(kubeConfig: KubeConfig): KubeClient {
-  return new ClientNodeKubeClient(kubeConfig);
+export function createKubeClient(kubeConfig: KubeConfig, options: KubeClientOptions = {}): KubeClient {
+  return new ClientNodeKubeClient(kubeConfig, options);
 }

@@ -1,6 +1,6 @@
 /**
  * The one end-to-end environment of the reconciler tests and the bad-input corpus: the Kubernetes
- * API stand-in over real HTTP, the real client-node KubeClient, the provider loaded through the
+ * API stand-in (over real HTTP, or in process with `inProcess`), the real client-node KubeClient, the provider loaded through the
  * registry, and `processBatch`, the code every function entry point runs.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -57,14 +57,25 @@ export interface HarnessOptions {
   lax?: boolean;
   /** Objects created before the harness is returned. */
   objects?: KubeObject[];
+  /**
+   * The API stand-in in process (a component test): the KubeClient's requests go to its request
+   * listener with no socket. `kubeconfigPath` then names a server nothing can reach over HTTP.
+   */
+  inProcess?: boolean;
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const dir = await mkdtemp(join(tmpdir(), 'mcp-harness-'));
-  const api = await startKubeApiServer(options.lax ? { crdFiles: [] } : {});
+  const api = await startKubeApiServer({
+    ...(options.lax ? { crdFiles: [] } : {}),
+    ...(options.inProcess ? { inProcess: true } : {}),
+  });
   if (options.lax) for (const crd of laxCrds()) api.registerCrd(crd);
   const kubeconfigPath = api.writeKubeconfig(join(dir, 'kubeconfig.yaml'));
-  const kube = createKubeClient(loadKubeConfig({ file: kubeconfigPath }));
+  const kube = createKubeClient(
+    loadKubeConfig({ file: kubeconfigPath }),
+    api.transport ? { transport: api.transport } : {},
+  );
   const logger = new MemoryLogger();
   let cloudConfigPath: string | undefined;
   if (options.providerConfig !== undefined) {
