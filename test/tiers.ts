@@ -73,11 +73,25 @@ const COMPONENT = [
 /**
  * The reconcilers and the runtime (processBatch, every controller) over the Kubernetes API
  * stand-in in process (test/support/harness.ts `inProcess`: client-node's requests handed to the
- * stand-in's request listener, no socket), with the fake provider.
+ * stand-in's request listener, no socket), with the fake provider, or with the AWS provider as
+ * its factory builds it over the simulators in process (test/support/aws-in-process.ts): Regions,
+ * the accelerator, the edge, ingress groups, the resync.
  */
 const COMPONENT_KUBE = [
+  'test/integration/aws-accelerator-e2e.test.ts',
+  'test/integration/aws-accelerator-regions.test.ts',
+  'test/integration/aws-edge-e2e.test.ts',
+  'test/integration/aws-frontend-nlb-group.test.ts',
+  'test/integration/aws-ingress-groups-namespaces.test.ts',
+  'test/integration/aws-ingress-groups.test.ts',
+  'test/integration/aws-lifecycle.test.ts',
+  'test/integration/aws-placement-weights.test.ts',
+  'test/integration/aws-regions.test.ts',
+  'test/integration/aws-target-records.test.ts',
+  'test/integration/aws-throttle.test.ts',
   'test/integration/lifecycle.test.ts',
   'test/integration/maintenance.test.ts',
+  'test/integration/next-steps.test.ts',
   'test/integration/reconcile-crd-installation.test.ts',
   'test/integration/reconcile-ingress-class.test.ts',
   'test/integration/reconcile-lifecycle.test.ts',
@@ -92,7 +106,20 @@ const COMPONENT_KUBE = [
   'test/integration/reconcile-service-locations-outcomes.test.ts',
   'test/integration/reconcile-service-locations.test.ts',
   'test/integration/reconcile-traffic-block.test.ts',
+  'test/integration/resync-pass.test.ts',
+  'test/integration/topology-regions.test.ts',
+  'test/security/accelerator-records.test.ts',
+  'test/security/conflict-events.test.ts',
+  'test/security/global-accelerator-exposure.test.ts',
+  'test/security/imported-slices-forged.test.ts',
+  'test/security/ingress-group-members.test.ts',
   'test/security/namespaces.test.ts',
+  'test/security/oidc-endpoints.test.ts',
+  'test/security/placeholders.test.ts',
+  'test/security/rbac.test.ts',
+  'test/security/tenant-policy-closed-default.test.ts',
+  'test/security/tenant-policy.test.ts',
+  'test/security/two-tenants.test.ts',
 ];
 
 /**

@@ -22,6 +22,7 @@ import type { RuntimeConfig } from '../../lib/runtime/config.js';
 import { processBatch, type BatchItem, type ItemResult } from '../../lib/runtime/process.js';
 import { createRuntimeWith, type Runtime } from '../../lib/runtime/runtime.js';
 import { registerBuiltinProviders } from '../../lib/providers/builtin.js';
+import { AWS_IN_PROCESS, registerInProcessAws } from './aws-in-process.js';
 
 const CRD_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'infra', 'crds');
 
@@ -60,6 +61,8 @@ export interface HarnessOptions {
   /**
    * The API stand-in in process (a component test): the KubeClient's requests go to its request
    * listener with no socket. `kubeconfigPath` then names a server nothing can reach over HTTP.
+   * The `aws` provider's clients then reach the simulators its configuration names in process
+   * (aws-in-process.ts): start them with `inProcess: true`.
    */
   inProcess?: boolean;
 }
@@ -82,8 +85,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     cloudConfigPath = join(dir, 'cloud.yaml');
     await writeFile(cloudConfigPath, options.providerConfig);
   }
+  const provider = options.provider ?? 'fake';
+  // In process, the AWS provider's clients reach the in-process simulators (aws-in-process.ts).
+  if (options.inProcess && provider === 'aws') registerInProcessAws();
   const config: RuntimeConfig = {
-    provider: options.provider ?? 'fake',
+    provider: options.inProcess && provider === 'aws' ? AWS_IN_PROCESS : provider,
     providerIngressClass: INGRESS_CLASS_CONTROLLER,
     timeoutSeconds: 30,
     lockNamespace: 'karmada-system',
