@@ -28,15 +28,28 @@ const UNIT_WITH_SOCKETS = [
   'test/unit/forwarder-sqs.test.ts',
 ];
 
-/** test/unit files that write temporary files. */
+/** test/unit files (and one elsewhere) that write temporary files. */
 const UNIT_WITH_FILES = [
+  'test/security/iam-policy-pins.test.ts',
   'test/unit/fake-provider.test.ts',
   'test/unit/package-checks.test.ts',
   'test/unit/registry.test.ts',
 ];
 
-/** Outside test/unit, the pure ones: tag rules, kubeconfig parsing, the IAM policies serverless.yml states, the lock file's sources. */
+/**
+ * Outside test/unit, the pure ones: tag rules, kubeconfig parsing, the IAM policies serverless.yml
+ * states and their evaluation, the admission policies, the lock file's sources, the local tools'
+ * call descriptions and narration.
+ */
 const UNIT_ELSEWHERE = [
+  'test/dev/narration.test.ts',
+  'test/dev/plan-describe.test.ts',
+  'test/security/admission-policies.test.ts',
+  'test/security/iam-eval.test.ts',
+  'test/security/iam-ga-only-when-configured.test.ts',
+  'test/security/iam-security-group-vpc.test.ts',
+  'test/security/iam-tag-on-create-takeover.test.ts',
+  'test/security/iam-untag-ownership.test.ts',
   'test/security/iam.test.ts',
   'test/security/kubeconfig.test.ts',
   'test/security/supply-chain.test.ts',
@@ -110,6 +123,7 @@ const COMPONENT_KUBE = [
   'test/integration/topology-regions.test.ts',
   'test/security/accelerator-records.test.ts',
   'test/security/conflict-events.test.ts',
+  'test/security/endpoint-slices.test.ts',
   'test/security/global-accelerator-exposure.test.ts',
   'test/security/imported-slices-forged.test.ts',
   'test/security/ingress-group-members.test.ts',
@@ -119,6 +133,7 @@ const COMPONENT_KUBE = [
   'test/security/rbac.test.ts',
   'test/security/tenant-policy-closed-default.test.ts',
   'test/security/tenant-policy.test.ts',
+  'test/security/two-deployments.test.ts',
   'test/security/two-tenants.test.ts',
 ];
 
