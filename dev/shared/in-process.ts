@@ -4,6 +4,9 @@
  * its answer is parsed by the SDK as if it had come over HTTP. The wire protocol, the errors, the
  * faults (a dropped connection is the SDK's ECONNRESET) and the retries are all the real ones;
  * only the loopback socket is gone, so a test of the provider against a simulator needs no port.
+ * Each in-process simulator has a URL of its own (serveInProcess), so that a client whose
+ * requestHandler is `inProcessRoutes` reaches whichever one its endpoint names, as a provider
+ * configured with several simulators' endpoints does.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
@@ -121,7 +124,7 @@ export function inProcessHandler(listener: RequestListener): InProcessHandler {
   };
 }
 
-/** The endpoint an in-process simulator's clients are given (never resolved: no socket is opened). */
+/** The endpoint of an in-process server that is the only one of its kind (the API stand-in): never resolved. */
 export const inProcessUrl = (kind: string): string => `http://${kind}.in-process.invalid`;
 
 /** The in-process servers by the host of their URL (serveInProcess), while they serve. */
