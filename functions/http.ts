@@ -1,7 +1,10 @@
 /**
  * HTTP handler (Lambda function URL / API Gateway HTTP API, and the local pipeline): the forwarder
- * or a user POSTs notifications. 200 when every object reconciled; 400 for a malformed request;
- * 500 with per-notification results when some failed, so the sender retries.
+ * or a user POSTs notifications. 200 when every object reconciled; 202 when nothing failed but
+ * some objects wait (the cloud applying a change, another invocation holding the object): the
+ * results marked `waiting` are to be delivered again after their `retryAfterSeconds`; 400 for a
+ * malformed request; 500 with per-notification results when some failed, so the sender retries
+ * those.
  */
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { safeErrorLine } from '../lib/log/redact.js';
@@ -9,7 +12,7 @@ import { notificationsFromHttp } from '../lib/notification/http.js';
 import { registerBuiltinProviders } from '../lib/providers/builtin.js';
 import { lambdaHandler, logger, runtimeFor } from '../lib/runtime/lambda.js';
 import { processBatch } from '../lib/runtime/process.js';
-import { publicResults } from '../lib/runtime/public-results.js';
+import { httpStatusOf, publicResults } from '../lib/runtime/public-results.js';
 
 /** Most objects one call reconciles; a cluster-wide fan-out beyond it goes through the queue. */
 const MAX_OBJECTS_PER_INVOCATION = 500;
@@ -38,10 +41,15 @@ export const handler = lambdaHandler<APIGatewayProxyEventV2, APIGatewayProxyStru
     const results = await processBatch(
       runtime,
       notifications.map((n, i) => ({ id: String(i), notifications: () => [n] })),
-      { signal, holder: context.awsRequestId, maxRequests: MAX_OBJECTS_PER_INVOCATION },
+      {
+        signal,
+        holder: context.awsRequestId,
+        maxRequests: MAX_OBJECTS_PER_INVOCATION,
+        remainingMs: () => context.getRemainingTimeInMillis(),
+      },
     );
     // Details of failures stay in the logs: the caller learns outcomes, not internals.
-    return json(results.every((r) => r.ok) ? 200 : 500, {
+    return json(httpStatusOf(results), {
       results: publicResults(results, context.awsRequestId),
     });
   },

@@ -22,7 +22,12 @@ export const handler = lambdaHandler<unknown, { results: PublicItemResult[] }>(
     const results = await processBatch(
       runtime,
       notifications.map((n, i) => ({ id: String(i), notifications: () => [n] })),
-      { signal, holder: context.awsRequestId, maxRequests: MAX_OBJECTS_PER_INVOCATION },
+      {
+        signal,
+        holder: context.awsRequestId,
+        maxRequests: MAX_OBJECTS_PER_INVOCATION,
+        remainingMs: () => context.getRemainingTimeInMillis(),
+      },
     );
     const failed = results.filter((r) => !r.ok);
     // The error reaches the caller (and async destinations): counts and the request ID only; the

@@ -25,11 +25,19 @@ export const handler = lambdaHandler<SQSEvent, SQSBatchResponse>(async (event, c
   const results = await processBatch(
     runtime,
     records.map((r) => ({ id: r.messageId, notifications: () => parseSqsBody(r.body) })),
-    { signal, holder: context.awsRequestId },
+    { signal, holder: context.awsRequestId, remainingMs: () => context.getRemainingTimeInMillis() },
   );
+  // Waiting records (on AWS, on another invocation, on this one's time) come back as failures do,
+  // after their delay; only real failures are a warning.
   const failed = results.filter((r) => !r.ok);
   if (failed.length) {
-    logger.warn('batch had failures', { failed: failed.map((f) => ({ messageId: f.id, error: f.error })) });
+    const failures = failed.filter((f) => !f.waiting);
+    if (failures.length)
+      logger.warn('batch had failures', {
+        failed: failures.map((f) => ({ messageId: f.id, error: f.error })),
+      });
+    if (failures.length < failed.length)
+      logger.info('batch had waiting records', { waiting: failed.filter((f) => f.waiting).map((f) => f.id) });
     // Best effort, as the delay itself: without it a record comes back after the visibility timeout.
     await sqsRetry().then(
       ({ delayRedelivery }) => delayRedelivery(records, failed, logger),

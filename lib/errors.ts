@@ -22,12 +22,20 @@ export class RetryLaterError extends Error {
 }
 
 /**
+ * Not a failure: the work waits (on the cloud, on another invocation, on the next invocation) and
+ * is to be delivered again after `retryAfterSeconds`. Reported as waiting, with its own metric.
+ */
+export class WaitingError extends RetryLaterError {
+  override name = 'WaitingError';
+}
+
+/**
  * Waiting on the cloud, which is progress, not failure (an accelerator deploying its disable
  * before GA lets it be deleted). Retried like any RetryLaterError, but the reconciler tells
  * `step`, what this pass did, as a Normal Event of `reason` instead of a Warning, and a pass that
  * only found the cloud still busy (no `step`) in a log line only: one Event per step.
  */
-export class InProgressError extends RetryLaterError {
+export class InProgressError extends WaitingError {
   override name = 'InProgressError';
   /** What this pass did, for the Normal Event; undefined when it only waited. */
   readonly step: string | undefined;
@@ -39,6 +47,22 @@ export class InProgressError extends RetryLaterError {
     super(message, options);
     this.step = options.step;
   }
+}
+
+/**
+ * Another invocation holds the object's lock: the object is being reconciled, and this delivery
+ * waits its turn. Like InProgressError, a wait and not a failure.
+ */
+export class LockHeldError extends WaitingError {
+  override name = 'LockHeldError';
+}
+
+/**
+ * The reconcile only waited (a WaitingError: on the cloud, on another invocation that holds the
+ * object, on this invocation's time); a failure is everything else.
+ */
+export function isWaiting(err: unknown): boolean {
+  return findCause(err, WaitingError) !== undefined;
 }
 
 /**

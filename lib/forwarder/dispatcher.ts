@@ -179,8 +179,15 @@ export class Dispatcher {
     metrics.sinkCalls.inc({ sink: sink.name }, result.calls);
     if (result.errors > 0) metrics.sinkErrors.inc({ sink: sink.name }, result.errors);
     const failed = new Set(result.failed);
+    const later = result.later ?? [];
+    const waiting = new Set(later.map((l) => l.notification));
     const delivered = batch.filter((n) => !failed.has(n));
-    queue.done(delivered);
+    queue.done(delivered.filter((n) => !waiting.has(n)));
+    // Taken, and wanted again after a while: not a failure, so no backoff.
+    if (later.length) {
+      queue.defer(later);
+      metrics.notificationsWaiting.inc({ sink: sink.name }, later.length);
+    }
     const now = Date.now();
     for (const n of delivered) {
       metrics.notificationsSent.inc({ sink: sink.name, change: n.change });

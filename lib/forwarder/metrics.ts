@@ -6,6 +6,7 @@ export interface ForwarderMetrics {
   eventsReceived: Counter<'kind' | 'type'>;
   relists: Counter<'kind' | 'reason'>;
   notificationsSent: Counter<'sink' | 'change'>;
+  notificationsWaiting: Counter<'sink'>;
   sinkCalls: Counter<'sink'>;
   sinkErrors: Counter<'sink'>;
   pendingObjects: Gauge;
@@ -35,6 +36,12 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Forwa
       name: 'forwarder_notifications_sent_total',
       help: 'Notifications delivered to the sink',
       labelNames: ['sink', 'change'],
+      registers,
+    }),
+    notificationsWaiting: new Counter({
+      name: 'forwarder_notifications_waiting_total',
+      help: 'Notifications the target took but wants again later (its objects wait on the cloud or on another invocation)',
+      labelNames: ['sink'],
       registers,
     }),
     sinkCalls: new Counter({

@@ -42,6 +42,11 @@ export class PendingQueue {
   private readonly retry = new Set<string>();
   /** Keys with a delivery in progress: not taken again until it ends, to keep per-object order. */
   private readonly inFlight = new Set<string>();
+  /**
+   * Delivered notifications the target wants again later (its objects wait on the cloud): each
+   * ready at its own time, so kept apart from the lanes, whose order is their fixed window's.
+   */
+  private readonly deferred = new Map<string, Entry>();
   private readonly now: () => number;
 
   constructor(private readonly options: PendingQueueOptions) {
@@ -51,7 +56,8 @@ export class PendingQueue {
   /** Objects with a notification waiting or in delivery. */
   get size(): number {
     let extra = 0;
-    for (const key of this.inFlight) if (!this.laneOf.has(key)) extra++;
+    for (const key of this.inFlight) if (!this.laneOf.has(key) && !this.deferred.has(key)) extra++;
+    for (const key of this.deferred.keys()) if (!this.laneOf.has(key)) extra++;
     return this.laneOf.size + extra;
   }
 
@@ -73,8 +79,12 @@ export class PendingQueue {
     const key = notificationKey(notification);
     const lane = this.laneOf.get(key);
     const entry = lane?.entries.get(key);
-    if (entry) entry.notification = coalesce(entry.notification, notification);
-    else this.put(key, notification, this.now() + this.laneFor(notification).windowMs);
+    // A new change to an object that waits goes out with the change, not at the wait's end.
+    const waiting = this.deferred.get(key);
+    this.deferred.delete(key);
+    const merged = waiting ? coalesce(waiting.notification, notification) : notification;
+    if (entry) entry.notification = coalesce(entry.notification, merged);
+    else this.put(key, merged, this.now() + this.laneFor(notification).windowMs);
     this.options.onAdd?.();
   }
 
@@ -97,6 +107,14 @@ export class PendingQueue {
     for (const key of this.retry) {
       if (!this.inFlight.has(key)) yield { key, readyAt: Number.NEGATIVE_INFINITY, due: true };
     }
+    const waits = [...this.deferred.entries()]
+      .filter(([key]) => !this.inFlight.has(key))
+      .sort((a, b) => a[1].readyAt - b[1].readyAt);
+    for (const [key, entry] of waits) {
+      if (entry.readyAt > now) break;
+      yield { key, readyAt: entry.readyAt, due: true };
+    }
+    const nextWait = waits.find(([, e]) => e.readyAt > now);
     const cursors = [...this.lanes.values()].map((lane) => ({
       lane,
       horizon: this.horizon(lane, now),
@@ -111,9 +129,16 @@ export class PendingQueue {
       return (c.head = undefined);
     };
     cursors.forEach(advance);
+    let pendingWait = nextWait;
     for (;;) {
       let best: (typeof cursors)[number] | undefined;
       for (const c of cursors) if (c.head && (!best || c.head[1].readyAt < best.head![1].readyAt)) best = c;
+      // The earliest wait not over yet, in readyAt order with the lanes (for the timer).
+      if (pendingWait && (!best?.head || pendingWait[1].readyAt < best.head[1].readyAt)) {
+        yield { key: pendingWait[0], readyAt: pendingWait[1].readyAt, due: false };
+        pendingWait = undefined;
+        continue;
+      }
       if (!best?.head) return;
       const [key, entry] = best.head;
       yield { key, readyAt: entry.readyAt, due: entry.readyAt <= best.horizon };
@@ -157,6 +182,13 @@ export class PendingQueue {
   }
 
   private takeKey(key: string, out: ChangeNotification[]): void {
+    const waiting = this.deferred.get(key);
+    if (waiting) {
+      this.deferred.delete(key);
+      this.inFlight.add(key);
+      out.push(waiting.notification);
+      return;
+    }
     const lane = this.laneOf.get(key);
     const entry = lane?.entries.get(key);
     this.retry.delete(key);
@@ -188,6 +220,21 @@ export class PendingQueue {
   }
 
   /**
+   * Delivered, and wanted again after `afterMs`: put back to be sent then, unless a newer change
+   * for the object is already waiting (it goes out sooner and carries this one along).
+   */
+  defer(items: ReadonlyArray<{ notification: ChangeNotification; afterMs: number }>): void {
+    const now = this.now();
+    for (const { notification, afterMs } of items) {
+      const key = notificationKey(notification);
+      this.inFlight.delete(key);
+      const newer = this.laneOf.get(key)?.entries.get(key);
+      if (newer) newer.notification = coalesce(notification, newer.notification);
+      else this.deferred.set(key, { notification, readyAt: now + afterMs });
+    }
+  }
+
+  /**
    * Monotonic time at which `take` will next return something, or undefined when nothing is
    * waiting (or everything waiting has a delivery in flight).
    */
@@ -202,6 +249,7 @@ export class PendingQueue {
     this.laneOf.clear();
     this.retry.clear();
     this.inFlight.clear();
+    this.deferred.clear();
     return n;
   }
 }

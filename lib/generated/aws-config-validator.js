@@ -1470,7 +1470,7 @@ if(data.globalAccelerator !== undefined){
 let data58 = data.globalAccelerator;
 if(data58 && typeof data58 == "object" && !Array.isArray(data58)){
 for(const key8 in data58){
-if(!((key8 === "enabled") || (key8 === "endpoint"))){
+if(!(((key8 === "enabled") || (key8 === "endpoint")) || (key8 === "pollSeconds"))){
 const err116 = {instancePath:instancePath+"/globalAccelerator",keyword:"additionalProperties",params:{additionalProperty: key8}};
 if(vErrors === null){
 vErrors = [err116];
@@ -1505,9 +1505,11 @@ vErrors.push(err118);
 errors++;
 }
 }
-}
-else {
-const err119 = {instancePath:instancePath+"/globalAccelerator",keyword:"type",params:{type: "object"}};
+if(data58.pollSeconds !== undefined){
+let data61 = data58.pollSeconds;
+if(typeof data61 == "number"){
+if(data61 > 900 || isNaN(data61)){
+const err119 = {instancePath:instancePath+"/globalAccelerator/pollSeconds",keyword:"maximum",params:{comparison: "<=", limit: 900}};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -1516,15 +1518,48 @@ vErrors.push(err119);
 }
 errors++;
 }
-}
-}
-else {
-const err120 = {instancePath,keyword:"type",params:{type: "object"}};
+if(data61 <= 0 || isNaN(data61)){
+const err120 = {instancePath:instancePath+"/globalAccelerator/pollSeconds",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
 if(vErrors === null){
 vErrors = [err120];
 }
 else {
 vErrors.push(err120);
+}
+errors++;
+}
+}
+else {
+const err121 = {instancePath:instancePath+"/globalAccelerator/pollSeconds",keyword:"type",params:{type: "number"}};
+if(vErrors === null){
+vErrors = [err121];
+}
+else {
+vErrors.push(err121);
+}
+errors++;
+}
+}
+}
+else {
+const err122 = {instancePath:instancePath+"/globalAccelerator",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err122];
+}
+else {
+vErrors.push(err122);
+}
+errors++;
+}
+}
+}
+else {
+const err123 = {instancePath,keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err123];
+}
+else {
+vErrors.push(err123);
 }
 errors++;
 }

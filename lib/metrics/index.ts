@@ -10,8 +10,11 @@
  * dimension alone:
  *
  * - `Reconciles` (Count) by `Kind` + `Outcome`, and by `Outcome`: created, updated, unchanged,
- *   deleted, ignored, gone, invalid, retry_later, failed;
+ *   deleted, ignored, gone, invalid, waiting, retry_later, failed;
  * - `ReconcileDuration` (Milliseconds) by `Kind`;
+ * - `Waiting` (Count) by `Kind`: reconciles that only waited (the cloud applying our change, an
+ *   accelerator deploying, another invocation holding the object) and come back later: progress,
+ *   not failure;
  * - `RetryLater` (Count) by `Kind`: transient failures sent back to the queue with a delay;
  * - `InvalidObjects` (Count) by `Kind` + `Reason`: objects reported with a Warning, not retried;
  * - `Elbv2Calls` (Count) by `Action`: every ELBv2 API attempt, retries included;
@@ -23,6 +26,7 @@ import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 export const METRIC_NAMES = {
   reconciles: 'Reconciles',
   duration: 'ReconcileDuration',
+  waiting: 'Waiting',
   retryLater: 'RetryLater',
   invalid: 'InvalidObjects',
   elbv2Calls: 'Elbv2Calls',
@@ -48,7 +52,16 @@ const MAX_VALUES_PER_LINE = 99;
 const MAX_SAMPLES = 10_000;
 
 export type ReconcileOutcome =
-  'created' | 'updated' | 'unchanged' | 'deleted' | 'ignored' | 'gone' | 'invalid' | 'retry_later' | 'failed';
+  | 'created'
+  | 'updated'
+  | 'unchanged'
+  | 'deleted'
+  | 'ignored'
+  | 'gone'
+  | 'invalid'
+  | 'waiting'
+  | 'retry_later'
+  | 'failed';
 
 export class OperatorMetrics {
   private readonly series = new Map<string, Series>();
@@ -81,6 +94,7 @@ export class OperatorMetrics {
   reconciled(kind: string, outcome: ReconcileOutcome, durationMs: number, reason?: string): void {
     this.count(METRIC_NAMES.reconciles, [{ Kind: kind, Outcome: outcome }, { Outcome: outcome }, {}]);
     this.add(METRIC_NAMES.duration, MetricUnit.Milliseconds, { Kind: kind }, Math.round(durationMs), false);
+    if (outcome === 'waiting') this.count(METRIC_NAMES.waiting, [{ Kind: kind }, {}]);
     if (outcome === 'retry_later') this.count(METRIC_NAMES.retryLater, [{ Kind: kind }, {}]);
     if (outcome === 'invalid')
       this.count(METRIC_NAMES.invalid, [{ Kind: kind, Reason: reason ?? 'Unknown' }, {}]);

@@ -282,6 +282,13 @@ async function serve<T extends KubeObject, S>(
         holder: conflict.holder,
       });
     }
+    // Waiting on the cloud (a drained Region's dial deploying before its targets go) is progress,
+    // as on the delete path: the step is a Normal Event, the condition stays as it is.
+    const waiting = findCause(err, InProgressError);
+    if (waiting) {
+      if (waiting.step) await deps.events.record(obj, 'Normal', waiting.reason, waiting.step);
+      throw err;
+    }
     const message = await withNextStep(
       log,
       'SyncLoadBalancerFailed',

@@ -1,7 +1,7 @@
 /**
  * A per-object lock held in a coordination.k8s.io Lease, so that two invocations reconciling the
  * same object (a duplicated notification, a direct invoke racing the queue) never interleave:
- * one acquires, the other gets RetryLaterError and is redelivered. Acquisition relies only on the
+ * one acquires, the other gets LockHeldError (a RetryLaterError) and is redelivered. Acquisition relies only on the
  * API server's concurrency control: `create` fails with AlreadyExists, and taking over an expired
  * Lease is an update guarded by its resourceVersion. An invocation that dies holding the lock
  * loses it when the Lease expires (the function timeout).
@@ -11,7 +11,7 @@ import type { KubeClient } from '../kube/client.js';
 import { isAlreadyExists, isConflict } from '../kube/client.js';
 import { Resources } from '../kube/resources.js';
 import type { KubeObject } from '../kube/types.js';
-import { RetryLaterError } from '../errors.js';
+import { LockHeldError } from '../errors.js';
 import { sleep } from '../util/sleep.js';
 
 interface Lease extends KubeObject {
@@ -27,7 +27,7 @@ export interface LockOptions {
   namespace: string;
   holder: string;
   durationSeconds: number;
-  /** How long to wait for a held lock before giving up with RetryLaterError. */
+  /** How long to wait for a held lock before giving up with LockHeldError. */
   waitMs?: number;
   signal?: AbortSignal;
   now?: () => Date;
@@ -63,15 +63,22 @@ function expired(lease: Lease, now: Date): boolean {
  */
 export async function acquireLock(kube: KubeClient, key: string, options: LockOptions): Promise<Lock> {
   const deadline = Date.now() + (options.waitMs ?? 0);
-  for (;;) {
+  for (let attempt = 0; ; attempt++) {
     try {
       return await tryAcquire(kube, key, options);
     } catch (err) {
-      if (!(err instanceof RetryLaterError) || Date.now() >= deadline || options.signal?.aborted) throw err;
-      await sleep(50 + Math.random() * 100, options.signal);
+      if (!(err instanceof LockHeldError) || Date.now() >= deadline || options.signal?.aborted) throw err;
+      // Each look is two API calls (a create refused, a read): looking every 100 ms while many
+      // objects wait was most of the API server's load under contention. Back off instead.
+      const pause = Math.min(MAX_POLL_MS, FIRST_POLL_MS * 2 ** attempt) * (0.5 + Math.random() / 2);
+      await sleep(Math.min(pause, Math.max(0, deadline - Date.now())), options.signal);
     }
   }
 }
+
+/** The first look again at a held lock, and the longest pause between looks. */
+const FIRST_POLL_MS = 50;
+const MAX_POLL_MS = 1_000;
 
 async function tryAcquire(kube: KubeClient, key: string, options: LockOptions): Promise<Lock> {
   const now = (options.now ?? (() => new Date()))();
@@ -93,7 +100,7 @@ async function tryAcquire(kube: KubeClient, key: string, options: LockOptions): 
     if (!isAlreadyExists(err)) throw err;
     const current = await kube.get<Lease>(Resources.Lease, options.namespace, name);
     if (current && !expired(current, now)) {
-      throw new RetryLaterError(
+      throw new LockHeldError(
         `${key} is being reconciled by ${current.spec.holderIdentity ?? 'another invocation'}`,
         {
           retryAfterSeconds: 2,
@@ -106,7 +113,7 @@ async function tryAcquire(kube: KubeClient, key: string, options: LockOptions): 
         : await kube.create<Lease>(Resources.Lease, fresh);
     } catch (e) {
       if (isConflict(e))
-        throw new RetryLaterError(`${key} was locked by another invocation`, { retryAfterSeconds: 2 });
+        throw new LockHeldError(`${key} was locked by another invocation`, { retryAfterSeconds: 2 });
       throw e;
     }
   }

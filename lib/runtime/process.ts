@@ -3,7 +3,7 @@
  * each item, map it to reconcile requests, run each distinct request once (in parallel across
  * objects), and report per item. One bad item or one failing object never fails the others.
  */
-import { errorMessage, findCause, InProgressError, RetryLaterError } from '../errors.js';
+import { errorMessage, findCause, isWaiting, RetryLaterError, WaitingError } from '../errors.js';
 import { NotificationError } from '../notification/parse.js';
 import type { NormalizedNotification } from '../notification/types.js';
 import { metrics } from '../metrics/index.js';
@@ -28,6 +28,11 @@ export interface ItemResult {
   retryAfterSeconds?: number;
   /** The item itself was refused (malformed, not allowed): the sender's fault, retrying cannot help. */
   rejected?: boolean;
+  /**
+   * Not a failure: every object it names either reconciled or only waits (on the cloud, or on
+   * another invocation's lock) and must be delivered again after `retryAfterSeconds`.
+   */
+  waiting?: boolean;
   results: ReconcileResult[];
 }
 
@@ -46,6 +51,12 @@ export interface ProcessOptions {
    * is refused, naming the cap: such a change belongs on the queue.
    */
   maxRequests?: number;
+  /**
+   * The invocation's time left (Lambda's getRemainingTimeInMillis). An object not started while a
+   * reconcile's worth of time is left waits for the next delivery instead of being cut off by the
+   * timeout: one invocation takes what it finishes.
+   */
+  remainingMs?: () => number;
 }
 
 interface Planned {
@@ -130,6 +141,17 @@ export async function processBatch(
     });
     const kind = RECONCILED_KIND[request.controller];
     const started = performance.now();
+    if (options.remainingMs && options.remainingMs() < reserveMs(rt)) {
+      logger.info('reconcile left to the next delivery: this invocation is near its timeout');
+      metrics.reconciled(kind, 'waiting', 0);
+      outcomes.set(k, {
+        error: new WaitingError(
+          `deferred: this invocation is near its timeout; ${request.namespace}/${request.name} is reconciled by the next delivery`,
+          { retryAfterSeconds: 0 },
+        ),
+      });
+      return;
+    }
     try {
       const result = await runRequest({ ...base, logger, resync }, request, runOptions);
       logger.info('reconciled', {
@@ -140,11 +162,13 @@ export async function processBatch(
       outcomes.set(k, { result });
     } catch (error) {
       const later = findCause(error, RetryLaterError) !== undefined;
+      const waiting = isWaiting(error);
       // Waiting on the cloud (an accelerator deploying) is how a deletion goes, not a warning.
-      if (findCause(error, InProgressError)) logger.info('reconcile waiting, will retry', { error });
+      if (waiting) logger.info('reconcile waiting, will retry', { error });
       else if (later) logger.warn('reconcile deferred, will retry', { error });
       else logger.error('reconcile failed', { error });
-      metrics.reconciled(kind, later ? 'retry_later' : 'failed', performance.now() - started);
+      const outcome = waiting ? 'waiting' : later ? 'retry_later' : 'failed';
+      metrics.reconciled(kind, outcome, performance.now() - started);
       outcomes.set(k, { error });
     }
   });
@@ -157,6 +181,7 @@ export async function processBatch(
         ok: false,
         error: errorMessage(p.error),
         results: [],
+        ...(isWaiting(p.error) ? { waiting: true } : {}),
         ...(findCause(p.error, NotificationError) ? { rejected: true } : {}),
         ...(retry?.retryAfterSeconds !== undefined ? { retryAfterSeconds: retry.retryAfterSeconds } : {}),
       };
@@ -175,6 +200,7 @@ export async function processBatch(
       ok: false,
       error: errors.map(errorMessage).join('; '),
       results,
+      ...(errors.every(isWaiting) ? { waiting: true } : {}),
       ...(retry?.retryAfterSeconds !== undefined ? { retryAfterSeconds: retry.retryAfterSeconds } : {}),
     };
   });
@@ -195,12 +221,20 @@ function capFanOut(planned: Planned[], max: number, rt: Runtime): void {
         ? new NotificationError(
             `refused: this notification fans out to ${added.length} objects, more than the ${max} one invocation of this function reconciles; deliver it through the queue`,
           )
-        : new RetryLaterError(`deferred: this invocation already reconciles ${accepted.size} objects`, {
+        : new WaitingError(`deferred: this invocation already reconciles ${accepted.size} objects`, {
             retryAfterSeconds: 1,
           });
     rt.logger.warn('fan-out cap reached', { item: p.id, objects: added.length, cap: max });
     p.requests = [];
   }
+}
+
+/**
+ * Time an invocation keeps for a reconcile it starts: a quarter of the function's timeout, at
+ * least 5 s (a reconcile over two Regions with retries takes seconds).
+ */
+function reserveMs(rt: Runtime): number {
+  return Math.max(5_000, (rt.config.timeoutSeconds * 1000) / 4);
 }
 
 /** The kind of object each controller reconciles: the `Kind` dimension of the metrics. */

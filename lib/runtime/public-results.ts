@@ -14,11 +14,14 @@ export interface PublicItemResult {
   ok: boolean;
   error?: string;
   retryAfterSeconds?: number;
+  /** Not a failure: the objects wait (on the cloud, or on another invocation); deliver it again after `retryAfterSeconds`. */
+  waiting?: boolean;
   results: Array<{ controller: string; key: string; outcome: Outcome }>;
 }
 
 export function publicError(item: ItemResult, requestId: string): string {
   if (item.rejected) return `notification rejected: ${safeErrorLine(item.error ?? '')}`;
+  if (item.waiting) return `waiting: deliver again in ${item.retryAfterSeconds ?? 1} s`;
   if (item.retryAfterSeconds !== undefined) return `deferred: retry in ${item.retryAfterSeconds} s`;
   return `reconcile failed; see the function's logs for request ${requestId}`;
 }
@@ -29,6 +32,13 @@ export function publicResults(items: readonly ItemResult[], requestId: string): 
     ok: item.ok,
     ...(item.ok ? {} : { error: publicError(item, requestId) }),
     ...(item.retryAfterSeconds !== undefined ? { retryAfterSeconds: item.retryAfterSeconds } : {}),
+    ...(item.waiting ? { waiting: true } : {}),
     results: item.results.map(({ controller, key, outcome }) => ({ controller, key, outcome })),
   }));
+}
+
+/** The HTTP answer to a batch: 200 all reconciled, 202 nothing failed but some wait, 500 some failed. */
+export function httpStatusOf(items: readonly ItemResult[]): 200 | 202 | 500 {
+  if (items.every((r) => r.ok)) return 200;
+  return items.every((r) => r.ok || r.waiting) ? 202 : 500;
 }

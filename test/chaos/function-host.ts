@@ -7,6 +7,7 @@ import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { startFunctionServer } from '../../dev/local/function-server.js';
 import type { Rng } from './prng.js';
 import { instrumentElbv2, type Elbv2Instrumentation, type KillPlan } from './invocation-kills.js';
+import type { Profiler } from './profiler.js';
 
 export interface FunctionEnv {
   kubeconfigPath: string;
@@ -22,6 +23,8 @@ export interface FunctionHost {
   invocations: number;
   /** Invocations answered with an error (killed, or some object failed): the sender retries. */
   failedInvocations: number;
+  /** Invocations answered 202: nothing failed, some objects wait (on GA, on another invocation). */
+  waitingInvocations: number;
   inFlight: number;
   /** Stops planning kills (quiesce). */
   calm(): void;
@@ -49,6 +52,7 @@ export async function startFunctionHost(
   env: FunctionEnv,
   rng: Rng,
   kills: { probability: number; afterMax: number },
+  profiler?: Profiler,
 ): Promise<FunctionHost> {
   setEnvironment(env);
   const { handler } = await import('../../functions/http.js');
@@ -59,6 +63,7 @@ export async function startFunctionHost(
     elbv2,
     invocations: 0,
     failedInvocations: 0,
+    waitingInvocations: 0,
     inFlight: 0,
     calm: () => {
       killing = false;
@@ -74,11 +79,16 @@ export async function startFunctionHost(
       ...(killing && rng.chance(kills.probability) ? { afterCalls: rng.int(1, kills.afterMax) } : {}),
     };
     try {
-      const result = await elbv2.context.run(plan, () => handler(event, context));
+      const invoke = () => elbv2.context.run(plan, () => handler(event, context));
+      const profiled = profiler ? await profiler.run(invoke) : { value: await invoke(), finish: undefined };
+      const result = profiled.value;
       const failed = plan.killed || (result.statusCode ?? 200) >= 300;
       if (failed) host.failedInvocations++;
+      else if (result.statusCode === 202) host.waitingInvocations++;
       // A killed invocation returns nothing to its caller, whatever its handler got to.
-      return plan.killed ? { statusCode: 502, body: '{"error":"invocation killed"}' } : result;
+      const answer = plan.killed ? { statusCode: 502, body: '{"error":"invocation killed"}' } : result;
+      profiled.finish?.(answer.statusCode ?? 200, notificationsIn(event.body));
+      return answer;
     } finally {
       host.inFlight--;
     }
@@ -89,4 +99,12 @@ export async function startFunctionHost(
     elbv2.uninstall();
   };
   return host;
+}
+
+function notificationsIn(body: string | undefined): number {
+  try {
+    return (JSON.parse(body ?? '{}') as { notifications?: unknown[] }).notifications?.length ?? 0;
+  } catch {
+    return 0;
+  }
 }

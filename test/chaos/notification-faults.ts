@@ -78,9 +78,12 @@ export class FaultySink implements Sink {
     }
     if (!now.length) return { failed: [], calls: 0, errors: 0 };
     const result = await this.inner.send(now, signal);
-    // A duplicate that failed is one notification, not two: the forwarder must not see it twice.
+    // A duplicate that failed is one notification, not two: the forwarder must not see it twice;
+    // one that failed once and waited once has failed.
     const failed = [...new Set(result.failed)];
-    return { ...result, failed };
+    const seen = new Set<ChangeNotification>(failed);
+    const later = (result.later ?? []).filter((l) => !seen.has(l.notification) && seen.add(l.notification));
+    return { ...result, failed, ...(result.later ? { later } : {}) };
   }
 
   /** Delivers `n` after `ms`, retrying until the function takes it or the sink is closed. */
@@ -89,6 +92,13 @@ export class FaultySink implements Sink {
       await sleep(ms);
       for (let attempt = 0; !this.closed; attempt++) {
         const result = await this.inner.send([n]);
+        const wait = result.later?.[0];
+        // Taken but wanted again later: as the forwarder's queue would, send it again then.
+        if (wait) {
+          attempt = -1;
+          await sleep(wait.afterMs);
+          continue;
+        }
         if (!result.failed.length) return;
         await sleep(Math.min(1000, 50 * 2 ** attempt));
       }
@@ -102,6 +112,13 @@ export class FaultySink implements Sink {
   }
 }
 
+/** Per `change`: reconciled, taken to wait, or not accepted (sent again). */
+export interface ChangeCounts {
+  delivered: number;
+  waited: number;
+  redelivered: number;
+}
+
 /** Counts what reaches the function and how often it had to be sent again. */
 export class CountingSink implements Sink {
   readonly name: string;
@@ -110,6 +127,21 @@ export class CountingSink implements Sink {
   delivered = 0;
   /** Notifications the function did not accept (error, kill, throttled object): sent again later. */
   redelivered = 0;
+  /** Notifications the function took but wants again later (their objects wait): not failures. */
+  waiting = 0;
+  private readonly changes = new Map<string, ChangeCounts>();
+
+  /** What happened to notifications of one `change` (e.g. `resync`), since `since` when given. */
+  byChange(change: string, since?: ChangeCounts): ChangeCounts {
+    const c = this.changes.get(change) ?? { delivered: 0, waited: 0, redelivered: 0 };
+    return since
+      ? {
+          delivered: c.delivered - since.delivered,
+          waited: c.waited - since.waited,
+          redelivered: c.redelivered - since.redelivered,
+        }
+      : { ...c };
+  }
 
   constructor(private readonly inner: Sink) {
     this.name = inner.name;
@@ -122,6 +154,16 @@ export class CountingSink implements Sink {
       const result = await this.inner.send(batch, signal);
       this.delivered += batch.length - result.failed.length;
       this.redelivered += result.failed.length;
+      this.waiting += result.later?.length ?? 0;
+      const failed = new Set(result.failed);
+      const later = new Set(result.later?.map((l) => l.notification));
+      for (const n of batch) {
+        const c = this.changes.get(n.change) ?? { delivered: 0, waited: 0, redelivered: 0 };
+        if (failed.has(n)) c.redelivered++;
+        else if (later.has(n)) c.waited++;
+        else c.delivered++;
+        this.changes.set(n.change, c);
+      }
       return result;
     } finally {
       this.inFlight--;

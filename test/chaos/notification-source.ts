@@ -9,6 +9,7 @@ import { Forwarder } from '../../lib/forwarder/forwarder.js';
 import { createKubeApi } from '../../lib/forwarder/kube-api.js';
 import type { Sink } from '../../lib/forwarder/sinks/types.js';
 import { silentLogger } from '../../lib/log/logger.js';
+import type { ChangeNotification } from '../../lib/notification/types.js';
 
 export type SourceKind = 'forwarder' | 'watch-loop';
 
@@ -18,6 +19,11 @@ export interface NotificationSource {
   kind: SourceKind;
   /** Notifications (objects) waiting or being sent. */
   pending(): number;
+  /**
+   * Takes notifications for delivery, as the deployment's queue takes the scheduled resync's
+   * (functions/resync.ts sends them to SQS): accepted here, delivered and retried from here.
+   */
+  enqueue(notifications: readonly ChangeNotification[]): void;
   stop(): Promise<void>;
 }
 
@@ -46,6 +52,11 @@ function startForwarder(kubeConfig: KubeConfig, sink: Sink): NotificationSource 
   return {
     kind: 'forwarder',
     pending: () => forwarder.currentPipeline?.queue.size ?? 0,
+    enqueue: (notifications) => {
+      const queue = forwarder.currentPipeline?.queue;
+      if (!queue) throw new Error('the forwarder has no pipeline (not leading)');
+      for (const n of notifications) queue.add(n);
+    },
     stop: async () => {
       await forwarder.shutdown();
     },
@@ -56,20 +67,26 @@ function startForwarder(kubeConfig: KubeConfig, sink: Sink): NotificationSource 
 function startLoop(kubeConfig: KubeConfig, sink: Sink): NotificationSource {
   let pending = 0;
   let stopped = false;
-  const loop = startWatchLoop(kubeConfig, async (n) => {
+  const deliver = async (n: ChangeNotification) => {
     pending++;
     try {
       for (let attempt = 0; !stopped; attempt++) {
-        if (!(await sink.send([n])).failed.length) return;
-        await new Promise((r) => setTimeout(r, Math.min(500, 20 * 2 ** attempt)));
+        const result = await sink.send([n]);
+        const wait = result.later?.[0]?.afterMs;
+        if (wait === undefined && !result.failed.length) return;
+        await new Promise((r) => setTimeout(r, wait ?? Math.min(500, 20 * 2 ** attempt)));
       }
     } finally {
       pending--;
     }
-  });
+  };
+  const loop = startWatchLoop(kubeConfig, deliver);
   return {
     kind: 'watch-loop',
     pending: () => pending,
+    enqueue: (notifications) => {
+      for (const n of notifications) void deliver(n);
+    },
     stop: async () => {
       stopped = true;
       loop.stop();

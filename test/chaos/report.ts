@@ -31,6 +31,10 @@ export interface ChaosFigures {
     redeliveries: number;
     /** Function invocations that answered with an error. */
     failedInvocations: number;
+    /** Invocations that answered 202: nothing failed, some objects only waited. */
+    waitingInvocations: number;
+    /** Notifications the function took but wanted again later (waiting, not failing). */
+    waited: number;
     invocations: number;
     /** The workload's own writes that met a 409 and were retried. */
     workloadConflicts: number;
@@ -46,7 +50,11 @@ export interface ChaosFigures {
   acceleratorsDeleted: number;
   /** DeleteSecurityGroup calls that met a DependencyViolation (a group still held), retried later. */
   securityGroupsHeld: number;
-  resync: { sent: number; failed: number };
+  /**
+   * The resync: notifications the queue took (`sent`) or refused (`failed`), then what the
+   * function did with them: reconciled, took to wait (sent again later), or did not accept.
+   */
+  resync: { sent: number; failed: number; delivered: number; waited: number; redelivered: number };
   /** Console edits the fingerprint cannot see, made before the resync (hand-drift.ts). */
   handDrift: string[];
   /** Divergences it added (findings not there before it), as the invariants saw them before the resync. */
@@ -57,6 +65,8 @@ export interface ChaosFigures {
   invariants: InvariantReport;
   /** The operations on each object a finding names, for replaying a failure by hand. */
   history: Record<string, string[]>;
+  /** Where the function's time went, per phase (profiler.ts). */
+  timeProfile: string[];
 }
 
 export function passed(f: ChaosFigures): boolean {
@@ -79,11 +89,12 @@ export function formatFigures(f: ChaosFigures, maxFindings = 20): string {
       .join(', ')}`,
     `  operations ${f.operations} on ${f.objects.ingresses} MCI + ${f.objects.services} MCS slots: ${fmt(f.operationsByKind as Record<string, number>)}`,
     `  faults: elbv2 ${fmt(f.faults.elbv2)} | wafv2 ${fmt(f.faults.wafv2)} | ec2 ${fmt(f.faults.ec2)} | ga ${fmt(f.faults.ga)} | kube 409 ${f.faults.kubeConflicts} | notifications ${fmt(f.faults.notifications)} | kills ${f.faults.kills}`,
-    `  retries: sdk ${f.retries.sdk} | redeliveries ${f.retries.redeliveries} | failed invocations ${f.retries.failedInvocations}/${f.retries.invocations} | workload 409 ${f.retries.workloadConflicts} | recreate timeouts ${f.retries.recreateTimeouts} | elbv2 calls ${f.elbv2Calls} (${fmt(f.elbv2CallsByRegion)}) | ec2 calls ${f.ec2Calls} (DependencyViolation ${f.securityGroupsHeld}) | ga calls ${f.gaCalls} (accelerators deleted ${f.acceleratorsDeleted})`,
+    `  retries: sdk ${f.retries.sdk} | redeliveries ${f.retries.redeliveries} | failed invocations ${f.retries.failedInvocations}/${f.retries.invocations} (waiting ${f.retries.waitingInvocations}, notifications waited ${f.retries.waited}) | workload 409 ${f.retries.workloadConflicts} | recreate timeouts ${f.retries.recreateTimeouts} | elbv2 calls ${f.elbv2Calls} (${fmt(f.elbv2CallsByRegion)}) | ec2 calls ${f.ec2Calls} (DependencyViolation ${f.securityGroupsHeld}) | ga calls ${f.gaCalls} (accelerators deleted ${f.acceleratorsDeleted})`,
     `  hand drift before the resync: ${f.handDrift.length ? `${f.handDrift.join(', ')} (${f.handDriftDiverged} new divergences until the resync)` : 'none'}`,
-    `  resync sent ${f.resync.sent} failed ${f.resync.failed} | sweep owned ${f.sweep.owned} deleted ${f.sweep.deleted.length}${f.sweep.deleted.length ? ` (${f.sweep.deleted.join(', ')})` : ''} errors ${f.sweep.errors} | drained ${f.drained}`,
+    `  resync sent ${f.resync.sent} failed ${f.resync.failed} (function: reconciled ${f.resync.delivered} waited ${f.resync.waited} not accepted ${f.resync.redelivered}) | sweep owned ${f.sweep.owned} deleted ${f.sweep.deleted.length}${f.sweep.deleted.length ? ` (${f.sweep.deleted.join(', ')})` : ''} errors ${f.sweep.errors} | drained ${f.drained}`,
     `  stacks expected ${i.expectedStacks} actual ${i.actualStacks} (managed security groups expected ${i.managedGroups}, accelerators expected ${i.accelerators.expected} actual ${i.accelerators.actual}) | leaked ${i.leaked} missing ${i.missing} diverged ${i.diverged} stuck ${i.stuck} bad status ${i.badStatus} lost ${i.lost} dangling forwards ${i.dangling}`,
   ];
+  lines.push(...f.timeProfile);
   for (const x of i.findings.slice(0, maxFindings))
     lines.push(`    ${x.kind} ${x.subject}: ${x.detail.slice(0, 1500)}`);
   if (i.findings.length > maxFindings) lines.push(`    … ${i.findings.length - maxFindings} more`);

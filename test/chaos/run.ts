@@ -23,6 +23,7 @@ import { configuredRegions, parseAwsConfig, regionalConfig } from '../../lib/pro
 import { resolveClusterRegions } from '../../lib/providers/aws/regions/cluster-regions.js';
 import { RETIRING_TAG } from '../../lib/providers/aws/accelerator/plan.js';
 import { startFunctionHost } from './function-host.js';
+import { installProfiler, summarize } from './profiler.js';
 import { checkRegions } from './invariants.js';
 import { regionsConfigText, startRegions } from './regions.js';
 import { CountingSink, FaultySink } from './notification-faults.js';
@@ -84,7 +85,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
     const configText = regionsConfigText(regions, {
       ownerId: 'chaos',
       maxAttempts: 3,
-      globalAccelerator: { endpoint: ga.url },
+      // GA here deploys in GA_DEPLOY_MS, not minutes: a reconcile waiting on it looks again as soon.
+      globalAccelerator: { endpoint: ga.url, pollSeconds: (2 * GA_DEPLOY_MS) / 1000 },
       // What the workload annotates (workload.ts): the VPC's default group or a managed one, and
       // an accelerator in front of some stacks.
       tenantPolicy: {
@@ -101,6 +103,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
     const kubeConfig = loadKubeConfig({ file: kubeconfigPath });
     const kube = createKubeClient(kubeConfig);
 
+    // Before the function host: its ELBv2 kill switch wraps the SDK's send as it finds it.
+    const profiler = installProfiler(Number(new URL(api.url).port));
+    cleanup.push(() => profiler.uninstall());
     const fn = await startFunctionHost(
       {
         kubeconfigPath,
@@ -111,6 +116,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
       },
       Rng.derive(seed, 'kills'),
       { probability: profile.faults.kill, afterMax: profile.faults.killAfterMax },
+      profiler,
     );
     cleanup.unshift(() => fn.close());
 
@@ -145,11 +151,12 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
     });
     const phases: Record<string, number> = {};
     let mark = Date.now();
-    const phase = (name: string) => {
+    const phase = (name: string, next?: string) => {
       phases[name] = Date.now() - mark;
       mark = Date.now();
+      if (next) profiler.phase(next);
     };
-    phase('setup');
+    phase('setup', 'workload');
     const gaps = Rng.derive(seed, 'gaps');
     const slow: Array<{ op: string; ms: number }> = [];
     for (let i = 0; i < profile.operations; i++) {
@@ -164,7 +171,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
       if ((i + 1) % 100 === 0) progress(`seed ${seed}: ${i + 1}/${profile.operations} operations`);
     }
 
-    phase('workload');
+    phase('workload', 'quiesce');
     if (slow.length)
       progress(`seed ${seed}: slow operations ${slow.map((s) => `${s.op} ${s.ms}ms`).join(', ')}`);
     // Quiesce: no new faults; what is in flight (held, failed, redelivered) is let through.
@@ -194,7 +201,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
       return false;
     };
     let drained = await drain();
-    phase('quiesce');
+    phase('quiesce', 'resync');
     progress(`seed ${seed}: quiesced (drained ${drained})`);
 
     // Console edits only the deep check sees; the resync below must repair them.
@@ -257,14 +264,21 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
       handDrift.push('revoke-security-group-rule');
     const driftSeen = [...(await divergences())].filter((f) => !before.has(f)).length;
 
+    // The full resync, handed to the queue as the deployment's goes to SQS: accepted there, then
+    // delivered (and redelivered, and waited for) by the same pipeline as every other change.
+    const resyncSeen = counting.byChange('resync');
     const resync = await enqueueResync(
       kube,
-      new HttpSink({ url: fn.url, timeoutMs: 60_000, maxBatch: 10 }),
+      {
+        send: async (batch) => {
+          source.enqueue(batch);
+          return { failed: [] };
+        },
+      },
       silentLogger,
-      { attempts: 5 },
     );
     drained = (await drain()) && drained;
-    phase('resync');
+    phase('resync', 'sweep');
 
     const provider = await createAwsProvider(configText, { kube, logger: silentLogger });
     const sweepOnce = () =>
@@ -315,6 +329,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
         sdk: fn.elbv2.sdkRetries,
         redeliveries: counting.redelivered,
         failedInvocations: fn.failedInvocations,
+        waitingInvocations: fn.waitingInvocations,
+        waited: counting.waiting,
         invocations: fn.invocations,
         workloadConflicts: workload.stats.conflictRetries,
         recreateTimeouts: workload.stats.recreateTimeouts,
@@ -327,13 +343,18 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
       securityGroupsHeld: sum(
         regions.map((r) => r.ec2.calls.get('DeleteSecurityGroup').errorCodes['DependencyViolation'] ?? 0),
       ),
-      resync: { sent: resync.sent, failed: resync.failed },
+      resync: {
+        sent: resync.sent,
+        failed: resync.failed,
+        ...counting.byChange('resync', resyncSeen),
+      },
       handDrift,
       handDriftDiverged: driftSeen,
       sweep: { owned: sweep.owned, deleted: sweep.deleted, errors: sweep.errors.length },
       drained,
       invariants,
       history: historyOf(invariants.findings, workload.log),
+      timeProfile: summarize(profiler.invocations),
     };
   } finally {
     for (const c of cleanup) await Promise.resolve(c()).catch(() => undefined);

@@ -294,6 +294,7 @@ describe('metrics, dashboard and alarms', () => {
         'ReconcileDuration:service,Kind',
         'Reconciles:service,Outcome',
         'RetryLater:service,Kind',
+        'Waiting:service,Kind',
       ].sort(),
     );
   });

@@ -132,7 +132,8 @@ async function ipsOf(arn: string | undefined): Promise<string[]> {
   return (out.Accelerator?.IpSets ?? []).flatMap((s) => s.IpAddresses ?? []);
 }
 
-async function setTrafficControl(name: string, on: boolean) {
+/** `wait`: the pass waits on GA (a drain's dial at 0 not deployed yet) instead of succeeding. */
+async function setTrafficControl(name: string, on: boolean, wait = false) {
   const [old, now] = await edit<Cluster>(
     h,
     Resources.Cluster,
@@ -144,7 +145,9 @@ async function setTrafficControl(name: string, on: boolean) {
     'status',
   );
   const results = await h.deliver(notifyChange('modified', now, old));
-  expect(results.filter((r) => !r.ok).map((r) => r.error)).toEqual([]);
+  expect(results.filter((r) => !r.ok).map((r) => r.error)).toEqual(
+    wait ? [expect.stringMatching(/traffic dial of us-east-1 set to 0/)] : [],
+  );
 }
 
 /** GA's deployments finish (AWS: minutes). */
@@ -210,14 +213,19 @@ describe('an MCI with an accelerator in front', () => {
     expect(dial()).toBe(100);
     expect(gaCalls()).toEqual([]);
     order = [];
-    await setTrafficControl('member2', true);
+    await setTrafficControl('member2', true, true);
     expect(dial()).toBe(0);
-    // Clients leave the Region first (GA), then its targets go (ELBv2).
-    const lowered = order.indexOf('ga:UpdateEndpointGroup');
-    const drained = order.indexOf('elbv2:DeregisterTargets');
-    expect(lowered).toBeGreaterThanOrEqual(0);
-    expect(drained).toBeGreaterThan(lowered);
+    // Clients leave the Region first (GA), then, once GA has deployed that, its targets go (ELBv2).
+    expect(order).toContain('ga:UpdateEndpointGroup');
+    expect(order).not.toContain('elbv2:DeregisterTargets');
     deployed();
+    order = [];
+    const results = await h.deliver(notify(accelerated(), 'modified'));
+    expect(results.filter((r) => !r.ok).map((r) => r.error)).toEqual([]);
+    // GA is asked whether it has deployed the dial, and changed no more.
+    expect(gaCalls().filter((c) => !/:(List|Describe)/.test(c))).toEqual([]);
+    expect(gaCalls()[0]).toBe('ga:DescribeAccelerator');
+    expect(order).toContain('elbv2:DeregisterTargets');
 
     order = [];
     await setTrafficControl('member1', false);

@@ -121,7 +121,8 @@ async function settle(obj: KubeObject) {
   }
 }
 
-async function setTrafficControl(name: string, on: boolean) {
+/** `wait`: the pass waits on GA (a drain's dial at 0 not deployed yet) instead of succeeding. */
+async function setTrafficControl(name: string, on: boolean, wait = false) {
   const [old, now] = await edit<Cluster>(
     h,
     Resources.Cluster,
@@ -133,7 +134,9 @@ async function setTrafficControl(name: string, on: boolean) {
     'status',
   );
   const results = await h.deliver(notifyChange('modified', now, old));
-  expect(results.filter((r) => !r.ok).map((r) => r.error)).toEqual([]);
+  expect(results.filter((r) => !r.ok).map((r) => r.error)).toEqual(
+    wait ? [expect.stringMatching(/eu-west-1: waiting: .*traffic dial of eu-west-1 set to 0/)] : [],
+  );
 }
 
 async function moveCluster(name: string, from: string, to: string) {
@@ -213,12 +216,15 @@ describe.each(cases)('$kind', ({ object, type, name, lbType }) => {
       // eu-west-1's only cluster blocked: its dial to 0 before its targets go; us-east-1 untouched.
       deployed();
       order = [];
-      await setTrafficControl('member2', true);
+      await setTrafficControl('member2', true, true);
       expect(endpointGroups()['eu-west-1']).toEqual([lbArn('eu-west-1'), 0]);
       expect(endpointGroups()['us-east-1']).toEqual([lbArn('us-east-1'), 100]);
-      const lowered = order.indexOf('ga:UpdateEndpointGroup');
-      expect(lowered).toBeGreaterThanOrEqual(0);
-      expect(order.indexOf('elbv2:eu-west-1:DeregisterTargets')).toBeGreaterThan(lowered);
+      expect(order).toContain('ga:UpdateEndpointGroup');
+      // Its targets go once GA has deployed the dial (test/integration/aws-accelerator-order.test.ts).
+      expect(order).not.toContain('elbv2:eu-west-1:DeregisterTargets');
+      deployed();
+      await settle(accelerated());
+      expect(order).toContain('elbv2:eu-west-1:DeregisterTargets');
       deployed();
       order = [];
       await setTrafficControl('member2', false);
@@ -374,6 +380,10 @@ describe('cluster weights over two Regions (each Region weighs its own; the dial
     await edit<MultiClusterIngress>(h, Resources.MultiClusterIngress, 'default', 'minimal-ingress', (m) => {
       m.metadata.annotations = { ...m.metadata.annotations, [W]: 'member1=1,member2=0' };
     });
+    // eu-west-1's dial to 0 first; its deploy goes on once GA has deployed that.
+    const first = await h.deliver(notify(weighted({ [W]: 'member1=1,member2=0' }), 'modified'));
+    expect(first.map((r) => r.error)).toEqual([expect.stringMatching(/eu-west-1: waiting: /)]);
+    deployed();
     await settle(weighted({ [W]: 'member1=1,member2=0' }));
 
     // the Event: member2 drained at weight 0

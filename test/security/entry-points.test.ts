@@ -25,6 +25,10 @@ import type { KubeObject } from '../../lib/kube/types.js';
 import { MAX_NOTIFICATIONS_PER_REQUEST } from '../../lib/notification/parse.js';
 import { notifyChange, startHarness, type Harness } from '../support/harness.js';
 import { processBatch } from '../../lib/runtime/process.js';
+import { httpStatusOf, publicResults } from '../../lib/runtime/public-results.js';
+import { lockName } from '../../lib/reconcile/lock.js';
+import { requestKey } from '../../lib/reconcile/requests.js';
+import { Resources } from '../../lib/kube/resources.js';
 
 const note = (obj: KubeObject) => makeNotification('added', resourceFor(obj.apiVersion!, obj.kind!)!, obj);
 const INTERNAL = 'internal-detail-arn:aws:elasticloadbalancing:eu-west-1:123456789012:never-returned';
@@ -146,6 +150,60 @@ describe('routing fan-out per invocation is capped', () => {
     expect(first?.ok).toBe(true);
     expect(second).toMatchObject({ ok: false, retryAfterSeconds: 1 });
     expect(second?.rejected).toBeUndefined();
+  });
+});
+
+describe('waiting is not failing', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+    await h.seed([ingressClass(), minimalIngress('held'), minimalIngress('free')]);
+  });
+  afterAll(() => h?.close());
+
+  const run = (names: string[], remainingMs?: () => number) =>
+    processBatch(
+      h.runtime,
+      names.map((n, i) => ({
+        id: String(i),
+        notifications: () => [notifyChange('added', minimalIngress(n))],
+      })),
+      { signal: new AbortController().signal, holder: 'me', ...(remainingMs ? { remainingMs } : {}) },
+    );
+
+  it('an object another invocation holds waits for its turn: waiting, 202, not a failure', async () => {
+    const key = requestKey({ controller: 'multiclusteringress', namespace: 'default', name: 'held' });
+    const now = new Date().toISOString().replace(/Z$/, '000Z');
+    await h.kube.create(Resources.Lease, {
+      metadata: { name: lockName(key), namespace: 'karmada-system' },
+      spec: { holderIdentity: 'someone-else', leaseDurationSeconds: 60, acquireTime: now, renewTime: now },
+    });
+    const [held, free] = await run(['held', 'free'], () => 60_000);
+    expect(free).toMatchObject({ ok: true });
+    expect(held).toMatchObject({ ok: false, waiting: true, retryAfterSeconds: 2 });
+    expect(held?.error).toMatch(/being reconciled by someone-else/);
+    expect(httpStatusOf([held!, free!])).toBe(202);
+    expect(publicResults([held!], 'req-1')[0]).toMatchObject({
+      ok: false,
+      waiting: true,
+      error: 'waiting: deliver again in 2 s',
+    });
+    await h.kube.delete(Resources.Lease, 'karmada-system', lockName(key));
+  });
+
+  it('near its timeout an invocation starts no more objects: they wait for the next delivery', async () => {
+    const [late] = await run(['free'], () => 1_000);
+    expect(late).toMatchObject({ ok: false, waiting: true, retryAfterSeconds: 0 });
+    expect(late?.error).toMatch(/near its timeout; default\/free is reconciled by the next delivery/);
+    // Nothing was done for it: no lock taken, nothing reconciled.
+    expect(late?.results).toEqual([]);
+  });
+
+  it('a failure among waits is a failure: 500', async () => {
+    const waiting = { id: '0', ok: false, waiting: true, results: [] };
+    const failed = { id: '1', ok: false, results: [] };
+    expect(httpStatusOf([waiting, failed])).toBe(500);
+    expect(httpStatusOf([{ id: '0', ok: true, results: [] }])).toBe(200);
   });
 });
 

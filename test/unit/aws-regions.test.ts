@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidObjectError, ProviderConfigError, RetryLaterError } from '../../lib/errors.js';
+import {
+  InProgressError,
+  InvalidObjectError,
+  ProviderConfigError,
+  RetryLaterError,
+} from '../../lib/errors.js';
 import { findCause } from '../../lib/errors.js';
 import type { EndpointSlice } from '../../lib/karmada/types.js';
 import type { KubeObject } from '../../lib/kube/types.js';
@@ -219,6 +224,11 @@ describe('per-Region results', () => {
         { region: 'ap-south-1', ok: true, status: undefined },
       ]),
     ).toBe('us-east-1: ok; eu-west-1: failed: Service is unavailable; ap-south-1: no clusters');
+    // Waiting on the cloud is not a failure (the reconcile is still retried).
+    const deploying = new InProgressError('dial not deployed yet', { reason: 'AcceleratorDialDeploying' });
+    expect(describeOutcomes([{ region: 'eu-west-1', ok: false, error: deploying }])).toBe(
+      'eu-west-1: waiting: dial not deployed yet',
+    );
   });
 
   it('fails when a Region failed, its cause the first failure (so a throttled Region is retried as such)', () => {

@@ -90,6 +90,56 @@ describe('Class: Dispatcher', () => {
     expect(queue.size).toBe(0);
   });
 
+  it('sends a waiting notification again after the delay the target gave, without backing off the rest', async () => {
+    // The first answer for `slow` is "taken, come back in 200 ms"; the second reconciles it.
+    const sent: Array<{ name: string; at: number }> = [];
+    const started = performance.now();
+    let waited = false;
+    const sink: Sink = {
+      name: 'fake',
+      maxBatch: 10,
+      send: async (batch) => {
+        for (const n of batch) sent.push({ name: n.ref.name, at: performance.now() - started });
+        const slow = batch.find((n) => n.ref.name === 'slow');
+        if (slow && !waited) {
+          waited = true;
+          return { failed: [], later: [{ notification: slow, afterMs: 200 }], calls: 1, errors: 0 };
+        }
+        return { failed: [], calls: 1, errors: 0 };
+      },
+    };
+    const metrics = createMetrics();
+    const queue = new PendingQueue({ windowMs: 0, onAdd: () => dispatcher.wake() });
+    const dispatcher: Dispatcher = new Dispatcher({
+      queue,
+      sink,
+      logger: new MemoryLogger(),
+      metrics,
+      backoff: { initialMs: 5_000, maxMs: 5_000 },
+    });
+    queue.add(note('added', 'slow', 1));
+    await vi.waitFor(() => expect(waited).toBe(true), { timeout: 5_000, interval: 2 });
+    // Not a failure: another object goes out at once, not after the 5 s backoff.
+    queue.add(note('added', 'other', 1));
+    await vi.waitFor(() => expect(sent.map((s) => s.name)).toContain('other'), {
+      timeout: 1_000,
+      interval: 2,
+    });
+    await vi.waitFor(() => expect(sent.filter((s) => s.name === 'slow')).toHaveLength(2), {
+      timeout: 5_000,
+      interval: 5,
+    });
+    const [first, again] = sent.filter((s) => s.name === 'slow');
+    expect(again!.at - first!.at).toBeGreaterThanOrEqual(195);
+    await vi.waitFor(() => expect(queue.size).toBe(0), { timeout: 1_000, interval: 5 });
+    const waiting = await metrics.registry.getSingleMetric('forwarder_notifications_waiting_total')?.get();
+    expect(waiting?.values[0]?.value).toBe(1);
+    expect((await metrics.registry.getSingleMetric('forwarder_sink_errors_total')?.get())?.values).toEqual(
+      [],
+    );
+    dispatcher.stop();
+  });
+
   it('sends nothing when canSend() is false', async () => {
     const sink = new FlakySink();
     const queue = new PendingQueue({ windowMs: 0 });

@@ -30,6 +30,43 @@ describe('Class: PendingQueue', () => {
     expect(out[0]?.oldObject?.metadata.resourceVersion).toBe('1');
   });
 
+  it('defer: a delivered notification the target wants again goes out at its own time, not before', () => {
+    const c = clock();
+    const q = new PendingQueue({ windowMs: 10, now: c.now });
+    q.add(note('added', 'a', 1));
+    q.add(note('added', 'b', 1));
+    c.advance(10);
+    const [a, b] = q.take(10);
+    q.done([b!]);
+    q.defer([{ notification: a!, afterMs: 2_000 }]);
+    // Still the queue's: counted, not lost, and the timer knows when.
+    expect(q.size).toBe(1);
+    expect(q.nextReadyAt()).toBe(2_010);
+    c.advance(1_999);
+    expect(q.take(10)).toEqual([]);
+    c.advance(1);
+    expect(q.take(10)).toEqual([a]);
+    q.done([a!]);
+    expect(q.size).toBe(0);
+  });
+
+  it('defer: a new change to a waiting object goes out after its window, carrying the wait along', () => {
+    const c = clock();
+    const q = new PendingQueue({ windowMs: 10, now: c.now });
+    q.add(note('added', 'a', 1));
+    c.advance(10);
+    q.defer(q.take(10).map((notification) => ({ notification, afterMs: 5_000 })));
+    q.add(note('modified', 'a', 2, 1));
+    expect(q.size).toBe(1);
+    c.advance(10);
+    const out = q.take(10);
+    expect(out).toHaveLength(1);
+    expect(out[0]).toMatchObject({ change: 'added', ref: { resourceVersion: '2' } });
+    q.done(out);
+    c.advance(5_000);
+    expect(q.take(10)).toEqual([]);
+  });
+
   it('take(all) ignores the window (shutdown flush)', () => {
     const c = clock();
     const q = new PendingQueue({ windowMs: 100, now: c.now });

@@ -11,6 +11,8 @@ describe('Sinks: Lambda (fake Invoke endpoint) and HTTP', () => {
   const requests: Array<{ method: string; url: string; invocationType: string | undefined; body: string }> =
     [];
   let status = 202;
+  /** When set, the body of the next answers (else an error for 4xx/5xx, nothing for 2xx). */
+  let answer: string | undefined;
   let server: http.Server;
   let url: string;
 
@@ -26,7 +28,7 @@ describe('Sinks: Lambda (fake Invoke endpoint) and HTTP', () => {
           body: Buffer.concat(chunks).toString('utf8'),
         });
         res.writeHead(status, { 'content-type': 'application/json' });
-        res.end(status >= 400 ? JSON.stringify({ Type: 'Service', message: 'boom' }) : '');
+        res.end(answer ?? (status >= 400 ? JSON.stringify({ Type: 'Service', message: 'boom' }) : ''));
       });
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
@@ -73,5 +75,32 @@ describe('Sinks: Lambda (fake Invoke endpoint) and HTTP', () => {
     status = 503;
     const failed = await sink.send([note('added', 'a', 1)]);
     expect(failed.failed).toHaveLength(1);
+  });
+
+  it("HTTP: the function's per-notification results decide each one: reconciled, waiting, failed", async () => {
+    const sink = new HttpSink({ url: `${url}/n` });
+    const [a, b, c] = [note('added', 'a', 1), note('added', 'b', 1), note('added', 'c', 1)];
+    status = 500;
+    answer = JSON.stringify({
+      results: [
+        { id: '0', ok: true, results: [] },
+        { id: '1', ok: false, waiting: true, retryAfterSeconds: 2, results: [] },
+        { id: '2', ok: false, error: 'reconcile failed', results: [] },
+      ],
+    });
+    const mixed = await sink.send([a, b, c]);
+    expect(mixed.failed).toEqual([c]);
+    expect(mixed.later).toEqual([{ notification: b, afterMs: 2_000 }]);
+    expect(mixed.errors).toBe(1);
+    // 202: nothing failed; a wait with no delay comes back after a second.
+    status = 202;
+    answer = JSON.stringify({ results: [{ id: '0', ok: false, waiting: true, results: [] }] });
+    const waiting = await sink.send([a]);
+    expect(waiting).toMatchObject({ failed: [], errors: 0, later: [{ notification: a, afterMs: 1_000 }] });
+    // Results that do not match what was sent (another server's body): the status alone decides.
+    status = 500;
+    answer = JSON.stringify({ results: [{ id: '0', ok: true }] });
+    expect((await sink.send([a, b])).failed).toEqual([a, b]);
+    answer = undefined;
   });
 });

@@ -70,6 +70,19 @@ describe('OperatorMetrics', () => {
     expect(metric(lines, 'Reconciles', {}).value).toBe(3);
   });
 
+  it('counts waiting apart from retry-later and failure: waiting is progress', () => {
+    const m = enabled();
+    m.reconciled('MultiClusterIngress', 'waiting', 5);
+    m.reconciled('MultiClusterIngress', 'waiting', 6);
+    m.reconciled('MultiClusterService', 'failed', 7);
+    m.flush();
+    const lines = emfLines(written);
+    expect(metric(lines, 'Waiting', { Kind: 'MultiClusterIngress' }).value).toBe(2);
+    expect(lines.some((l) => 'RetryLater' in l)).toBe(false);
+    expect(metric(lines, 'Reconciles', { Outcome: 'waiting' }).value).toBe(2);
+    expect(metric(lines, 'Reconciles', { Outcome: 'failed' }).value).toBe(1);
+  });
+
   it('counts ELBv2 calls and throttles by action', () => {
     const m = enabled();
     m.elbv2Call('DescribeLoadBalancers', false);

@@ -4,6 +4,11 @@ import type { ChangeNotification } from '../../notification/types.js';
 export interface SendResult {
   /** Notifications not delivered; the dispatcher puts them back and retries. */
   failed: ChangeNotification[];
+  /**
+   * Notifications the target took and wants again after `afterMs` (the function's objects wait on
+   * the cloud or on another invocation): delivered, not failed, and queued again for later.
+   */
+  later?: Array<{ notification: ChangeNotification; afterMs: number }>;
   /** Calls made to the target (a batch may need several to fit its size limits). */
   calls: number;
   /** Calls that failed, wholly or partly. */

@@ -221,7 +221,11 @@ export const AWS_CONFIG_SCHEMA = {
     globalAccelerator: {
       type: 'object',
       additionalProperties: false,
-      properties: { enabled: { type: 'boolean' }, endpoint: { type: 'string' } },
+      properties: {
+        enabled: { type: 'boolean' },
+        endpoint: { type: 'string' },
+        pollSeconds: { type: 'number', exclusiveMinimum: 0, maximum: 900 },
+      },
     },
   },
 } as const;

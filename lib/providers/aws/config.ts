@@ -89,6 +89,11 @@ export interface GlobalAcceleratorConfig {
   enabled: boolean;
   /** GA's endpoint (local simulators; AWS's, in us-west-2, when unset). */
   endpoint?: string;
+  /**
+   * How soon a reconcile that waits on GA (a change deploying, IN_PROGRESS) comes back to look
+   * again (30 s: GA deploys in minutes, and each look is a call).
+   */
+  pollSeconds?: number;
 }
 
 export type HealthCheckConfig = {
@@ -425,6 +430,9 @@ export async function parseAwsConfig(text: string | undefined): Promise<AwsProvi
             enabled: cfg.globalAccelerator.enabled ?? false,
             ...(cfg.globalAccelerator.endpoint !== undefined
               ? { endpoint: cfg.globalAccelerator.endpoint }
+              : {}),
+            ...(cfg.globalAccelerator.pollSeconds !== undefined
+              ? { pollSeconds: cfg.globalAccelerator.pollSeconds }
               : {}),
           },
         }

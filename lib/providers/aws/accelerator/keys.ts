@@ -68,6 +68,12 @@ export interface AcceleratorSettings {
 
 export const DEFAULT_ENDPOINT_WEIGHT = 128;
 
+/**
+ * How soon a reconcile waiting on GA's DEPLOYED looks again (globalAccelerator.pollSeconds):
+ * GA applies a change in minutes, and each look is a call.
+ */
+export const ACCELERATOR_RETRY_SECONDS = 30;
+
 function bad(key: string, value: string, why: string): InvalidObjectError {
   return new InvalidObjectError(`annotation ${key}: ${JSON.stringify(value)} ${why}`, {
     field: key,

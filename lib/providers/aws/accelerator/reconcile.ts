@@ -10,7 +10,9 @@
  * RetryLaterError (the finalizer stays until the accelerator is gone). An accelerator the stack
  * stops wanting, or replaces (IP address type), is retired the same way without holding anything
  * up: the reconcile disables it and tags it RETIRING_TAG, and a later reconcile or the orphan
- * sweep takes the next steps.
+ * sweep takes the next steps. A drain waits the same way: the `before` phase that lowers a drained
+ * Region's dial throws InProgressError, and so does each pass after it until GA reports DEPLOYED;
+ * only then does the Region's deploy deregister its targets (lowerDials).
  */
 import { InProgressError, InvalidObjectError, RetryLaterError, errorMessage } from '../../../errors.js';
 import type { Logger } from '../../../log/logger.js';
@@ -43,9 +45,11 @@ import {
   type RegionalEndpoint,
 } from './types.js';
 
-/** How long a reconcile waiting for GA's DEPLOYED waits before it looks again. */
-export const ACCELERATOR_RETRY_SECONDS = 30;
+/** How long a reconcile waiting for GA's DEPLOYED waits before it looks again, unless configured. */
+export { ACCELERATOR_RETRY_SECONDS } from './keys.js';
 export const ACCELERATOR_DELETING = 'AcceleratorDeleting';
+/** The reason while a drained Region's targets wait for GA to deploy its dial at 0. */
+export const ACCELERATOR_DIAL_DEPLOYING = 'AcceleratorDialDeploying';
 
 export interface AcceleratorContext {
   /** The GA API, its client loaded at the first call (lazy-parts.ts). */
@@ -59,6 +63,8 @@ export interface AcceleratorContext {
   dryRun: boolean;
   /** Read GA instead of trusting the record (the periodic resync's drift check). */
   resync: boolean;
+  /** How soon a reconcile waiting on GA comes back (globalAccelerator.pollSeconds). */
+  pollSeconds: number;
   now?: () => Date;
   /** A Warning Event on the object (a record that was not trusted: record-check.ts). */
   announce?: (reason: string, message: string) => Promise<void>;
@@ -161,8 +167,8 @@ async function applyOps(
         }
         if (NOT_YET.some((code) => isAwsError(err, code))) {
           throw new InProgressError(
-            `Global Accelerator is not done with ${operationSubject(op)} yet (${errorMessage(err)}); next step in about ${ACCELERATOR_RETRY_SECONDS} s`,
-            { cause: err, retryAfterSeconds: ACCELERATOR_RETRY_SECONDS, reason: ACCELERATOR_DELETING },
+            `Global Accelerator is not done with ${operationSubject(op)} yet (${errorMessage(err)}); next step in about ${ctx.pollSeconds} s`,
+            { cause: err, retryAfterSeconds: ctx.pollSeconds, reason: ACCELERATOR_DELETING },
           );
         }
         throw err;
@@ -268,7 +274,10 @@ export async function reconcileAccelerator(
   if (phase === 'before' && !desired) return undefined;
   const record = await ctx.records.read(ctx.owner.stackId);
   if (!desired && !record) return undefined;
-  if (phase === 'before') return lowerDials(ctx, desired, record);
+  if (phase === 'before' && desired) {
+    const drained = new Set(endpoints.filter((e) => e.drained).map((e) => e.region));
+    return lowerDials(ctx, desired, record, drained);
+  }
   const fingerprint = desired ? acceleratorFingerprint(desired) : '';
   if (!ctx.resync && record && desired && record.fingerprint === fingerprint && !record.retiring?.length) {
     return {
@@ -335,33 +344,60 @@ export async function reconcileAccelerator(
   return { plan, ...wanted, ...(after ? { status: statusOf(after)! } : {}) };
 }
 
+/** The Regions of the groups a `before` plan lowers (each operation is one desired group's). */
+function loweredRegions(desired: DesiredAccelerator, plan: readonly AcceleratorOperation[]): string[] {
+  const ids = new Set(plan.map((o) => o.id));
+  const groups = desired.listeners.flatMap((l) => l.endpointGroups).filter((g) => ids.has(g.id));
+  return [...new Set(groups.map((g) => g.region))].sort();
+}
+
+/**
+ * A drained Region's targets wait for GA: until it has deployed the dial at 0, clients still reach
+ * the Region. `lowered`: this pass set the dial (the step, told once as a Normal Event).
+ */
+function dialDeploying(regions: readonly string[], lowered: boolean, pollSeconds: number): InProgressError {
+  const where = `the traffic dial of ${regions.join(', ')}`;
+  const next = `its targets are deregistered once that is deployed; next step in about ${pollSeconds} s`;
+  const done = `Global Accelerator: ${where} set to 0; ${next}`;
+  return new InProgressError(
+    lowered ? done : `Global Accelerator: ${where} at 0 is not deployed yet (IN_PROGRESS); ${next}`,
+    {
+      retryAfterSeconds: pollSeconds,
+      reason: ACCELERATOR_DIAL_DEPLOYING,
+      ...(lowered ? { step: done } : {}),
+    },
+  );
+}
+
 /**
  * `before`: the dials of Regions going to 0, planned against the record; when GA does not confirm
- * the record (record-check.ts), against the stack's accelerator as GA holds it, and the record is
- * forgotten (the `after` phase reads GA and writes a true one).
+ * the record (record-check.ts), or there is none while a Region is drained, against the stack's
+ * accelerator as GA holds it, and the record is forgotten (the `after` phase reads GA and writes
+ * a true one). A drained Region's deploy goes on only once GA has deployed its dial at 0: this
+ * throws InProgressError until then (the record's `lowered` says which Regions still wait, so a
+ * no-op reconcile of a drained Region makes no GA call once the wait is over).
  */
 async function lowerDials(
   ctx: AcceleratorContext,
-  desired: DesiredAccelerator | undefined,
+  desired: DesiredAccelerator,
   record: AcceleratorRecord | undefined,
+  drained: ReadonlySet<string>,
 ): Promise<AcceleratorResult | undefined> {
   const recorded = record?.accelerator;
-  if (!desired || !recorded || !record) return undefined;
-  let current = recorded;
-  let plan = planDialsDown(desired, current);
+  if (!record || !recorded) {
+    return drained.size > 0 && !ctx.dryRun ? lowerFromGa(ctx, await ctx.ga(), desired, drained) : undefined;
+  }
+  const plan = planDialsDown(desired, recorded);
   logPlan(ctx, plan, 'before');
-  if (plan.length === 0 || ctx.dryRun) return { plan, status: statusOf(current)! };
+  if (ctx.dryRun) return { plan, status: statusOf(recorded)! };
+  if (plan.length === 0) {
+    await awaitLowered(ctx, record, recorded, drained);
+    return { plan, status: statusOf(recorded)! };
+  }
   const ga = await ctx.ga();
   if (!(await confirmedAccelerator(ga, ctx, recorded))) {
     await ctx.records.forget(ctx.owner.stackId);
-    const { owned } = await listOwned(ga, ctx);
-    const actual = owned.find((a) => a.tags[RETIRING_TAG] === undefined);
-    if (!actual) return undefined;
-    current = { ...actual, listeners: await ga.listeners(actual.arn, ctx) };
-    plan = planDialsDown(desired, current);
-    logPlan(ctx, plan, 'before');
-    await applyOps(ga, ctx, plan);
-    return { plan, status: statusOf(current)! };
+    return lowerFromGa(ctx, ga, desired, drained);
   }
   await ctx.records.forget(ctx.owner.stackId);
   await applyOps(ga, ctx, plan);
@@ -370,12 +406,67 @@ async function lowerDials(
       o.calls.flatMap((c) => (c.action === 'UpdateEndpointGroup' ? [c.input.EndpointGroupArn] : [])),
     ),
   );
-  const listeners = (current.listeners ?? []).map((l) => ({
+  const listeners = (recorded.listeners ?? []).map((l) => ({
     ...l,
     endpointGroups: l.endpointGroups.map((g) => (lowered.has(g.arn) ? { ...g, dial: 0 } : g)),
   }));
-  // The desired accelerator is not applied yet: the `after` phase finds its fingerprint differs.
-  await ctx.records.write(ctx.owner.stackId, { ...record, accelerator: { ...current, listeners } });
+  const waiting = loweredRegions(desired, plan).filter((r) => drained.has(r));
+  const pending = [...new Set([...(record.lowered ?? []), ...waiting])].sort();
+  // The desired accelerator is not applied yet, and the record no longer holds the one its
+  // fingerprint names: none, so the `after` phase plans (also when the drain is undone first).
+  await ctx.records.write(ctx.owner.stackId, {
+    ...record,
+    fingerprint: '',
+    accelerator: { ...recorded, listeners },
+    ...(pending.length > 0 ? { lowered: pending } : {}),
+  });
+  // GA answers every change IN_PROGRESS: no need to ask before waiting.
+  if (waiting.length > 0) throw dialDeploying(waiting, true, ctx.pollSeconds);
+  return { plan, status: statusOf(recorded)! };
+}
+
+/**
+ * Nothing to lower: the drained Regions whose dial an earlier pass lowered wait until GA has
+ * deployed it (one DescribeAccelerator per pass while they wait); then the record forgets them.
+ */
+async function awaitLowered(
+  ctx: AcceleratorContext,
+  record: AcceleratorRecord,
+  recorded: ActualAccelerator,
+  drained: ReadonlySet<string>,
+): Promise<void> {
+  const waiting = (record.lowered ?? []).filter((r) => drained.has(r));
+  if (waiting.length === 0) return;
+  const now = await (await ctx.ga()).describeAccelerator(recorded.arn, ctx);
+  // Gone: nothing sends the Region traffic any more.
+  if (now && now.status !== 'DEPLOYED') throw dialDeploying(waiting, false, ctx.pollSeconds);
+  const { lowered: _deployed, ...rest } = record;
+  const left = (record.lowered ?? []).filter((r) => !waiting.includes(r));
+  await ctx.records.write(ctx.owner.stackId, { ...rest, ...(left.length > 0 ? { lowered: left } : {}) });
+}
+
+/** `before` against GA itself (no record to trust): lower, or wait for a dial at 0 still deploying. */
+async function lowerFromGa(
+  ctx: AcceleratorContext,
+  ga: GaApi,
+  desired: DesiredAccelerator,
+  drained: ReadonlySet<string>,
+): Promise<AcceleratorResult | undefined> {
+  const { owned } = await listOwned(ga, ctx);
+  const actual = owned.find((a) => a.tags[RETIRING_TAG] === undefined);
+  if (!actual) return undefined;
+  const current = { ...actual, listeners: await ga.listeners(actual.arn, ctx) };
+  const plan = planDialsDown(desired, current);
+  logPlan(ctx, plan, 'before');
+  await applyOps(ga, ctx, plan);
+  const waiting = loweredRegions(desired, plan).filter((r) => drained.has(r));
+  if (waiting.length > 0) throw dialDeploying(waiting, true, ctx.pollSeconds);
+  if (current.status !== 'DEPLOYED') {
+    const atZero = current.listeners.flatMap((l) =>
+      l.endpointGroups.filter((g) => g.dial === 0 && drained.has(g.region)).map((g) => g.region),
+    );
+    if (atZero.length > 0) throw dialDeploying([...new Set(atZero)].sort(), false, ctx.pollSeconds);
+  }
   return { plan, status: statusOf(current)! };
 }
 
@@ -412,12 +503,12 @@ export async function deleteAccelerator(
             `the listeners and endpoint groups of ${a.name} deleted; the accelerator goes once that is deployed`,
           ];
     });
-    const next = `next step in about ${ACCELERATOR_RETRY_SECONDS} s`;
+    const next = `next step in about ${ctx.pollSeconds} s`;
     const names = left.map((a) => `${a.name} (${a.arn})`).join(', ');
     throw new InProgressError(
       `Global Accelerator: deleting ${names}: ${done.length > 0 ? done.join('; ') : 'still deploying (IN_PROGRESS)'}; ${next}`,
       {
-        retryAfterSeconds: ACCELERATOR_RETRY_SECONDS,
+        retryAfterSeconds: ctx.pollSeconds,
         reason: ACCELERATOR_DELETING,
         ...(done.length > 0 ? { step: `Global Accelerator: ${done.join('; ')}; ${next}` } : {}),
       },

@@ -19,6 +19,11 @@ export interface AcceleratorRecord {
   accelerator?: ActualAccelerator;
   /** Accelerators of the stack being disabled and deleted (replaced, or no longer wanted). */
   retiring?: string[];
+  /**
+   * Regions whose traffic dial the `before` phase set to 0 for a drain, while GA had not yet been
+   * seen DEPLOYED since: their targets stay registered until it is (reconcile.ts, lowerDials).
+   */
+  lowered?: string[];
 }
 
 export interface AcceleratorRecordStore {
@@ -37,8 +42,9 @@ function isRecord(v: unknown): v is AcceleratorRecord {
   const a = r.accelerator;
   return (
     typeof r.fingerprint === 'string' &&
-    (r.retiring === undefined ||
-      (Array.isArray(r.retiring) && r.retiring.every((x) => typeof x === 'string'))) &&
+    [r.retiring, r.lowered].every(
+      (list) => list === undefined || (Array.isArray(list) && list.every((x) => typeof x === 'string')),
+    ) &&
     (a === undefined ||
       (typeof a === 'object' &&
         typeof a.arn === 'string' &&

@@ -17,7 +17,7 @@ import type { Stack } from '../model/types.js';
 import type { StackOwner } from '../tagging.js';
 import { blockedClusters, objectClusters, regionDrained } from './drained.js';
 import type { GaApi } from './ga-api.js';
-import { acceleratorSettings, GA_KEYS, type AcceleratorSettings } from './keys.js';
+import { ACCELERATOR_RETRY_SECONDS, acceleratorSettings, GA_KEYS, type AcceleratorSettings } from './keys.js';
 import { checkListenerQuota } from './model.js';
 import { KubeAcceleratorRecords } from './record.js';
 import type { AcceleratorContext, AcceleratorResult, AcceleratorStatus } from './reconcile.js';
@@ -123,6 +123,7 @@ export class AcceleratorService {
       externalManagedTags: this.config.externalManagedTags ?? [],
       dryRun,
       resync: ctx.resync === true,
+      pollSeconds: this.config.globalAccelerator?.pollSeconds ?? ACCELERATOR_RETRY_SECONDS,
       ...(ctx.announce ? { announce: ctx.announce } : {}),
     };
   }

@@ -4,7 +4,9 @@
  * from their own Region alone:
  * - `before` (only the dials of Regions going to 0, so clients leave a Region before its targets
  *   drain) belongs right before each Region's deploy, with that Region's endpoint: a regional
- *   part's deployBuilt (balancer.ts), where `provider.regional` says it is one;
+ *   part's deployBuilt (balancer.ts), where `provider.regional` says it is one. Until GA has
+ *   deployed a drained Region's dial at 0 it throws InProgressError, and that Region's deploy
+ *   waits for a later reconcile (its outcome `waiting`; the other Regions deploy);
  * - `after` (the full desired state: endpoint groups, dials back up) belongs after every Region's
  *   deploy: the orchestrator (provider.ts) calls `afterRegions` once per reconcile with every
  *   Region's deploy of every stack it touched (RegionalDeploys, below), and its status, when it

@@ -3,14 +3,20 @@
  * (`us-east-1: ok; eu-west-1: failed: ...`) in the condition and the error, every Region named.
  * Pure.
  */
-import { errorMessage } from '../../../errors.js';
+import { errorMessage, InProgressError } from '../../../errors.js';
 
 export type RegionOutcome<S> =
   { region: string; ok: true; status: S | undefined } | { region: string; ok: false; error: unknown };
 
-/** What one Region's outcome says: its hostname list, `no clusters` (not served), or the failure. */
+/**
+ * What one Region's outcome says: its hostname list, `no clusters` (not served), the failure, or
+ * `waiting` on the cloud (InProgressError: progress, such as a drain waiting for GA's dial at 0).
+ */
 export function describeOutcome<S>(o: RegionOutcome<S>, served: (status: S | undefined) => boolean): string {
-  if (!o.ok) return `${o.region}: failed: ${errorMessage(o.error)}`;
+  if (!o.ok) {
+    const how = o.error instanceof InProgressError ? 'waiting' : 'failed';
+    return `${o.region}: ${how}: ${errorMessage(o.error)}`;
+  }
   return `${o.region}: ${served(o.status) ? 'ok' : 'no clusters'}`;
 }
 
