@@ -102,6 +102,7 @@ const COMPONENT_KUBE = [
   'test/integration/aws-regions.test.ts',
   'test/integration/aws-target-records.test.ts',
   'test/integration/aws-throttle.test.ts',
+  'test/integration/kube-refreshing-client.test.ts',
   'test/integration/lifecycle.test.ts',
   'test/integration/maintenance.test.ts',
   'test/integration/next-steps.test.ts',
