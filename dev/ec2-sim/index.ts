@@ -6,7 +6,7 @@ import { Faults, type FaultOptions } from '../elbv2-sim/faults.js';
 import type { Elbv2Simulator } from '../elbv2-sim/index.js';
 import type { SecurityGroupLimits } from './security-groups.js';
 import { requestListener, startServer, SUPPORTED_ACTIONS } from './server.js';
-import { inProcessHandler, inProcessUrl, type InProcessHandler } from '../shared/in-process.js';
+import { serveInProcess, type InProcessHandler } from '../shared/in-process.js';
 import { Ec2State } from './state.js';
 
 export { ec2ClientFor } from './client.js';
@@ -89,12 +89,16 @@ export async function startEc2Simulator(options: Ec2SimulatorOptions = {}): Prom
     if (store) store.securityGroupDirectory = undefined;
   };
   if (options.inProcess) {
+    const served = serveInProcess('ec2', requestListener({ state, faults, calls }));
     return {
       ...common,
-      url: inProcessUrl('ec2'),
+      url: served.url,
       port: 0,
-      requestHandler: inProcessHandler(requestListener({ state, faults, calls })),
-      close: async () => unlink(),
+      requestHandler: served.requestHandler,
+      close: async () => {
+        served.stop();
+        unlink();
+      },
     };
   }
   const server = await startServer({ state, faults, calls }, host, options.port ?? 0);

@@ -6,7 +6,7 @@ import type { BehaviourOptions, SimNetwork } from './config.js';
 import { Faults } from './faults.js';
 import type { FaultOptions } from './faults.js';
 import { requestListener, startServer, SUPPORTED_ACTIONS } from './server.js';
-import { inProcessHandler, inProcessUrl, type InProcessHandler } from '../shared/in-process.js';
+import { serveInProcess, type InProcessHandler } from '../shared/in-process.js';
 import { SimPersistence, savedIdSeed } from './persist.js';
 import { Elbv2State } from './state/index.js';
 import type { Elbv2Snapshot } from './state/index.js';
@@ -115,12 +115,16 @@ export async function startElbv2Simulator(options: Elbv2SimulatorOptions = {}): 
     snapshot: () => state.snapshot(),
   };
   if (options.inProcess) {
+    const served = serveInProcess('elbv2', requestListener(deps));
     return {
       ...common,
-      url: inProcessUrl('elbv2'),
+      url: served.url,
       port: 0,
-      requestHandler: inProcessHandler(requestListener(deps)),
-      close: async () => persistence?.flush(),
+      requestHandler: served.requestHandler,
+      close: async () => {
+        served.stop();
+        persistence?.flush();
+      },
     };
   }
   const server = await startServer(deps, host, options.port ?? 0);

@@ -12,12 +12,7 @@ import { sleep } from '../../lib/util/sleep.js';
 import { CallCounters } from '../elbv2-sim/calls.js';
 import { Faults, type FaultDecision, type FaultOptions } from '../elbv2-sim/faults.js';
 import { readBody } from '../shared/http-body.js';
-import {
-  inProcessHandler,
-  inProcessUrl,
-  type InProcessHandler,
-  type RequestListener,
-} from '../shared/in-process.js';
+import { serveInProcess, type InProcessHandler, type RequestListener } from '../shared/in-process.js';
 
 /** A service error: its code (the SDK's exception name) and HTTP status. */
 export class JsonSimError extends Error {
@@ -182,14 +177,15 @@ export async function startJsonSimServer(
     });
   };
   if (options.inProcess) {
+    const served = serveInProcess(spec.targetPrefix.toLowerCase(), listener);
     return {
-      url: inProcessUrl(spec.targetPrefix.toLowerCase()),
+      url: served.url,
       port: 0,
       faults,
       calls,
       supportedActions: Object.keys(spec.actions).sort(),
-      requestHandler: inProcessHandler(listener),
-      close: async () => undefined,
+      requestHandler: served.requestHandler,
+      close: async () => served.stop(),
     };
   }
   const server: Server = createServer(listener);

@@ -1,9 +1,12 @@
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { dirname } from 'node:path';
+import type { HttpLibrary } from '@kubernetes/client-node';
+import { inProcessUrl } from '../shared/in-process.js';
+import { inProcessKubeTransport } from './in-process.js';
 import { timestamp } from './admission.js';
 import { ConflictInjector, type ConflictInjection } from './chaos.js';
 import type { ServerContext } from './context.js';
@@ -60,6 +63,11 @@ export interface KubeApiServerOptions {
   maxTokenExpirationSeconds?: number;
   /** Serve HTTPS with this key and certificate (PEM); kubeConfig() then embeds the certificate as the CA. */
   tls?: { key: string; cert: string };
+  /**
+   * Serve no socket: clients reach it through `transport` (lib/kube/client-node.ts's option), in
+   * this process. `url` and kubeConfig() name a host that is never resolved.
+   */
+  inProcess?: boolean;
 }
 
 /** Direct reads and raw writes that bypass HTTP and admission, for tests. */
@@ -79,7 +87,10 @@ export interface StoreAccess {
 
 export interface KubeApiServer {
   url: string;
+  /** 0 in process. */
   port: number;
+  /** Set when it serves in process: the client-node transport for its clients (createKubeClient). */
+  readonly transport?: HttpLibrary;
   close(): Promise<void>;
   kubeConfig(namespace?: string): string;
   /** Writes kubeConfig() to `path` (creating directories) and returns the path. */
@@ -151,14 +162,24 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
   const listenHost = options.host ?? '127.0.0.1';
   const hosts = allowedHosts(listenHost);
   const handler = createHandler(ctx, requests, () => hosts);
-  const server = options.tls ? createHttpsServer(options.tls, handler) : createServer(handler);
-  server.keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, listenHost, () => resolve());
-  });
-  const { port, address } = server.address() as AddressInfo;
-  const url = `${options.tls ? 'https' : 'http'}://${address}:${port}`;
+  let server: Server | undefined;
+  let url: string;
+  let port = 0;
+  if (options.inProcess) {
+    url = inProcessUrl('kube');
+    hosts.add(new URL(url).hostname);
+  } else {
+    const listening = options.tls ? createHttpsServer(options.tls, handler) : createServer(handler);
+    server = listening;
+    listening.keepAliveTimeout = 60_000;
+    await new Promise<void>((resolve, reject) => {
+      listening.once('error', reject);
+      listening.listen(options.port ?? 0, listenHost, () => resolve());
+    });
+    const address = listening.address() as AddressInfo;
+    port = address.port;
+    url = `${options.tls ? 'https' : 'http'}://${address.address}:${port}`;
+  }
   const caCert = options.tls?.cert;
   const defFor = (apiVersion: string, kind: string): ResourceDef => {
     const def = registry.byKind(apiVersion, kind);
@@ -169,14 +190,17 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
   const handle: KubeApiServer = {
     url,
     port,
+    ...(options.inProcess ? { transport: inProcessKubeTransport(handler) } : {}),
     async close() {
       if (closed) return;
       closed = true;
       for (const w of [...ctx.watches]) w.end();
       persistence?.close();
+      if (!server) return;
+      const open = server;
       await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
+        open.close(() => resolve());
+        open.closeAllConnections();
       });
     },
     kubeConfig: (namespace) => handle.kubeConfigWithToken(token, namespace),

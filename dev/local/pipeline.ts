@@ -111,10 +111,12 @@ export const LOCAL_CERTIFICATE_DOMAIN = '*.example.com';
 /** The edge simulators over the ELBv2 simulator's load balancers (stateless: fixtures are made by hand). */
 export async function startEdgeSimulators(elbv2: Elbv2Simulator): Promise<EdgeSimulators> {
   const loadBalancers = (arn: string) => elbv2.state.store.loadBalancers.get(arn);
+  // Served as the ELBv2 simulator is: over HTTP, or in process.
+  const inProcess = elbv2.requestHandler !== undefined;
   const edge = {
-    wafv2: await startWafv2Simulator({ loadBalancers, region: elbv2.region }),
-    shield: await startShieldSimulator({ loadBalancers }),
-    acm: await startAcmSimulator({ region: elbv2.region }),
+    wafv2: await startWafv2Simulator({ loadBalancers, region: elbv2.region, inProcess }),
+    shield: await startShieldSimulator({ loadBalancers, inProcess }),
+    acm: await startAcmSimulator({ region: elbv2.region, inProcess }),
   };
   // Something to try: `alb.ingress.kubernetes.io/wafv2-acl-name: local-web-acl`, and HTTPS for
   // a host under example.com without a certificate-arn.

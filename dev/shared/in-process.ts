@@ -4,6 +4,9 @@
  * its answer is parsed by the SDK as if it had come over HTTP. The wire protocol, the errors, the
  * faults (a dropped connection is the SDK's ECONNRESET) and the retries are all the real ones;
  * only the loopback socket is gone, so a test of the provider against a simulator needs no port.
+ * Each in-process simulator has a URL of its own (serveInProcess), so that a client whose
+ * requestHandler is `inProcessRoutes` reaches whichever one its endpoint names, as a provider
+ * configured with several simulators' endpoints does.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
@@ -14,6 +17,8 @@ export type RequestListener = (req: IncomingMessage, res: ServerResponse) => voi
 /** The part of the SDK's HttpRequest the simulators read. */
 export interface InProcessRequest {
   method: string;
+  /** The endpoint's host: which in-process server a routed request is for (inProcessRoutes). */
+  hostname?: string;
   path: string;
   query?: Record<string, string | string[] | null | undefined>;
   headers: Record<string, string>;
@@ -119,5 +124,47 @@ export function inProcessHandler(listener: RequestListener): InProcessHandler {
   };
 }
 
-/** The endpoint an in-process simulator's clients are given (never resolved: no socket is opened). */
+/** The endpoint of an in-process server that is the only one of its kind (the API stand-in): never resolved. */
 export const inProcessUrl = (kind: string): string => `http://${kind}.in-process.invalid`;
+
+/** The in-process servers by the host of their URL (serveInProcess), while they serve. */
+const served = new Map<string, InProcessHandler>();
+let servedCount = 0;
+
+/**
+ * Serves `listener` in process under a URL of its own (`http://elbv2-3.in-process.invalid`): a
+ * client built with that endpoint and `inProcessRoutes` as its requestHandler reaches it, so a
+ * provider configuration that names several simulators (one per Region, say) by their endpoints
+ * reaches each one, with no socket. `stop()` (the simulator's close) takes the URL down.
+ */
+export function serveInProcess(
+  kind: string,
+  listener: RequestListener,
+): { url: string; requestHandler: InProcessHandler; stop(): void } {
+  const url = `http://${kind.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-${++servedCount}.in-process.invalid`;
+  const host = new URL(url).hostname;
+  const requestHandler = inProcessHandler(listener);
+  served.set(host, requestHandler);
+  return { url, requestHandler, stop: () => served.delete(host) };
+}
+
+/**
+ * A requestHandler for clients of any in-process server: each request goes to the server its
+ * endpoint names; a host nothing serves is what DNS would answer for it (ENOTFOUND).
+ */
+export const inProcessRoutes: InProcessHandler = {
+  handle(request, options) {
+    const handler = request.hostname === undefined ? undefined : served.get(request.hostname);
+    if (!handler) {
+      return Promise.reject(
+        Object.assign(new Error(`getaddrinfo ENOTFOUND ${request.hostname ?? ''} (no in-process server)`), {
+          code: 'ENOTFOUND',
+        }),
+      );
+    }
+    return handler.handle(request, options);
+  },
+  updateHttpClientConfig: () => undefined,
+  httpHandlerConfigs: () => ({}),
+  destroy: () => undefined,
+};

@@ -19,6 +19,7 @@ import {
   KubeConfig,
   KubernetesObjectApi,
   ServerConfiguration,
+  type HttpLibrary,
   type KubernetesObject,
   type RequestContext,
   type ResponseContext,
@@ -187,10 +188,22 @@ export class PooledAuthentication implements SecurityAuthentication {
   }
 }
 
+export interface KubeClientOptions {
+  /**
+   * What carries the requests, once authenticated (client-node's `HttpLibrary`): by default
+   * client-node's own, over HTTP(S) to the kubeconfig's server. Tests hand them to the API
+   * stand-in's request listener in the same process (dev/shared/in-process.ts), with no socket.
+   */
+  transport?: HttpLibrary;
+}
+
 export class ClientNodeKubeClient implements KubeClient {
   private readonly api: PlainObjectApi;
 
-  constructor(readonly kubeConfig: KubeConfig) {
+  constructor(
+    readonly kubeConfig: KubeConfig,
+    options: KubeClientOptions = {},
+  ) {
     const cluster = kubeConfig.getCurrentCluster();
     if (!cluster) throw new Error('No active cluster!');
     // As KubeConfig.makeApiClient builds it, with pooled connections.
@@ -198,6 +211,7 @@ export class ClientNodeKubeClient implements KubeClient {
       createConfiguration({
         baseServer: new ServerConfiguration(cluster.server, {}),
         authMethods: { default: new PooledAuthentication(kubeConfig) },
+        ...(options.transport ? { httpApi: options.transport } : {}),
       }),
     );
   }
@@ -384,6 +398,6 @@ export function loadKubeConfig(source: KubeConfigSource): KubeConfig {
   return kc;
 }
 
-export function createKubeClient(kubeConfig: KubeConfig): KubeClient {
-  return new ClientNodeKubeClient(kubeConfig);
+export function createKubeClient(kubeConfig: KubeConfig, options: KubeClientOptions = {}): KubeClient {
+  return new ClientNodeKubeClient(kubeConfig, options);
 }

@@ -12,6 +12,11 @@ import {
 } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { GetResourcesCommand } from '@aws-sdk/client-resource-groups-tagging-api';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startKubeApiServer } from '../../dev/kube-apiserver/index.js';
+import { KubeApiError } from '../../lib/kube/client.js';
+import { createKubeClient } from '../../lib/kube/client-node.js';
+import { Resources } from '../../lib/kube/resources.js';
+import { KubeConfig } from '@kubernetes/client-node';
 import { acmClientFor, startAcmSimulator } from '../../dev/acm-sim/index.js';
 import { ec2ClientFor, startEc2Simulator } from '../../dev/ec2-sim/index.js';
 import {
@@ -113,5 +118,60 @@ describe('simulators in process', () => {
     await expect(
       acmClientFor(acm).send(new DescribeCertificateCommand({ CertificateArn: `${cert.CertificateArn}0` })),
     ).rejects.toBeInstanceOf(ResourceNotFoundException);
+  });
+});
+
+describe('the Kubernetes API stand-in in process', () => {
+  async function kubeOf(inProcess: boolean) {
+    const api = await startKubeApiServer({ inProcess });
+    closers.push(() => api.close());
+    const config = new KubeConfig();
+    config.loadFromString(api.kubeConfig());
+    return { api, kube: createKubeClient(config, api.transport ? { transport: api.transport } : {}) };
+  }
+
+  it('answers the KubeClient as over HTTP: writes, reads, paged lists, patches and Status errors', async () => {
+    const answers = [];
+    for (const inProcess of [false, true]) {
+      const { api, kube } = await kubeOf(inProcess);
+      expect(api.port === 0).toBe(inProcess);
+      const made = [];
+      for (const name of ['a', 'b', 'c']) {
+        made.push(
+          await kube.create(Resources.ConfigMap, {
+            metadata: { name, namespace: 'default', labels: { app: 'web' } },
+            data: { k: name },
+          }),
+        );
+      }
+      const patched = await kube.patch(Resources.ConfigMap, 'default', 'a', { data: { k: 'patched' } });
+      const page = await kube.list(Resources.ConfigMap, { namespace: 'default', limit: 2 });
+      const all = await kube.list(Resources.ConfigMap, { namespace: 'default', labelSelector: 'app=web' });
+      const conflict = await kube
+        .update(Resources.ConfigMap, {
+          ...made[1]!,
+          metadata: { ...made[1]!.metadata, resourceVersion: '1' },
+        })
+        .catch((e: unknown) => e);
+      await kube.delete(Resources.ConfigMap, 'default', 'c');
+      answers.push({
+        patched: (patched as { data?: unknown }).data,
+        page: page.items.map((i) => i.metadata.name),
+        more: Boolean(page.metadata?.continue),
+        all: all.items.map((i) => i.metadata.name),
+        conflict: conflict instanceof KubeApiError ? [conflict.code, conflict.reason] : conflict,
+        gone: await kube.get(Resources.ConfigMap, 'default', 'c'),
+        seen: api.requests.entries.map((r) => `${r.method} ${r.status}`),
+      });
+    }
+    expect(answers[1]).toEqual(answers[0]);
+    expect(answers[1]).toMatchObject({
+      patched: { k: 'patched' },
+      page: ['a', 'b'],
+      more: true,
+      all: ['a', 'b', 'c'],
+      conflict: [409, 'Conflict'],
+      gone: undefined,
+    });
   });
 });

@@ -71,14 +71,16 @@ beforeEach(async () => {
   process.env.AWS_SECRET_ACCESS_KEY ??= 'test';
   order = [];
   clock = Date.parse('2026-12-02T00:00:00Z');
-  sim = await startElbv2Simulator({ afterCall: (a) => order.push(`elbv2:${a}`) });
+  sim = await startElbv2Simulator({ inProcess: true, afterCall: (a) => order.push(`elbv2:${a}`) });
   ga = await startGaSimulator({
+    inProcess: true,
     deployMs: 60_000,
     now: () => clock,
     endpoints: endpointsIn([sim]),
     afterCall: (a) => order.push(`ga:${a}`),
   });
   h = await startHarness({
+    inProcess: true,
     provider: 'aws',
     // The accelerator and what these tests annotate are allowed (the policy's tests are elsewhere).
     providerConfig: awsConfigFor(sim, {
@@ -383,6 +385,7 @@ describe('an MCI with an accelerator in front', () => {
     await h.close();
     const gaClient = gaClientFor(ga);
     h = await startHarness({
+      inProcess: true,
       provider: 'aws',
       providerConfig: awsConfigFor(sim, { tenantPolicy: ALLOW_ALL }),
     });

@@ -69,17 +69,19 @@ beforeEach(async () => {
   sims = {} as Record<Region, Elbv2Simulator>;
   for (const region of REGIONS) {
     sims[region] = await startElbv2Simulator({
+      inProcess: true,
       region,
       afterCall: (a) => order.push(`elbv2:${region}:${a}`),
     });
   }
   ga = await startGaSimulator({
+    inProcess: true,
     deployMs: 60_000,
     now: () => clock,
     endpoints: endpointsIn(REGIONS.map((r) => sims[r])),
     afterCall: (a) => order.push(`ga:${a}`),
   });
-  h = await startHarness({ provider: 'aws', providerConfig: providerConfig() });
+  h = await startHarness({ inProcess: true, provider: 'aws', providerConfig: providerConfig() });
   await h.seed([
     ingressClass(),
     cluster('member1', false, 'us-east-1'),

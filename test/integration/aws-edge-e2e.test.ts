@@ -91,12 +91,13 @@ function edgeIngress(cidrs: string, aclArn: string): MultiClusterIngress {
 beforeEach(async () => {
   process.env.AWS_ACCESS_KEY_ID ??= 'test';
   process.env.AWS_SECRET_ACCESS_KEY ??= 'test';
-  sim = await startElbv2Simulator();
+  sim = await startElbv2Simulator({ inProcess: true });
   // Linked: a group a load balancer holds (or just let go of) cannot be deleted yet.
-  ec2 = await startEc2Simulator({ elbv2: sim, releaseAttempts: 1 });
+  ec2 = await startEc2Simulator({ inProcess: true, elbv2: sim, releaseAttempts: 1 });
   edge = await startEdgeSimulators(sim);
   // No subnets and no security groups configured: discovered by role tags, and a managed group.
   h = await startHarness({
+    inProcess: true,
     provider: 'aws',
     providerConfig: awsConfigFor(
       sim,

@@ -94,8 +94,8 @@ function frontend() {
 beforeEach(async () => {
   process.env.AWS_ACCESS_KEY_ID ??= 'test';
   process.env.AWS_SECRET_ACCESS_KEY ??= 'test';
-  sim = await startElbv2Simulator();
-  h = await startHarness({ provider: 'aws', providerConfig: awsConfigFor(sim) });
+  sim = await startElbv2Simulator({ inProcess: true });
+  h = await startHarness({ inProcess: true, provider: 'aws', providerConfig: awsConfigFor(sim) });
   await h.seed([ingressClass(), serveService(), collectedSlice('member1', ['10.1.0.11']), a, b, c]);
 });
 afterEach(async () => {

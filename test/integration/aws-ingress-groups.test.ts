@@ -158,8 +158,9 @@ const d = mci('team-c', 'd', { [GROUP]: 'shop' }, [['/d', 'Prefix']]);
 beforeEach(async () => {
   process.env.AWS_ACCESS_KEY_ID ??= 'test';
   process.env.AWS_SECRET_ACCESS_KEY ??= 'test';
-  sim = await startElbv2Simulator();
+  sim = await startElbv2Simulator({ inProcess: true });
   h = await startHarness({
+    inProcess: true,
     provider: 'aws',
     providerConfig: awsConfigFor(sim, {
       // The members' annotations are allowed; the group is shared with team-b.

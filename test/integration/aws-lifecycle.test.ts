@@ -49,9 +49,13 @@ beforeEach(async () => {
   // The SDK insists on credentials; the simulator ignores them.
   process.env.AWS_ACCESS_KEY_ID ??= 'test';
   process.env.AWS_SECRET_ACCESS_KEY ??= 'test';
-  sim = await startElbv2Simulator();
+  sim = await startElbv2Simulator({ inProcess: true });
   // What these tests annotate (a scheme change among them) is allowed.
-  h = await startHarness({ provider: 'aws', providerConfig: awsConfigFor(sim, { tenantPolicy: ALLOW_ALL }) });
+  h = await startHarness({
+    inProcess: true,
+    provider: 'aws',
+    providerConfig: awsConfigFor(sim, { tenantPolicy: ALLOW_ALL }),
+  });
   await h.seed([
     ingressClass(),
     cluster('member1'),

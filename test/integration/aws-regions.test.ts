@@ -123,8 +123,8 @@ beforeEach(async () => {
   sims = {} as Record<Region, Elbv2Simulator>;
   ec2s = {} as Record<Region, Ec2Simulator>;
   for (const region of REGIONS) {
-    sims[region] = await startElbv2Simulator({ region });
-    ec2s[region] = await startEc2Simulator({ elbv2: sims[region] });
+    sims[region] = await startElbv2Simulator({ inProcess: true, region });
+    ec2s[region] = await startEc2Simulator({ inProcess: true, elbv2: sims[region] });
   }
   await start();
 });
@@ -137,7 +137,7 @@ async function restart(extra: Record<string, unknown>) {
 
 /** The harness with this provider configuration, over the scenario's objects. */
 async function start(extra: Record<string, unknown> = {}) {
-  h = await startHarness({ provider: 'aws', providerConfig: providerConfig(extra) });
+  h = await startHarness({ inProcess: true, provider: 'aws', providerConfig: providerConfig(extra) });
   await h.seed([
     ingressClass(),
     cluster('member1', false, 'us-east-1'),

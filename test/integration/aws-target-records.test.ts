@@ -25,9 +25,11 @@ const NS = 'karmada-system';
 let api: KubeApiServer;
 let kube: KubeClient;
 beforeAll(async () => {
-  api = await startKubeApiServer({ port: 0 });
+  api = await startKubeApiServer({ inProcess: true });
   const dir = await mkdtemp(join(tmpdir(), 'records-'));
-  kube = createKubeClient(loadKubeConfig({ file: api.writeKubeconfig(join(dir, 'kubeconfig.yaml')) }));
+  kube = createKubeClient(loadKubeConfig({ file: api.writeKubeconfig(join(dir, 'kubeconfig.yaml')) }), {
+    transport: api.transport!,
+  });
 });
 afterAll(async () => {
   await api.close();

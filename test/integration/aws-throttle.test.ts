@@ -95,8 +95,12 @@ describe('a throttled reconcile, end to end', () => {
   it('backs off with jitter and shows Throttled in the LoadBalancerReady condition', async () => {
     process.env.AWS_ACCESS_KEY_ID ??= 'throttle';
     process.env.AWS_SECRET_ACCESS_KEY ??= 'throttle';
-    const sim = await startElbv2Simulator({ faults: { throttle: 1 } });
-    const h = await startHarness({ provider: 'aws', providerConfig: awsConfigFor(sim, { maxAttempts: 1 }) });
+    const sim = await startElbv2Simulator({ inProcess: true, faults: { throttle: 1 } });
+    const h = await startHarness({
+      inProcess: true,
+      provider: 'aws',
+      providerConfig: awsConfigFor(sim, { maxAttempts: 1 }),
+    });
     try {
       await h.seed([ingressClass(), scenarioService(), scenarioIngress()]);
       const hints: number[] = [];

@@ -39,7 +39,7 @@ async function events(name: string) {
 }
 
 beforeEach(async () => {
-  h = await startHarness({ controllers: ['multiclusteringress', 'multiclusterservice'] });
+  h = await startHarness({ inProcess: true, controllers: ['multiclusteringress', 'multiclusterservice'] });
   fake = h.runtime.provider as FakeProvider;
   await h.seed([ingressClass(), cluster('member1'), serveService(), collectedSlice('member1', ['10.1.0.1'])]);
 });

@@ -23,7 +23,7 @@ const logger = new MemoryLogger();
 const signal = new AbortController().signal;
 
 beforeEach(async () => {
-  h = await startHarness();
+  h = await startHarness({ inProcess: true });
   fake = h.runtime.provider as FakeProvider;
   await h.seed([
     ingressClass(),

@@ -54,9 +54,13 @@ async function mciCondition(harness: Harness): Promise<Condition> {
 async function startAws(): Promise<Harness> {
   process.env.AWS_ACCESS_KEY_ID ??= 'test';
   process.env.AWS_SECRET_ACCESS_KEY ??= 'test';
-  sim = await startElbv2Simulator();
+  sim = await startElbv2Simulator({ inProcess: true });
   // What these tests annotate (a scheme change among them) is allowed.
-  h = await startHarness({ provider: 'aws', providerConfig: awsConfigFor(sim, { tenantPolicy: ALLOW_ALL }) });
+  h = await startHarness({
+    inProcess: true,
+    provider: 'aws',
+    providerConfig: awsConfigFor(sim, { tenantPolicy: ALLOW_ALL }),
+  });
   await h.seed([
     ingressClass(),
     cluster('member1'),
@@ -68,7 +72,7 @@ async function startAws(): Promise<Harness> {
 
 describe('with the fake provider', () => {
   it('an invalid spec: the Event and the annotation condition say which field and what to do', async () => {
-    h = await startHarness({ controllers: ['multiclusteringress'] });
+    h = await startHarness({ inProcess: true, controllers: ['multiclusteringress'] });
     const bad = {
       ...minimalIngress(),
       spec: { rules: [{ http: { paths: [{ path: '/x', pathType: 'Prefix', backend: {} }] } }] },
@@ -85,7 +89,7 @@ describe('with the fake provider', () => {
   });
 
   it('a failed create and a failed delete say they are retried and where the full error is', async () => {
-    h = await startHarness({ controllers: ['multiclusteringress'] });
+    h = await startHarness({ inProcess: true, controllers: ['multiclusteringress'] });
     const fake = h.runtime.provider as FakeProvider;
     await h.seed([ingressClass(), cluster('member1'), serveService(), minimalIngress()]);
     fake.failNext('create');

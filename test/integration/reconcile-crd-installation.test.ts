@@ -26,7 +26,7 @@ async function addCluster(name: string) {
 }
 
 beforeEach(async () => {
-  h = await startHarness({ controllers: ['crd-installation'] });
+  h = await startHarness({ inProcess: true, controllers: ['crd-installation'] });
   await h.seed([cluster('member1'), cluster('member2')]);
 });
 afterEach(async () => h.close());

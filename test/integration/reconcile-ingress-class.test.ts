@@ -21,7 +21,7 @@ const mci = (ingressClassName?: string): MultiClusterIngress =>
 const decide = (m: MultiClusterIngress) => ingressClassMatches(h.kube, m, OURS);
 
 beforeEach(async () => {
-  h = await startHarness();
+  h = await startHarness({ inProcess: true });
 });
 afterEach(async () => h.close());
 

@@ -108,7 +108,7 @@ function deps(provider: MultiClusterProvider, extra: Partial<ReconcileDeps> = {}
 }
 
 beforeEach(async () => {
-  h = await startHarness({ controllers: ['multiclusteringress', 'multiclusterservice'] });
+  h = await startHarness({ inProcess: true, controllers: ['multiclusteringress', 'multiclusterservice'] });
   fake = h.runtime.provider as FakeProvider;
   await h.seed([ingressClass(), cluster('member1'), serveService(), collectedSlice('member1', ['10.1.0.1'])]);
 });

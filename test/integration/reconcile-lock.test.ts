@@ -31,7 +31,7 @@ let h: Harness;
 const lease = () => h.kube.get<Lease>(Resources.Lease, NS, lockName(KEY));
 
 beforeEach(async () => {
-  h = await startHarness();
+  h = await startHarness({ inProcess: true });
 });
 afterEach(async () => h.close());
 

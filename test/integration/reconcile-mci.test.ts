@@ -33,7 +33,7 @@ async function toggleTrafficControl(name: string, on: boolean) {
 }
 
 beforeEach(async () => {
-  h = await startHarness();
+  h = await startHarness({ inProcess: true });
   fake = h.runtime.provider as FakeProvider;
   await h.seed([...baseObjects(), mciRef]);
   // create: load balancer, service locations (member1, member2), ServiceExport

@@ -21,7 +21,7 @@ const lbOnly = (items: Awaited<ReturnType<Harness['deliver']>>) =>
   ran(items).filter((r) => r.startsWith('multiclusterservice '));
 
 beforeEach(async () => {
-  h = await startHarness();
+  h = await startHarness({ inProcess: true });
   fake = h.runtime.provider as FakeProvider;
   await h.seed(baseObjects());
 });

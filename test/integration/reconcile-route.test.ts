@@ -30,7 +30,7 @@ const keys = (rs: Array<{ controller: string; namespace: string; name: string }>
   rs.map((r) => `${r.controller} ${r.namespace}/${r.name}`).sort();
 
 beforeEach(async () => {
-  h = await startHarness();
+  h = await startHarness({ inProcess: true });
 });
 afterEach(async () => h.close());
 

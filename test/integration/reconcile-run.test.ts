@@ -41,7 +41,7 @@ const leases = async () => (await h.kube.list(Resources.Lease, { namespace: NS }
 const leasePosts = () => h.api.requests.count('POST', `/apis/coordination.k8s.io/v1/namespaces/${NS}/leases`);
 
 beforeEach(async () => {
-  h = await startHarness();
+  h = await startHarness({ inProcess: true });
   fake = h.runtime.provider as FakeProvider;
   await h.seed([...baseObjects(), serveMultiClusterService(), minimalIngress()]);
 });

@@ -63,7 +63,7 @@ async function serviceEvents() {
 }
 
 beforeEach(async () => {
-  h = await startHarness({ controllers: ['serviceexport-propagation'] });
+  h = await startHarness({ inProcess: true, controllers: ['serviceexport-propagation'] });
   await h.seed(baseObjects());
 });
 afterEach(async () => h.close());

@@ -32,7 +32,7 @@ const services = async (n: NormalizedNotification) =>
 const bare = (obj: KubeObject, change: ChangeType) => notify(obj, change);
 
 beforeEach(async () => {
-  h = await startHarness({ controllers: ['serviceexport-propagation'] });
+  h = await startHarness({ inProcess: true, controllers: ['serviceexport-propagation'] });
   await h.seed([{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'a-team' } } as KubeObject]);
 });
 afterEach(async () => h.close());

@@ -27,7 +27,7 @@ const exportsRan = (items: Awaited<ReturnType<Harness['deliver']>>) =>
   ran(items).filter((r) => r.startsWith('serviceexport-propagation '));
 
 beforeEach(async () => {
-  h = await startHarness({ controllers: ['serviceexport-propagation'] });
+  h = await startHarness({ inProcess: true, controllers: ['serviceexport-propagation'] });
   await h.seed([...baseObjects(), service('api'), resourceBinding('api', ['member2'])]);
 });
 afterEach(async () => h.close());

@@ -35,7 +35,7 @@ const result = (outcome: string, detail?: string) => ({
 const getMci = () => h.kube.get<MultiClusterIngress>(MCI, 'default', 'minimal-ingress');
 
 beforeEach(async () => {
-  h = await startHarness({ controllers: ['mci-service-locations'] });
+  h = await startHarness({ inProcess: true, controllers: ['mci-service-locations'] });
   await h.seed(baseObjects());
 });
 afterEach(async () => h.close());

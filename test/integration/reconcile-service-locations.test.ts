@@ -18,7 +18,7 @@ const onlyLocations = (items: Awaited<ReturnType<Harness['deliver']>>) =>
   ran(items).filter((r) => r.startsWith('mci-service-locations '));
 
 beforeEach(async () => {
-  h = await startHarness({ controllers: ['mci-service-locations'] });
+  h = await startHarness({ inProcess: true, controllers: ['mci-service-locations'] });
   await h.seed(baseObjects());
 });
 afterEach(async () => h.close());

@@ -36,7 +36,7 @@ async function located(status: MultiClusterIngress['status'] = {}) {
 }
 
 beforeEach(async () => {
-  h = await startHarness();
+  h = await startHarness({ inProcess: true });
   await h.seed([cluster('member1'), cluster('member2', true), cluster('member3', true)]);
 });
 afterEach(async () => h.close());

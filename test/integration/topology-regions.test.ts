@@ -51,8 +51,8 @@ async function start(regions: readonly string[]) {
   process.env.AWS_ACCESS_KEY_ID ??= 'test';
   process.env.AWS_SECRET_ACCESS_KEY ??= 'test';
   sims = [];
-  for (const region of regions) sims.push(await startElbv2Simulator({ region }));
-  ga = await startGaSimulator({ deployMs: 0, endpoints: endpointsIn(sims) });
+  for (const region of regions) sims.push(await startElbv2Simulator({ inProcess: true, region }));
+  ga = await startGaSimulator({ inProcess: true, deployMs: 0, endpoints: endpointsIn(sims) });
   const text = JSON.stringify({
     ownerId: 'local',
     recordNamespace: 'karmada-system',
@@ -64,7 +64,7 @@ async function start(regions: readonly string[]) {
       : { regions: sims.map((sim, i) => ({ region: regions[i], ...regionEntry(sim) })) }),
   });
   config = await parseAwsConfig(text);
-  h = await startHarness({ provider: 'aws', providerConfig: text });
+  h = await startHarness({ inProcess: true, provider: 'aws', providerConfig: text });
   await h.seed([
     ingressClass(),
     cluster('member1', false, 'us-east-1'),

@@ -117,15 +117,17 @@ beforeEach(async () => {
   process.env.AWS_ACCESS_KEY_ID ??= 'test';
   process.env.AWS_SECRET_ACCESS_KEY ??= 'test';
   clock = Date.parse('2026-12-02T00:00:00Z');
-  sim = await startElbv2Simulator();
+  sim = await startElbv2Simulator({ inProcess: true });
   gaCalls = [];
   ga = await startGaSimulator({
+    inProcess: true,
     deployMs: 60_000,
     now: () => clock,
     endpoints: endpointsIn([sim]),
     afterCall: (a) => gaCalls.push(a),
   });
   h = await startHarness({
+    inProcess: true,
     provider: 'aws',
     providerConfig: awsConfigFor(sim, {
       globalAccelerator: { enabled: false, endpoint: ga.url },

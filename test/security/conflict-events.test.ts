@@ -66,8 +66,8 @@ const fourth = named('team-a', 'fourth', 'foreign-name');
 beforeAll(async () => {
   process.env.AWS_ACCESS_KEY_ID ??= 'test';
   process.env.AWS_SECRET_ACCESS_KEY ??= 'test';
-  sim = await startElbv2Simulator();
-  h = await startHarness({ provider: 'aws', providerConfig: awsConfigFor(sim) });
+  sim = await startElbv2Simulator({ inProcess: true });
+  h = await startHarness({ inProcess: true, provider: 'aws', providerConfig: awsConfigFor(sim) });
   for (const name of ['team-a', 'team-b']) {
     await h.kube.create(Resources.Namespace, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
   }

@@ -31,9 +31,10 @@ function forged(name: string, address: string, annotations?: Record<string, stri
 }
 
 beforeAll(async () => {
-  api = await startKubeApiServer();
+  api = await startKubeApiServer({ inProcess: true });
   kube = createKubeClient(
     loadKubeConfig({ file: api.writeKubeconfig(join(mkdtempSync(join(tmpdir(), 'eps-')), 'k')) }),
+    { transport: api.transport! },
   );
   await seed(kube, [
     serveService(),

@@ -168,9 +168,10 @@ async function createAll(client: KubeClient, objects: KubeObject[]) {
 }
 
 beforeAll(async () => {
-  api = await startKubeApiServer({ namespaces: ['default', 'team-b', 'karmada-system'] });
+  api = await startKubeApiServer({ inProcess: true, namespaces: ['default', 'team-b', 'karmada-system'] });
   kube = createKubeClient(
     loadKubeConfig({ file: api.writeKubeconfig(join(mkdtempSync(join(tmpdir(), 'forged-')), 'k')) }),
+    { transport: api.transport! },
   );
   await seed(kube, [serveService()]);
   const m2 = genuine('member2', ['10.2.0.21']);
@@ -239,8 +240,8 @@ describe('end to end: the load balancer gets Karmada’s endpoints only, and the
   beforeAll(async () => {
     process.env.AWS_ACCESS_KEY_ID ??= 'test';
     process.env.AWS_SECRET_ACCESS_KEY ??= 'test';
-    sim = await startElbv2Simulator();
-    h = await startHarness({ provider: 'aws', providerConfig: awsConfigFor(sim) });
+    sim = await startElbv2Simulator({ inProcess: true });
+    h = await startHarness({ inProcess: true, provider: 'aws', providerConfig: awsConfigFor(sim) });
     await h.seed([ingressClass(), cluster('member1'), cluster('member2'), serveService(), resourceBinding()]);
     await h.seed([collectedSlice('member1', ['10.0.128.11']), collectedSlice('member2', ['10.0.144.21'])]);
     // A forged slice in the tenant's namespace with one of the VPC's private addresses.

@@ -109,8 +109,9 @@ async function warnings(ns: string, name: string) {
 beforeEach(async () => {
   process.env.AWS_ACCESS_KEY_ID ??= 'test';
   process.env.AWS_SECRET_ACCESS_KEY ??= 'test';
-  sim = await startElbv2Simulator();
+  sim = await startElbv2Simulator({ inProcess: true });
   h = await startHarness({
+    inProcess: true,
     provider: 'aws',
     providerConfig: awsConfigFor(sim, {
       tenantPolicy: {

@@ -26,7 +26,7 @@ const outside = inNamespace(minimalIngress('elsewhere'), 'other');
 const inside = minimalIngress('allowed');
 
 beforeAll(async () => {
-  h = await startHarness({ runtime: { allowedNamespaces: ['default'] } });
+  h = await startHarness({ inProcess: true, runtime: { allowedNamespaces: ['default'] } });
   await h.kube.create(Resources.Namespace, {
     apiVersion: 'v1',
     kind: 'Namespace',

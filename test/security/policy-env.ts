@@ -54,9 +54,13 @@ export async function startPolicyEnv(
   process.env.AWS_ACCESS_KEY_ID ??= 'tenant';
   process.env.AWS_SECRET_ACCESS_KEY ??= 'tenant';
   const gaCalls: string[] = [];
-  const sim = await startElbv2Simulator();
-  const ec2 = await startEc2Simulator({ elbv2: sim });
-  const ga = await startGaSimulator({ endpoints: endpointsIn([sim]), afterCall: (a) => gaCalls.push(a) });
+  const sim = await startElbv2Simulator({ inProcess: true });
+  const ec2 = await startEc2Simulator({ inProcess: true, elbv2: sim });
+  const ga = await startGaSimulator({
+    inProcess: true,
+    endpoints: endpointsIn([sim]),
+    afterCall: (a) => gaCalls.push(a),
+  });
   const counted = (service: string, all: Record<string, { calls: number }>) =>
     Object.entries(all)
       .filter(([action, c]) => MUTATING.test(action) && c.calls > 0)
@@ -72,7 +76,7 @@ export async function startPolicyEnv(
     else if (k === 'globalAccelerator') file[k] = { ...(file[k] as object | undefined), ...(v as object) };
     else file[k] = v;
   }
-  const h = await startHarness({ provider: 'aws', providerConfig: JSON.stringify(file) });
+  const h = await startHarness({ inProcess: true, provider: 'aws', providerConfig: JSON.stringify(file) });
   await h.seed([
     ...upstreamScenario().filter((x) => x.kind !== 'MultiClusterIngress' && x.kind !== 'MultiClusterService'),
     ...(o.objects ?? []),

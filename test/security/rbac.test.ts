@@ -311,13 +311,17 @@ describe('RBAC: the functions get exactly the access they use', () => {
   beforeAll(async () => {
     process.env.AWS_ACCESS_KEY_ID ??= 'rbac';
     process.env.AWS_SECRET_ACCESS_KEY ??= 'rbac';
-    sim = await startElbv2Simulator();
+    sim = await startElbv2Simulator({ inProcess: true });
     // The fake provider and the AWS provider (which reads Services and EndpointSlices itself).
     for (const options of [
       {},
       { provider: 'aws', providerConfig: awsConfigFor(sim, { recordNamespace: LOCK_NAMESPACE }) },
     ]) {
-      const h = await startHarness({ ...options, runtime: { lockNamespace: LOCK_NAMESPACE } });
+      const h = await startHarness({
+        inProcess: true,
+        ...options,
+        runtime: { lockNamespace: LOCK_NAMESPACE },
+      });
       harnesses.push(h);
       // What the runtime read while starting (the AWS provider identifies the Karmada instance).
       seen.push(...h.api.requests.entries);
@@ -431,8 +435,9 @@ describe('RBAC: an OIDC client Secret is read by name only, as the opt-in Role g
   beforeAll(async () => {
     process.env.AWS_ACCESS_KEY_ID ??= 'rbac';
     process.env.AWS_SECRET_ACCESS_KEY ??= 'rbac';
-    sim = await startElbv2Simulator();
+    sim = await startElbv2Simulator({ inProcess: true });
     h = await startHarness({
+      inProcess: true,
       provider: 'aws',
       // The OIDC provider and certificate the MCI names are allowed: this test is about the Secret's read.
       providerConfig: awsConfigFor(sim, { recordNamespace: LOCK_NAMESPACE, tenantPolicy: ALLOW_ALL }),
@@ -530,12 +535,13 @@ describe('RBAC: with ALLOWED_NAMESPACES, per-namespace bindings suffice', () => 
   const harnesses: Harness[] = [];
   let sim: Elbv2Simulator;
   beforeAll(async () => {
-    sim = await startElbv2Simulator();
+    sim = await startElbv2Simulator({ inProcess: true });
     for (const options of [
       {},
       { provider: 'aws', providerConfig: awsConfigFor(sim, { recordNamespace: LOCK_NAMESPACE }) },
     ]) {
       const h = await startHarness({
+        inProcess: true,
         ...options,
         runtime: { lockNamespace: LOCK_NAMESPACE, allowedNamespaces: ['default'] },
       });

@@ -47,8 +47,12 @@ let h: Harness;
 beforeAll(async () => {
   process.env.AWS_ACCESS_KEY_ID ??= 'tenant';
   process.env.AWS_SECRET_ACCESS_KEY ??= 'tenant';
-  sim = await startElbv2Simulator();
-  h = await startHarness({ provider: 'aws', providerConfig: awsConfigFor(sim, { tenantPolicy: POLICY }) });
+  sim = await startElbv2Simulator({ inProcess: true });
+  h = await startHarness({
+    inProcess: true,
+    provider: 'aws',
+    providerConfig: awsConfigFor(sim, { tenantPolicy: POLICY }),
+  });
   await h.seed([
     {
       apiVersion: 'v1',

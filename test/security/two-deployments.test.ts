@@ -13,6 +13,7 @@ import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startElbv2Simulator, type Elbv2Simulator } from '../../dev/elbv2-sim/index.js';
 import { startKubeApiServer, type KubeApiServer } from '../../dev/kube-apiserver/index.js';
+import { AWS_IN_PROCESS, registerInProcessAws } from '../support/aws-in-process.js';
 import { awsConfigFor, seed } from '../../dev/local/pipeline.js';
 import {
   INGRESS_CLASS_CONTROLLER,
@@ -50,14 +51,20 @@ const deployments: Deployment[] = [];
 /** One Karmada and the functions deployed for it, against the shared account. */
 async function deploy(ownerId: string): Promise<Deployment> {
   const dir = await mkdtemp(join(tmpdir(), `two-${ownerId}-`));
-  const api = await startKubeApiServer({ namespaces: ['default', 'karmada-system', 'kube-system'] });
-  const kube = createKubeClient(loadKubeConfig({ file: api.writeKubeconfig(join(dir, 'kubeconfig')) }));
+  const api = await startKubeApiServer({
+    inProcess: true,
+    namespaces: ['default', 'karmada-system', 'kube-system'],
+  });
+  const kube = createKubeClient(loadKubeConfig({ file: api.writeKubeconfig(join(dir, 'kubeconfig')) }), {
+    transport: api.transport!,
+  });
   await seed(kube, upstreamScenario());
   await writeFile(join(dir, 'aws.json'), awsConfigFor(sim, { ownerId }));
   const logger = new MemoryLogger();
   const runtime = await createRuntimeWith(
     {
-      provider: 'aws',
+      // The AWS provider as its factory builds it, its clients reaching the simulator in process.
+      provider: AWS_IN_PROCESS,
       providerIngressClass: INGRESS_CLASS_CONTROLLER,
       cloudConfigPath: join(dir, 'aws.json'),
       lockNamespace: 'karmada-system',
@@ -129,9 +136,10 @@ const count = (instanceId: string) =>
 beforeAll(async () => {
   process.env.AWS_ACCESS_KEY_ID ??= 'two';
   process.env.AWS_SECRET_ACCESS_KEY ??= 'two';
-  sim = await startElbv2Simulator();
+  sim = await startElbv2Simulator({ inProcess: true });
   // As each entry point does: the providers it can run are registered before a runtime is made.
   registerBuiltinProviders();
+  registerInProcessAws();
 });
 afterAll(async () => {
   for (const d of deployments) await d.api.close();

@@ -1,6 +1,6 @@
 /**
  * The one end-to-end environment of the reconciler tests and the bad-input corpus: the Kubernetes
- * API stand-in over real HTTP, the real client-node KubeClient, the provider loaded through the
+ * API stand-in (over real HTTP, or in process with `inProcess`), the real client-node KubeClient, the provider loaded through the
  * registry, and `processBatch`, the code every function entry point runs.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -22,6 +22,7 @@ import type { RuntimeConfig } from '../../lib/runtime/config.js';
 import { processBatch, type BatchItem, type ItemResult } from '../../lib/runtime/process.js';
 import { createRuntimeWith, type Runtime } from '../../lib/runtime/runtime.js';
 import { registerBuiltinProviders } from '../../lib/providers/builtin.js';
+import { AWS_IN_PROCESS, registerInProcessAws } from './aws-in-process.js';
 
 const CRD_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'infra', 'crds');
 
@@ -57,22 +58,38 @@ export interface HarnessOptions {
   lax?: boolean;
   /** Objects created before the harness is returned. */
   objects?: KubeObject[];
+  /**
+   * The API stand-in in process (a component test): the KubeClient's requests go to its request
+   * listener with no socket. `kubeconfigPath` then names a server nothing can reach over HTTP.
+   * The `aws` provider's clients then reach the simulators its configuration names in process
+   * (aws-in-process.ts): start them with `inProcess: true`.
+   */
+  inProcess?: boolean;
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const dir = await mkdtemp(join(tmpdir(), 'mcp-harness-'));
-  const api = await startKubeApiServer(options.lax ? { crdFiles: [] } : {});
+  const api = await startKubeApiServer({
+    ...(options.lax ? { crdFiles: [] } : {}),
+    ...(options.inProcess ? { inProcess: true } : {}),
+  });
   if (options.lax) for (const crd of laxCrds()) api.registerCrd(crd);
   const kubeconfigPath = api.writeKubeconfig(join(dir, 'kubeconfig.yaml'));
-  const kube = createKubeClient(loadKubeConfig({ file: kubeconfigPath }));
+  const kube = createKubeClient(
+    loadKubeConfig({ file: kubeconfigPath }),
+    api.transport ? { transport: api.transport } : {},
+  );
   const logger = new MemoryLogger();
   let cloudConfigPath: string | undefined;
   if (options.providerConfig !== undefined) {
     cloudConfigPath = join(dir, 'cloud.yaml');
     await writeFile(cloudConfigPath, options.providerConfig);
   }
+  const provider = options.provider ?? 'fake';
+  // In process, the AWS provider's clients reach the in-process simulators (aws-in-process.ts).
+  if (options.inProcess && provider === 'aws') registerInProcessAws();
   const config: RuntimeConfig = {
-    provider: options.provider ?? 'fake',
+    provider: options.inProcess && provider === 'aws' ? AWS_IN_PROCESS : provider,
     providerIngressClass: INGRESS_CLASS_CONTROLLER,
     timeoutSeconds: 30,
     lockNamespace: 'karmada-system',
