@@ -10,6 +10,7 @@ import { KubeApiError, type KubeClient } from '../../lib/kube/client.js';
 import { createKubeClient } from '../../lib/kube/client-node.js';
 import { RefreshingKubeClient } from '../../lib/kube/refreshing-client.js';
 import { Resources } from '../../lib/kube/resources.js';
+import type { KubeObject } from '../../lib/kube/types.js';
 
 const ADMIN = 'admin-token';
 let api: KubeApiServer;
@@ -34,7 +35,7 @@ describe('RefreshingKubeClient', () => {
       renewals++;
       return renewed;
     });
-    const made = await kube.create(Resources.ConfigMap, {
+    const made = await kube.create<KubeObject>(Resources.ConfigMap, {
       metadata: { name: 'a', namespace: 'default' },
     });
     expect(made.metadata.uid).toBeDefined();
