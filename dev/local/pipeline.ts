@@ -394,16 +394,24 @@ export function regionsConfigFor(
  */
 export function localRegionsConfig(
   regions: readonly RegionEndpoints[],
-  ga: Pick<GaSimulator, 'url'>,
+  ga: Pick<GaSimulator, 'url' | 'state'>,
 ): string {
   return regionsConfigFor(
     regions,
     {},
     {
       ownerId: 'local',
-      globalAccelerator: { endpoint: ga.url, enabled: true },
+      globalAccelerator: { ...localAccelerator(ga), enabled: true },
     },
   );
+}
+
+/**
+ * The simulator's Global Accelerator, looked at again as soon as its changes deploy (seconds,
+ * where AWS takes minutes): a drain or a deletion that waits on GA moves at the simulator's pace.
+ */
+function localAccelerator(ga: Pick<GaSimulator, 'url' | 'state'>): { endpoint: string; pollSeconds: number } {
+  return { endpoint: ga.url, pollSeconds: Math.max(1, Math.ceil(ga.state.deployMs / 1000)) };
 }
 
 /**
@@ -415,7 +423,7 @@ export function awsConfigFor(
   extra: Record<string, unknown> = {},
   ec2?: Pick<Ec2Simulator, 'url'>,
   edge?: RegionEndpoints['edge'],
-  ga?: Pick<GaSimulator, 'url'>,
+  ga?: Pick<GaSimulator, 'url' | 'state'>,
 ): string {
   return JSON.stringify(
     {
@@ -429,7 +437,7 @@ export function awsConfigFor(
       // Where the stand-in keeps its locks too (it starts with default and karmada-system).
       recordNamespace: 'karmada-system',
       ...(edge ? { shieldEndpoint: edge.shield.url } : {}),
-      ...(ga ? { globalAccelerator: { endpoint: ga.url } } : {}),
+      ...(ga ? { globalAccelerator: localAccelerator(ga) } : {}),
       ...extra,
     },
     null,
