@@ -31,6 +31,7 @@ import { CONDITION_ANNOTATION } from '../../lib/reconcile/conditions.js';
 import type { AwsProvider } from '../../lib/providers/aws/provider.js';
 import { OWNER_TAG, STACK_TAG } from '../../lib/providers/aws/tagging.js';
 import { edit, notify, notifyChange, startHarness, type Harness } from '../support/harness.js';
+import { acceleratedIngress } from '../support/objects.js';
 import { ALLOW_ALL } from '../support/tenant-policy.js';
 
 const GA = 'multicluster.karmada.io/global-accelerator';
@@ -43,28 +44,7 @@ let h: Harness;
 let order: string[];
 let clock: number;
 
-function accelerated(annotations: Record<string, string> = {}): MultiClusterIngress {
-  return {
-    apiVersion: 'networking.karmada.io/v1alpha1',
-    kind: 'MultiClusterIngress',
-    metadata: { name: 'web', namespace: 'default', annotations: { [GA]: 'true', ...annotations } },
-    spec: {
-      rules: [
-        {
-          http: {
-            paths: [
-              {
-                path: '/',
-                pathType: 'Prefix',
-                backend: { service: { name: 'serve', port: { number: 80 } } },
-              },
-            ],
-          },
-        },
-      ],
-    },
-  } as MultiClusterIngress;
-}
+const accelerated = acceleratedIngress;
 
 beforeEach(async () => {
   process.env.AWS_ACCESS_KEY_ID ??= 'test';

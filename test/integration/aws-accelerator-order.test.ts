@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { EndpointGroup } from '@aws-sdk/client-global-accelerator';
 import { startElbv2Simulator, type Elbv2Simulator } from '../../dev/elbv2-sim/index.js';
 import { endpointsIn, startGaSimulator, type GaSimulator } from '../../dev/ga-sim/index.js';
-import { awsConfigFor } from '../../dev/local/pipeline.js';
+import { awsConfigFor, regionsConfigFor } from '../../dev/local/pipeline.js';
 import {
   cluster,
   collectedSlice,
@@ -17,16 +17,16 @@ import {
   resourceBinding,
   serveService,
 } from '../../dev/local/scenario.js';
-import type { Cluster, MultiClusterIngress } from '../../lib/karmada/types.js';
+import type { Cluster } from '../../lib/karmada/types.js';
 import { Resources } from '../../lib/kube/resources.js';
 import type { KubeObject } from '../../lib/kube/types.js';
 import type { ItemResult } from '../../lib/runtime/process.js';
 import { KubeAcceleratorRecords } from '../../lib/providers/aws/accelerator/record.js';
 import { OWNER_TAG } from '../../lib/providers/aws/tagging.js';
 import { edit, notify, notifyChange, startHarness, type Harness } from '../support/harness.js';
+import { acceleratedIngress } from '../support/objects.js';
 import { ALLOW_ALL } from '../support/tenant-policy.js';
 
-const GA = 'multicluster.karmada.io/global-accelerator';
 const DEPLOY_MS = 60_000;
 
 /** GA as it stood at one ELBv2 call: the accelerator's status and each Region's dial and endpoints. */
@@ -99,22 +99,11 @@ async function startWorld(regions: readonly string[], clusters: Record<string, s
   const providerConfig =
     regions.length === 1
       ? awsConfigFor(sims[regions[0]!]!, extra)
-      : JSON.stringify({
-          ownerId: 'local',
-          recordNamespace: 'karmada-system',
-          ...extra,
-          regions: regions.map((region) => {
-            const sim = sims[region]!;
-            return {
-              region,
-              endpoint: sim.url,
-              taggingEndpoint: sim.url,
-              vpc: { id: sim.network.vpcId, cidrs: [sim.network.vpcCidr] },
-              subnets: sim.network.subnets.filter((s) => !s.public).map((s) => s.subnetId),
-              securityGroups: [sim.network.defaultSecurityGroupId],
-            };
-          }),
-        });
+      : regionsConfigFor(
+          regions.map((region) => ({ region, elbv2: sims[region]! })),
+          {},
+          { ownerId: 'local', ...extra },
+        );
   const h = await startHarness({ provider: 'aws', providerConfig });
   const ips = ['10.0.128.11', '10.0.144.21', '10.0.160.31'];
   await h.seed([
@@ -143,28 +132,7 @@ async function startWorld(regions: readonly string[], clusters: Record<string, s
   };
 }
 
-function accelerated(annotations: Record<string, string> = {}): MultiClusterIngress {
-  return {
-    apiVersion: 'networking.karmada.io/v1alpha1',
-    kind: 'MultiClusterIngress',
-    metadata: { name: 'web', namespace: 'default', annotations: { [GA]: 'true', ...annotations } },
-    spec: {
-      rules: [
-        {
-          http: {
-            paths: [
-              {
-                path: '/',
-                pathType: 'Prefix',
-                backend: { service: { name: 'serve', port: { number: 80 } } },
-              },
-            ],
-          },
-        },
-      ],
-    },
-  } as MultiClusterIngress;
-}
+const accelerated = acceleratedIngress;
 
 const failures = (results: readonly ItemResult[]) => results.filter((r) => !r.ok).map((r) => r.error);
 

@@ -28,6 +28,7 @@ import { parseAwsConfig } from '../../lib/providers/aws/config.js';
 import { CONDITION_ANNOTATION } from '../../lib/reconcile/conditions.js';
 import { topologyOf } from '../../lib/topology/source.js';
 import { OWNER_TAG, STACK_TAG } from '../../lib/providers/aws/tagging.js';
+import { regionsConfigFor } from '../../dev/local/pipeline.js';
 import { edit, notify, notifyChange, startHarness, type Harness } from '../support/harness.js';
 
 const GA = 'multicluster.karmada.io/global-accelerator';
@@ -41,24 +42,16 @@ let order: string[];
 let clock: number;
 
 function providerConfig(): string {
-  return JSON.stringify({
-    ownerId: 'local',
-    recordNamespace: 'karmada-system',
-    globalAccelerator: { enabled: false, endpoint: ga.url },
-    // What these tests annotate, accelerators included (the tenant policy's tests are test/security/).
-    tenantPolicy: ALLOW_ALL,
-    regions: REGIONS.map((region) => {
-      const sim = sims[region];
-      return {
-        region,
-        endpoint: sim.url,
-        taggingEndpoint: sim.url,
-        vpc: { id: sim.network.vpcId, cidrs: [sim.network.vpcCidr] },
-        subnets: sim.network.subnets.filter((s) => !s.public).map((s) => s.subnetId),
-        securityGroups: [sim.network.defaultSecurityGroupId],
-      };
-    }),
-  });
+  return regionsConfigFor(
+    REGIONS.map((region) => ({ region, elbv2: sims[region] })),
+    {},
+    {
+      ownerId: 'local',
+      globalAccelerator: { enabled: false, endpoint: ga.url },
+      // What these tests annotate, accelerators included (the tenant policy's tests are test/security/).
+      tenantPolicy: ALLOW_ALL,
+    },
+  );
 }
 
 beforeEach(async () => {

@@ -52,3 +52,34 @@ export function ingressTo(services: string[], name = 'minimal-ingress', classNam
     },
   } as KubeObject;
 }
+
+/**
+ * MCI `web` in `default` that asks for a Global Accelerator: one rule, `/` to `serve:80`, and
+ * `annotations` besides.
+ */
+export function acceleratedIngress(annotations: Record<string, string> = {}): MultiClusterIngress {
+  return {
+    apiVersion: 'networking.karmada.io/v1alpha1',
+    kind: 'MultiClusterIngress',
+    metadata: {
+      name: 'web',
+      namespace: 'default',
+      annotations: { 'multicluster.karmada.io/global-accelerator': 'true', ...annotations },
+    },
+    spec: {
+      rules: [
+        {
+          http: {
+            paths: [
+              {
+                path: '/',
+                pathType: 'Prefix',
+                backend: { service: { name: 'serve', port: { number: 80 } } },
+              },
+            ],
+          },
+        },
+      ],
+    },
+  } as MultiClusterIngress;
+}
