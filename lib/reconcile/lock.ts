@@ -63,6 +63,30 @@ function expired(lease: Lease, now: Date): boolean {
  */
 export async function acquireLock(kube: KubeClient, key: string, options: LockOptions): Promise<Lock> {
   const deadline = Date.now() + (options.waitMs ?? 0);
+  const local = await awaitLocalHolder(kube, key, options, deadline);
+  try {
+    const lock = await acquireLease(kube, key, options, deadline);
+    return {
+      async release() {
+        try {
+          await lock.release();
+        } finally {
+          local.release();
+        }
+      },
+    };
+  } catch (err) {
+    local.release();
+    throw err;
+  }
+}
+
+async function acquireLease(
+  kube: KubeClient,
+  key: string,
+  options: LockOptions,
+  deadline: number,
+): Promise<Lock> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await tryAcquire(kube, key, options);
@@ -74,6 +98,55 @@ export async function acquireLock(kube: KubeClient, key: string, options: LockOp
       await sleep(Math.min(pause, Math.max(0, deadline - Date.now())), options.signal);
     }
   }
+}
+
+interface LocalHold {
+  holder: string;
+  /** When the Lease this process holds (or is taking) expires, by the holder's clock. */
+  expiresAt: number;
+  done: Promise<void>;
+}
+
+/**
+ * The locks this process holds or is taking, per API client: the reconciles of one invocation
+ * (a batch's objects run side by side) and of one container wait for each other here, woken when
+ * the holder releases, instead of polling the Lease (two API calls a look). Other processes still
+ * meet the Lease.
+ */
+const localHolds = new WeakMap<KubeClient, Map<string, LocalHold>>();
+
+async function awaitLocalHolder(
+  kube: KubeClient,
+  key: string,
+  options: LockOptions,
+  deadline: number,
+): Promise<{ release(): void }> {
+  const holds = localHolds.get(kube) ?? new Map<string, LocalHold>();
+  localHolds.set(kube, holds);
+  const now = () => (options.now ?? (() => new Date()))().getTime();
+  for (;;) {
+    const held = holds.get(key);
+    // An expired hold is ignored as the expired Lease is: its holder may be gone.
+    if (!held || held.expiresAt < now()) break;
+    const left = deadline - Date.now();
+    if (left <= 0 || options.signal?.aborted) {
+      throw new LockHeldError(`${key} is being reconciled by ${held.holder}`, { retryAfterSeconds: 2 });
+    }
+    await Promise.race([held.done, sleep(left, options.signal).catch(() => undefined)]);
+  }
+  let release!: () => void;
+  const hold: LocalHold = {
+    holder: options.holder,
+    expiresAt: now() + options.durationSeconds * 1000,
+    done: new Promise<void>((resolve) => (release = resolve)),
+  };
+  holds.set(key, hold);
+  return {
+    release() {
+      if (holds.get(key) === hold) holds.delete(key);
+      release();
+    },
+  };
 }
 
 /** The first look again at a held lock, and the longest pause between looks. */

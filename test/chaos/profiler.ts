@@ -44,6 +44,8 @@ export interface Profiler {
   /** The current phase's name, given to every invocation that starts from now on. */
   phase(name: string): void;
   readonly invocations: readonly InvocationProfile[];
+  /** Per phase, the Kubernetes requests by method and path (without the query), counted. */
+  readonly kubePaths: ReadonlyMap<string, ReadonlyMap<string, number>>;
   uninstall(): void;
 }
 
@@ -65,6 +67,7 @@ function kubeKind(method: string, path: string): string {
 export function installProfiler(kubePort: number): Profiler {
   const als = new AsyncLocalStorage<Live>();
   const invocations: InvocationProfile[] = [];
+  const kubePaths = new Map<string, Map<string, number>>();
   let phase = 'setup';
 
   const open = (kind: string): (() => { close: (retries: number) => void }) | undefined => {
@@ -111,6 +114,10 @@ export function installProfiler(kubePort: number): Profiler {
     const path = typeof options === 'object' && !(options instanceof URL) ? (options.path ?? '') : '';
     const start = open(kubeKind(req.method, path));
     if (!start) return req;
+    const tally = kubePaths.get(phase) ?? new Map<string, number>();
+    kubePaths.set(phase, tally);
+    const key = `${req.method} ${path.split('?')[0]}`;
+    tally.set(key, (tally.get(key) ?? 0) + 1);
     const span = start();
     let closed = false;
     const close = () => {
@@ -130,6 +137,7 @@ export function installProfiler(kubePort: number): Profiler {
 
   return {
     invocations,
+    kubePaths,
     phase: (name) => {
       phase = name;
     },
@@ -156,7 +164,10 @@ export function installProfiler(kubePort: number): Profiler {
 }
 
 /** Per phase: invocations, their wall time (median, p90, max), and each kind's busy and critical time. */
-export function summarize(invocations: readonly InvocationProfile[]): string[] {
+export function summarize(
+  invocations: readonly InvocationProfile[],
+  kubePaths: ReadonlyMap<string, ReadonlyMap<string, number>> = new Map(),
+): string[] {
   const lines: string[] = [];
   const phases = [...new Set(invocations.map((i) => i.phase))];
   for (const phase of phases) {
@@ -188,6 +199,11 @@ export function summarize(invocations: readonly InvocationProfile[]): string[] {
       lines.push(
         `    ${k}: ${b.calls} calls${b.retries ? ` (+${b.retries} retries)` : ''}, busy ${Math.round(b.ms / 1000)} s, critical ${Math.round(b.criticalMs / 1000)} s (${wall ? Math.round((100 * b.criticalMs) / wall) : 0}% of wall), ${b.calls ? Math.round(b.ms / b.calls) : 0} ms/call`,
       );
+    const hottest = [...(kubePaths.get(phase) ?? new Map<string, number>()).entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 8);
+    if (hottest.length > 0)
+      lines.push(`    hottest Kubernetes requests: ${hottest.map(([k, n]) => `${k} ×${n}`).join(', ')}`);
   }
   return lines;
 }

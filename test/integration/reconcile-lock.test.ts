@@ -173,20 +173,44 @@ describe('acquireLock', () => {
 
   it('gives up once waitMs has passed, and at once when the signal is aborted', async () => {
     await acquireLock(h.kube, KEY, opts('inv-1', { now: undefined }));
-    const started = Date.now();
-    await expect(acquireLock(h.kube, KEY, opts('inv-2', { now: undefined, waitMs: 300 }))).rejects.toThrow(
-      RetryLaterError,
-    );
-    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
-    const aborted = new AbortController();
-    aborted.abort();
-    const tries = h.api.requests.count('POST', `/apis/coordination.k8s.io/v1/namespaces/${NS}/leases`);
-    await expect(
-      acquireLock(h.kube, KEY, opts('inv-3', { now: undefined, waitMs: 60_000, signal: aborted.signal })),
-    ).rejects.toThrow(RetryLaterError);
-    expect(h.api.requests.count('POST', `/apis/coordination.k8s.io/v1/namespaces/${NS}/leases`)).toBe(
-      tries + 1,
-    );
+    const posts = () => h.api.requests.count('POST', `/apis/coordination.k8s.io/v1/namespaces/${NS}/leases`);
+    for (const kube of [h.kube, Object.create(h.kube) as KubeClient]) {
+      // h.kube: a holder in this process; a client of its own: another process's, met at the Lease.
+      const started = Date.now();
+      await expect(acquireLock(kube, KEY, opts('inv-2', { now: undefined, waitMs: 300 }))).rejects.toThrow(
+        RetryLaterError,
+      );
+      expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+      const aborted = new AbortController();
+      aborted.abort();
+      const tries = posts();
+      await expect(
+        acquireLock(kube, KEY, opts('inv-3', { now: undefined, waitMs: 60_000, signal: aborted.signal })),
+      ).rejects.toThrow(RetryLaterError);
+      // In this process the refusal needs no API call; elsewhere one look at the Lease.
+      expect(posts()).toBe(tries + (kube === h.kube ? 0 : 1));
+    }
+  });
+
+  it('a holder in this process is waited for without polling the Lease, and a waiter past its expiry takes over', async () => {
+    const first = await acquireLock(h.kube, KEY, opts('inv-1', { now: undefined }));
+    const posts = () => h.api.requests.count('POST', `/apis/coordination.k8s.io/v1/namespaces/${NS}/leases`);
+    const before = posts();
+    const waiting = acquireLock(h.kube, KEY, opts('inv-2', { now: undefined, waitMs: 10_000 }));
+    await new Promise((r) => setTimeout(r, 400));
+    expect(posts()).toBe(before);
+    await first.release();
+    const second = await waiting;
+    expect(posts()).toBe(before + 1);
+    expect((await lease())?.spec.holderIdentity).toBe('inv-2');
+    // A hold past its Lease's expiry does not stop another reconcile (its holder may be gone).
+    const later = new Date(Date.now() + 120_000);
+    const third = await acquireLock(h.kube, KEY, opts('inv-3', { now: () => later }));
+    expect((await lease())?.spec.holderIdentity).toBe('inv-3');
+    // The taken-over Lease is not the old holder's to delete (run.ts ignores that conflict).
+    expect(isConflict(await second.release().catch((e: unknown) => e))).toBe(true);
+    await third.release();
+    expect(await lease()).toBeUndefined();
   });
 
   it('other API errors are not retried as a held lock', async () => {
