@@ -107,6 +107,20 @@ interface LocalHold {
   done: Promise<void>;
 }
 
+/** Until `hold` is released, `ms` pass or `signal` aborts, whichever is first; leaves no timer or listener. */
+function released(hold: LocalHold, ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+    void hold.done.then(done);
+  });
+}
+
 /**
  * The locks this process holds or is taking, per API client: the reconciles of one invocation
  * (a batch's objects run side by side) and of one container wait for each other here, woken when
@@ -132,7 +146,7 @@ async function awaitLocalHolder(
     if (left <= 0 || options.signal?.aborted) {
       throw new LockHeldError(`${key} is being reconciled by ${held.holder}`, { retryAfterSeconds: 2 });
     }
-    await Promise.race([held.done, sleep(left, options.signal).catch(() => undefined)]);
+    await released(held, left, options.signal);
   }
   let release!: () => void;
   const hold: LocalHold = {

@@ -25,6 +25,8 @@ export interface FunctionHost {
   failedInvocations: number;
   /** Invocations answered 202: nothing failed, some objects wait (on GA, on another invocation). */
   waitingInvocations: number;
+  /** Waiting notifications by the delay they asked for, and the objects reconciled most often. */
+  waits(): string;
   inFlight: number;
   /** Stops planning kills (quiesce). */
   calm(): void;
@@ -58,12 +60,39 @@ export async function startFunctionHost(
   const { handler } = await import('../../functions/http.js');
   const elbv2 = instrumentElbv2();
   let killing = true;
+  const waitDelays = new Map<string, number>();
+  const reconciledKeys = new Map<string, number>();
+  const tally = (body: string | undefined) => {
+    try {
+      const parsed = JSON.parse(body ?? '{}') as {
+        results?: Array<{ waiting?: boolean; retryAfterSeconds?: number; results?: Array<{ key: string }> }>;
+      };
+      for (const item of parsed.results ?? []) {
+        if (item.waiting) {
+          const d = String(item.retryAfterSeconds ?? '-');
+          waitDelays.set(d, (waitDelays.get(d) ?? 0) + 1);
+        }
+        for (const r of item.results ?? []) reconciledKeys.set(r.key, (reconciledKeys.get(r.key) ?? 0) + 1);
+      }
+    } catch {
+      // Not a results body (an error answer): nothing to count.
+    }
+  };
   const host = {
     url: '',
     elbv2,
     invocations: 0,
     failedInvocations: 0,
     waitingInvocations: 0,
+    waits: () =>
+      `  waiting notifications by retry delay: ${[...waitDelays.entries()]
+        .sort((a, b) => b[1] - a[1])
+        .map(([d, n]) => `${d} s ×${n}`)
+        .join(', ')} | reconciled most: ${[...reconciledKeys.entries()]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 8)
+        .map(([k, n]) => `${k} ×${n}`)
+        .join(', ')}`,
     inFlight: 0,
     calm: () => {
       killing = false;
@@ -82,6 +111,7 @@ export async function startFunctionHost(
       const invoke = () => elbv2.context.run(plan, () => handler(event, context));
       const profiled = profiler ? await profiler.run(invoke) : { value: await invoke(), finish: undefined };
       const result = profiled.value;
+      tally(result.body);
       const failed = plan.killed || (result.statusCode ?? 200) >= 300;
       if (failed) host.failedInvocations++;
       else if (result.statusCode === 202) host.waitingInvocations++;

@@ -354,7 +354,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
       drained,
       invariants,
       history: historyOf(invariants.findings, workload.log),
-      timeProfile: summarize(profiler.invocations, profiler.kubePaths),
+      timeProfile: [...summarize(profiler.invocations, profiler.kubePaths), fn.waits()],
     };
   } finally {
     for (const c of cleanup) await Promise.resolve(c()).catch(() => undefined);
