@@ -14,8 +14,9 @@ export function moreSignificant(a: ChangeType, b: ChangeType): ChangeType {
 
 /**
  * Merges `older` and `newer` (same object): the latest object, the earliest previous version, the
- * most significant change type and the earliest observation time (so the latency metric counts
- * from the first change of a burst).
+ * most significant change type, the earliest observation time (so the latency metric counts
+ * from the first change of a burst) and the latest (so the function knows which reconciles have
+ * seen all of them).
  */
 export function coalesce(older: ChangeNotification, newer: ChangeNotification): ChangeNotification {
   // An addition without a previous version means "did not exist before the burst": keep that.
@@ -23,6 +24,12 @@ export function coalesce(older: ChangeNotification, newer: ChangeNotification): 
     older.change === 'added' && !older.oldObject ? undefined : (older.oldObject ?? newer.oldObject);
   const object = newer.object ?? older.object;
   const observedAt = earliest(older.observedAt, newer.observedAt);
+  const [before, after] = [
+    older.lastObservedAt ?? older.observedAt,
+    newer.lastObservedAt ?? newer.observedAt,
+  ];
+  // Unknown when either change's time is: nothing can be said to have seen it.
+  const lastObservedAt = before !== undefined && after !== undefined ? latest(before, after) : undefined;
   return {
     apiVersion: newer.apiVersion,
     kind: newer.kind,
@@ -31,7 +38,12 @@ export function coalesce(older: ChangeNotification, newer: ChangeNotification): 
     ...(object ? { object } : {}),
     ...(oldObject ? { oldObject } : {}),
     ...(observedAt ? { observedAt } : {}),
+    ...(lastObservedAt ? { lastObservedAt } : {}),
   };
+}
+
+function latest(a: string, b: string): string {
+  return Date.parse(a) >= Date.parse(b) ? a : b;
 }
 
 function earliest(a: string | undefined, b: string | undefined): string | undefined {

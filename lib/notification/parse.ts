@@ -98,6 +98,7 @@ function parseNative(raw: Json): NormalizedNotification {
   if (raw.object !== undefined) out.object = refOfObject(raw.object, 'object').object;
   if (raw.oldObject !== undefined) out.oldObject = refOfObject(raw.oldObject, 'oldObject').object;
   if (typeof raw.observedAt === 'string') out.observedAt = raw.observedAt;
+  if (typeof raw.lastObservedAt === 'string') out.lastObservedAt = raw.lastObservedAt;
   return out;
 }
 

@@ -33,8 +33,14 @@ export interface ChangeNotification {
   ref: ObjectRef;
   object?: KubeObject;
   oldObject?: KubeObject;
-  /** When the forwarder saw the change (RFC 3339); for latency figures only. */
+  /** When the forwarder saw the change (RFC 3339; merged: the first of them); for latency figures. */
   observedAt?: string;
+  /**
+   * Merged notifications only: when the forwarder saw the latest change merged in (RFC 3339). The
+   * function skips an object whose reconcile started after the changes were seen
+   * (runtime/recent-reconciles.ts).
+   */
+  lastObservedAt?: string;
 }
 
 /** Where a notification came from, after normalisation. */
@@ -48,6 +54,7 @@ export interface NormalizedNotification {
   oldObject?: KubeObject;
   source: NotificationSource;
   observedAt?: string;
+  lastObservedAt?: string;
 }
 
 /** `apiVersion/kind/namespace/name`: stable identity of the object a notification names. */

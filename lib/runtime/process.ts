@@ -11,7 +11,11 @@ import { dedupe, requestKey, type ControllerName, type ReconcileRequest } from '
 import { routeNotification } from '../reconcile/route.js';
 import { runRequest, type RunOptions } from '../reconcile/run.js';
 import type { ReconcileDeps, ReconcileResult } from '../reconcile/types.js';
+import { changesSeenBy, RecentReconciles } from './recent-reconciles.js';
 import type { Runtime } from './runtime.js';
+
+/** Each container's record of finished reconciles (recent-reconciles.ts). */
+const recentByRuntime = new WeakMap<Runtime, RecentReconciles>();
 
 export interface BatchItem {
   /** The SQS messageId, or an index. */
@@ -64,6 +68,8 @@ interface Planned {
   requests: ReconcileRequest[];
   error?: unknown;
   resync: boolean;
+  /** When the forwarder had seen all of the item's changes (changesSeenBy); undefined: unknown. */
+  seenBy?: number;
 }
 
 export async function processBatch(
@@ -99,10 +105,12 @@ export async function processBatch(
             ),
           );
         }
+        const seenBy = changesSeenBy(notifications);
         return {
           id: item.id,
           requests: dedupe(requests),
           resync: notifications.some((n) => n.change === 'resync'),
+          ...(seenBy !== undefined ? { seenBy } : {}),
         };
       } catch (error) {
         // A malformed or refused notification is the sender's fault and retrying cannot help; a
@@ -119,14 +127,26 @@ export async function processBatch(
 
   if (options.maxRequests !== undefined) capFanOut(planned, options.maxRequests, rt);
 
-  // Each object once, even when several items name it; a resync anywhere makes it a full check.
-  const unique = new Map<string, { request: ReconcileRequest; resync: boolean }>();
+  // Each object once, even when several items name it; a resync anywhere makes it a full check,
+  // and it is covered by an earlier reconcile only if that one saw every item's changes.
+  const unique = new Map<string, { request: ReconcileRequest; resync: boolean; seenBy?: number }>();
   for (const p of planned) {
     for (const r of p.requests) {
       const k = requestKey(r);
-      unique.set(k, { request: r, resync: (unique.get(k)?.resync ?? false) || p.resync });
+      const seen = unique.get(k);
+      const seenBy =
+        p.seenBy === undefined || (seen && seen.seenBy === undefined)
+          ? undefined
+          : Math.max(seen?.seenBy ?? -Infinity, p.seenBy);
+      unique.set(k, {
+        request: r,
+        resync: (seen?.resync ?? false) || p.resync,
+        ...(seenBy !== undefined ? { seenBy } : {}),
+      });
     }
   }
+  const recent = recentByRuntime.get(rt) ?? new RecentReconciles();
+  recentByRuntime.set(rt, recent);
   const outcomes = new Map<string, { result?: ReconcileResult; error?: unknown }>();
   const runOptions: RunOptions = {
     holder: options.holder,
@@ -134,7 +154,8 @@ export async function processBatch(
     ...(rt.config.lockNamespace ? { lockNamespace: rt.config.lockNamespace } : {}),
     ...(options.mci ? { mci: options.mci } : {}),
   };
-  await forEachLimited([...unique.entries()], options.concurrency ?? 8, async ([k, { request, resync }]) => {
+  await forEachLimited([...unique.entries()], options.concurrency ?? 8, async ([k, entry]) => {
+    const { request, resync } = entry;
     const logger = rt.logger.child({
       key: `${request.namespace}/${request.name}`,
       controller: request.controller,
@@ -152,8 +173,24 @@ export async function processBatch(
       });
       return;
     }
+    // A resync asks for a deep check, which an ordinary reconcile since does not replace.
+    if (!resync && recent.covers(k, entry.seenBy)) {
+      logger.info('already reconciled since this change was seen');
+      metrics.reconciled(kind, 'unchanged', 0);
+      outcomes.set(k, {
+        result: {
+          controller: request.controller,
+          key: `${request.namespace}/${request.name}`,
+          outcome: 'unchanged',
+          detail: 'reconciled since this change was seen',
+        },
+      });
+      return;
+    }
+    const startedAt = Date.now();
     try {
       const result = await runRequest({ ...base, logger, resync }, request, runOptions);
+      recent.record(k, startedAt);
       logger.info('reconciled', {
         outcome: result.outcome,
         ...(result.detail ? { detail: result.detail } : {}),

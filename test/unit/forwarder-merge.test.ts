@@ -16,7 +16,7 @@ describe('Function: coalesce', () => {
     expect(coalesce(note(a, 'x', 1), note(b, 'x', 2)).change).toBe(want);
   });
 
-  it('keeps the latest object, the earliest oldObject and the earliest observation time', () => {
+  it('keeps the latest object, the earliest oldObject, the earliest and the latest observation time', () => {
     // Prepare
     const first = note('modified', 'x', 2, 1, new Date('2026-01-01T00:00:01Z'));
     const second = note('modified', 'x', 3, 2, new Date('2026-01-01T00:00:02Z'));
@@ -28,6 +28,10 @@ describe('Function: coalesce', () => {
     expect(merged.oldObject?.metadata.resourceVersion).toBe('1');
     expect(merged.ref.resourceVersion).toBe('4');
     expect(merged.observedAt).toBe('2026-01-01T00:00:01.000Z');
+    expect(merged.lastObservedAt).toBe('2026-01-01T00:00:03.000Z');
+    // A change of unknown time: nothing is known to have seen all of them.
+    const { observedAt: _unknown, ...timeless } = note('modified', 'x', 5, 4);
+    expect(coalesce(merged, timeless).lastObservedAt).toBeUndefined();
   });
 
   it('an addition followed by changes has no oldObject (the object did not exist before the burst)', () => {
