@@ -36,10 +36,14 @@ export interface NotificationSender {
   send(batch: readonly ChangeNotification[]): Promise<{ failed: ChangeNotification[] }>;
 }
 
+/**
+ * `observedAt` is when the notification is made, after `obj` was read, by the real clock (not the
+ * pass's schedule): the function skips objects reconciled after that time (recent-reconciles.ts),
+ * so it must never be earlier than the state the resync saw.
+ */
 export function resyncNotification(
   type: ResourceType,
   obj: KubeObject,
-  now: Date,
   change: 'resync' | 'modified' = 'resync',
 ): ChangeNotification {
   const { namespace, name, uid, resourceVersion } = obj.metadata;
@@ -56,7 +60,7 @@ export function resyncNotification(
       ...(uid ? { uid } : {}),
       ...(resourceVersion ? { resourceVersion } : {}),
     },
-    observedAt: now.toISOString(),
+    observedAt: new Date().toISOString(),
   };
 }
 
@@ -72,7 +76,6 @@ export async function enqueueResync(
   logger: Logger,
   options: { attempts?: number; namespaces?: string[] } = {},
 ): Promise<ResyncResult> {
-  const now = new Date();
   const notifications: ChangeNotification[] = [];
   const listed: Record<string, number> = {};
   for (const type of RESYNC_TYPES) {
@@ -80,7 +83,7 @@ export async function enqueueResync(
     let count = 0;
     for (const namespace of namespaces) {
       const list = await kube.list(type, namespace ? { namespace } : {});
-      for (const obj of list.items) notifications.push(resyncNotification(type, obj, now));
+      for (const obj of list.items) notifications.push(resyncNotification(type, obj));
       count += list.items.length;
     }
     listed[type.kind] = count;
@@ -201,8 +204,8 @@ export async function resyncPass(
   const keyOf = (o: Served) => `${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name ?? ''}`;
   const deep = deepSlice(served, ({ obj }) => keyOf(obj), slots, turn);
   const notifications: ChangeNotification[] = [
-    ...clusters.map((c) => resyncNotification(Resources.Cluster, c, now)),
-    ...deep.map(({ type, obj }) => resyncNotification(type, obj, now)),
+    ...clusters.map((c) => resyncNotification(Resources.Cluster, c)),
+    ...deep.map(({ type, obj }) => resyncNotification(type, obj)),
   ];
   const deepKeys = new Set(deep.map(({ obj }) => keyOf(obj)));
   const rest = served.filter(({ obj }) => !deepKeys.has(keyOf(obj)));
@@ -212,7 +215,7 @@ export async function resyncPass(
   const source = provider.fingerprints();
   if (!source) {
     // Without bulk fingerprints there is nothing cheaper than reconciling every object.
-    notifications.push(...rest.map(({ type, obj }) => resyncNotification(type, obj, now, 'modified')));
+    notifications.push(...rest.map(({ type, obj }) => resyncNotification(type, obj, 'modified')));
     differing = rest.length;
   } else {
     const desired = await Promise.all(rest.map(({ obj }) => source.desired(obj, snapshot)));
@@ -235,7 +238,7 @@ export async function resyncPass(
         continue;
       }
       differing++;
-      notifications.push(resyncNotification(type, obj, now, 'modified'));
+      notifications.push(resyncNotification(type, obj, 'modified'));
     }
   }
   const result: ResyncPassResult = {

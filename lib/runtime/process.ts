@@ -173,8 +173,8 @@ export async function processBatch(
       });
       return;
     }
-    // A resync asks for a deep check, which an ordinary reconcile since does not replace.
-    if (!resync && recent.covers(k, entry.seenBy)) {
+    // A resync asks for a deep check, which only a deep check since replaces.
+    if (recent.covers(k, entry.seenBy, resync)) {
       logger.info('already reconciled since this change was seen');
       metrics.reconciled(kind, 'unchanged', 0);
       outcomes.set(k, {
@@ -190,7 +190,7 @@ export async function processBatch(
     const startedAt = Date.now();
     try {
       const result = await runRequest({ ...base, logger, resync }, request, runOptions);
-      recent.record(k, startedAt);
+      recent.record(k, startedAt, resync);
       logger.info('reconciled', {
         outcome: result.outcome,
         ...(result.detail ? { detail: result.detail } : {}),

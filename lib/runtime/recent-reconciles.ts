@@ -8,6 +8,8 @@
  */
 export class RecentReconciles {
   private readonly startedAt = new Map<string, number>();
+  /** The same for deep checks (a resync's), which only a deep check covers. */
+  private readonly deepStartedAt = new Map<string, number>();
 
   constructor(
     /** How far the forwarder's clock may be ahead of this one. */
@@ -16,22 +18,27 @@ export class RecentReconciles {
     private readonly max = 10_000,
   ) {}
 
-  /** Whether a reconcile of `key` that started after `seenBy` (ms since the epoch) has finished. */
-  covers(key: string, seenBy: number | undefined): boolean {
+  /**
+   * Whether a reconcile of `key` that started after `seenBy` (ms since the epoch) has finished; for
+   * a `deep` check, a deep one.
+   */
+  covers(key: string, seenBy: number | undefined, deep = false): boolean {
     if (seenBy === undefined) return false;
-    const started = this.startedAt.get(key);
+    const started = (deep ? this.deepStartedAt : this.startedAt).get(key);
     return started !== undefined && started > seenBy + this.skewMs;
   }
 
-  /** A reconcile of `key` that started at `startedAt` (ms since the epoch) finished. */
-  record(key: string, startedAt: number): void {
-    const known = this.startedAt.get(key);
-    if (known !== undefined && known >= startedAt) return;
-    this.startedAt.delete(key);
-    this.startedAt.set(key, startedAt);
-    if (this.startedAt.size > this.max) {
-      const oldest = this.startedAt.keys().next().value;
-      if (oldest !== undefined) this.startedAt.delete(oldest);
+  /** A reconcile of `key` that started at `startedAt` (ms since the epoch) finished; `deep`: a deep check. */
+  record(key: string, startedAt: number, deep = false): void {
+    for (const map of deep ? [this.startedAt, this.deepStartedAt] : [this.startedAt]) {
+      const known = map.get(key);
+      if (known !== undefined && known >= startedAt) continue;
+      map.delete(key);
+      map.set(key, startedAt);
+      if (map.size > this.max) {
+        const oldest = map.keys().next().value;
+        if (oldest !== undefined) map.delete(oldest);
+      }
     }
   }
 }

@@ -72,12 +72,17 @@ describe('a change an earlier reconcile has seen', () => {
     expect(await deliver(seen('b', merged))).toEqual({ 'default/b': false });
   });
 
-  it('a notification without a time, or a resync, is always reconciled', async () => {
+  it('a notification without a time is always reconciled', async () => {
     expect(await deliver(seen('a', { observedAt: ago(10_000) }))).toEqual({ 'default/a': true });
     expect(await deliver(notifyChange('modified', minimalIngress('a')))).toEqual({ 'default/a': false });
-    expect(
-      await deliver({ ...notifyChange('resync', minimalIngress('a')), observedAt: ago(60_000) }),
-    ).toEqual({ 'default/a': false });
+  });
+
+  it('a resync (a deep check) is covered only by a deep check since, which covers any change', async () => {
+    const resync = { ...notifyChange('resync', minimalIngress('b')), observedAt: ago(60_000) };
+    expect(await deliver(seen('b', { observedAt: ago(60_000) }))).toEqual({ 'default/b': true });
+    expect(await deliver(resync)).toEqual({ 'default/b': false });
+    expect(await deliver(resync)).toEqual({ 'default/b': true });
+    expect(await deliver(seen('b', { observedAt: ago(10_000) }))).toEqual({ 'default/b': true });
   });
 });
 
@@ -94,6 +99,10 @@ describe('RecentReconciles', () => {
     expect(recent.covers('x', 0)).toBe(false);
     expect(recent.covers('y', 0)).toBe(true);
     expect(recent.covers('z', undefined)).toBe(false);
+    // Only a deep check covers a deep check; it covers an ordinary one too.
+    expect(recent.covers('z', 0, true)).toBe(false);
+    recent.record('z', 20_000, true);
+    expect([recent.covers('z', 15_000, true), recent.covers('z', 15_000)]).toEqual([true, true]);
   });
 
   it('changesSeenBy: the latest change of a batch item, unknown when any is', () => {
