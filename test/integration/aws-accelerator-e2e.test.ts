@@ -23,14 +23,20 @@ import {
   DescribeAcceleratorCommand,
   type EndpointGroup,
 } from '@aws-sdk/client-global-accelerator';
-import type { Cluster, MultiClusterIngress, MultiClusterService } from '../../lib/karmada/types.js';
+import type { MultiClusterIngress, MultiClusterService } from '../../lib/karmada/types.js';
 import { Resources } from '../../lib/kube/resources.js';
 import type { KubeObject, ResourceType } from '../../lib/kube/types.js';
 import { sweepOrphans } from '../../lib/maintenance/sweep.js';
 import { CONDITION_ANNOTATION } from '../../lib/reconcile/conditions.js';
 import type { AwsProvider } from '../../lib/providers/aws/provider.js';
 import { OWNER_TAG, STACK_TAG } from '../../lib/providers/aws/tagging.js';
-import { edit, notify, notifyChange, startHarness, type Harness } from '../support/harness.js';
+import {
+  edit,
+  notify,
+  startHarness,
+  type Harness,
+  toggleTrafficControl as toggleTrafficControlOf,
+} from '../support/harness.js';
 import { acceleratedIngress } from '../support/objects.js';
 import { ALLOW_ALL } from '../support/tenant-policy.js';
 
@@ -114,17 +120,7 @@ async function ipsOf(arn: string | undefined): Promise<string[]> {
 
 /** `wait`: the pass waits on GA (a drain's dial at 0 not deployed yet) instead of succeeding. */
 async function setTrafficControl(name: string, on: boolean, wait = false) {
-  const [old, now] = await edit<Cluster>(
-    h,
-    Resources.Cluster,
-    undefined,
-    name,
-    (c) => {
-      c.status = on ? { remedyActions: ['TrafficControl'] } : {};
-    },
-    'status',
-  );
-  const results = await h.deliver(notifyChange('modified', now, old));
+  const results = await toggleTrafficControlOf(h, name, on);
   expect(results.filter((r) => !r.ok).map((r) => r.error)).toEqual(
     wait ? [expect.stringMatching(/traffic dial of us-east-1 set to 0/)] : [],
   );

@@ -17,13 +17,17 @@ import {
   resourceBinding,
   serveService,
 } from '../../dev/local/scenario.js';
-import type { Cluster } from '../../lib/karmada/types.js';
 import { Resources } from '../../lib/kube/resources.js';
 import type { KubeObject } from '../../lib/kube/types.js';
 import type { ItemResult } from '../../lib/runtime/process.js';
 import { KubeAcceleratorRecords } from '../../lib/providers/aws/accelerator/record.js';
 import { OWNER_TAG } from '../../lib/providers/aws/tagging.js';
-import { edit, notify, notifyChange, startHarness, type Harness } from '../support/harness.js';
+import {
+  notify,
+  startHarness,
+  type Harness,
+  toggleTrafficControl as toggleTrafficControlOf,
+} from '../support/harness.js';
 import { acceleratedIngress } from '../support/objects.js';
 import { ALLOW_ALL } from '../support/tenant-policy.js';
 
@@ -151,17 +155,7 @@ async function served(w: World): Promise<void> {
 
 /** TrafficControl on (or off) a cluster (its Cluster's status), delivered as the Cluster's change. */
 async function block(w: World, name: string, on = true): Promise<ItemResult[]> {
-  const [old, now] = await edit<Cluster>(
-    w.h,
-    Resources.Cluster,
-    undefined,
-    name,
-    (c) => {
-      c.status = on ? { remedyActions: ['TrafficControl'] } : {};
-    },
-    'status',
-  );
-  return w.h.deliver(notifyChange('modified', now, old));
+  return toggleTrafficControlOf(w.h, name, on);
 }
 
 const records = (w: World) => new KubeAcceleratorRecords(w.h.kube, 'karmada-system', 'local', w.h.logger);

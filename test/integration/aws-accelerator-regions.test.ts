@@ -18,7 +18,7 @@ import {
   serveMultiClusterService,
   serveService,
 } from '../../dev/local/scenario.js';
-import type { Cluster, MultiClusterIngress, MultiClusterService } from '../../lib/karmada/types.js';
+import type { MultiClusterIngress, MultiClusterService } from '../../lib/karmada/types.js';
 import { Resources } from '../../lib/kube/resources.js';
 import type { KubeObject, ResourceType } from '../../lib/kube/types.js';
 import { MemoryLogger } from '../../lib/log/logger.js';
@@ -29,7 +29,14 @@ import { CONDITION_ANNOTATION } from '../../lib/reconcile/conditions.js';
 import { topologyOf } from '../../lib/topology/source.js';
 import { OWNER_TAG, STACK_TAG } from '../../lib/providers/aws/tagging.js';
 import { regionsConfigFor } from '../../dev/local/pipeline.js';
-import { edit, notify, notifyChange, startHarness, type Harness } from '../support/harness.js';
+import {
+  edit,
+  notify,
+  notifyChange,
+  startHarness,
+  type Harness,
+  toggleTrafficControl as toggleTrafficControlOf,
+} from '../support/harness.js';
 
 const GA = 'multicluster.karmada.io/global-accelerator';
 const REGIONS = ['us-east-1', 'eu-west-1', 'ap-south-1'] as const;
@@ -116,17 +123,7 @@ async function settle(obj: KubeObject) {
 
 /** `wait`: the pass waits on GA (a drain's dial at 0 not deployed yet) instead of succeeding. */
 async function setTrafficControl(name: string, on: boolean, wait = false) {
-  const [old, now] = await edit<Cluster>(
-    h,
-    Resources.Cluster,
-    undefined,
-    name,
-    (c) => {
-      c.status = on ? { remedyActions: ['TrafficControl'] } : {};
-    },
-    'status',
-  );
-  const results = await h.deliver(notifyChange('modified', now, old));
+  const results = await toggleTrafficControlOf(h, name, on);
   expect(results.filter((r) => !r.ok).map((r) => r.error)).toEqual(
     wait ? [expect.stringMatching(/eu-west-1: waiting: .*traffic dial of eu-west-1 set to 0/)] : [],
   );

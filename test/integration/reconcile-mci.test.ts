@@ -8,7 +8,16 @@ import type { Cluster, EndpointSlice, MultiClusterIngress, Service } from '../..
 import { Resources } from '../../lib/kube/resources.js';
 import type { KubeObject } from '../../lib/kube/types.js';
 import type { FakeProvider } from '../../lib/providers/fake/provider.js';
-import { edit, notify, notifyChange, outcomes, ran, startHarness, type Harness } from '../support/harness.js';
+import {
+  edit,
+  notify,
+  notifyChange,
+  outcomes,
+  ran,
+  startHarness,
+  type Harness,
+  toggleTrafficControl as toggleTrafficControlOf,
+} from '../support/harness.js';
 import { baseObjects, ingressTo, MCI } from '../support/objects.js';
 
 let h: Harness;
@@ -19,17 +28,7 @@ const storedMci = async () =>
   (await fake.snapshot()).mci['default/minimal-ingress']?.object as MultiClusterIngress | undefined;
 
 async function toggleTrafficControl(name: string, on: boolean) {
-  const [old, now] = await edit<Cluster>(
-    h,
-    Resources.Cluster,
-    undefined,
-    name,
-    (c) => {
-      c.status = on ? { remedyActions: ['TrafficControl'] } : {};
-    },
-    'status',
-  );
-  return h.deliver(notifyChange('modified', now, old));
+  return toggleTrafficControlOf(h, name, on);
 }
 
 beforeEach(async () => {

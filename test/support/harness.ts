@@ -14,6 +14,8 @@ import { seed } from '../../dev/local/pipeline.js';
 import { INGRESS_CLASS_CONTROLLER } from '../../dev/local/scenario.js';
 import { createKubeClient, loadKubeConfig } from '../../lib/kube/client-node.js';
 import type { KubeClient } from '../../lib/kube/client.js';
+import type { Cluster } from '../../lib/karmada/types.js';
+import { Resources } from '../../lib/kube/resources.js';
 import type { KubeObject, ResourceType } from '../../lib/kube/types.js';
 import { MemoryLogger } from '../../lib/log/logger.js';
 import type { NormalizedNotification, ChangeType } from '../../lib/notification/types.js';
@@ -211,6 +213,21 @@ export async function edit<T extends KubeObject>(
   const after =
     target === 'update' ? await h.kube.update<T>(type, next) : await h.kube.updateStatus<T>(type, next);
   return [before, after];
+}
+
+/** TrafficControl set on (or cleared from) a Cluster's status, delivered as the Cluster's change. */
+export async function toggleTrafficControl(h: Harness, name: string, on: boolean): Promise<ItemResult[]> {
+  const [old, now] = await edit<Cluster>(
+    h,
+    Resources.Cluster,
+    undefined,
+    name,
+    (c) => {
+      c.status = on ? { remedyActions: ['TrafficControl'] } : {};
+    },
+    'status',
+  );
+  return h.deliver(notifyChange('modified', now, old));
 }
 
 /** `controller key outcome` of every result, sorted: what a batch did, at a glance. */
