@@ -41,8 +41,8 @@ export interface TopologyServer {
   close(): Promise<void>;
 }
 
-/** How long `/` waits for the first picture before it answers with none (the page then fetches it). */
-const FIRST_PICTURE_WAIT_MS = 10_000;
+/** How long `/` waits for a picture of the moment before it answers with the last one (or none). */
+const PICTURE_WAIT_MS = 10_000;
 
 const sleep = (ms: number) =>
   new Promise<void>((resolve) => {
@@ -60,6 +60,10 @@ export async function startTopologyServer(options: TopologyServerOptions): Promi
   let state: State = { version: 0, at: new Date().toISOString(), note: options.note, topologies: [] };
   let computing: Promise<void> | undefined;
   let again = false;
+  /** Computations started and finished: a page waits for one that started after its request. */
+  let started = 0;
+  let finished = 0;
+  let waiters: { after: number; resolve: () => void }[] = [];
 
   const compute = async (): Promise<void> => {
     const [mcis, mcss] = await Promise.all([
@@ -93,10 +97,16 @@ export async function startTopologyServer(options: TopologyServerOptions): Promi
       again = true;
       return;
     }
+    started += 1;
+    const generation = started;
     computing = compute()
       .catch(() => undefined)
       .finally(() => {
         computing = undefined;
+        finished = generation;
+        const ready = waiters.filter((w) => w.after <= finished);
+        waiters = waiters.filter((w) => w.after > finished);
+        for (const w of ready) w.resolve();
         if (again) {
           again = false;
           refresh();
@@ -124,7 +134,13 @@ export async function startTopologyServer(options: TopologyServerOptions): Promi
   const timer = setInterval(refresh, options.refreshMs ?? 5_000);
   timer.unref();
   refresh();
-  const firstPicture = computing?.then(() => undefined);
+  /** A picture computed after now: what kubectl or a function changed just before is in it. */
+  const freshPicture = (): Promise<void> => {
+    const after = started + 1;
+    const done = new Promise<void>((resolve) => waiters.push({ after, resolve }));
+    refresh();
+    return done;
+  };
 
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
@@ -134,9 +150,10 @@ export async function startTopologyServer(options: TopologyServerOptions): Promi
       return;
     }
     if (path === '/') {
-      // The first picture in the page itself, once there is one (the first computation is
-      // awaited a while: planning against the simulators takes a few seconds after a start).
-      void Promise.race([firstPicture, sleep(FIRST_PICTURE_WAIT_MS)]).then(() =>
+      // The picture as of this request in the page itself (a computation is awaited a while:
+      // planning against the simulators takes a few seconds after a start). A watch event can
+      // arrive after the change it reports, so the page does not take the last picture as current.
+      void Promise.race([freshPicture(), sleep(PICTURE_WAIT_MS)]).then(() =>
         res
           .writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
           .end(topologyPage(state.version > 0 ? state : undefined)),
