@@ -20,10 +20,16 @@ export interface ManagedGroupEnv {
   close(): Promise<void>;
 }
 
-export async function startManagedGroupEnv(objects: KubeObject[]): Promise<ManagedGroupEnv> {
+/**
+ * `releaseAttempts`: how many DeleteSecurityGroup calls a deleted load balancer's interfaces still
+ * refuse (default 1). A reconcile makes two (resourceInUseAttempts), so 2 outlasts one reconcile.
+ */
+export async function startManagedGroupEnv(
+  objects: KubeObject[],
+  { releaseAttempts = 1 }: { releaseAttempts?: number } = {},
+): Promise<ManagedGroupEnv> {
   const e = await startAwsEnv(objects);
-  // The network's interfaces outlive a load balancer for one more DeleteSecurityGroup.
-  const ec2 = await startEc2Simulator({ elbv2: e.sim, releaseAttempts: 1, inProcess: true });
+  const ec2 = await startEc2Simulator({ elbv2: e.sim, releaseAttempts, inProcess: true });
   const { securityGroups: _none, ...config } = e.config;
   const provider = new AwsProvider(
     config,

@@ -9,7 +9,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { SIM_NETWORK } from '../../dev/elbv2-sim/index.js';
-import { InvalidObjectError, RetryLaterError } from '../../lib/errors.js';
+import { InvalidObjectError } from '../../lib/errors.js';
 import { formatPlan, plannedEc2Actions } from '../../lib/providers/aws/deploy/operations.js';
 import { OWNER_TAG, STACK_TAG } from '../../lib/providers/aws/tagging.js';
 import { collectedSlice, service } from '../fixtures/aws/objects.js';
@@ -129,16 +129,14 @@ describe("the NLB's managed security group", () => {
     expect(nlb()?.EnforceSecurityGroupInboundRulesOnPrivateLinkTraffic).toBe('off');
   });
 
-  it('is deleted after the NLB, the dependency violation retried later: nothing is left', async () => {
-    const { e, provider, ctx, managed, rulesOf } = await setup();
+  it('is deleted after the NLB, the dependency violation waited out in the reconcile: nothing is left', async () => {
+    const { e, ec2, provider, ctx, managed, rulesOf } = await setup();
     await provider.service.ensure(ctx(), dns());
     // No sources: open to everyone, as in LBC.
     expect(rulesOf(managed()[0]!)).toEqual(['tcp/443-443 0.0.0.0/0', 'udp/53-53 0.0.0.0/0']);
-    const first = await provider.service.ensureDeleted(ctx(), dns()).catch((err: unknown) => err);
-    expect(first).toBeInstanceOf(RetryLaterError);
-    expect(e.sim.snapshot().loadBalancers).toEqual([]);
-    expect(managed()).toHaveLength(1);
+    ec2.calls.reset();
     await provider.service.ensureDeleted(ctx(), dns());
+    expect(ec2.calls.get('DeleteSecurityGroup').errorCodes).toEqual({ DependencyViolation: 1 });
     expect(managed()).toEqual([]);
     expect(e.sim.snapshot().loadBalancers).toEqual([]);
     expect(e.sim.snapshot().targetGroups).toEqual([]);

@@ -24,11 +24,11 @@ afterEach(async () => {
 const A = (k: string) => `alb.ingress.kubernetes.io/${k}`;
 const DEFAULT_SG = SIM_NETWORK.defaultSecurityGroupId;
 
-async function setup() {
-  const w = (world = await startManagedGroupEnv([
-    service('serve'),
-    collectedSlice('member1', 'serve', { addresses: ['10.0.128.10'] }),
-  ]));
+async function setup(options?: { releaseAttempts?: number }) {
+  const w = (world = await startManagedGroupEnv(
+    [service('serve'), collectedSlice('member1', 'serve', { addresses: ['10.0.128.10'] })],
+    options,
+  ));
   const { e, ec2, provider, ctx, managed } = w;
   const rulesOf = (g: ReturnType<typeof managed>[number]) =>
     g.ingress.map((r) => `${r.protocol}/${r.fromPort ?? ''} ${Object.values(r.source)[0] as string}`).sort();
@@ -120,20 +120,37 @@ describe('the managed frontend security group', () => {
     expect(rulesOf(managed()[0]!)).toEqual(['tcp/80 0.0.0.0/0']);
   });
 
-  it('is deleted after the load balancer, the dependency violation retried later: nothing is left', async () => {
-    const { e, provider, ctx, managed } = await setup();
+  it('is deleted after the load balancer, the dependency violation waited out in the reconcile (LBC polls): nothing is left', async () => {
+    const { e, ec2, provider, ctx, managed } = await setup();
     const mci = minimalIngress();
     await provider.ingress.ensure(ctx(), mci);
     expect(managed()).toHaveLength(1);
-    // The deleted ALB's interfaces still hold the group: retry later, not a wait.
+    ec2.calls.reset();
+    // The deleted ALB's interfaces hold the group for one more call: the deletion asks again.
+    await provider.ingress.ensureDeleted(ctx(), mci);
+    expect(ec2.calls.get('DeleteSecurityGroup')).toMatchObject({
+      calls: 2,
+      ok: 1,
+      errorCodes: { DependencyViolation: 1 },
+    });
+    expect(managed()).toEqual([]);
+    expect(e.sim.snapshot().loadBalancers).toEqual([]);
+    expect(e.sim.snapshot().targetGroups).toEqual([]);
+  });
+
+  it('held longer than a reconcile waits: retried later, and the next deletion leaves nothing', async () => {
+    const { e, ec2, provider, ctx, managed } = await setup({ releaseAttempts: 2 });
+    const mci = minimalIngress();
+    await provider.ingress.ensure(ctx(), mci);
     const first = await provider.ingress.ensureDeleted(ctx(), mci).catch((err: unknown) => err);
     expect(first).toBeInstanceOf(RetryLaterError);
+    expect(first).toMatchObject({ retryAfterSeconds: 20 });
     expect((first as Error).message).toMatch(/^security group sg-[0-9a-f]+ is still in use$/);
     expect(e.sim.snapshot().loadBalancers).toEqual([]);
     expect(managed()).toHaveLength(1);
+    expect(ec2.calls.get('DeleteSecurityGroup').errorCodes).toEqual({ DependencyViolation: 2 });
     await provider.ingress.ensureDeleted(ctx(), mci);
     expect(managed()).toEqual([]);
-    expect(e.sim.snapshot().loadBalancers).toEqual([]);
     expect(e.sim.snapshot().targetGroups).toEqual([]);
   });
 
@@ -141,13 +158,15 @@ describe('the managed frontend security group', () => {
     const { e, ec2, provider, ctx, managed, albGroups } = await setup();
     await provider.ingress.ensure(ctx(), minimalIngress());
     const own = mciWith({ [A('security-groups')]: DEFAULT_SG, [A('inbound-cidrs')]: '10.0.0.0/8' });
-    const refused = await provider.ingress.update(ctx(), own).catch((err: unknown) => err);
-    expect(refused).toBeInstanceOf(RetryLaterError);
-    expect(albGroups()).toEqual([DEFAULT_SG]);
     ec2.calls.reset();
+    // The ALB lets go of the group in the same reconcile; its deletion asks until it may.
     await provider.ingress.update(ctx(), own);
+    expect(albGroups()).toEqual([DEFAULT_SG]);
     expect(managed()).toEqual([]);
-    expect(ec2.calls.get('DeleteSecurityGroup').ok).toBe(1);
+    expect(ec2.calls.get('DeleteSecurityGroup')).toMatchObject({
+      ok: 1,
+      errorCodes: { DependencyViolation: 1 },
+    });
     expect(e.sim.snapshot().tags.some((t) => t.Tags[SECURITY_GROUP_TAG] !== undefined)).toBe(false);
     // inbound-cidrs beside named groups is reported, as LBC ignores it.
     const built = await provider.ingress.plan(ctx(), own);
@@ -155,7 +174,7 @@ describe('the managed frontend security group', () => {
   });
 
   it("the orphan sweep deletes an orphaned stack's group too, once its load balancer let go of it", async () => {
-    const { e, provider, ctx, managed } = await setup();
+    const { e, provider, ctx, managed } = await setup({ releaseAttempts: 2 });
     await provider.ingress.ensure(ctx(), minimalIngress());
     const inventory = provider.inventory();
     const stacks = await inventory.listOwnedStacks(ctx(true));

@@ -47,8 +47,8 @@ const groupDeletions = (w: World) =>
 
 /**
  * AWS keeps a deleted load balancer's interfaces a while, so the group is refused
- * (DependencyViolation) and the deletion retried later; our simulators refuse it once, moto never
- * (README, "DeleteSecurityGroup").
+ * (DependencyViolation) and its deletion asked again 2 s later, as LBC polls; our simulators refuse
+ * it once, moto never (README, "DeleteSecurityGroup").
  */
 const expectedGroupDeletions = (w: World) => (w.kind === 'moto' ? ['ok'] : ['DependencyViolation', 'ok']);
 

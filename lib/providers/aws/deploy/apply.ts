@@ -211,7 +211,16 @@ export function isZoneRequiredError(err: unknown): boolean {
   );
 }
 
-/** Deletions of something already gone are done; a target group still in use is retried (bounded). */
+/** A deletion AWS refuses while something it is letting go of still uses the resource. */
+function stillHeld(c: SentCall, err: unknown): { what: string; retryAfterSeconds: number } | undefined {
+  if (c.action === 'DeleteTargetGroup' && isAwsError(err, 'ResourceInUse'))
+    return { what: `target group ${c.input.TargetGroupArn ?? ''}`, retryAfterSeconds: 10 };
+  if (c.action === 'DeleteSecurityGroup' && isAwsError(err, 'DependencyViolation'))
+    return { what: `security group ${c.input.GroupId ?? ''}`, retryAfterSeconds: 20 };
+  return undefined;
+}
+
+/** Deletions of something already gone are done; a group still in use is retried (bounded). */
 async function runOne(ctx: DeployContext, c: SentCall): Promise<Created> {
   const { resourceInUseAttempts, resourceInUseDelayMs } = ctx.options;
   for (let attempt = 1; ; attempt++) {
@@ -246,12 +255,16 @@ async function runOne(ctx: DeployContext, c: SentCall): Promise<Created> {
       if (c.action === 'DeleteTargetGroup' && isAwsError(err, 'TargetGroupNotFound')) return {};
       if (c.action === 'DeleteRule' && isAwsError(err, 'RuleNotFound')) return {};
       if (c.action === 'ModifyCapacityReservation') throw capacityFailure(err, now()) ?? err;
-      if (c.action !== 'DeleteTargetGroup' || !isAwsError(err, 'ResourceInUse')) throw err;
-      // A just-deleted rule or load balancer still holds the group for a moment (LBC: 2 s, 20 s).
+      const held = stillHeld(c, err);
+      if (!held) throw err;
+      // A just-deleted rule or load balancer still holds the group for a moment (LBC: 2 s apart,
+      // 20 s for a target group, 2 minutes for a security group a load balancer's interfaces held).
+      // Waited out here, the object's deletion finishes in this reconcile; after the attempts, the
+      // reconcile is requeued rather than kept.
       if (attempt >= resourceInUseAttempts) {
-        throw new RetryLaterError(`target group ${c.input.TargetGroupArn ?? ''} is still in use`, {
+        throw new RetryLaterError(`${held.what} is still in use`, {
           cause: err,
-          retryAfterSeconds: 10,
+          retryAfterSeconds: held.retryAfterSeconds,
         });
       }
       await sleep(resourceInUseDelayMs, ctx.signal);

@@ -187,14 +187,6 @@ async function sendEc2(
 
 /** What a refused call means for the plan: done already, retry later, or a real failure. */
 async function settled(client: EC2Client, ctx: DeployContext, c: Ec2Call, err: unknown): Promise<unknown> {
-  if (c.action === 'DeleteSecurityGroup' && isAwsError(err, 'DependencyViolation')) {
-    // A deleted load balancer's network interfaces hold its groups for a while (LBC retries for 2
-    // minutes): the reconcile is requeued, not kept waiting.
-    return new RetryLaterError(`security group ${c.input.GroupId ?? ''} is still in use`, {
-      cause: err,
-      retryAfterSeconds: 20,
-    });
-  }
   if (c.action === 'AuthorizeSecurityGroupIngress' && isAwsError(err, 'InvalidPermission.Duplicate')) {
     // All or nothing: someone added one of the rules meanwhile; the next reconcile adds the rest.
     return new RetryLaterError(`security group ${c.input.GroupId ?? ''} changed meanwhile`, { cause: err });
