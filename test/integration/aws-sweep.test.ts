@@ -6,6 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SIM_NETWORK } from '../../dev/elbv2-sim/index.js';
+import { GROUP_NAME_ANNOTATION } from '../../lib/karmada/ingress-group.js';
 import type { MultiClusterIngress } from '../../lib/karmada/types.js';
 import { sweepOrphans } from '../../lib/maintenance/sweep.js';
 import { CREATED_AT_TAG, OWNER_TAG, RESOURCE_TAG, STACK_TAG } from '../../lib/providers/aws/tagging.js';
@@ -160,6 +161,36 @@ describe('AWS provider: resync cost and unattached target groups (simulator)', (
     expect(tgNames()).toContain('k8s-default-serve-foreign000');
     expect(tgNames()).toContain('k8s-default-serve-otherowner');
     expect(tgNames()).toContain(wanted?.TargetGroupName);
+  });
+
+  it("a group under a name the object's own model gives is not wanted once an IngressGroup serves the object: deleted", async () => {
+    // A reconcile died after CreateTargetGroup; the object then joined a group, whose stack serves it.
+    const web = mci('web');
+    env.kube.put(web);
+    env.sim.faults.failNext('CreateLoadBalancer', 1, { code: 'InvalidConfigurationRequest', status: 400 });
+    await expect(lb().ensure(env.ctx, web)).rejects.toThrow();
+    const [left] = env.sim.snapshot().targetGroups;
+    expect(left).toBeDefined();
+    env.sim.state.addTags({
+      ResourceArns: [left?.TargetGroupArn ?? ''],
+      Tags: [{ Key: CREATED_AT_TAG, Value: new Date(Date.now() - 2 * HOUR_MS).toISOString() }],
+    });
+    const sweep = () =>
+      sweepOrphans(env.kube, env.provider, {
+        graceSeconds: 3600,
+        signal: new AbortController().signal,
+        logger: env.logger,
+      });
+    // Standalone, the object still wants it: kept.
+    expect((await sweep()).targetGroups.kept).toStrictEqual([left?.TargetGroupName]);
+
+    env.kube.put({
+      ...web,
+      metadata: { ...web.metadata, annotations: { [GROUP_NAME_ANNOTATION]: 'shop' } },
+    });
+    const result = await sweep();
+    expect(result.targetGroups.deleted).toStrictEqual([left?.TargetGroupName]);
+    expect(tgNames()).toStrictEqual([]);
   });
 
   it('an orphaned stack is deleted whole by the sweep, from the one listing', async () => {

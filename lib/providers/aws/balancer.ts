@@ -407,15 +407,19 @@ export class AwsBalancer<O extends KubeObject> implements Balancer<O, AwsLoadBal
   }
 
   /**
-   * The target group names the object wants now, or undefined when its spec builds no model: the
-   * only way to find a group of its stack that no load balancer uses without listing the account.
+   * The target group names the object's model gives, or undefined when its spec builds no model:
+   * the only way to find a group of its stack that no load balancer uses without listing the
+   * account. With `servedOnly` (what the object wants here, the orphan sweep's question), a Region
+   * that does not serve the object wants none; a deletion looks under every name the model gives.
    */
   async targetGroupNames(
     obj: Readonly<O>,
     logger: { debug(message: string, fields?: Record<string, unknown>): void },
+    { servedOnly = false }: { servedOnly?: boolean } = {},
   ): Promise<Set<string> | undefined> {
     try {
       const stack = await this.kind.build(obj, undefined, undefined, false);
+      if (servedOnly && !this.provider.serves(stack)) return new Set();
       return new Set(resourcesOf(stack, ResourceTypes.TargetGroup).map((t) => t.spec.name));
     } catch (err) {
       logger.debug('no model: target groups are found through the load balancers only', {

@@ -56,6 +56,7 @@ import { type StackOwner } from './tagging.js';
 import type { PolicyReads, PolicySubject } from './tenant-policy-types.js';
 import type { KubeGroupRecords } from './ingress-group-record.js';
 import { MCI_FINALIZER, MCS_FINALIZER } from '../../karmada/constants.js';
+import { groupNameOf } from '../../karmada/ingress-group.js';
 import type { GlobalAcceleratorClient } from '@aws-sdk/client-global-accelerator';
 import { AcceleratorService } from './accelerator/service.js';
 import type { EndpointSlice } from '../../karmada/types.js';
@@ -566,10 +567,20 @@ export class AwsProvider implements MultiClusterProvider {
     if (kind === 'mci-group') return this.ingress.groupTargetGroupNames(stack);
     if (kind === 'mci') {
       const mci = await this.kube.get<MultiClusterIngress>(Resources.MultiClusterIngress, namespace, name);
-      return mci ? this.ingress.targetGroupNames(mci, logger) : new Set<string>();
+      if (!mci) return new Set<string>();
+      // A member of an IngressGroup is served by the group's stack, never by one of its own (a
+      // group name that is invalid says nothing: its reconcile reports it).
+      let group: string | undefined;
+      try {
+        group = groupNameOf(mci);
+      } catch {
+        return undefined;
+      }
+      if (group !== undefined) return new Set<string>();
+      return this.ingress.targetGroupNames(mci, logger, { servedOnly: true });
     }
     const mcs = await this.kube.get<MultiClusterService>(Resources.MultiClusterService, namespace, name);
-    return mcs ? this.service.targetGroupNames(mcs, logger) : new Set<string>();
+    return mcs ? this.service.targetGroupNames(mcs, logger, { servedOnly: true }) : new Set<string>();
   }
 }
 
