@@ -60,9 +60,8 @@ export async function startTopologyServer(options: TopologyServerOptions): Promi
   let state: State = { version: 0, at: new Date().toISOString(), note: options.note, topologies: [] };
   let computing: Promise<void> | undefined;
   let again = false;
-  /** Computations started and finished: a page waits for one that started after its request. */
+  /** Computations started: a page waits for one that started after its request. */
   let started = 0;
-  let finished = 0;
   let waiters: { after: number; resolve: () => void }[] = [];
 
   const compute = async (): Promise<void> => {
@@ -103,9 +102,8 @@ export async function startTopologyServer(options: TopologyServerOptions): Promi
       .catch(() => undefined)
       .finally(() => {
         computing = undefined;
-        finished = generation;
-        const ready = waiters.filter((w) => w.after <= finished);
-        waiters = waiters.filter((w) => w.after > finished);
+        const ready = waiters.filter((w) => w.after <= generation);
+        waiters = waiters.filter((w) => w.after > generation);
         for (const w of ready) w.resolve();
         if (again) {
           again = false;

@@ -211,16 +211,26 @@ export function isZoneRequiredError(err: unknown): boolean {
   );
 }
 
-/** A deletion AWS refuses while something it is letting go of still uses the resource. */
-function stillHeld(c: SentCall, err: unknown): { what: string; retryAfterSeconds: number } | undefined {
+/**
+ * A call AWS refuses only for a moment, asked again 2 s apart (as LBC does) before the reconcile
+ * is requeued: a group a just-deleted rule or load balancer still holds (LBC: 20 s for a target
+ * group, 2 minutes for a security group a load balancer's interfaces held), or a web ACL WAFv2
+ * cannot associate while a just-created ALB is still being set up.
+ */
+function notYet(c: SentCall, err: unknown): { message: string; retryAfterSeconds: number } | undefined {
   if (c.action === 'DeleteTargetGroup' && isAwsError(err, 'ResourceInUse'))
-    return { what: `target group ${c.input.TargetGroupArn ?? ''}`, retryAfterSeconds: 10 };
+    return { message: `target group ${c.input.TargetGroupArn ?? ''} is still in use`, retryAfterSeconds: 10 };
   if (c.action === 'DeleteSecurityGroup' && isAwsError(err, 'DependencyViolation'))
-    return { what: `security group ${c.input.GroupId ?? ''}`, retryAfterSeconds: 20 };
+    return { message: `security group ${c.input.GroupId ?? ''} is still in use`, retryAfterSeconds: 20 };
+  if (c.action === 'AssociateWebACL' && isAwsError(err, 'WAFUnavailableEntityException'))
+    return {
+      message: `WAFv2 cannot associate a web ACL with ${c.input.ResourceArn ?? ''} yet`,
+      retryAfterSeconds: 10,
+    };
   return undefined;
 }
 
-/** Deletions of something already gone are done; a group still in use is retried (bounded). */
+/** Deletions of something already gone are done; what AWS refuses only for a moment is retried (bounded). */
 async function runOne(ctx: DeployContext, c: SentCall): Promise<Created> {
   const { resourceInUseAttempts, resourceInUseDelayMs } = ctx.options;
   for (let attempt = 1; ; attempt++) {
@@ -230,20 +240,6 @@ async function runOne(ctx: DeployContext, c: SentCall): Promise<Created> {
       const outcome = edgeOutcome(c, err);
       if (outcome === 'done') return {};
       if (outcome) throw outcome;
-      // WAFv2 answers so while a just-created ALB is still being set up (LBC retries it too).
-      if (c.action === 'AssociateWebACL' && isAwsError(err, 'WAFUnavailableEntityException')) {
-        if (attempt >= resourceInUseAttempts) {
-          throw new RetryLaterError(
-            `WAFv2 cannot associate a web ACL with ${c.input.ResourceArn ?? ''} yet`,
-            {
-              cause: err,
-              retryAfterSeconds: 10,
-            },
-          );
-        }
-        await sleep(resourceInUseDelayMs, ctx.signal);
-        continue;
-      }
       if (c.action === 'RegisterTargets' && c.ifZoneRequired && isZoneRequiredError(err)) {
         ctx.logger.info('AWS needs a zone for targets outside the VPC; registering them in their own zones', {
           targetGroup: c.input.TargetGroupArn,
@@ -255,17 +251,12 @@ async function runOne(ctx: DeployContext, c: SentCall): Promise<Created> {
       if (c.action === 'DeleteTargetGroup' && isAwsError(err, 'TargetGroupNotFound')) return {};
       if (c.action === 'DeleteRule' && isAwsError(err, 'RuleNotFound')) return {};
       if (c.action === 'ModifyCapacityReservation') throw capacityFailure(err, now()) ?? err;
-      const held = stillHeld(c, err);
-      if (!held) throw err;
-      // A just-deleted rule or load balancer still holds the group for a moment (LBC: 2 s apart,
-      // 20 s for a target group, 2 minutes for a security group a load balancer's interfaces held).
-      // Waited out here, the object's deletion finishes in this reconcile; after the attempts, the
-      // reconcile is requeued rather than kept.
+      const wait = notYet(c, err);
+      if (!wait) throw err;
+      // Waited out here, the change finishes in this reconcile; after the attempts, the reconcile
+      // is requeued rather than kept.
       if (attempt >= resourceInUseAttempts) {
-        throw new RetryLaterError(`${held.what} is still in use`, {
-          cause: err,
-          retryAfterSeconds: held.retryAfterSeconds,
-        });
+        throw new RetryLaterError(wait.message, { cause: err, retryAfterSeconds: wait.retryAfterSeconds });
       }
       await sleep(resourceInUseDelayMs, ctx.signal);
     }
