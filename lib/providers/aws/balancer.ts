@@ -284,14 +284,16 @@ export class AwsBalancer<O extends KubeObject> implements Balancer<O, AwsLoadBal
     }
     if (role && !dryRun) await role.markers.add(ctx, owner.stackId, role.region);
     const accelerators = this.provider.accelerators;
-    const before = await accelerators.reconcile(
-      ctx,
-      owner,
-      stack,
-      accelerators.singleRegion(stack, undefined),
-      'before',
-      dryRun,
-    );
+    const lower = () =>
+      accelerators.reconcile(
+        ctx,
+        owner,
+        stack,
+        accelerators.singleRegion(stack, undefined),
+        'before',
+        dryRun,
+      );
+    const before = await (role ? role.frontDoorTurn(ctx, owner.stackId, lower) : lower());
     const deployed = await this.deployServed(ctx, owner, stack, names, dryRun);
     if (role) {
       role.deployed(ctx, { region: role.region, owner, stack, result: deployed, served: true });

@@ -74,9 +74,16 @@ export interface AcceleratorPlan extends Pick<AcceleratorResult, 'desired' | 'st
   plan: AcceleratorOperation[];
 }
 
-/** Every Region's deploys of one reconcile, by stack ID (the reconcile's context is the key). */
+/**
+ * Every Region's deploys of one reconcile, by stack ID (the reconcile's context is the key), each
+ * stack's in the configuration's Region order whatever order the concurrent Regions finished in:
+ * the first served Region's stack is the accelerator's source (over-regions.ts).
+ */
 export class RegionalDeploys {
   private readonly byReconcile = new WeakMap<ProviderContext, Map<string, RegionalDeploy[]>>();
+
+  /** `regions`: the configured Regions, in order. */
+  constructor(private readonly regions: readonly string[]) {}
 
   note(ctx: ProviderContext, deploy: RegionalDeploy): void {
     let byStack = this.byReconcile.get(ctx);
@@ -86,6 +93,7 @@ export class RegionalDeploys {
     }
     const list = byStack.get(deploy.owner.stackId) ?? [];
     list.push(deploy);
+    list.sort((a, b) => this.regions.indexOf(a.region) - this.regions.indexOf(b.region));
     byStack.set(deploy.owner.stackId, list);
   }
 

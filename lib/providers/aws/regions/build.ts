@@ -19,6 +19,7 @@ import { RegionalDeploys, type AcceleratorSeam } from './accelerator-seam.js';
 import { ClusterRegionSource } from './cluster-regions.js';
 import { RegionMarkers } from './markers.js';
 import { regionShare } from './partition.js';
+import { Turns } from './turns.js';
 import { MultiRegionProvider, UnknownClusters, type RegionalPart } from './provider.js';
 
 /** What a Region's part is given besides its configuration (tests pass simulator clients). */
@@ -42,7 +43,8 @@ export function buildMultiRegionProvider(
   const clusters = new ClusterRegionSource(deps.kube, config.clusterRegions, names);
   const markers = new RegionMarkers(deps.kube, config.recordNamespace, config.ownerId);
   const unknown = new UnknownClusters();
-  const deploys = new RegionalDeploys();
+  const deploys = new RegionalDeploys(names);
+  const turns = new Turns();
   const parts: RegionalPart[] = regions.map((r, i) => {
     const regional = regionalConfig(config, r);
     const primary = i === 0;
@@ -56,6 +58,7 @@ export function buildMultiRegionProvider(
           primary,
           markers,
           deployed: (ctx, deploy) => deploys.note(ctx, deploy),
+          frontDoorTurn: (ctx, stackId, work) => turns.take(ctx, stackId, work),
           share: async (slices, kube, ctx, named) => {
             const share = regionShare(slices, await clusters.read(ctx, kube), r.region, primary, named);
             if (ctx) unknown.note(ctx, share.unknown);

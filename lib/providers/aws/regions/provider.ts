@@ -5,8 +5,9 @@
  * (cluster-regions.ts, partition.ts), and this orchestrator over them, which is what the
  * reconcilers see.
  *
- * - A reconcile runs every Region's part, one after the other, whatever happened in the ones
- *   before: one Region's throttling or outage never keeps the others from converging. The
+ * - A reconcile runs every Region's part at once (results.ts `inEveryRegion`), each to its own
+ *   end: one Region's throttling or outage never keeps the others from converging. What the
+ *   Regions share, the accelerator's record, is theirs one at a time (turns.ts). The
  *   condition lists each Region's outcome (`us-east-1: ok; eu-west-1: failed: ...`); when one
  *   failed the reconcile fails (RegionsFailedError) and is retried.
  * - A Region without clusters of the object deletes its stack there, if its markers say it may
@@ -45,7 +46,7 @@ import { RegionalFingerprints } from './fingerprints.js';
 import type { RegionalPart } from './part.js';
 import type { RegionMarkers } from './markers.js';
 import { unknownRegionMessage } from './partition.js';
-import { describeOutcomes, throwIfFailed, type RegionOutcome } from './results.js';
+import { describeOutcomes, inEveryRegion, throwIfFailed } from './results.js';
 import { weightedClusters, weightsAcrossRegions } from './weights.js';
 
 export type { RegionalPart } from './part.js';
@@ -151,18 +152,11 @@ class RegionalBalancer<O extends Obj> implements Balancer<O, AwsLoadBalancerStat
     obj: Readonly<O>,
   ): Promise<AwsLoadBalancerStatus | undefined> {
     const scope = reconcileScope(ctx);
-    const outcomes: RegionOutcome<AwsLoadBalancerStatus>[] = [];
-    for (const part of this.owner.parts) {
-      try {
-        outcomes.push({
-          region: part.region,
-          ok: true,
-          status: await this.partOf(part.provider).update(scope, obj),
-        });
-      } catch (err) {
-        scope.logger.warn('region failed', { region: part.region, error: errorMessage(err) });
-        outcomes.push({ region: part.region, ok: false, error: err });
-      }
+    const outcomes = await inEveryRegion(this.owner.parts, (part) =>
+      this.partOf(part.provider).update(scope, obj),
+    );
+    for (const o of outcomes) {
+      if (!o.ok) scope.logger.warn('region failed', { region: o.region, error: errorMessage(o.error) });
     }
     await this.owner.reportUnknown(scope);
     ctx.detail?.(`regions: ${describeOutcomes(outcomes, served)}`);
@@ -183,15 +177,9 @@ class RegionalBalancer<O extends Obj> implements Balancer<O, AwsLoadBalancerStat
     const scope = reconcileScope(ctx);
     // The accelerator first: it must stop sending to the regional load balancers before they go.
     await this.owner.accelerator?.deleteAccelerator(scope, obj);
-    const outcomes: RegionOutcome<undefined>[] = [];
-    for (const part of this.owner.parts) {
-      try {
-        await this.partOf(part.provider).ensureDeleted(scope, obj);
-        outcomes.push({ region: part.region, ok: true, status: undefined });
-      } catch (err) {
-        outcomes.push({ region: part.region, ok: false, error: err });
-      }
-    }
+    const outcomes = await inEveryRegion(this.owner.parts, (part) =>
+      this.partOf(part.provider).ensureDeleted(scope, obj),
+    );
     throwIfFailed(outcomes, () => true);
   }
 
@@ -201,14 +189,14 @@ class RegionalBalancer<O extends Obj> implements Balancer<O, AwsLoadBalancerStat
    */
   async plan(ctx: ProviderContext, obj: Readonly<O>): Promise<RegionalPlans> {
     const scope = reconcileScope(ctx);
-    const plans: RegionalPlan[] = [];
-    for (const part of this.owner.parts) {
-      try {
-        plans.push({ region: part.region, result: await this.partOf(part.provider).plan(scope, obj) });
-      } catch (err) {
-        plans.push({ region: part.region, error: errorMessage(err) });
-      }
-    }
+    const outcomes = await inEveryRegion(this.owner.parts, (part) =>
+      this.partOf(part.provider).plan(scope, obj),
+    );
+    const plans = outcomes.map((o): RegionalPlan =>
+      o.ok
+        ? { region: o.region, ...(o.status ? { result: o.status } : {}) }
+        : { region: o.region, error: errorMessage(o.error) },
+    );
     const after = await this.owner.accelerator?.planAfterRegions?.(scope, obj, this.owner.deploys.of(scope));
     const { plan: accelerator = [], ...front }: Partial<AcceleratorPlan> = after ?? {};
     const warnings = this.owner.overRegions(scope, obj);
@@ -259,16 +247,10 @@ class RegionalInventory implements StackInventory, TargetGroupInventory {
   }
 
   async deleteOwnedStack(ctx: ProviderContext, stackId: string): Promise<void> {
-    const outcomes: RegionOutcome<undefined>[] = [];
-    for (const part of this.owner.parts) {
-      try {
-        await part.provider.stacks.deleteOwnedStack(ctx, stackId);
-        if (!this.owner.config.dryRun) await this.owner.markers.remove(undefined, stackId, part.region);
-        outcomes.push({ region: part.region, ok: true, status: undefined });
-      } catch (err) {
-        outcomes.push({ region: part.region, ok: false, error: err });
-      }
-    }
+    const outcomes = await inEveryRegion(this.owner.parts, async (part) => {
+      await part.provider.stacks.deleteOwnedStack(ctx, stackId);
+      if (!this.owner.config.dryRun) await this.owner.markers.remove(undefined, stackId, part.region);
+    });
     throwIfFailed(outcomes, () => true);
   }
 

@@ -1,7 +1,6 @@
 /**
  * Each Region's outcome of one reconcile or deletion, and how the object is told: one line
  * (`us-east-1: ok; eu-west-1: failed: ...`) in the condition and the error, every Region named.
- * Pure.
  */
 import { errorMessage, InProgressError } from '../../../errors.js';
 
@@ -51,4 +50,24 @@ export function throwIfFailed<S>(
   if (outcomes.some((o) => !o.ok)) {
     throw new RegionsFailedError(outcomes, served as ((status: unknown) => boolean) | undefined);
   }
+}
+
+/**
+ * Runs `work` in every Region at once (Regions do not depend on each other: each has its own
+ * clients, call budget and records) and gives each one's outcome in the Regions' order; one
+ * Region's failure never stops another's work.
+ */
+export async function inEveryRegion<P extends { region: string }, S>(
+  parts: readonly P[],
+  work: (part: P) => Promise<S>,
+): Promise<RegionOutcome<S>[]> {
+  return Promise.all(
+    parts.map(async (part): Promise<RegionOutcome<S>> => {
+      try {
+        return { region: part.region, ok: true, status: await work(part) };
+      } catch (err) {
+        return { region: part.region, ok: false, error: err };
+      }
+    }),
+  );
 }

@@ -27,4 +27,9 @@ export interface RegionalRole {
   markers: RegionMarkers;
   /** Told of each deploy of a stack in this Region (for the accelerator in front: accelerator-seam.ts). */
   deployed(ctx: ProviderContext, deploy: RegionalDeploy): void;
+  /**
+   * Runs the accelerator's `before` phase of a stack in this Region once the other Regions' of the
+   * same reconcile are done (turns.ts): the Regions deploy concurrently, the record is theirs in turn.
+   */
+  frontDoorTurn<T>(ctx: ProviderContext, stackId: string, work: () => Promise<T>): Promise<T>;
 }
