@@ -35,6 +35,8 @@ type Region = (typeof REGIONS)[number];
 let sims: Record<Region, Elbv2Simulator>;
 let ec2s: Record<Region, Ec2Simulator>;
 let h: Harness;
+/** Every answered ELBv2 call of every Region, in the order they were answered. */
+let answered: string[];
 
 function providerConfig(extra: Record<string, unknown> = {}): string {
   return JSON.stringify({
@@ -122,8 +124,13 @@ beforeEach(async () => {
   process.env.AWS_SECRET_ACCESS_KEY ??= 'test';
   sims = {} as Record<Region, Elbv2Simulator>;
   ec2s = {} as Record<Region, Ec2Simulator>;
+  answered = [];
   for (const region of REGIONS) {
-    sims[region] = await startElbv2Simulator({ inProcess: true, region });
+    sims[region] = await startElbv2Simulator({
+      inProcess: true,
+      region,
+      afterCall: (action) => answered.push(`${region} ${action}`),
+    });
     ec2s[region] = await startEc2Simulator({ inProcess: true, elbv2: sims[region] });
   }
   await start();
@@ -303,6 +310,25 @@ describe.each(cases)('$kind', ({ object, type, name, lbType }) => {
     const warned = (await events(name)).filter((e) => e.reason === 'ClusterRegionUnknown');
     expect(warned.map((e) => e.type)).toEqual(['Warning']);
     expect(warned[0]!.message).toContain('cluster member3 has no spec.region');
+  });
+});
+
+describe('Regions deploy concurrently', () => {
+  it('a slow Region does not hold up the next one: eu-west-1 builds while us-east-1 waits on ELBv2', async () => {
+    // One after the other, eu-west-1 could not make a call before us-east-1's deploy is done.
+    sims['us-east-1'].faults.setForAction('CreateLoadBalancer', { latencyMs: 1000 });
+    const mcs = serveMultiClusterService();
+    await h.seed([mcs]);
+    await settle(mcs);
+    const eastCreated = answered.indexOf('us-east-1 CreateLoadBalancer');
+    const westCreated = answered.indexOf('eu-west-1 CreateLoadBalancer');
+    expect(eastCreated).toBeGreaterThan(-1);
+    expect(westCreated).toBeGreaterThan(-1);
+    expect(westCreated).toBeLessThan(eastCreated);
+    // Each Region's outcome is still told in the configuration's order.
+    expect((await condition(Resources.MultiClusterService, 'serve')).message).toContain(
+      'regions: us-east-1: ok; eu-west-1: ok; ap-south-1: no clusters',
+    );
   });
 });
 

@@ -21,9 +21,11 @@ import { RegionMarkers } from '../../lib/providers/aws/regions/markers.js';
 import { regionShare, unknownRegionMessage } from '../../lib/providers/aws/regions/partition.js';
 import {
   describeOutcomes,
+  inEveryRegion,
   RegionsFailedError,
   throwIfFailed,
 } from '../../lib/providers/aws/regions/results.js';
+import { Turns } from '../../lib/providers/aws/regions/turns.js';
 import { Resources } from '../../lib/kube/resources.js';
 import { MemoryKube } from '../support/memory-kube.js';
 
@@ -335,5 +337,61 @@ describe('IAM for several Regions', () => {
       'arn:${AWS::Partition}:ec2:us-east-1:${AWS::AccountId}:security-group/*',
       'arn:${AWS::Partition}:ec2:eu-west-1:${AWS::AccountId}:security-group/*',
     ]);
+  });
+});
+
+describe('inEveryRegion', () => {
+  it('runs every Region at once and gives the outcomes in the Regions’ order, a failure its own', async () => {
+    const started: string[] = [];
+    let release!: () => void;
+    const slow = new Promise<void>((r) => (release = r));
+    const outcomes = inEveryRegion(
+      [{ region: 'us-east-1' }, { region: 'eu-west-1' }, { region: 'ap-south-1' }],
+      async ({ region }) => {
+        started.push(region);
+        if (region === 'us-east-1') await slow;
+        if (region === 'ap-south-1') throw new RetryLaterError('throttled', { retryAfterSeconds: 5 });
+        return region.toUpperCase();
+      },
+    );
+    // Every Region has started while the first still waits.
+    await Promise.resolve();
+    expect(started).toEqual(['us-east-1', 'eu-west-1', 'ap-south-1']);
+    release();
+    const done = await outcomes;
+    expect(done.map((o) => [o.region, o.ok ? o.status : 'failed'])).toEqual([
+      ['us-east-1', 'US-EAST-1'],
+      ['eu-west-1', 'EU-WEST-1'],
+      ['ap-south-1', 'failed'],
+    ]);
+  });
+});
+
+describe('Turns', () => {
+  it('runs one turn of a key at a time, in the order they were taken, and a failed turn passes on', async () => {
+    const turns = new Turns();
+    const c = ctx();
+    const log: string[] = [];
+    let releaseFirst!: () => void;
+    const first = turns.take(c, 'stack', async () => {
+      log.push('first starts');
+      await new Promise<void>((r) => (releaseFirst = r));
+      log.push('first ends');
+      throw new Error('first failed');
+    });
+    const second = turns.take(c, 'stack', () => {
+      log.push('second');
+      return Promise.resolve(2);
+    });
+    // Another stack, or another reconcile, does not wait.
+    const other = turns.take(c, 'other', () => Promise.resolve('other'));
+    const elsewhere = turns.take(ctx(), 'stack', () => Promise.resolve('elsewhere'));
+    expect(await other).toBe('other');
+    expect(await elsewhere).toBe('elsewhere');
+    expect(log).toEqual(['first starts']);
+    releaseFirst();
+    await expect(first).rejects.toThrow('first failed');
+    expect(await second).toBe(2);
+    expect(log).toEqual(['first starts', 'first ends', 'second']);
   });
 });
