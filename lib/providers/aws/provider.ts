@@ -22,6 +22,7 @@ import type {
   TargetGroupInventory,
   FingerprintSource,
 } from '../../provider/contract.js';
+import { perReconcile } from '../../provider/per-reconcile.js';
 import { AwsFingerprints } from './fingerprints.js';
 import { KubeTargetRecords } from './deploy/target-records.js';
 import type { ResourceGroupsTaggingAPIClient } from '@aws-sdk/client-resource-groups-tagging-api';
@@ -120,7 +121,7 @@ export class AwsProvider implements MultiClusterProvider {
   /** Global Accelerator in front of the load balancers (accelerator/service.ts). */
   readonly accelerators: AcceleratorService;
   /** Per reconcile (the lifecycle passes one ProviderContext to get() and then update()). */
-  private readonly memos = new WeakMap<ProviderContext, LookupMemo>();
+  private readonly memos = perReconcile(() => new LookupMemo());
   private readonly kube: KubeClient;
   private readonly records: KubeTargetRecords;
   /** Outlives reconciles: read at most once per container (account-quotas.ts). */
@@ -486,11 +487,7 @@ export class AwsProvider implements MultiClusterProvider {
   }
 
   context(ctx: ProviderContext, owner: StackOwner): DeployContext {
-    let lookups = this.memos.get(ctx);
-    if (!lookups) {
-      lookups = new LookupMemo();
-      this.memos.set(ctx, lookups);
-    }
+    const lookups = this.memos(ctx);
     return {
       client: this.options.client,
       ...(this.options.tagging ? { tagging: this.options.tagging } : {}),

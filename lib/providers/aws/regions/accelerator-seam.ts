@@ -16,6 +16,7 @@
  */
 import type { MultiClusterIngress, MultiClusterService } from '../../../karmada/types.js';
 import type { ProviderContext } from '../../../provider/contract.js';
+import { perReconcile } from '../../../provider/per-reconcile.js';
 import type { AwsLoadBalancerStatus } from '../load-balancer-status.js';
 import type { DeployResult } from '../deploy/deployer.js';
 import type { Stack } from '../model/types.js';
@@ -80,17 +81,13 @@ export interface AcceleratorPlan extends Pick<AcceleratorResult, 'desired' | 'st
  * the first served Region's stack is the accelerator's source (over-regions.ts).
  */
 export class RegionalDeploys {
-  private readonly byReconcile = new WeakMap<ProviderContext, Map<string, RegionalDeploy[]>>();
+  private readonly byReconcile = perReconcile(() => new Map<string, RegionalDeploy[]>());
 
   /** `regions`: the configured Regions, in order. */
   constructor(private readonly regions: readonly string[]) {}
 
   note(ctx: ProviderContext, deploy: RegionalDeploy): void {
-    let byStack = this.byReconcile.get(ctx);
-    if (!byStack) {
-      byStack = new Map();
-      this.byReconcile.set(ctx, byStack);
-    }
+    const byStack = this.byReconcile(ctx);
     const list = byStack.get(deploy.owner.stackId) ?? [];
     list.push(deploy);
     list.sort((a, b) => this.regions.indexOf(a.region) - this.regions.indexOf(b.region));
@@ -98,6 +95,6 @@ export class RegionalDeploys {
   }
 
   of(ctx: ProviderContext): ReadonlyMap<string, readonly RegionalDeploy[]> {
-    return this.byReconcile.get(ctx) ?? new Map();
+    return this.byReconcile(ctx);
   }
 }

@@ -12,6 +12,7 @@ import { isAlreadyExists, type KubeClient } from '../../../kube/client.js';
 import { Resources } from '../../../kube/resources.js';
 import type { KubeObject } from '../../../kube/types.js';
 import type { ProviderContext } from '../../../provider/contract.js';
+import { perReconcile } from '../../../provider/per-reconcile.js';
 
 export const MARKER_OWNER_LABEL = 'multicluster.karmada.io/region-marker-owner';
 export const MARKER_STACK_LABEL = 'multicluster.karmada.io/region-marker-stack';
@@ -22,7 +23,7 @@ const hash = (text: string, length: number) =>
   createHash('sha256').update(text).digest('hex').slice(0, length);
 
 export class RegionMarkers {
-  private readonly reads = new WeakMap<ProviderContext, Map<string, Promise<Set<string>>>>();
+  private readonly reads = perReconcile(() => new Map<string, Promise<Set<string>>>());
 
   constructor(
     private readonly kube: KubeClient,
@@ -42,11 +43,7 @@ export class RegionMarkers {
   /** The Regions marked for the stack (one LIST per stack and reconcile). */
   regions(ctx: ProviderContext | undefined, stackId: string): Promise<Set<string>> {
     if (!ctx) return this.list(stackId);
-    let byStack = this.reads.get(ctx);
-    if (!byStack) {
-      byStack = new Map();
-      this.reads.set(ctx, byStack);
-    }
+    const byStack = this.reads(ctx);
     let read = byStack.get(stackId);
     if (!read) {
       read = this.list(stackId);
@@ -90,7 +87,7 @@ export class RegionMarkers {
 
   async remove(ctx: ProviderContext | undefined, stackId: string, region: string): Promise<void> {
     await this.kube.delete(Resources.ConfigMap, this.namespace, this.nameOf(stackId, region));
-    const read = ctx && this.reads.get(ctx)?.get(stackId);
+    const read = ctx && this.reads(ctx).get(stackId);
     if (read) (await read).delete(region);
   }
 }

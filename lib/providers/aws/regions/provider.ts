@@ -35,6 +35,7 @@ import type {
   TargetGroupInventory,
   UnattachedTargetGroup,
 } from '../../../provider/contract.js';
+import { perReconcile } from '../../../provider/per-reconcile.js';
 import type { AwsLoadBalancerStatus, PlanResult } from '../balancer.js';
 import type { AwsProviderConfig } from '../config.js';
 import type { ModelWarning } from '../model/types.js';
@@ -78,22 +79,16 @@ const served = (status: AwsLoadBalancerStatus | undefined) => (status?.ingress?.
 
 /** Per reconcile: the clusters without a configured Region its Regions' builds met. */
 export class UnknownClusters {
-  private readonly byReconcile = new WeakMap<ProviderContext, Map<string, UnknownRegion>>();
+  private readonly byReconcile = perReconcile(() => new Map<string, UnknownRegion>());
 
   note(ctx: ProviderContext, unknown: readonly UnknownRegion[]): void {
     if (unknown.length === 0) return;
-    let seen = this.byReconcile.get(ctx);
-    if (!seen) {
-      seen = new Map();
-      this.byReconcile.set(ctx, seen);
-    }
+    const seen = this.byReconcile(ctx);
     for (const u of unknown) seen.set(u.cluster, u);
   }
 
   of(ctx: ProviderContext): UnknownRegion[] {
-    return [...(this.byReconcile.get(ctx)?.values() ?? [])].sort((a, b) =>
-      a.cluster.localeCompare(b.cluster),
-    );
+    return [...this.byReconcile(ctx).values()].sort((a, b) => a.cluster.localeCompare(b.cluster));
   }
 }
 

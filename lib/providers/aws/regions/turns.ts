@@ -4,17 +4,14 @@
  * rewrites (accelerator/reconcile.ts). The rest of each Region's deploy runs concurrently.
  */
 import type { ProviderContext } from '../../../provider/contract.js';
+import { perReconcile } from '../../../provider/per-reconcile.js';
 
 export class Turns {
-  private readonly tails = new WeakMap<ProviderContext, Map<string, Promise<unknown>>>();
+  private readonly tails = perReconcile(() => new Map<string, Promise<unknown>>());
 
   /** Runs `work` once every earlier turn of `key` in this reconcile has settled. */
   take<T>(ctx: ProviderContext, key: string, work: () => Promise<T>): Promise<T> {
-    let byKey = this.tails.get(ctx);
-    if (!byKey) {
-      byKey = new Map();
-      this.tails.set(ctx, byKey);
-    }
+    const byKey = this.tails(ctx);
     const previous = byKey.get(key) ?? Promise.resolve();
     // A failed turn is its own Region's outcome; the next Region still takes its turn.
     const turn = previous.then(work, work);
