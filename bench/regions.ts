@@ -148,7 +148,13 @@ async function startEnv(regions: readonly string[], accelerated = false): Promis
           subnets: sim.network.subnets.filter((s) => !s.public).map((s) => s.subnetId),
           securityGroups: [sim.network.defaultSecurityGroupId],
         })),
-        ...(ga ? { globalAccelerator: { endpoint: ga.url } } : {}),
+        // The closed tenant policy refuses an accelerator unless a rule allows it.
+        ...(ga
+          ? {
+              globalAccelerator: { endpoint: ga.url },
+              tenantPolicy: { rules: [{ name: 'bench', globalAccelerator: true }] },
+            }
+          : {}),
       }),
     );
     const byRegion = new Map(sims.map((s) => [s.region, s]));
