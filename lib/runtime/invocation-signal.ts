@@ -7,7 +7,16 @@
  * container's lifetime, and one invocation's early timeout would abort all the others. This
  * signal belongs to one invocation and fires at that invocation's own early timeout.
  */
+import { setMaxListeners } from 'node:events';
 import type { Context } from 'aws-lambda';
+
+/**
+ * The listeners one invocation may hold on its signal at once, each removed when its call ends:
+ * a batch's reconciles (8 at a time) × each reconcile's Regions, deployed concurrently, × the
+ * calls one Region's deploy makes at once. Node warns past 10 by default, which a batch of
+ * multi-Region objects passes in normal work; past this, the warning still tells of a leak.
+ */
+export const INVOCATION_SIGNAL_LISTENERS = 256;
 
 export class InvocationTimeoutError extends Error {
   override name = 'TimeoutError';
@@ -19,6 +28,7 @@ export async function withInvocationSignal<R>(
   run: (signal: AbortSignal) => Promise<R>,
 ): Promise<R> {
   const controller = new AbortController();
+  setMaxListeners(INVOCATION_SIGNAL_LISTENERS, controller.signal);
   // Tests and `osls invoke local` may pass a context without a clock: then nothing times out.
   const remaining =
     typeof context.getRemainingTimeInMillis === 'function' ? context.getRemainingTimeInMillis() : undefined;
