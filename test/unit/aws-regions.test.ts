@@ -6,7 +6,7 @@ import {
   RetryLaterError,
 } from '../../lib/errors.js';
 import { findCause } from '../../lib/errors.js';
-import type { EndpointSlice } from '../../lib/karmada/types.js';
+import type { EndpointSlice, MultiClusterIngress } from '../../lib/karmada/types.js';
 import type { KubeObject } from '../../lib/kube/types.js';
 import { silentLogger } from '../../lib/log/logger.js';
 import type { ProviderContext } from '../../lib/provider/contract.js';
@@ -26,6 +26,14 @@ import {
   throwIfFailed,
 } from '../../lib/providers/aws/regions/results.js';
 import { Turns } from '../../lib/providers/aws/regions/turns.js';
+import { RegionalDeploys } from '../../lib/providers/aws/regions/accelerator-seam.js';
+import {
+  MultiRegionProvider,
+  UnknownClusters,
+  type RegionalPart,
+} from '../../lib/providers/aws/regions/provider.js';
+import type { AwsProvider } from '../../lib/providers/aws/provider.js';
+import { minimalIngress } from '../../dev/local/scenario.js';
 import { Resources } from '../../lib/kube/resources.js';
 import { MemoryKube } from '../support/memory-kube.js';
 
@@ -393,5 +401,58 @@ describe('Turns', () => {
     await expect(first).rejects.toThrow('first failed');
     expect(await second).toBe(2);
     expect(log).toEqual(['first starts', 'first ends', 'second']);
+  });
+});
+
+describe('the orchestrator over concurrent Regions', () => {
+  /** A Region's part whose reconcile gives its condition line once `ready` resolves. */
+  function part(region: string, ready: Promise<void>, started: string[]): RegionalPart {
+    const ingress = {
+      update: async (c: ProviderContext) => {
+        started.push(region);
+        await ready;
+        c.detail?.(`cluster weights in ${region}: serve:80 member=1`);
+        return { ingress: [{ hostname: `${region}.example` }] };
+      },
+    };
+    // Only what the orchestrator calls of a Region's part (its ingress balancer's update).
+    return { region, provider: { ingress } as unknown as AwsProvider };
+  }
+
+  it('starts every Region at once and tells their lines in the configuration’s order, however they finish', async () => {
+    const started: string[] = [];
+    let releaseEast!: () => void;
+    const east = new Promise<void>((r) => (releaseEast = r));
+    const kube = new MemoryKube();
+    const config = await parseAwsConfig(twoRegions);
+    const provider = new MultiRegionProvider(
+      config,
+      [part('us-east-1', east, started), part('eu-west-1', Promise.resolve(), started)],
+      {
+        clusters: new ClusterRegionSource(kube, undefined, ['us-east-1', 'eu-west-1']),
+        markers: new RegionMarkers(kube, 'karmada-system', 'local'),
+        unknown: new UnknownClusters(),
+        deploys: new RegionalDeploys(['us-east-1', 'eu-west-1']),
+      },
+      { kube, logger: silentLogger },
+    );
+    const lines: string[] = [];
+    const reconcile = provider.ingress.update(
+      { ...ctx(), detail: (l) => lines.push(l) },
+      minimalIngress() as MultiClusterIngress,
+    );
+    // eu-west-1 is done while us-east-1 still waits: nothing told yet.
+    await new Promise((r) => setImmediate(r));
+    expect(started).toEqual(['us-east-1', 'eu-west-1']);
+    expect(lines).toEqual([]);
+    releaseEast();
+    expect(await reconcile).toEqual({
+      ingress: [{ hostname: 'us-east-1.example' }, { hostname: 'eu-west-1.example' }],
+    });
+    expect(lines).toEqual([
+      'cluster weights in us-east-1: serve:80 member=1',
+      'cluster weights in eu-west-1: serve:80 member=1',
+      'regions: us-east-1: ok; eu-west-1: ok',
+    ]);
   });
 });

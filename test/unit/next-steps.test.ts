@@ -52,8 +52,15 @@ function warningReasons(): Map<string, string> {
       found.set(name!, where);
     }
     for (const m of text.matchAll(/'Warning',\s*'([A-Za-z]+)'/g)) found.set(m[1]!, where);
-    // A provider's announcement under a reason of its own (ProviderContext.announce: a Warning).
-    for (const m of text.matchAll(/announce\?\.\(\s*(?:'([A-Za-z]+)'|([A-Z][A-Z_]+)),/g)) {
+    // A provider's announcement under a reason of its own (ProviderContext.announce: a Warning),
+    // made directly or through lib/provider/announce.ts.
+    const announced = [
+      ...text.matchAll(/announce\?\.\(\s*(?:'([A-Za-z]+)'|([A-Z][A-Z_]+)),/g),
+      ...text.matchAll(
+        /announceBestEffort\([^,]+,\s*'[^']*',\s*\{\s*reason: (?:'([A-Za-z]+)'|([A-Z][A-Z_]+)),/g,
+      ),
+    ];
+    for (const m of announced) {
       const name = m[1] ?? constants.get(m[2]!);
       expect(name, `${where}: reason constant ${m[2]} not found`).toBeDefined();
       found.set(name!, where);
@@ -67,7 +74,7 @@ function warningReasons(): Map<string, string> {
         found.set(name!, where);
       }
     }
-    if (/announce\?\.\(`Replacing\$\{op\.resource\}`/.test(text)) {
+    if (/announce\?\.\(`Replacing\$\{op\.resource\}`|reason: `Replacing\$\{op\.resource\}`/.test(text)) {
       for (const { file: f, text: t } of files)
         for (const r of t.matchAll(/op: 'replace',\s*resource: '([A-Za-z]+)'/g))
           found.set(`Replacing${r[1]}`, f.slice(LIB.length + 1));

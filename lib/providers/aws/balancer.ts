@@ -25,6 +25,7 @@ import type { AwsProviderConfig } from './config-types.js';
 import type { DeployContext } from './deploy/context.js';
 import type { AwsLoadBalancerStatus } from './load-balancer-status.js';
 import type { RegionalRole } from './regions/role.js';
+import { announceBestEffort } from '../../provider/announce.js';
 
 export type { AwsLoadBalancerStatus } from './load-balancer-status.js';
 
@@ -236,12 +237,7 @@ export class AwsBalancer<O extends KubeObject> implements Balancer<O, AwsLoadBal
   protected async reportAll(ctx: ProviderContext, warnings: readonly ModelWarning[]): Promise<void> {
     for (const warning of await this.worded(ctx, warnings)) {
       ctx.logger.warn(warning.message, { reason: warning.reason });
-      try {
-        await ctx.announce?.(warning.reason, warning.message);
-      } catch (err) {
-        // Best effort, like every Event: failing to record it must not stop the object being served.
-        ctx.logger.warn('could not record a warning Event', { error: errorMessage(err) });
-      }
+      await announceBestEffort(ctx, 'a warning Event', warning);
     }
   }
 

@@ -30,7 +30,6 @@
  * applied) fails the reconcile: an unverifiable slice must not look like a missing endpoint, which
  * would deregister every target.
  */
-import { errorMessage } from '../../errors.js';
 import { DERIVED_SERVICE_PREFIX, SERVICE_NAME_LABEL } from '../../karmada/constants.js';
 import type { EndpointSlice } from '../../karmada/types.js';
 import type { KubeClient } from '../../kube/client.js';
@@ -38,6 +37,7 @@ import { Resources } from '../../kube/resources.js';
 import type { KubeObject } from '../../kube/types.js';
 import type { ProviderContext } from '../../provider/contract.js';
 import { EXECUTION_SPACE_PREFIX, IMPORTED_SLICE_PREFIX, WORK_NAMESPACE_KEY } from './model/targets.js';
+import { announceBestEffort } from '../../provider/announce.js';
 
 /** The Warning on the object whose Service has a slice that is left out. */
 export const ENDPOINT_SLICE_IGNORED = 'EndpointSliceIgnored';
@@ -161,14 +161,9 @@ export function reportIgnoredSlices(ctx: ProviderContext | undefined): IgnoredSl
       slice: `${slice.metadata.namespace ?? ''}/${name}`,
       why,
     });
-    try {
-      await ctx.announce?.(
-        ENDPOINT_SLICE_IGNORED,
-        `EndpointSlice ${name} is not one Karmada derived from a member cluster (${why}): its endpoints are not targets`,
-      );
-    } catch (err) {
-      // Best effort, like every Event.
-      ctx.logger.warn('could not record a warning Event', { error: errorMessage(err) });
-    }
+    await announceBestEffort(ctx, 'a warning Event', {
+      reason: ENDPOINT_SLICE_IGNORED,
+      message: `EndpointSlice ${name} is not one Karmada derived from a member cluster (${why}): its endpoints are not targets`,
+    });
   };
 }

@@ -8,12 +8,12 @@
  * child ours). One ListTagsForResource per check. A record that fails is reported (a log line with
  * the details, and a Warning Event that names nothing of anyone else's) and GA is read instead.
  */
-import { errorMessage } from '../../../errors.js';
 import { isAwsError } from '../deploy/context.js';
 import { isOwnedBy } from '../tagging.js';
 import type { GaApi } from './ga-api.js';
 import type { AcceleratorContext } from './context.js';
 import type { ActualAccelerator } from './types.js';
+import { announceBestEffort } from '../../../provider/announce.js';
 
 export const ACCELERATOR_RECORD_REJECTED = 'AcceleratorRecordRejected';
 
@@ -45,14 +45,10 @@ export async function reportRecord(ctx: AcceleratorContext, why: string, what: s
     stack: ctx.owner.stackId,
     why,
   });
-  try {
-    await ctx.announce?.(
-      ACCELERATOR_RECORD_REJECTED,
-      `the accelerator record of this object names ${what} that is not this object's; it was ignored, and Global Accelerator read instead`,
-    );
-  } catch (err) {
-    ctx.logger.warn('could not announce an ignored accelerator record', { error: errorMessage(err) });
-  }
+  await announceBestEffort(ctx, 'an ignored accelerator record', {
+    reason: ACCELERATOR_RECORD_REJECTED,
+    message: `the accelerator record of this object names ${what} that is not this object's; it was ignored, and Global Accelerator read instead`,
+  });
 }
 
 /**

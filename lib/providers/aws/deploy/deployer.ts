@@ -4,7 +4,6 @@
  * that plan applied (apply.ts). Nothing is changed until every resource found under one of our
  * names has proved to be ours.
  */
-import { errorMessage } from '../../../errors.js';
 import { stackFingerprint } from '../model/fingerprint.js';
 import {
   FRONTEND_NLB_ID,
@@ -23,6 +22,7 @@ import { deployTargetsOnly, viewFromTags, type TargetsOnlyResult } from './targe
 import type { DeployContext } from './context.js';
 import { formatPlan, operationSubject, type Operation } from './operations.js';
 import { loadFullPath } from '../lazy-parts.js';
+import { announceBestEffort } from '../../../provider/announce.js';
 
 /** How one deploy runs: what discovery looks at, what the plan spares, whether it is applied. */
 export interface DeployStackOptions {
@@ -80,11 +80,11 @@ export async function deployStack(
 async function announceDrains(ctx: DeployContext, events: readonly DrainEvent[]): Promise<void> {
   for (const e of events) {
     ctx.logger.info(e.message, { reason: e.reason });
-    try {
-      await ctx.announce?.(e.reason, e.message, drainEventType(e));
-    } catch (err) {
-      ctx.logger.warn('could not announce a drain', { error: errorMessage(err) });
-    }
+    await announceBestEffort(ctx, 'a drain', {
+      reason: e.reason,
+      message: e.message,
+      type: drainEventType(e),
+    });
   }
 }
 
@@ -157,23 +157,14 @@ async function deploySettled(
   }
   for (const n of notices) {
     ctx.logger.warn(n.message, { stack: stack.id, reason: n.reason });
-    try {
-      await ctx.announce?.(n.reason, n.message);
-    } catch (err) {
-      ctx.logger.warn('could not record a warning Event', { error: errorMessage(err) });
-    }
+    await announceBestEffort(ctx, 'a warning Event', n);
   }
 
   // Announce replacements before they happen, then apply.
   for (const op of plan.filter((o) => o.op === 'replace')) {
     const message = `replacing ${operationSubject(op)}: ${op.detail}`;
     ctx.logger.warn(message, { stack: stack.id });
-    try {
-      await ctx.announce?.(`Replacing${op.resource}`, message);
-    } catch (err) {
-      // The announcement is a courtesy (an Event); failing to record it must not wedge the object.
-      ctx.logger.warn('could not announce a replacement', { error: errorMessage(err) });
-    }
+    await announceBestEffort(ctx, 'a replacement', { reason: `Replacing${op.resource}`, message });
   }
   // Forgotten first: if this deploy stops half-way, no record claims what ELBv2 may not hold.
   if (plan.length > 0 && record) await ctx.records.forget(ctx.owner.stackId);

@@ -20,6 +20,7 @@
  * A one-Region file (no `regions:`) is served by a plain AwsProvider (factory.ts), exactly as
  * before this module existed.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { errorMessage } from '../../../errors.js';
 import type { MultiClusterIngress, MultiClusterService } from '../../../karmada/types.js';
 import type { KubeObject } from '../../../kube/types.js';
@@ -49,6 +50,7 @@ import type { RegionMarkers } from './markers.js';
 import { unknownRegionMessage } from './partition.js';
 import { describeOutcomes, inEveryRegion, throwIfFailed } from './results.js';
 import { weightedClusters, weightsAcrossRegions } from './weights.js';
+import { announceBestEffort } from '../../../provider/announce.js';
 
 export type { RegionalPart } from './part.js';
 
@@ -92,14 +94,27 @@ export class UnknownClusters {
   }
 }
 
+/** The Region whose part is running: its condition lines are kept until every Region is done. */
+const regionAtWork = new AsyncLocalStorage<string>();
+
+type ReconcileScope = ProviderContext & {
+  unchangedParts(): number;
+  /** Runs one Region's part of the reconcile. */
+  inRegion<T>(region: string, work: () => Promise<T>): Promise<T>;
+  /** The condition lines the Regions' parts gave, in the Regions' order (not as they finished). */
+  tellDetails(regions: readonly string[]): void;
+};
+
 /**
  * The context every Region's part of one reconcile gets: the same object (the Cluster LIST and
  * the markers are memoised on it), whose Events are recorded once however many Regions report them.
  * `unchanged` counts the parts (each Region, the accelerator in front) that changed nothing.
  */
-function reconcileScope(ctx: ProviderContext): ProviderContext & { unchangedParts(): number } {
+function reconcileScope(ctx: ProviderContext): ReconcileScope {
   const announced = new Set<string>();
   const announce = ctx.announce;
+  const detail = ctx.detail;
+  const lines = new Map<string, string[]>();
   let unchanged = 0;
   return {
     ...ctx,
@@ -107,6 +122,20 @@ function reconcileScope(ctx: ProviderContext): ProviderContext & { unchangedPart
       unchanged++;
     },
     unchangedParts: () => unchanged,
+    inRegion: (region, work) => regionAtWork.run(region, work),
+    tellDetails: (regions) => {
+      for (const region of regions) for (const line of lines.get(region) ?? []) detail?.(line);
+      lines.clear();
+    },
+    ...(detail
+      ? {
+          detail: (line: string) => {
+            const region = regionAtWork.getStore();
+            if (region === undefined) return detail(line);
+            lines.set(region, [...(lines.get(region) ?? []), line]);
+          },
+        }
+      : {}),
     ...(announce
       ? {
           announce: async (reason, message, type) => {
@@ -148,8 +177,9 @@ class RegionalBalancer<O extends Obj> implements Balancer<O, AwsLoadBalancerStat
   ): Promise<AwsLoadBalancerStatus | undefined> {
     const scope = reconcileScope(ctx);
     const outcomes = await inEveryRegion(this.owner.parts, (part) =>
-      this.partOf(part.provider).update(scope, obj),
+      scope.inRegion(part.region, () => this.partOf(part.provider).update(scope, obj)),
     );
+    scope.tellDetails(this.owner.parts.map((p) => p.region));
     for (const o of outcomes) {
       if (!o.ok) scope.logger.warn('region failed', { region: o.region, error: errorMessage(o.error) });
     }
@@ -185,8 +215,9 @@ class RegionalBalancer<O extends Obj> implements Balancer<O, AwsLoadBalancerStat
   async plan(ctx: ProviderContext, obj: Readonly<O>): Promise<RegionalPlans> {
     const scope = reconcileScope(ctx);
     const outcomes = await inEveryRegion(this.owner.parts, (part) =>
-      this.partOf(part.provider).plan(scope, obj),
+      scope.inRegion(part.region, () => this.partOf(part.provider).plan(scope, obj)),
     );
+    scope.tellDetails(this.owner.parts.map((p) => p.region));
     const plans = outcomes.map((o): RegionalPlan =>
       o.ok
         ? { region: o.region, ...(o.status ? { result: o.status } : {}) }
@@ -332,11 +363,7 @@ export class MultiRegionProvider implements MultiClusterProvider {
   async report(ctx: ProviderContext, warnings: readonly ModelWarning[]): Promise<void> {
     for (const warning of warnings) {
       ctx.logger.warn(warning.message, { reason: warning.reason });
-      try {
-        await ctx.announce?.(warning.reason, warning.message);
-      } catch (err) {
-        ctx.logger.warn('could not record a warning Event', { error: errorMessage(err) });
-      }
+      await announceBestEffort(ctx, 'a warning Event', warning);
     }
   }
 
