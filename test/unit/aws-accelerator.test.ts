@@ -16,9 +16,9 @@ import {
   deleteAcceleratorOps,
   disableAccelerator,
   planAccelerator,
-  planDialsDown,
   RETIRING_TAG,
 } from '../../lib/providers/aws/accelerator/plan.js';
+import { planDialsDown } from '../../lib/providers/aws/accelerator/lower-dials.js';
 import type { ActualAccelerator, RegionalEndpoint } from '../../lib/providers/aws/accelerator/types.js';
 import { formatPlan } from '../../lib/providers/aws/deploy/operations.js';
 import { buildServiceStack } from '../../lib/providers/aws/model/service.js';

@@ -6,13 +6,46 @@ import { InProgressError } from '../../../errors.js';
 import { applyOps, listOwned, logPlan, statusOf, type AcceleratorResult } from './apply.js';
 import type { AcceleratorContext } from './context.js';
 import type { GaApi } from './ga-api.js';
-import { planDialsDown, RETIRING_TAG } from './plan.js';
+import { actualSettings, matchListener, RETIRING_TAG } from './plan.js';
 import type { AcceleratorRecord } from './record.js';
 import { confirmedAccelerator } from './record-check.js';
 import type { AcceleratorOperation, ActualAccelerator, DesiredAccelerator } from './types.js';
 
 /** The reason while a drained Region's targets wait for GA to deploy its dial at 0. */
 export const ACCELERATOR_DIAL_DEPLOYING = 'AcceleratorDialDeploying';
+
+/**
+ * The `before` phase: only the dials going to 0 (a Region whose clusters Karmada is draining), so
+ * clients move to other Regions before the regional deploy drains its targets. Everything else of
+ * the group stays as GA has it; the `after` phase brings the rest.
+ */
+export function planDialsDown(
+  desired: DesiredAccelerator,
+  current: ActualAccelerator,
+): AcceleratorOperation[] {
+  const plan: AcceleratorOperation[] = [];
+  for (const l of desired.listeners) {
+    const a = matchListener(current.listeners ?? [], l);
+    for (const g of l.endpointGroups) {
+      const ag = a?.endpointGroups.find((x) => x.region === g.region);
+      if (!ag || g.dial !== 0 || ag.dial === 0) continue;
+      plan.push({
+        op: 'modify',
+        resource: 'EndpointGroup',
+        id: g.id,
+        detail: `traffic dial ${ag.dial} → 0 before ${g.region}'s targets drain`,
+        // The group as GA has it, but for the dial: nothing else changes before the regional deploy.
+        calls: [
+          {
+            action: 'UpdateEndpointGroup',
+            input: { EndpointGroupArn: ag.arn, ...actualSettings(ag), TrafficDialPercentage: 0 },
+          },
+        ],
+      });
+    }
+  }
+  return plan;
+}
 
 /** The Regions of the groups a `before` plan lowers (each operation is one desired group's). */
 function loweredRegions(desired: DesiredAccelerator, plan: readonly AcceleratorOperation[]): string[] {

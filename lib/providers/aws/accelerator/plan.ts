@@ -49,7 +49,7 @@ function groupSettings(g: DesiredEndpointGroup) {
   };
 }
 
-function actualSettings(g: ActualEndpointGroup) {
+export function actualSettings(g: ActualEndpointGroup) {
   const hc = g.healthCheck;
   return {
     EndpointConfigurations: endpointConfigurations(g.endpoints),
@@ -374,39 +374,6 @@ export function planAccelerator(
         id: g.id,
         detail: diff.join('; '),
         calls: [{ action: 'UpdateEndpointGroup', input: { EndpointGroupArn: ag.arn, ...groupSettings(g) } }],
-      });
-    }
-  }
-  return plan;
-}
-
-/**
- * The `before` phase: only the dials going to 0 (a Region whose clusters Karmada is draining), so
- * clients move to other Regions before the regional deploy drains its targets. Everything else of
- * the group stays as GA has it; the `after` phase brings the rest.
- */
-export function planDialsDown(
-  desired: DesiredAccelerator,
-  current: ActualAccelerator,
-): AcceleratorOperation[] {
-  const plan: AcceleratorOperation[] = [];
-  for (const l of desired.listeners) {
-    const a = matchListener(current.listeners ?? [], l);
-    for (const g of l.endpointGroups) {
-      const ag = a?.endpointGroups.find((x) => x.region === g.region);
-      if (!ag || g.dial !== 0 || ag.dial === 0) continue;
-      plan.push({
-        op: 'modify',
-        resource: 'EndpointGroup',
-        id: g.id,
-        detail: `traffic dial ${ag.dial} → 0 before ${g.region}'s targets drain`,
-        // The group as GA has it, but for the dial: nothing else changes before the regional deploy.
-        calls: [
-          {
-            action: 'UpdateEndpointGroup',
-            input: { EndpointGroupArn: ag.arn, ...actualSettings(ag), TrafficDialPercentage: 0 },
-          },
-        ],
       });
     }
   }
