@@ -35,20 +35,6 @@ import {
 
 export type { AwsLoadBalancerStatus } from './load-balancer-status.js';
 
-export {
-  isAbout,
-  reportTraffic,
-  NOT_SERVED,
-  ingressStatus,
-  statusOfDeploy,
-  type BalancerHost,
-  type StackKindAdapter,
-  type PlanResult,
-  type PlanTarget,
-  type StackDeployResult,
-  type ObjectDeployResult,
-} from './balancer-types.js';
-
 /** One balancer for either kind: ensure and update are the same level-triggered reconcile. */
 export class AwsBalancer<O extends KubeObject> implements Balancer<O, AwsLoadBalancerStatus> {
   constructor(

@@ -26,17 +26,16 @@ import type { MultiClusterIngress } from '../../karmada/types.js';
 import type { KubeClient } from '../../kube/client.js';
 import type { DesiredFingerprint, GetResult, ProviderContext } from '../../provider/contract.js';
 import type { StackRef } from '../../provider/stack-id.js';
+import { AwsBalancer, type AwsLoadBalancerStatus } from './balancer.js';
 import {
-  AwsBalancer,
   isAbout,
   NOT_SERVED,
   reportTraffic,
-  type AwsLoadBalancerStatus,
   type BalancerHost,
   type ObjectDeployResult,
   type StackDeployResult,
   type StackKindAdapter,
-} from './balancer.js';
+} from './balancer-types.js';
 import { findStackByTags } from './deploy/stack-tags.js';
 import type { Operation } from './deploy/operations.js';
 import { groupFingerprints, recordOf } from './deploy/target-records.js';

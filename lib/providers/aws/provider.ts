@@ -3,7 +3,8 @@
  * Network Load Balancer. Stateless: every call re-reads the object's inputs from Kubernetes and
  * the actual state from AWS (by name and tags).
  */
-import { AwsBalancer, type PlanResult } from './balancer.js';
+import { AwsBalancer } from './balancer.js';
+import type { PlanResult } from './balancer-types.js';
 import { AwsIngressBalancer } from './ingress-balancer.js';
 import type { IngressMember } from './model/ingress.js';
 import type { EC2Client } from '@aws-sdk/client-ec2';
@@ -63,7 +64,8 @@ import { AcceleratorService } from './accelerator/service.js';
 import type { EndpointSlice } from '../../karmada/types.js';
 import type { RegionalRole } from './regions/role.js';
 
-export { AwsBalancer, ingressStatus, type AwsLoadBalancerStatus, type PlanResult } from './balancer.js';
+export { AwsBalancer, type AwsLoadBalancerStatus } from './balancer.js';
+export { ingressStatus, type PlanResult } from './balancer-types.js';
 
 export const AWS_PROVIDER_NAME = 'aws';
 

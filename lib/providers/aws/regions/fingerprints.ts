@@ -9,7 +9,7 @@ import { errorMessage } from '../../../errors.js';
 import type { MultiClusterIngress, MultiClusterService } from '../../../karmada/types.js';
 import type { KubeClient } from '../../../kube/client.js';
 import type { DesiredFingerprint, FingerprintSource, ProviderContext } from '../../../provider/contract.js';
-import { NOT_SERVED } from '../balancer.js';
+import { NOT_SERVED } from '../balancer-types.js';
 import { DEEP_CHECK_CALLS } from '../fingerprints.js';
 import type { RegionalPart } from './part.js';
 

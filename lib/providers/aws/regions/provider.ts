@@ -37,7 +37,8 @@ import type {
   UnattachedTargetGroup,
 } from '../../../provider/contract.js';
 import { perReconcile } from '../../../provider/per-reconcile.js';
-import type { AwsLoadBalancerStatus, PlanResult } from '../balancer.js';
+import type { AwsLoadBalancerStatus } from '../balancer.js';
+import type { PlanResult } from '../balancer-types.js';
 import type { AwsProviderConfig } from '../config.js';
 import type { ModelWarning } from '../model/types.js';
 import { AWS_PROVIDER_NAME, type AwsProvider } from '../provider.js';
