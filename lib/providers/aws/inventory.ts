@@ -13,7 +13,6 @@ import type {
   TargetGroupInventory,
   UnattachedTargetGroup,
 } from '../../provider/contract.js';
-import { perReconcile } from '../../provider/per-reconcile.js';
 import { parseStackId, type StackRef } from '../../provider/stack-id.js';
 import type { DeployContext } from './deploy/context.js';
 import type { OwnerInventory } from './deploy/deletion.js';
@@ -53,7 +52,7 @@ export interface AwsInventoryOptions {
 }
 
 export class AwsInventory implements StackInventory, TargetGroupInventory {
-  private readonly listings = perReconcile((): { at?: number; inventory?: OwnerInventory } => ({}));
+  private readonly listings = new WeakMap<ProviderContext, { at: number; inventory: OwnerInventory }>();
 
   constructor(private readonly options: AwsInventoryOptions) {}
 
@@ -148,13 +147,13 @@ export class AwsInventory implements StackInventory, TargetGroupInventory {
   private async list(ctx: ProviderContext): Promise<OwnerInventory> {
     const { listOwnerInventory } = await loadFullPath();
     const inventory = await listOwnerInventory(this.options.context(ctx, this.owner('')));
-    Object.assign(this.listings(ctx), { at: Date.now(), inventory });
+    this.listings.set(ctx, { at: Date.now(), inventory });
     return inventory;
   }
 
   /** The listing made on this context within a sweep's lifetime, else a fresh one. */
   private async recent(ctx: ProviderContext): Promise<OwnerInventory> {
-    const { at, inventory } = this.listings(ctx);
-    return inventory && at !== undefined && Date.now() - at <= INVENTORY_TTL_MS ? inventory : this.list(ctx);
+    const seen = this.listings.get(ctx);
+    return seen && Date.now() - seen.at <= INVENTORY_TTL_MS ? seen.inventory : this.list(ctx);
   }
 }

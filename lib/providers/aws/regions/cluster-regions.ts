@@ -15,7 +15,6 @@ import type { Cluster } from '../../../karmada/types.js';
 import type { KubeClient } from '../../../kube/client.js';
 import { Resources } from '../../../kube/resources.js';
 import type { ProviderContext } from '../../../provider/contract.js';
-import { perReconcile } from '../../../provider/per-reconcile.js';
 
 /** Why a cluster has no Region we serve. */
 export type UnknownRegion =
@@ -68,7 +67,7 @@ const LIVE_MEMO_MS = 5_000;
 
 /** Reads the Clusters at most once per reconcile (see the module's comment). */
 export class ClusterRegionSource {
-  private readonly byReconcile = perReconcile((): { map?: Promise<ClusterRegionMap> } => ({}));
+  private readonly byReconcile = new WeakMap<ProviderContext, Promise<ClusterRegionMap>>();
   private readonly byClient = new WeakMap<KubeClient, { at: number; map: Promise<ClusterRegionMap> }>();
 
   constructor(
@@ -81,15 +80,13 @@ export class ClusterRegionSource {
   /** The map for this reconcile (`ctx`), or read through `kube` (the provider's client by default). */
   read(ctx: ProviderContext | undefined, kube: KubeClient = this.kube): Promise<ClusterRegionMap> {
     if (ctx) {
-      const memo = this.byReconcile(ctx);
-      if (!memo.map) {
-        const map = this.list(kube);
-        memo.map = map;
-        map.catch(() => {
-          if (memo.map === map) delete memo.map;
-        });
+      let map = this.byReconcile.get(ctx);
+      if (!map) {
+        map = this.list(kube);
+        this.byReconcile.set(ctx, map);
+        map.catch(() => this.byReconcile.delete(ctx));
       }
-      return memo.map;
+      return map;
     }
     const kept = this.byClient.get(kube);
     // A snapshot (the resync's) never changes: only the live client's answer expires.
