@@ -11,6 +11,17 @@ export interface Announcer {
   announce?: (reason: string, message: string, type?: EventType) => Promise<void>;
 }
 
+/** Each warning as a log line and a Warning Event (best effort) on the object. */
+export async function reportWarnings(
+  ctx: Announcer,
+  warnings: readonly { reason: string; message: string }[],
+): Promise<void> {
+  for (const warning of warnings) {
+    ctx.logger.warn(warning.message, { reason: warning.reason });
+    await announceBestEffort(ctx, 'a warning Event', warning);
+  }
+}
+
 /** `what`: the Event's subject in the log line when it cannot be recorded ("a drain"). */
 export async function announceBestEffort(
   ctx: Announcer,

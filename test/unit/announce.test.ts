@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryLogger } from '../../lib/log/logger.js';
-import { announceBestEffort } from '../../lib/provider/announce.js';
+import { announceBestEffort, reportWarnings } from '../../lib/provider/announce.js';
 
 describe('announceBestEffort', () => {
   it('records the Event, with its type only when it has one', async () => {
@@ -35,5 +35,28 @@ describe('announceBestEffort', () => {
     // Without an announcer, nothing to tell.
     await announceBestEffort({ logger }, 'a drain', { reason: 'r', message: 'm' });
     expect(logger.lines).toHaveLength(1);
+  });
+
+  it('reportWarnings: each warning a log line and an Event, one failed Event not stopping the next', async () => {
+    const logger = new MemoryLogger();
+    const told: string[] = [];
+    const ctx = {
+      logger,
+      announce: (reason: string) => {
+        if (reason === 'First') return Promise.reject(new Error('events forbidden'));
+        told.push(reason);
+        return Promise.resolve();
+      },
+    };
+    await reportWarnings(ctx, [
+      { reason: 'First', message: 'one' },
+      { reason: 'Second', message: 'two' },
+    ]);
+    expect(told).toEqual(['Second']);
+    expect(logger.lines.map((l) => [l.message, l.fields])).toEqual([
+      ['one', { reason: 'First' }],
+      ['could not announce a warning Event', { reason: 'First', error: 'events forbidden' }],
+      ['two', { reason: 'Second' }],
+    ]);
   });
 });

@@ -19,7 +19,7 @@ import { resourcesOf, ResourceTypes, type ModelWarning, type Stack } from './mod
 import { wordWarnings } from './model/annotations/unknown-keys.js';
 import { FRONTEND_NLB_DNS_TAG, isOwnedBy, type StackOwner } from './tagging.js';
 import type { AwsLoadBalancerStatus } from './load-balancer-status.js';
-import { announceBestEffort } from '../../provider/announce.js';
+import { reportWarnings } from '../../provider/announce.js';
 import {
   isAbout,
   reportTraffic,
@@ -134,10 +134,7 @@ export class AwsBalancer<O extends KubeObject> implements Balancer<O, AwsLoadBal
 
   /** Each warning becomes an Event (repeats aggregate into its count) and a log line. */
   protected async reportAll(ctx: ProviderContext, warnings: readonly ModelWarning[]): Promise<void> {
-    for (const warning of await this.worded(ctx, warnings)) {
-      ctx.logger.warn(warning.message, { reason: warning.reason });
-      await announceBestEffort(ctx, 'a warning Event', warning);
-    }
+    await reportWarnings(ctx, await this.worded(ctx, warnings));
   }
 
   /** The warnings as their reader sees them (ignored annotations each with its reason). */

@@ -51,7 +51,7 @@ import type { RegionMarkers } from './markers.js';
 import { unknownRegionMessage } from './partition.js';
 import { describeOutcomes, inEveryRegion, throwIfFailed } from './results.js';
 import { weightedClusters, weightsAcrossRegions } from './weights.js';
-import { announceBestEffort } from '../../../provider/announce.js';
+import { reportWarnings } from '../../../provider/announce.js';
 
 export type { RegionalPart } from './part.js';
 
@@ -362,10 +362,7 @@ export class MultiRegionProvider implements MultiClusterProvider {
 
   /** Reported as the model's warnings are: a Warning Event and a log line each. */
   async report(ctx: ProviderContext, warnings: readonly ModelWarning[]): Promise<void> {
-    for (const warning of warnings) {
-      ctx.logger.warn(warning.message, { reason: warning.reason });
-      await announceBestEffort(ctx, 'a warning Event', warning);
-    }
+    await reportWarnings(ctx, warnings);
   }
 
   loadBalancer(): RegionalBalancer<MultiClusterIngress> {
